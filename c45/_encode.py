@@ -1,0 +1,335 @@
+"""Turning user data into the arrays the Cython core reads, and back.
+
+X becomes a feature-major float64 matrix of the continuous features (NaN =
+unknown) and a feature-major int32 matrix of discrete codes (1..V in category
+order, 0 = unknown). y becomes class codes 0..k-1. The `Schema` remembers, per
+feature, whether it is discrete and its categories, so that prediction encodes
+new data the same way (a category never seen in training gets code 0: unknown).
+"""
+import numbers
+
+import numpy as np
+
+try:  # pandas is optional
+    import pandas as pd
+except ImportError:  # pragma: no cover - exercised only without pandas
+    pd = None
+
+
+def _is_dataframe(X):
+    return pd is not None and isinstance(X, pd.DataFrame)
+
+
+def _is_missing_scalar(v):
+    if v is None:
+        return True
+    if isinstance(v, float) and v != v:
+        return True
+    if pd is not None and v is pd.NA:
+        return True
+    if isinstance(v, np.floating) and np.isnan(v):
+        return True
+    return False
+
+
+def _columns(X):
+    """(list of 1-D column arrays or Series, feature names or None)."""
+    if _is_dataframe(X):
+        names = np.asarray([str(c) for c in X.columns], dtype=object)
+        if len(set(names)) != len(names):
+            raise ValueError("X has duplicate column names; c45 needs them unique")
+        return [X.iloc[:, j] for j in range(X.shape[1])], names
+    if pd is not None and isinstance(X, pd.Series):
+        raise ValueError("X must be 2-dimensional (a DataFrame or a 2-D array), "
+                         "got a pandas Series; use X.to_frame()")
+    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+        raise TypeError("c45 does not accept sparse matrices; pass a dense array")
+    arr = np.asarray(X)
+    if arr.dtype.kind == "O" and arr.ndim == 1 and len(arr) and isinstance(
+            arr[0], (list, tuple, np.ndarray)):
+        raise ValueError("X rows have different lengths")
+    if arr.ndim != 2:
+        raise ValueError(
+            f"X must be 2-dimensional (n_samples, n_features), got an array of "
+            f"shape {arr.shape}" + (" (reshape a single feature with "
+                                    "X.reshape(-1, 1))" if arr.ndim == 1 else ""))
+    if arr.dtype.kind not in "biufO?US":
+        raise ValueError(f"X has unsupported dtype {arr.dtype}")
+    return [arr[:, j] for j in range(arr.shape[1])], None
+
+
+def _column_is_discrete_auto(col):
+    if pd is not None and isinstance(col, pd.Series):
+        dt = col.dtype
+        if isinstance(dt, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dt):
+            return True
+        if pd.api.types.is_string_dtype(dt) or dt == object:
+            return _object_holds_strings(col.to_numpy(dtype=object))
+        return False
+    a = np.asarray(col)
+    if a.dtype.kind in "bUS":
+        return True
+    if a.dtype.kind == "O":
+        return _object_holds_strings(a)
+    return False
+
+
+def _object_holds_strings(a):
+    for v in a:
+        if isinstance(v, (str, bytes, bool, np.bool_)):
+            return True
+    return False
+
+
+def _resolve_categorical(categorical_features, n_features, names):
+    """Boolean mask of discrete features from the user's specification, or None for auto."""
+    if isinstance(categorical_features, str):
+        if categorical_features == "auto":
+            return None
+        raise ValueError(f"categorical_features must be 'auto', a list of column "
+                         f"indices or names, or a boolean mask; got "
+                         f"{categorical_features!r}")
+    if categorical_features is None:
+        return np.zeros(n_features, dtype=bool)
+    spec = list(categorical_features)
+    mask = np.zeros(n_features, dtype=bool)
+    if len(spec) and all(isinstance(s, (bool, np.bool_)) for s in spec):
+        if len(spec) != n_features:
+            raise ValueError(f"categorical_features as a boolean mask must have one "
+                             f"entry per feature ({n_features}), got {len(spec)}")
+        return np.asarray(spec, dtype=bool)
+    for s in spec:
+        if isinstance(s, (numbers.Integral, np.integer)) and not isinstance(s, bool):
+            j = int(s)
+            if not -n_features <= j < n_features:
+                raise ValueError(f"categorical_features entry {j} is out of range for "
+                                 f"{n_features} features")
+            mask[j] = True
+        elif isinstance(s, str):
+            if names is None:
+                raise ValueError(f"categorical_features names a column {s!r}, but X "
+                                 f"has no column names (pass a DataFrame or use "
+                                 f"indices)")
+            hits = np.flatnonzero(names == s)
+            if len(hits) == 0:
+                raise ValueError(f"categorical_features names an unknown column "
+                                 f"{s!r}; X has columns {list(names)}")
+            mask[hits[0]] = True
+        else:
+            raise ValueError(f"categorical_features entries must be column indices or "
+                             f"names, got {s!r}")
+    return mask
+
+
+def _feature_label(j, names):
+    return f"column {names[j]!r}" if names is not None else f"column {j}"
+
+
+def _to_continuous(col, label):
+    """float64 values, NaN for missing; clear errors for strings and infinities."""
+    if pd is not None and isinstance(col, pd.Series):
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            col = col.astype(object)
+        a = col.to_numpy(dtype=object if col.dtype == object or
+                         pd.api.types.is_string_dtype(col.dtype) else None)
+        if a.dtype.kind != "O":
+            try:
+                a = col.to_numpy(dtype=np.float64, na_value=np.nan)
+            except (TypeError, ValueError):
+                a = col.to_numpy(dtype=object)
+    else:
+        a = np.asarray(col)
+    if a.dtype.kind in "biuf":
+        out = a.astype(np.float64)
+    else:
+        out = np.empty(len(a), dtype=np.float64)
+        for i, v in enumerate(a):
+            if _is_missing_scalar(v):
+                out[i] = np.nan
+            elif isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_)):
+                out[i] = float(v)
+            else:
+                raise ValueError(f"X {label} is continuous but row {i} holds {v!r}; "
+                                 f"a column must not mix numbers and strings (declare "
+                                 f"it in categorical_features to treat it as discrete)")
+    bad = np.isinf(out)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"X {label} holds an infinite value at row {i}; use NaN for "
+                         f"an unknown value")
+    return out
+
+
+def _discrete_values(col, label):
+    """(object array of values with None for missing, declared categories or None)."""
+    declared = None
+    if pd is not None and isinstance(col, pd.Series):
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            declared = list(col.cat.categories)
+        vals = col.to_numpy(dtype=object)
+    else:
+        vals = np.asarray(col, dtype=object)
+    vals = np.array([None if _is_missing_scalar(v) else v for v in vals], dtype=object)
+    return vals, declared
+
+
+def _category_list(vals, label):
+    present = [v for v in vals if v is not None]
+    kinds = {("str" if isinstance(v, (str, np.str_)) else
+              "bytes" if isinstance(v, bytes) else
+              "num") for v in present}
+    if len(kinds) > 1:
+        i = next(i for i, v in enumerate(vals) if v is not None and
+                 ("str" if isinstance(v, (str, np.str_)) else
+                  "bytes" if isinstance(v, bytes) else "num") != kinds_first(present))
+        raise ValueError(f"X {label} mixes numbers and strings (row {i} holds "
+                         f"{vals[i]!r}); a column must hold one kind of value")
+    try:
+        return sorted(set(present))
+    except TypeError as exc:
+        raise ValueError(f"X {label} holds values that cannot be ordered: {exc}") from None
+
+
+def kinds_first(present):
+    v = present[0]
+    return "str" if isinstance(v, (str, np.str_)) else "bytes" if isinstance(v, bytes) else "num"
+
+
+def _codes(vals, categories):
+    """1-based codes of vals in categories; 0 for missing or unseen values."""
+    lookup = {c: i + 1 for i, c in enumerate(categories)}
+    out = np.zeros(len(vals), dtype=np.int32)
+    for i, v in enumerate(vals):
+        if v is not None:
+            try:
+                out[i] = lookup.get(v, 0)
+            except TypeError:      # unhashable: never a training category
+                out[i] = 0
+    return out
+
+
+class Schema:
+    """What fit learned about the columns of X."""
+
+    def __init__(self, names, discrete, categories):
+        self.names = names                  # ndarray of str, or None
+        self.discrete = discrete            # ndarray of bool
+        self.categories = categories        # per feature: list or None (continuous)
+        self.col = np.zeros(len(discrete), dtype=np.int32)
+        self.col[discrete] = np.arange(int(discrete.sum()), dtype=np.int32)
+        self.col[~discrete] = np.arange(int((~discrete).sum()), dtype=np.int32)
+
+    @property
+    def n_features(self):
+        return len(self.discrete)
+
+    @property
+    def n_values(self):
+        return np.array([0 if c is None else max(len(c), 1) for c in self.categories],
+                        dtype=np.int32)
+
+
+def _matrices(columns, schema, names, f32, fitting):
+    n = len(columns[0]) if columns else 0
+    n_cont = int((~schema.discrete).sum())
+    n_disc = int(schema.discrete.sum())
+    cont = np.zeros((max(n_cont, 1), n), dtype=np.float64)
+    codes = np.zeros((max(n_disc, 1), n), dtype=np.int32)
+    for j, col in enumerate(columns):
+        label = _feature_label(j, names)
+        if schema.discrete[j]:
+            vals, _ = _discrete_values(col, label)
+            codes[schema.col[j]] = _codes(vals, schema.categories[j])
+        else:
+            x = _to_continuous(col, label)
+            if f32:
+                with np.errstate(over="ignore"):
+                    x32 = x.astype(np.float32)
+                if np.isinf(x32[np.isfinite(x)]).any():
+                    raise ValueError(f"X {label} holds values beyond the float32 range; "
+                                     f"use precision='float64'")
+                x = x32.astype(np.float64)
+            cont[schema.col[j]] = x
+    return cont, codes
+
+
+def encode_fit(X, categorical_features, f32):
+    """Learn the schema of X and encode it: (schema, cont, codes)."""
+    columns, names = _columns(X)
+    n_features = len(columns)
+    if n_features == 0:
+        raise ValueError("X has 0 features; at least one is required")
+    mask = _resolve_categorical(categorical_features, n_features, names)
+    if mask is None:
+        mask = np.array([_column_is_discrete_auto(c) for c in columns], dtype=bool)
+    categories = []
+    for j, col in enumerate(columns):
+        if not mask[j]:
+            categories.append(None)
+            continue
+        label = _feature_label(j, names)
+        vals, declared = _discrete_values(col, label)
+        categories.append(list(declared) if declared is not None
+                          else _category_list(vals, label))
+    schema = Schema(names, mask, categories)
+    cont, codes = _matrices(columns, schema, names, f32, True)
+    return schema, cont, codes
+
+
+def encode_predict(schema, X, f32):
+    """Encode new data with a fitted schema: (cont, codes)."""
+    columns, names = _columns(X)
+    if len(columns) != schema.n_features:
+        raise ValueError(f"X has {len(columns)} features, but the model was fitted "
+                         f"with {schema.n_features} features")
+    if schema.names is not None and names is not None and not np.array_equal(
+            names, schema.names):
+        raise ValueError(f"X has columns {list(names)}, but the model was fitted with "
+                         f"columns {list(schema.names)} (same names, same order)")
+    return _matrices(columns, schema, schema.names if names is None else names, f32, False)
+
+
+def encode_target(y, n_rows):
+    """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
+    declared = None
+    if pd is not None and isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
+            y.dtype, pd.CategoricalDtype):
+        declared = list(y.categories if isinstance(y, pd.Categorical) else y.cat.categories)
+    if pd is not None and isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"y must be 1-dimensional, got a DataFrame with "
+                             f"{y.shape[1]} columns (c45 has no multi-output trees)")
+        y = y.iloc[:, 0]
+    if pd is not None and isinstance(y, (pd.Series, pd.Categorical)):
+        arr = np.asarray(y, dtype=object) if declared is not None or y.dtype == object \
+            else np.asarray(y)
+    else:
+        arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"y must be 1-dimensional, got shape {arr.shape}")
+    if len(arr) != n_rows:
+        raise ValueError(f"X has {n_rows} rows but y has {len(arr)}")
+    if arr.dtype.kind == "O":
+        missing = np.array([_is_missing_scalar(v) for v in arr], dtype=bool)
+    elif arr.dtype.kind == "f":
+        missing = np.isnan(arr)
+    else:
+        missing = np.zeros(len(arr), dtype=bool)
+    if missing.any():
+        raise ValueError(f"y holds a missing value (NaN/None) at row "
+                         f"{int(np.flatnonzero(missing)[0])}; every case needs a class")
+    if arr.dtype.kind == "f" and np.isinf(arr).any():
+        raise ValueError("y holds an infinite value")
+    if declared is not None:
+        classes = np.asarray(declared, dtype=object)
+        lookup = {c: i for i, c in enumerate(declared)}
+        codes = np.array([lookup[v] for v in arr], dtype=np.int32)
+        return classes, codes
+    if arr.dtype.kind == "O":
+        kinds = {type(v) for v in arr}
+        if any(issubclass(t, str) for t in kinds) and not all(issubclass(t, str) for t in kinds):
+            raise ValueError("y mixes strings and other values; use one type of label")
+    classes, codes = np.unique(arr, return_inverse=True)
+    return classes, codes.astype(np.int32).ravel()

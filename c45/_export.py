@@ -1,0 +1,82 @@
+"""Printing a fitted tree the way C4.5 prints it."""
+from sklearn.utils.validation import check_is_fitted
+
+from c45._tree import LEAF_KIND, CONTINUOUS_KIND
+
+
+def _leaf_text(tree, node, classes):
+    items = tree.weight[node]
+    errors = tree.errors[node]
+    label = str(classes[tree.node_class[node]])
+    if errors > 0:
+        return f"{label} ({items:.1f}/{errors:.1f})"
+    return f"{label} ({items:.1f})"
+
+
+def export_text(clf, tree="final", feature_names=None):
+    """The tree in C4.5's own layout.
+
+    Each branch is a line ``att = value:`` (discrete) or ``att <= t :`` /
+    ``att > t :`` (continuous, ``t`` printed with ``%g``), indented by ``|   `` per
+    level; a leaf appends ``class (N)`` or ``class (N/E)``, N the case weight
+    reaching it and E its errors (training errors in the grown tree, the
+    pessimistic estimate in the pruned tree). As C4.5 does, at each node the
+    branches ending in a leaf come first, then those with subtrees. C4.5's
+    ``Subtree [Sn]`` blocks are printed inline.
+
+    Parameters
+    ----------
+    clf : fitted C45Classifier
+    tree : {"final", "grown"}, default="final"
+        ``"final"``: ``clf.tree_`` (pruned unless ``pruning=None``);
+        ``"grown"``: ``clf.grown_tree_``, the tree before pruning.
+    feature_names : list of str, optional
+        Defaults to ``feature_names_in_``, else ``x0, x1, ...``.
+    """
+    check_is_fitted(clf, "tree_")
+    if tree not in ("final", "grown"):
+        raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
+    t = clf.tree_ if tree == "final" else clf.grown_tree_
+    if feature_names is None:
+        feature_names = getattr(clf, "feature_names_in_", None)
+    if feature_names is None:
+        feature_names = [f"x{j}" for j in range(clf.n_features_in_)]
+    if len(feature_names) != clf.n_features_in_:
+        raise ValueError(f"feature_names has {len(feature_names)} entries, the model "
+                         f"has {clf.n_features_in_} features")
+    classes = clf.classes_
+    if t.kind[0] == LEAF_KIND:
+        return _leaf_text(t, 0, classes) + "\n"
+
+    lines = []
+
+    def branch_label(node, b):
+        f = t.feature[node]
+        name = feature_names[f]
+        if t.kind[node] == CONTINUOUS_KIND:
+            op = "<=" if b == 0 else ">"
+            return f"{name} {op} {t.threshold[node]:g} :"
+        return f"{name} = {clf.categories_[f][b]}:"
+
+    # Explicit stack: (node, depth) frames, children listed leaves first.
+    def ordered_branches(node):
+        first, nb = t.first_child[node], t.n_children[node]
+        leaves = [b for b in range(nb) if t.kind[first + b] == LEAF_KIND]
+        inner = [b for b in range(nb) if t.kind[first + b] != LEAF_KIND]
+        return leaves + inner
+
+    stack = [(0, 0, iter(ordered_branches(0)))]
+    while stack:
+        node, depth, branches = stack[-1]
+        b = next(branches, None)
+        if b is None:
+            stack.pop()
+            continue
+        child = t.first_child[node] + b
+        text = "|   " * depth + branch_label(node, b)
+        if t.kind[child] == LEAF_KIND:
+            lines.append(text + " " + _leaf_text(t, child, classes))
+        else:
+            lines.append(text)
+            stack.append((child, depth + 1, iter(ordered_branches(child))))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,546 @@
+"""The tree as flat node arrays: growing (spec §2, §7), compaction, prediction (§9).
+
+Nodes live in one array; node 0 is the root and the children of a node are the
+contiguous nodes first_child .. first_child + n_children - 1, in branch order. The
+whole build, prune and predict loops run without the GIL and without a Python call
+or an allocation per node.
+"""
+import numpy as np
+cimport numpy as cnp
+
+from libc.math cimport NAN, isnan
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, int64_t
+
+from c45._types cimport Node, NodeBuffer, Dataset, LEAF, DISCRETE, CONTINUOUS
+from c45._criterion cimport rnd, EPSILON
+from c45._splitter cimport (Work, work_init, work_free, total_weight,
+                            class_distribution, group, sum_weights, find_split,
+                            global_threshold, outcome)
+from c45._prune cimport prune_pessimistic
+
+cnp.import_array()
+
+LEAF_KIND = LEAF
+DISCRETE_KIND = DISCRETE
+CONTINUOUS_KIND = CONTINUOUS
+
+
+# ---------------------------------------------------------------------------
+# Node buffers
+
+cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
+    """Make room for `extra` more nodes; -1 if memory runs out."""
+    cdef Py_ssize_t cap
+    cdef Node* nodes
+    cdef double* value
+    if b.count + extra <= b.capacity:
+        return 0
+    cap = b.capacity * 2 if b.capacity > 0 else 64
+    while cap < b.count + extra:
+        cap *= 2
+    nodes = <Node*> realloc(b.nodes, cap * sizeof(Node))
+    if nodes == NULL:
+        return -1
+    b.nodes = nodes
+    value = <double*> realloc(b.value, cap * b.n_classes * sizeof(double))
+    if value == NULL:
+        return -1
+    b.value = value
+    # Zero new memory so that trees (and their pickles) are deterministic.
+    memset(&b.nodes[b.capacity], 0, (cap - b.capacity) * sizeof(Node))
+    memset(&b.value[b.capacity * b.n_classes], 0,
+           (cap - b.capacity) * b.n_classes * sizeof(double))
+    b.capacity = cap
+    return 0
+
+
+cdef void buffer_free(NodeBuffer* b) noexcept nogil:
+    free(b.nodes)
+    free(b.value)
+    b.nodes = NULL
+    b.value = NULL
+    b.count = b.capacity = 0
+
+
+cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
+    """Copy the nodes reachable from the root into dst, breadth first, so that
+    every node's children are contiguous and no abandoned node remains."""
+    cdef Py_ssize_t k = src.n_classes, i = 0, b, nb
+    cdef Node nd
+    dst.n_classes = k
+    dst.count = 0
+    if buffer_reserve(dst, 1) < 0:
+        return -1
+    dst.nodes[0] = src.nodes[0]
+    memcpy(dst.value, src.value, k * sizeof(double))
+    dst.count = 1
+    while i < dst.count:
+        nd = dst.nodes[i]
+        if nd.kind == LEAF:
+            dst.nodes[i].feature = -1
+            dst.nodes[i].first_child = -1
+            dst.nodes[i].n_children = 0
+            dst.nodes[i].threshold = NAN
+        else:
+            nb = nd.n_children
+            if buffer_reserve(dst, nb) < 0:
+                return -1
+            for b in range(nb):
+                dst.nodes[dst.count + b] = src.nodes[nd.first_child + b]
+                memcpy(&dst.value[(dst.count + b) * k],
+                       &src.value[(nd.first_child + b) * k], k * sizeof(double))
+            dst.nodes[i].first_child = <int32_t> dst.count
+            if nd.kind != CONTINUOUS:
+                dst.nodes[i].threshold = NAN
+            dst.count += nb
+        i += 1
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Growing (§2): depth first, branches in order, with an explicit stack.
+
+cdef struct Frame:
+    int32_t node
+    int32_t depth
+    Py_ssize_t lo, hi          # the node's cases
+    Py_ssize_t first_known     # [lo, first_known) are the unknown-outcome cases
+    Py_ssize_t branch_end      # last case of the branch being grown
+    int32_t branch             # branch being grown, 1..B; 0 before the split
+    bint child_pending         # a child's subtree has just been grown
+    bint saved_count_mode
+    double known_weight
+    double factor              # weight factor of the unknown cases in this branch
+
+
+cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr, int max_depth) noexcept nogil:
+    """Make the node a leaf, or give it a test and allocate its children.
+    Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, c, lo = fr.lo, hi = fr.hi, i
+    cdef Py_ssize_t feature, n_branches
+    cdef double total, best_weight, threshold = NAN, x
+    cdef int best = 0, kind
+    cdef bint any_left, any_right
+    cdef Node* nd = &t.nodes[fr.node]
+    cdef const double* values
+
+    total = total_weight(w, lo, hi)
+    class_distribution(w, lo, hi)
+    for c in range(1, k):
+        if w.dist[c] > w.dist[best]:
+            best = <int> c
+    best_weight = w.dist[best]
+    nd.kind = LEAF
+    nd.feature = -1
+    nd.first_child = -1
+    nd.n_children = 0
+    nd.node_class = best
+    nd.threshold = NAN
+    nd.weight = total
+    nd.errors = rnd(f32, total - best_weight)
+    memcpy(&t.value[fr.node * k], w.dist, k * sizeof(double))
+    if best_weight == total or total < 2 * d.min_objs:
+        return 0
+    if max_depth >= 0 and fr.depth >= max_depth:
+        return 0
+    feature = find_split(w, lo, hi, total)
+    if feature < 0:
+        return 0
+    if d.n_values[feature] == 0:
+        kind = CONTINUOUS
+        n_branches = 2
+        threshold = global_threshold(d, feature, w.bar[feature])
+        # Release 8 loops forever when the midpoint rounds up onto the upper value
+        # and every known case goes left (spec §13 Q1); such a node stays a leaf.
+        values = d.cont + <Py_ssize_t> d.col[feature] * d.n_cases
+        any_left = any_right = False
+        for i in range(lo, hi + 1):
+            x = values[w.cases[i]]
+            if not isnan(x):
+                if x <= threshold:
+                    any_left = True
+                else:
+                    any_right = True
+        if not (any_left and any_right):
+            return 0
+    else:
+        kind = DISCRETE
+        n_branches = d.n_values[feature]
+    if buffer_reserve(t, n_branches) < 0:
+        return -1
+    nd = &t.nodes[fr.node]        # the buffer may have moved
+    nd.kind = kind
+    nd.feature = <int32_t> feature
+    nd.threshold = threshold
+    nd.first_child = <int32_t> t.count
+    nd.n_children = <int32_t> n_branches
+    t.count += n_branches
+    # Unknown-outcome cases first; they go down every branch with a weight factor.
+    fr.first_known = group(w, kind, <int32_t> feature, threshold, 0, lo, hi) + 1
+    fr.saved_count_mode = w.count_mode
+    if fr.first_known > lo:
+        w.count_mode = False
+    fr.known_weight = rnd(f32, total - sum_weights(w, lo, fr.first_known - 1))
+    if kind == DISCRETE:
+        w.used[feature] += 1
+    nd.errors = 0.0
+    fr.branch = 1
+    fr.child_pending = False
+    return 1
+
+
+cdef int grow(Work* w, NodeBuffer* t, int max_depth) except -1 nogil:
+    """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, i, cap = 64, top
+    cdef Frame* stack = <Frame*> malloc(cap * sizeof(Frame))
+    cdef Frame* fr
+    cdef Frame* grown
+    cdef Node* nd
+    cdef int r
+    cdef int32_t child
+    if stack == NULL or buffer_reserve(t, 1) < 0:
+        free(stack)
+        with gil:
+            raise MemoryError("c45: out of memory while growing the tree")
+    t.count = 1
+    memset(stack, 0, sizeof(Frame))
+    stack[0].node = 0
+    stack[0].lo = 0
+    stack[0].hi = d.n_cases - 1
+    top = 1
+    while top > 0:
+        fr = &stack[top - 1]
+        if fr.branch == 0:
+            r = enter_node(w, t, fr, max_depth)
+            if r < 0:
+                free(stack)
+                with gil:
+                    raise MemoryError("c45: out of memory while growing the tree")
+            if r == 0:
+                top -= 1
+                continue
+        nd = &t.nodes[fr.node]
+        if fr.child_pending:
+            # Back from branch fr.branch: add its errors, regather the unknown
+            # cases at the front and undo their weight factor (§2 step 9).
+            child = nd.first_child + fr.branch - 1
+            nd.errors = rnd(f32, nd.errors + t.nodes[child].errors)
+            group(w, nd.kind, nd.feature, nd.threshold, 0, fr.lo, fr.branch_end)
+            for i in range(fr.lo, fr.first_known):
+                w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] / fr.factor)
+            fr.child_pending = False
+            fr.branch += 1
+        while fr.branch <= nd.n_children:
+            child = nd.first_child + fr.branch - 1
+            fr.branch_end = group(w, nd.kind, nd.feature, nd.threshold, fr.branch,
+                                  fr.first_known, fr.hi)
+            if fr.branch_end < fr.first_known:
+                # Empty branch: a leaf of the parent's class and distribution.
+                t.nodes[child].kind = LEAF
+                t.nodes[child].feature = -1
+                t.nodes[child].first_child = -1
+                t.nodes[child].n_children = 0
+                t.nodes[child].node_class = nd.node_class
+                t.nodes[child].threshold = NAN
+                t.nodes[child].weight = 0.0
+                t.nodes[child].errors = 0.0
+                memcpy(&t.value[child * k], &t.value[fr.node * k], k * sizeof(double))
+                fr.branch += 1
+                continue
+            fr.factor = rnd(f32, total_weight(w, fr.first_known, fr.branch_end)
+                            / fr.known_weight)
+            for i in range(fr.lo, fr.first_known):
+                w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] * fr.factor)
+            fr.child_pending = True
+            if top == cap:
+                cap *= 2
+                grown = <Frame*> realloc(stack, cap * sizeof(Frame))
+                if grown == NULL:
+                    free(stack)
+                    with gil:
+                        raise MemoryError("c45: out of memory while growing the tree")
+                stack = grown
+                fr = &stack[top - 1]
+            memset(&stack[top], 0, sizeof(Frame))
+            stack[top].node = child
+            stack[top].depth = fr.depth + 1
+            stack[top].lo = fr.lo
+            stack[top].hi = fr.branch_end
+            top += 1
+            break
+        else:
+            # All branches grown: restore the count mode, collapse if the subtree
+            # does not beat a leaf by more than epsilon (§2 step 11).
+            w.count_mode = fr.saved_count_mode
+            if nd.kind == DISCRETE:
+                w.used[nd.feature] -= 1
+            if nd.errors >= rnd(f32, nd.weight - t.value[fr.node * k + nd.node_class]) - EPSILON:
+                nd.kind = LEAF
+            top -= 1
+    free(stack)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# The Python-visible tree
+
+class Tree:
+    """A fitted C4.5 tree as flat, read-only node arrays.
+
+    Node 0 is the root. Node ``i`` tests ``feature[i]`` (``-1`` for a leaf); its
+    children are nodes ``first_child[i] .. first_child[i] + n_children[i] - 1`` in
+    branch order: for a discrete feature branch ``b`` holds its ``b``-th category
+    (``categories_[feature][b]`` on the classifier); for a continuous feature branch
+    0 is ``value <= threshold[i]`` and branch 1 is ``value > threshold[i]``.
+
+    Attributes
+    ----------
+    node_count : int
+        Number of nodes, empty leaves included (C4.5's Size).
+    n_classes : int
+    kind : ndarray of int8, 0 leaf, 1 discrete test, 2 continuous test.
+    feature, first_child, n_children, node_class : ndarray of int32
+    threshold : ndarray of float64, NaN unless a continuous test.
+    weight : ndarray of float64, C4.5's Items (case weight reaching the node).
+    errors : ndarray of float64, C4.5's Errors: training errors in a grown tree,
+        pessimistic error estimates (E + U) in a pruned one.
+    value : ndarray of float64, shape (node_count, n_classes), class weights.
+    """
+
+    _fields = ("kind", "feature", "first_child", "n_children", "node_class",
+               "threshold", "weight", "errors", "value")
+
+    def __init__(self, kind, feature, first_child, n_children, node_class,
+                 threshold, weight, errors, value):
+        arrays = dict(kind=np.asarray(kind, dtype=np.int8),
+                      feature=np.asarray(feature, dtype=np.int32),
+                      first_child=np.asarray(first_child, dtype=np.int32),
+                      n_children=np.asarray(n_children, dtype=np.int32),
+                      node_class=np.asarray(node_class, dtype=np.int32),
+                      threshold=np.asarray(threshold, dtype=np.float64),
+                      weight=np.asarray(weight, dtype=np.float64),
+                      errors=np.asarray(errors, dtype=np.float64),
+                      value=np.asarray(value, dtype=np.float64))
+        for name, arr in arrays.items():
+            arr = np.array(arr, copy=True)
+            arr.flags.writeable = False
+            setattr(self, name, arr)
+
+    @property
+    def node_count(self):
+        return int(self.kind.shape[0])
+
+    @property
+    def n_classes(self):
+        return int(self.value.shape[1])
+
+    @property
+    def n_leaves(self):
+        return int(np.count_nonzero(self.kind == LEAF))
+
+    @property
+    def max_depth(self):
+        """Depth of the deepest leaf (the root alone has depth 0)."""
+        depth = np.zeros(self.node_count, dtype=np.int64)
+        for i in range(self.node_count):          # parents come before children
+            if self.n_children[i]:
+                s = self.first_child[i]
+                depth[s:s + self.n_children[i]] = depth[i] + 1
+        return int(depth.max())
+
+    def __reduce__(self):
+        return (Tree, tuple(getattr(self, f) for f in self._fields))
+
+    def __repr__(self):
+        return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"
+
+
+cdef object tree_from_buffer(NodeBuffer* b):
+    cdef Py_ssize_t n = b.count, k = b.n_classes, i
+    kind = np.empty(n, np.int8); feature = np.empty(n, np.int32)
+    first_child = np.empty(n, np.int32); n_children = np.empty(n, np.int32)
+    node_class = np.empty(n, np.int32); threshold = np.empty(n, np.float64)
+    weight = np.empty(n, np.float64); errors = np.empty(n, np.float64)
+    cdef signed char[::1] kv = kind
+    cdef int32_t[::1] fv = feature, cv = first_child, nv = n_children, lv = node_class
+    cdef double[::1] tv = threshold, wv = weight, ev = errors
+    for i in range(n):
+        kv[i] = <signed char> b.nodes[i].kind
+        fv[i] = b.nodes[i].feature
+        cv[i] = b.nodes[i].first_child
+        nv[i] = b.nodes[i].n_children
+        lv[i] = b.nodes[i].node_class
+        tv[i] = b.nodes[i].threshold
+        wv[i] = b.nodes[i].weight
+        ev[i] = b.nodes[i].errors
+    value = np.empty((n, k), np.float64)
+    cdef double[:, ::1] vv = value
+    if n > 0:
+        memcpy(&vv[0, 0], b.value, n * k * sizeof(double))
+    return Tree(kind, feature, first_child, n_children, node_class, threshold,
+                weight, errors, value)
+
+
+cdef int buffer_from_tree(object tree, NodeBuffer* b) except -1:
+    cdef Py_ssize_t n = tree.node_count, k = tree.n_classes, i
+    b.n_classes = k
+    b.count = 0
+    if buffer_reserve(b, n) < 0:
+        raise MemoryError("c45: out of memory copying the tree")
+    cdef const signed char[::1] kv = tree.kind
+    cdef const int32_t[::1] fv = tree.feature, cv = tree.first_child
+    cdef const int32_t[::1] nv = tree.n_children, lv = tree.node_class
+    cdef const double[::1] tv = tree.threshold, wv = tree.weight, ev = tree.errors
+    cdef const double[:, ::1] vv = tree.value
+    for i in range(n):
+        b.nodes[i].kind = kv[i]
+        b.nodes[i].feature = fv[i]
+        b.nodes[i].first_child = cv[i]
+        b.nodes[i].n_children = nv[i]
+        b.nodes[i].node_class = lv[i]
+        b.nodes[i].threshold = tv[i]
+        b.nodes[i].weight = wv[i]
+        b.nodes[i].errors = ev[i]
+    if n > 0:
+        memcpy(b.value, &vv[0, 0], n * k * sizeof(double))
+    b.count = n
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Entry points called by the classifier
+
+# Pruning recurses once per tree level; deeper trees are refused rather than risk
+# the C stack (about 100 bytes per level).
+MAX_PRUNE_DEPTH = 20000
+
+
+def build_tree(const double[:, ::1] cont, const int32_t[:, ::1] codes,
+               const int32_t[::1] col, const int32_t[::1] n_values,
+               const int32_t[::1] y, Py_ssize_t n_classes,
+               const double[::1] init_weight, const double[::1] distinct,
+               const int64_t[::1] distinct_start, bint f32, bint count_mode,
+               double min_objs, double total_weight_n, bint multival, int max_depth,
+               bint prune, double confidence, bint subtree_raising):
+    """Grow (and prune) a tree on encoded data; returns (grown, pruned or None)."""
+    cdef Dataset d
+    cdef Work w
+    cdef NodeBuffer raw, grown_buf, pruned_buf, scratch
+    cdef int err = 0
+    memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
+    memset(&pruned_buf, 0, sizeof(NodeBuffer)); memset(&scratch, 0, sizeof(NodeBuffer))
+    d.n_cases = y.shape[0]
+    d.n_features = col.shape[0]
+    d.n_classes = n_classes
+    d.cont = &cont[0, 0]
+    d.codes = &codes[0, 0]
+    d.col = &col[0]
+    d.n_values = &n_values[0]
+    d.y = &y[0]
+    d.init_weight = &init_weight[0]
+    d.distinct = &distinct[0]
+    d.distinct_start = &distinct_start[0]
+    d.f32 = f32
+    d.count_mode_init = count_mode
+    d.multival = multival
+    d.total_weight = total_weight_n
+    d.min_objs = min_objs
+    raw.n_classes = grown_buf.n_classes = pruned_buf.n_classes = n_classes
+    scratch.n_classes = n_classes
+    work_init(&w, &d)
+    try:
+        with nogil:
+            grow(&w, &raw, max_depth)
+            err = compact(&raw, &grown_buf)
+        if err < 0:
+            raise MemoryError("c45: out of memory compacting the tree")
+        grown = tree_from_buffer(&grown_buf)
+        if not prune:
+            return grown, None
+        if grown.max_depth > MAX_PRUNE_DEPTH:
+            raise ValueError(
+                f"c45: the grown tree is {grown.max_depth} levels deep, more than "
+                f"pruning supports ({MAX_PRUNE_DEPTH}); set max_depth to limit it")
+        with nogil:
+            prune_pessimistic(&grown_buf, &w, confidence, subtree_raising)
+            err = compact(&grown_buf, &pruned_buf)
+        if err < 0:
+            raise MemoryError("c45: out of memory compacting the tree")
+        return grown, tree_from_buffer(&pruned_buf)
+    finally:
+        work_free(&w)
+        buffer_free(&raw); buffer_free(&grown_buf); buffer_free(&pruned_buf)
+        buffer_free(&scratch)
+
+
+def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
+                 const int32_t[::1] col, bint f32):
+    """Class sums of C4.5's classification (§9) for each row; unknown and unseen
+    values descend every branch, weighted by the branches' training weights."""
+    cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
+    cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
+    cdef const signed char[::1] kind = tree.kind
+    cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
+    cdef const int32_t[::1] nch = tree.n_children, ncls = tree.node_class
+    cdef const double[::1] thr = tree.threshold, weight = tree.weight
+    cdef const double[:, ::1] value = tree.value
+    out = np.zeros((m, k), dtype=np.float64)
+    cdef double[:, ::1] sums = out
+    cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
+    cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
+    cdef Py_ssize_t r, top, c, nd, b, v
+    cdef double wt, x
+    cdef int32_t fcol
+    if stack_node == NULL or stack_w == NULL:
+        free(stack_node); free(stack_w)
+        raise MemoryError("c45: out of memory in predict")
+    with nogil:
+        for r in range(m):
+            stack_node[0] = 0
+            stack_w[0] = 1.0
+            top = 1
+            while top > 0:
+                top -= 1
+                nd = stack_node[top]
+                wt = stack_w[top]
+                if kind[nd] == LEAF:
+                    if weight[nd] > 0:
+                        for c in range(k):
+                            if value[nd, c] != 0:
+                                sums[r, c] = rnd(f32, sums[r, c] + rnd(f32, rnd(
+                                    f32, wt * value[nd, c]) / weight[nd]))
+                    else:
+                        c = ncls[nd]
+                        sums[r, c] = rnd(f32, sums[r, c] + wt)
+                    continue
+                fcol = col[feature[nd]]
+                v = 0
+                if kind[nd] == CONTINUOUS:
+                    x = cont[fcol, r]
+                    if not isnan(x):
+                        v = 1 if x <= thr[nd] else 2
+                else:
+                    v = codes[fcol, r]
+                    if v > nch[nd] or v < 0:
+                        v = 0
+                if v > 0:
+                    stack_node[top] = first[nd] + <int32_t> v - 1
+                    stack_w[top] = wt
+                    top += 1
+                else:
+                    # Push in reverse so branches are visited in order (the order
+                    # of the binary32 sums).
+                    for b in range(nch[nd] - 1, -1, -1):
+                        stack_node[top] = first[nd] + <int32_t> b
+                        stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
+                                           / weight[nd])
+                        top += 1
+    free(stack_node)
+    free(stack_w)
+    return out
