@@ -298,11 +298,9 @@ def r8_trees(stem):
     """(grown, pruned) tree print-outs of R8 as lists of lines; pruned is None when
     pruning changed nothing."""
     text = open(reference_path("r8", stem + ".txt")).read()
-    grown = re.search(r"\nDecision Tree:\n\n(.*?)\n\n\n", text + "\n\n\n", re.S)
-    body = text[grown.start():]
-    grown = re.search(r"Decision Tree:\n\n(.*?)\n\n\n(?:Simplified|Tree saved)",
-                      body, re.S).group(1)
-    pruned = re.search(r"Simplified Decision Tree:\n\n(.*?)\n\n\nTree saved", body, re.S)
+    grown = re.search(r"\nDecision Tree:\n\n(.*?)\n\n\n(?:Simplified|Tree saved)",
+                      text, re.S).group(1)
+    pruned = re.search(r"Simplified Decision Tree:\n\n(.*?)\n\n\nTree saved", text, re.S)
     return grown.split("\n"), pruned and pruned.group(1).split("\n")
 
 
