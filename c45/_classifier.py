@@ -147,7 +147,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         codes = np.ascontiguousarray(codes)
         distinct, distinct_start = self._distinct_values(schema, cont)
         n_values = schema.n_values
-        total = float(weight.sum()) if not count_mode else float(len(weight))
+        # N of the many-valued test: the total weight, summed in case order as C4.5 does.
+        total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
         min_objs = float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf)
         confidence = self._cf(f32)
@@ -216,23 +217,36 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return distinct, np.asarray(starts, dtype=np.int64)
 
     # -- prediction --------------------------------------------------------
-    def _sums(self, X):
+    def _sums(self, X, tree=None):
         check_is_fitted(self, "tree_")
         f32 = self.precision == "float32"
         cont, codes = encode_predict(self._schema, X, f32)
-        return _tree.predict_sums(self.tree_, np.ascontiguousarray(cont),
+        return _tree.predict_sums(self.tree_ if tree is None else tree,
+                                  np.ascontiguousarray(cont),
                                   np.ascontiguousarray(codes), self._schema.col, f32)
 
-    def predict_proba(self, X):
+    def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,
-        weighted by the fractions of C4.5's descent on unknown values."""
-        sums = self._sums(X)
+        weighted by the fractions of C4.5's descent on unknown values.
+
+        ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
+        sums = self._sums(X, self._pick_tree(tree))
         total = sums.sum(axis=1, keepdims=True)
         return sums / np.where(total > 0, total, 1.0)
 
-    def predict(self, X):
-        """Most probable class (C4.5's classification; ties to the first class)."""
-        return self.classes_.take(np.argmax(self.predict_proba(X), axis=1))
+    def predict(self, X, tree="final"):
+        """Most probable class (C4.5's classification; ties to the first class).
+
+        ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
+        return self.classes_.take(np.argmax(self.predict_proba(X, tree), axis=1))
+
+    def _pick_tree(self, tree):
+        check_is_fitted(self, "tree_")
+        if tree == "final":
+            return self.tree_
+        if tree == "grown":
+            return self.grown_tree_
+        raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
 
     # -- structure ---------------------------------------------------------
     def get_depth(self):

@@ -1,4 +1,5 @@
-"""Printing a fitted tree the way C4.5 prints it."""
+"""Printing a fitted tree and its evaluation the way C4.5 prints them."""
+import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND
@@ -80,3 +81,25 @@ def export_text(clf, tree="final", feature_names=None):
             lines.append(text)
             stack.append((child, depth + 1, iter(ordered_branches(child))))
     return "\n".join(lines) + "\n"
+
+
+def evaluation_table(clf, X, y, title="training data"):
+    """C4.5's evaluation block: size and errors of the tree before and after
+    pruning on (X, y), and the pruned tree's pessimistic estimate."""
+    check_is_fitted(clf, "tree_")
+    y = np.asarray(y, dtype=object)
+    n = len(y)
+
+    def block(tree_name):
+        t = clf.grown_tree_ if tree_name == "grown" else clf.tree_
+        errors = int(np.sum(clf.predict(X, tree=tree_name).astype(object) != y))
+        pct = 100.0 * errors / n if n else 0.0
+        return f"{t.node_count:4d}  {errors:3d}({pct:4.1f}%)"
+
+    t = clf.tree_
+    estimate = 100.0 * t.errors[0] / t.weight[0] if t.weight[0] > 0 else 0.0
+    return (f"Evaluation on {title} ({n} items):\n\n"
+            "\t Before Pruning           After Pruning\n"
+            "\t----------------   ---------------------------\n"
+            "\tSize      Errors   Size      Errors   Estimate\n\n"
+            f"\t{block('grown')}   {block('final')}    ({estimate:4.1f}%)   <<\n")

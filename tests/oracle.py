@@ -29,6 +29,20 @@ Project decisions that complete or deviate from the spec:
 6. Children are stored in branch order (discrete: branch v <-> code v;
    continuous: branch 1 is ``value <= cut``, branch 2 is ``value > cut``).
 
+Where the spec leaves room, this oracle reads it as follows:
+
+* §2 step 9 / §8.2 step 5: the cases of branch v are gathered from the whole known
+  part [first known .. hi] each time (right after the unknowns), so the child's
+  range is [lo .. end]; the unknowns are re-gathered over [lo .. end].  Pruning
+  undoes the scaling by division, as growing does.
+* §6 step 3: only attributes with ``Gain > -eps`` can be chosen (§6 step 4), so an
+  unusable attribute never wins even when ``AvGain`` is negative.
+* §6: ``0.3*N`` is compared in binary64; ``N`` (decision 4) is the binary32 sum of
+  the initial weights in case order.
+* Decision 5 applies with ``update`` true or false.  It cannot actually be reached
+  by pruning the training cases: every visited node sees at least the cases it saw
+  while growing.
+
 Trees are plain tuples, so they compare with ``==``:
 
 * ``("leaf", cls, items, errors, dist)``

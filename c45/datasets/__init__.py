@@ -1,0 +1,74 @@
+"""Small data sets bundled with c45.
+
+- golf: the 14-case play/don't-play example distributed with C4.5 Release 8
+  (UCI Machine Learning Repository), with C4.5's declared value and class order.
+- weather: the 12-case weather example of the C4.5 tutorial (seed 000 of this
+  project): wind direction, humidity, UV index (discrete), temperature
+  (continuous, degrees C) and the weather class, labels in Chinese as published.
+"""
+import csv
+from importlib import resources
+
+import numpy as np
+
+_GOLF = dict(
+    file="golf.csv",
+    discrete={"outlook": ["sunny", "overcast", "rain"], "windy": ["true", "false"]},
+    continuous=["temperature", "humidity"],
+    target="play", classes=["Play", "Don't Play"],
+)
+_WEATHER = dict(
+    file="weather.csv",
+    discrete={"风向": ["东", "南", "西", "北"], "湿度": ["干燥", "潮湿", "适中"],
+              "紫外线指数": ["强", "弱"]},
+    continuous=["温度"],
+    target="类别标签", classes=["晴天", "阴天", "雨天"],
+)
+
+
+def _read(spec):
+    with resources.files(__name__).joinpath("data", spec["file"]).open(
+            encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    header, body = rows[0], rows[1:]
+    return header, body
+
+
+def _load(spec, as_frame):
+    header, body = _read(spec)
+    columns = {h: [r[i] for r in body] for i, h in enumerate(header)}
+    features = [h for h in header if h != spec["target"]]
+    if as_frame:
+        import pandas as pd
+        X = pd.DataFrame({
+            h: (pd.Categorical(columns[h], categories=spec["discrete"][h])
+                if h in spec["discrete"] else np.asarray(columns[h], dtype=np.float64))
+            for h in features})
+        y = pd.Series(pd.Categorical(columns[spec["target"]], categories=spec["classes"]),
+                      name=spec["target"])
+        return X, y
+    X = np.empty((len(body), len(features)), dtype=object)
+    for j, h in enumerate(features):
+        X[:, j] = (columns[h] if h in spec["discrete"]
+                   else np.asarray(columns[h], dtype=np.float64))
+    return X, np.asarray(columns[spec["target"]], dtype=object)
+
+
+def load_golf(as_frame=True):
+    """The golf data of C4.5 Release 8: (X, y).
+
+    With ``as_frame=True`` (needs pandas) X is a DataFrame whose discrete columns
+    are Categoricals in C4.5's declared order and y a Categorical with classes
+    ``["Play", "Don't Play"]``; else an object array and a string array.
+    """
+    return _load(_GOLF, as_frame)
+
+
+def load_weather(as_frame=True):
+    """The 12-case weather data of seed 000 (Chinese labels kept): (X, y).
+
+    Features 风向 (wind direction), 湿度 (humidity), 紫外线指数 (UV index) are
+    discrete, 温度 (temperature) is continuous; the classes are 晴天 (sunny),
+    阴天 (overcast), 雨天 (rain).
+    """
+    return _load(_WEATHER, as_frame)

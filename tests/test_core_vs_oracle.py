@@ -1,0 +1,95 @@
+"""The Cython core against the pure-Python oracle (tests/oracle.py) on many random
+small data sets: mixed feature kinds, duplicates, near-ties, unknown values, unused
+categories and classes, case weights. Trees must be identical field for field
+(weights, errors, distributions, thresholds) in both precisions, and so must the
+class sums of classification."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from c45 import C45Classifier
+from oracle import classify_oracle, fit_oracle
+
+
+def nested(t, i=0):
+    """A fitted Tree as the oracle's nested tuples."""
+    dist = tuple(float(v) for v in t.value[i])
+    if t.kind[i] == 0:
+        return ("leaf", int(t.node_class[i]), float(t.weight[i]), float(t.errors[i]), dist)
+    cut = float(t.threshold[i]) if t.kind[i] == 2 else None
+    children = tuple(nested(t, t.first_child[i] + b) for b in range(t.n_children[i]))
+    return ("split", int(t.feature[i]), cut, int(t.node_class[i]), float(t.weight[i]),
+            float(t.errors[i]), dist, children)
+
+
+def random_problem(rng):
+    n = int(rng.integers(2, 70))
+    n_features = int(rng.integers(1, 5))
+    k = int(rng.integers(1, 5))
+    columns, kinds, frame = [], [], {}
+    for j in range(n_features):
+        if rng.random() < 0.5:
+            pools = [rng.normal(size=6).round(1), np.arange(5.0),
+                     np.array([0.0, 1e-6, 2e-6, 1.0, 1.000001, 3.0])]
+            pool = pools[int(rng.integers(len(pools)))]
+            x = rng.choice(pool, size=n)
+            x[rng.random(n) < rng.choice([0.0, 0.15, 0.4])] = np.nan
+            columns.append(x)
+            kinds.append(None)
+            frame[f"c{j}"] = x
+        else:
+            v = int(rng.integers(2, 5))
+            codes = rng.integers(1, v + 1, size=n)
+            codes[rng.random(n) < rng.choice([0.0, 0.15, 0.4])] = 0
+            columns.append(codes)
+            kinds.append(v)
+            frame[f"d{j}"] = pd.Categorical.from_codes(codes - 1, [f"v{i}" for i in range(v)])
+    # Labels partly driven by the first feature so trees have some depth.
+    y = rng.integers(0, k, size=n)
+    if rng.random() < 0.7:
+        first = np.nan_to_num(np.asarray(columns[0], dtype=float))
+        y = np.where(rng.random(n) < 0.7, (first > np.median(first)).astype(int) % k, y)
+    weights = None
+    if rng.random() < 0.35:
+        weights = rng.choice([0.5, 1.0, 1.5, 2.0, 0.3], size=n)
+    return pd.DataFrame(frame), columns, kinds, y, k, weights
+
+
+def check_one(seed, precision):
+    rng = np.random.default_rng(seed)
+    X, columns, kinds, y, k, weights = random_problem(rng)
+    m = float(rng.choice([1, 2, 3]))
+    cf = float(rng.choice([0.25, 0.1, 0.6]))
+    y_cat = pd.Categorical.from_codes(y, [f"k{i}" for i in range(k)])
+    if precision == "float32":
+        cols = [np.asarray(c, dtype=np.float32).astype(np.float64) if kd is None else c
+                for c, kd in zip(columns, kinds)]
+        w = None if weights is None else np.asarray(weights, np.float32).astype(np.float64)
+    else:
+        cols, w = columns, weights
+    grown, pruned = fit_oracle(cols, kinds, y, k, weights=w, min_samples_leaf=m,
+                               confidence=cf, precision=precision)
+    clf = C45Classifier(min_samples_leaf=m, confidence=cf, precision=precision)
+    clf.fit(X, y_cat, sample_weight=weights)
+    assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
+    assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
+    # Classification of the training rows and of rows with unknown values.
+    proba = clf.predict_proba(X)
+    for i in range(min(len(y), 15)):
+        row = [float(c[i]) if kd is None else int(c[i]) for c, kd in zip(cols, kinds)]
+        sums = np.asarray(classify_oracle(pruned, row, kinds, k, precision))
+        assert np.allclose(proba[i], sums / sums.sum(), rtol=0, atol=1e-12), seed
+    unknown = X.iloc[:3].copy()
+    for c in unknown.columns:
+        unknown[c] = np.nan if c.startswith("c") else pd.Categorical(
+            [None] * len(unknown), categories=X[c].cat.categories)
+    sums = np.asarray(classify_oracle(pruned, [np.nan if kd is None else 0 for kd in kinds],
+                                      kinds, k, precision))
+    assert np.allclose(clf.predict_proba(unknown)[0], sums / sums.sum(), atol=1e-12)
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("block", range(6))
+def test_core_equals_oracle(block, precision):
+    for seed in range(block * 50, block * 50 + 50):
+        check_one(seed, precision)
