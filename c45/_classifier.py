@@ -131,6 +131,25 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             Non-negative case weights (C4.5's case counts are multiplied by them).
             Rows of weight 0 are ignored entirely.
         """
+        schema, classes, data = self._prepare(X, y, sample_weight)
+        grown, pruned = _tree.build_tree(
+            data, -1 if self.max_depth is None else int(self.max_depth),
+            self.pruning == "pessimistic", self._cf(self.precision == "float32"),
+            bool(self.subtree_raising))
+        self._schema = schema
+        self.classes_ = classes
+        self.n_features_in_ = schema.n_features
+        if schema.names is not None:
+            self.feature_names_in_ = schema.names
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.categories_ = [None if c is None else list(c) for c in schema.categories]
+        self.grown_tree_ = grown
+        self.tree_ = pruned if pruned is not None else grown
+        return self
+
+    def _prepare(self, X, y, sample_weight):
+        """Validate and encode the training data: (schema, classes, data tuple)."""
         self._check_params()
         f32 = self.precision == "float32"
         schema, cont, codes = encode_fit(X, self.categorical_features, f32)
@@ -151,23 +170,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
         min_objs = float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf)
-        confidence = self._cf(f32)
-        grown, pruned = _tree.build_tree(
-            cont, codes, schema.col, n_values, y_codes, len(classes), weight,
-            distinct, distinct_start, f32, count_mode, min_objs, total, multival,
-            -1 if self.max_depth is None else int(self.max_depth),
-            self.pruning == "pessimistic", confidence, bool(self.subtree_raising))
-        self._schema = schema
-        self.classes_ = classes
-        self.n_features_in_ = schema.n_features
-        if schema.names is not None:
-            self.feature_names_in_ = schema.names
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        self.categories_ = [None if c is None else list(c) for c in schema.categories]
-        self.grown_tree_ = grown
-        self.tree_ = pruned if pruned is not None else grown
-        return self
+        data = (cont, codes, schema.col, n_values, np.ascontiguousarray(y_codes, np.int32),
+                len(classes), np.ascontiguousarray(weight), distinct, distinct_start, f32,
+                count_mode, min_objs, total, multival)
+        return schema, classes, data
 
     def _cf(self, f32):
         if not f32:

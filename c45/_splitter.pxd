@@ -21,6 +21,8 @@ cdef struct Work:
     double* gain            # per feature: gain (penalised for continuous), -eps unusable
     double* info            # per feature: split info
     double* bar             # per feature: chosen midpoint of a continuous feature
+    double* raw_gain        # per feature: gain of the chosen cut before the MDL penalty
+    Py_ssize_t* tries       # per feature: number of cuts evaluated
     int32_t* used           # per feature: discrete tests on the current path
     SortItem* sortbuf       # n_cases
     double* cand_gain       # n_cases: gains of the evaluated cuts

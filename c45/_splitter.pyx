@@ -31,6 +31,8 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.info = <double*> calloc(d.n_features + 1, sizeof(double))
     w.bar = <double*> calloc(d.n_features + 1, sizeof(double))
+    w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
+    w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.sortbuf = <SortItem*> calloc(n + 1, sizeof(SortItem))
     w.cand_gain = <double*> calloc(n + 1, sizeof(double))
@@ -38,6 +40,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.cand_pos = <Py_ssize_t*> calloc(n + 1, sizeof(Py_ssize_t))
     if (w.cases == NULL or w.weight == NULL or w.dist == NULL or w.freq == NULL
             or w.totals == NULL or w.gain == NULL or w.info == NULL or w.bar == NULL
+            or w.raw_gain == NULL or w.tries == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
             or w.cand_split == NULL or w.cand_pos == NULL):
         work_free(w)
@@ -50,7 +53,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
 
 cdef void work_free(Work* w) noexcept:
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals)
-    free(w.gain); free(w.info); free(w.bar); free(w.used); free(w.sortbuf)
+    free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
     free(w.cand_gain); free(w.cand_split); free(w.cand_pos)
     memset(w, 0, sizeof(Work))
 
@@ -239,6 +242,8 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     memset(freq, 0, 3 * k * sizeof(double))
     w.gain[f] = unusable(f32)
     w.info[f] = 0.0
+    w.raw_gain[f] = unusable(f32)
+    w.tries[f] = 0
     # Unknowns to the front, their class weights in row 0.
     first = lo
     for i in range(lo, hi + 1):
@@ -283,6 +288,10 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
             w.cand_split[n_cand] = rnd(f32, total_info(f32, w.totals, 3, 1) / total)
             w.cand_pos[n_cand] = i
             n_cand += 1
+    w.tries[f] = n_cand
+    for j in range(n_cand):
+        if w.cand_gain[j] > w.raw_gain[f]:
+            w.raw_gain[f] = w.cand_gain[j]
     # Release 8's MDL correction: log2(number of cuts tried) / N off every gain.
     penalty = rnd(f32, log2_of(f32, <double> n_cand) / total)
     best = 0.0
@@ -312,6 +321,7 @@ cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef int32_t c
     memset(freq, 0, (n_values + 1) * k * sizeof(double))
     w.gain[f] = unusable(f32)
+    w.raw_gain[f] = unusable(f32)
     w.info[f] = 0.0
     for i in range(lo, hi + 1):
         c = w.cases[i]
@@ -337,6 +347,7 @@ cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     w.info[f] = rnd(f32, total_info(f32, totals, n_values + 1, 1) / total)
     w.gain[f] = split_gain(f32, freq, totals, n_values, k, known, unknown_frac, base,
                            d.min_objs)
+    w.raw_gain[f] = w.gain[f]
 
 
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil:

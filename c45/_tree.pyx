@@ -421,20 +421,19 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b) except -1:
 MAX_PRUNE_DEPTH = 20000
 
 
-def build_tree(const double[:, ::1] cont, const int32_t[:, ::1] codes,
-               const int32_t[::1] col, const int32_t[::1] n_values,
-               const int32_t[::1] y, Py_ssize_t n_classes,
-               const double[::1] init_weight, const double[::1] distinct,
-               const int64_t[::1] distinct_start, bint f32, bint count_mode,
-               double min_objs, double total_weight_n, bint multival, int max_depth,
-               bint prune, double confidence, bint subtree_raising):
-    """Grow (and prune) a tree on encoded data; returns (grown, pruned or None)."""
-    cdef Dataset d
-    cdef Work w
-    cdef NodeBuffer raw, grown_buf, pruned_buf, scratch
-    cdef int err = 0
-    memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
-    memset(&pruned_buf, 0, sizeof(NodeBuffer)); memset(&scratch, 0, sizeof(NodeBuffer))
+cdef int set_dataset(Dataset* d, tuple data) except -1:
+    """Point d at the arrays of the data tuple (which keeps them alive)."""
+    cdef const double[:, ::1] cont = data[0]
+    cdef const int32_t[:, ::1] codes = data[1]
+    cdef const int32_t[::1] col = data[2]
+    cdef const int32_t[::1] n_values = data[3]
+    cdef const int32_t[::1] y = data[4]
+    cdef Py_ssize_t n_classes = data[5]
+    cdef const double[::1] init_weight = data[6]
+    cdef const double[::1] distinct = data[7]
+    cdef const int64_t[::1] distinct_start = data[8]
+    cdef bint f32 = data[9], count_mode = data[10], multival = data[13]
+    cdef double min_objs = data[11], total_weight_n = data[12]
     d.n_cases = y.shape[0]
     d.n_features = col.shape[0]
     d.n_classes = n_classes
@@ -451,8 +450,23 @@ def build_tree(const double[:, ::1] cont, const int32_t[:, ::1] codes,
     d.multival = multival
     d.total_weight = total_weight_n
     d.min_objs = min_objs
+    return 0
+
+
+def build_tree(data, int max_depth, bint prune, double confidence, bint subtree_raising):
+    """Grow (and prune) a tree on encoded data; returns (grown, pruned or None).
+
+    data: the tuple (cont, codes, col, n_values, y, n_classes, init_weight, distinct,
+    distinct_start, f32, count_mode, min_objs, total_weight, multival)."""
+    cdef Dataset d
+    cdef Work w
+    cdef NodeBuffer raw, grown_buf, pruned_buf
+    cdef int err = 0
+    cdef Py_ssize_t n_classes = data[5]
+    memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
+    memset(&pruned_buf, 0, sizeof(NodeBuffer))
+    set_dataset(&d, data)
     raw.n_classes = grown_buf.n_classes = pruned_buf.n_classes = n_classes
-    scratch.n_classes = n_classes
     work_init(&w, &d)
     try:
         with nogil:
@@ -476,7 +490,37 @@ def build_tree(const double[:, ::1] cont, const int32_t[:, ::1] codes,
     finally:
         work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf); buffer_free(&pruned_buf)
-        buffer_free(&scratch)
+
+
+def root_scores(data):
+    """Evaluate every attribute on all cases, as at the root (§3-§6).
+
+    Returns a dict of per-feature arrays: gain (MDL-penalised for continuous
+    features, -0.001 if unusable), raw_gain (best cut's gain before the penalty),
+    split_info, midpoint (continuous), threshold (the stored cut), tries, and
+    `chosen`, the selected feature (-1 for none)."""
+    cdef Dataset d
+    cdef Work w
+    cdef Py_ssize_t f, chosen, nf
+    set_dataset(&d, data)
+    nf = d.n_features
+    work_init(&w, &d)
+    try:
+        with nogil:
+            chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
+        out = dict(gain=np.array([w.gain[f] for f in range(nf)]),
+                   raw_gain=np.array([w.raw_gain[f] for f in range(nf)]),
+                   split_info=np.array([w.info[f] for f in range(nf)]),
+                   midpoint=np.array([w.bar[f] if d.n_values[f] == 0 else np.nan
+                                      for f in range(nf)]),
+                   tries=np.array([w.tries[f] for f in range(nf)]),
+                   chosen=int(chosen))
+        out["threshold"] = np.array([
+            global_threshold(&d, f, w.bar[f]) if d.n_values[f] == 0 and w.gain[f] > 0
+            else np.nan for f in range(nf)])
+        return out
+    finally:
+        work_free(&w)
 
 
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
