@@ -67,9 +67,6 @@ import numpy as np
 N_LEVELS = 20
 MISSING_RATE = 0.05
 LABEL_NOISE = 0.10
-CAT_EFFECT = 0.35
-CAT_SLOPE = 0.8
-CAT_PAIR = 0.5
 
 MODELS = ("sklearn", "c45", "c45-f32", "c45-unpruned")
 
@@ -94,19 +91,21 @@ def make_data(n=100_000, cont=6, cat=4, classes=2, seed=0):
 
     score = np.zeros(n)
     if cont:
-        score += xc @ rng.uniform(-0.5, 0.5, size=cont)      # weak linear part
-        score += xc[:, 0] * xc[:, 1 % cont]                   # product
-        score += np.sin(2.0 * xc[:, 2 % cont])                # nonlinearity
-        score += 1.5 * (xc[:, :3].sum(axis=1) > 1.0)          # threshold on a sum
+        x = lambda j: xc[:, j % cont]                          # noqa: E731
+        score += np.sin(2.5 * x(0)) + np.sin(2.5 * x(1))      # wiggly 1-d effects
+        score += 0.8 * x(2) * x(3)                             # product
+        score += 1.5 * (xc[:, :3].sum(axis=1) > 1.0)           # threshold on a sum
+        if cont > 4:
+            score += xc[:, 4:] @ rng.uniform(-0.4, 0.4, size=cont - 4)  # weak linear part
     for k in range(cat):
-        score += CAT_EFFECT * rng.normal(0.0, 1.0, size=N_LEVELS)[xk[:, k]]  # level effects
+        # per-level effects: a strong one for the first categorical feature, weak ones after
+        score += (0.8 if k == 0 else 0.3) * rng.normal(0.0, 1.0, size=N_LEVELS)[xk[:, k]]
     if cat and cont:
-        # interaction: the sign/size of a continuous feature's effect depends on a category
-        slope = rng.normal(0.0, CAT_SLOPE, size=N_LEVELS)
-        score += slope[xk[:, 0]] * xc[:, (cont - 1)]
+        # interaction: the slope of the last continuous feature depends on a category
+        score += rng.normal(0.0, 1.0, size=N_LEVELS)[xk[:, 1 % cat]] * xc[:, cont - 1]
     if cat >= 2:
-        # category x category interaction (a pair of levels mod 3)
-        score += CAT_PAIR * (((xk[:, 0] + xk[:, 1]) % 3) == 0)
+        # category x category interaction
+        score += 0.5 * (((xk[:, 0] + xk[:, 1]) % 3) == 0)
 
     cuts = np.quantile(score, np.linspace(0, 1, classes + 1)[1:-1])
     y = np.searchsorted(cuts, score).astype(np.int64)

@@ -249,6 +249,31 @@ def test_unpruned_estimator_is_grown_tree(fitted):
     assert _lines(f.export_text(f.unpruned)) == _lines(f.export_text(f.clf, tree="grown"))
 
 
+@pytest.mark.parametrize("precision", PRECISIONS)
+def test_golf_pruned_leaves_show_pessimistic_errors(precision):
+    """R8 prints no simplified golf tree; its leaves would read N/(E + U(N, E)).
+
+    The U values are the spec's verified reference values (section 8.1, CF 25%):
+    U(2,0)=1.000000, U(3,0)=1.110118, U(4,0)=1.171573; E = 0 at every golf leaf.
+    The root estimate 5.39/14 is the section 8.2 worked check.
+    """
+    from c45 import C45Classifier, export_text
+
+    X, y = load_c45(_stem("golf"))
+    clf = C45Classifier(precision=precision).fit(X, y)
+    assert _lines(export_text(clf)) == [
+        "outlook = overcast: Play (4.0/1.2)",
+        "outlook = sunny:",
+        "|   humidity <= 75 : Play (2.0/1.0)",
+        "|   humidity > 75 : Don't Play (3.0/1.1)",
+        "outlook = rain:",
+        "|   windy = true: Don't Play (2.0/1.0)",
+        "|   windy = false: Play (3.0/1.1)",
+    ]
+    assert float(clf.tree_.errors[0]) == pytest.approx(
+        1.171573 + 2 * 1.0 + 2 * 1.110118, abs=1e-5)
+
+
 def test_tree_is_valid(fitted):
     """Checks that hold whatever the precision, soybean float64 included."""
     f = fitted
