@@ -152,11 +152,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         """Validate and encode the training data: (schema, classes, data tuple)."""
         self._check_params()
         f32 = self.precision == "float32"
+        if y is None:
+            raise ValueError("C45Classifier requires y to be passed, but the target y "
+                             "is None")
         schema, cont, codes = encode_fit(X, self.categorical_features, f32)
+        classes, y_codes = encode_target(y, cont.shape[1])
         n = cont.shape[1]
-        if n == 0:
-            raise ValueError("X has 0 samples; at least one is required")
-        classes, y_codes = encode_target(y, n)
         weight, count_mode = self._check_weights(sample_weight, n, f32)
         keep = weight > 0
         if not keep.all():
@@ -244,7 +245,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         """Most probable class (C4.5's classification; ties to the first class).
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
-        return self.classes_.take(np.argmax(self.predict_proba(X, tree), axis=1))
+        proba = self.predict_proba(X, tree)
+        return self.classes_.take(np.argmax(proba, axis=1))
 
     def _pick_tree(self, tree):
         check_is_fitted(self, "tree_")
@@ -253,6 +255,13 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if tree == "grown":
             return self.grown_tree_
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True        # NaN/None are C4.5's unknown values
+        tags.input_tags.categorical = True      # discrete features, multiway tests
+        tags.input_tags.string = True           # string categories
+        return tags
 
     # -- structure ---------------------------------------------------------
     def get_depth(self):

@@ -9,6 +9,8 @@ new data the same way (a category never seen in training gets code 0: unknown).
 import numbers
 
 import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d
 
 try:  # pandas is optional
     import pandas as pd
@@ -51,8 +53,10 @@ def _columns(X):
     if arr.ndim != 2:
         raise ValueError(
             f"X must be 2-dimensional (n_samples, n_features), got an array of "
-            f"shape {arr.shape}" + (" (reshape a single feature with "
-                                    "X.reshape(-1, 1))" if arr.ndim == 1 else ""))
+            f"shape {arr.shape}. Reshape your data, e.g. with X.reshape(-1, 1) for a "
+            f"single feature or X.reshape(1, -1) for a single sample")
+    if arr.dtype.kind == "c":
+        raise ValueError("Complex data not supported: X has a complex dtype")
     if arr.dtype.kind not in "biufO?US":
         raise ValueError(f"X has unsupported dtype {arr.dtype}")
     return [arr[:, j] for j in range(arr.shape[1])], None
@@ -148,6 +152,9 @@ def _to_continuous(col, label):
                 out[i] = np.nan
             elif isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_)):
                 out[i] = float(v)
+            elif not isinstance(v, (str, bytes, bool, np.bool_)):
+                raise TypeError(f"X {label} row {i}: argument must be a string or a "
+                                f"number, got {type(v).__name__} {v!r}")
             else:
                 raise ValueError(f"X {label} is continuous but row {i} holds {v!r}; "
                                  f"a column must not mix numbers and strings (declare "
@@ -257,8 +264,13 @@ def encode_fit(X, categorical_features, f32):
     """Learn the schema of X and encode it: (schema, cont, codes)."""
     columns, names = _columns(X)
     n_features = len(columns)
+    n_rows = X.shape[0] if hasattr(X, "shape") else (len(columns[0]) if columns else 0)
     if n_features == 0:
-        raise ValueError("X has 0 features; at least one is required")
+        raise ValueError(f"Found array with 0 feature(s) (shape=({n_rows}, 0)) while a "
+                         f"minimum of 1 is required.")
+    if n_rows == 0:
+        raise ValueError(f"Found array with 0 sample(s) (shape=(0, {n_features})) while "
+                         f"a minimum of 1 is required.")
     mask = _resolve_categorical(categorical_features, n_features, names)
     if mask is None:
         mask = np.array([_column_is_discrete_auto(c) for c in columns], dtype=bool)
@@ -280,8 +292,8 @@ def encode_predict(schema, X, f32):
     """Encode new data with a fitted schema: (cont, codes)."""
     columns, names = _columns(X)
     if len(columns) != schema.n_features:
-        raise ValueError(f"X has {len(columns)} features, but the model was fitted "
-                         f"with {schema.n_features} features")
+        raise ValueError(f"X has {len(columns)} features, but C45Classifier is "
+                         f"expecting {schema.n_features} features as input")
     if schema.names is not None and names is not None and not np.array_equal(
             names, schema.names):
         raise ValueError(f"X has columns {list(names)}, but the model was fitted with "
@@ -306,7 +318,7 @@ def encode_target(y, n_rows):
     else:
         arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
+        arr = column_or_1d(arr, warn=True)
     if arr.ndim != 1:
         raise ValueError(f"y must be 1-dimensional, got shape {arr.shape}")
     if len(arr) != n_rows:
@@ -331,5 +343,7 @@ def encode_target(y, n_rows):
         kinds = {type(v) for v in arr}
         if any(issubclass(t, str) for t in kinds) and not all(issubclass(t, str) for t in kinds):
             raise ValueError("y mixes strings and other values; use one type of label")
+    if arr.dtype.kind in "fiub":
+        check_classification_targets(arr)      # refuses a continuous target
     classes, codes = np.unique(arr, return_inverse=True)
     return classes, codes.astype(np.int32).ravel()

@@ -1,0 +1,210 @@
+"""C45Classifier as a scikit-learn classifier: the estimator checks, the
+pipelines it drops into, input handling and clear errors for bad input."""
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from c45 import C45Classifier, export_text
+from c45.datasets import load_golf, load_weather
+
+
+@parametrize_with_checks([C45Classifier(), C45Classifier(precision="float32"),
+                          C45Classifier(pruning=None, min_samples_leaf=1)])
+def test_sklearn_estimator_checks(estimator, check):
+    if "check_array_api_input" in str(check):
+        # That check skips itself without SCIPY_ARRAY_API; c45 is a NumPy/Cython
+        # estimator and must not claim Array API support.
+        assert not estimator.__sklearn_tags__().array_api_support
+        return
+    check(estimator)
+
+
+def mixed_frame(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "num": rng.normal(size=n),
+        "colour": pd.Categorical(rng.choice(["red", "green", "blue"], size=n)),
+        "size": rng.choice(["S", "M", "L"], size=n).astype(object),
+        "flag": rng.random(n) < 0.5,
+    })
+    y = np.where((X["num"] > 0) ^ (X["colour"] == "red").to_numpy(), "yes", "no")
+    X.loc[rng.random(n) < 0.1, "num"] = np.nan
+    X.loc[rng.random(n) < 0.1, "size"] = None
+    return X, y
+
+
+def test_pandas_mixed_types_auto_detection():
+    X, y = mixed_frame()
+    clf = C45Classifier().fit(X, y)
+    assert [c is not None for c in clf.categories_] == [False, True, True, True]
+    assert clf.categories_[2] == ["L", "M", "S"]          # sorted values seen
+    assert clf.categories_[3] == [False, True]
+    assert list(clf.feature_names_in_) == ["num", "colour", "size", "flag"]
+    assert clf.score(X, y) > 0.9
+    proba = clf.predict_proba(X)
+    assert np.allclose(proba.sum(axis=1), 1.0)
+    assert (clf.classes_.take(proba.argmax(axis=1)) == clf.predict(X)).all()
+
+
+def test_declared_categories_make_branches_and_leaves():
+    """A Categorical's unused declared categories get a branch (an empty leaf)."""
+    X = pd.DataFrame({"c": pd.Categorical(["a", "a", "b", "b"] * 3,
+                                          categories=["a", "b", "unused"])})
+    y = ["p", "p", "q", "q"] * 3
+    clf = C45Classifier(pruning=None).fit(X, y)
+    assert clf.tree_.node_count == 4
+    assert "c = unused: p (0.0)" in export_text(clf)
+
+
+def test_unseen_category_is_treated_as_unknown():
+    X, y = load_golf()
+    clf = C45Classifier().fit(X, y)
+    unseen = X.iloc[:2].copy()
+    unseen["outlook"] = pd.Categorical(["fog", "hail"])
+    unknown = X.iloc[:2].copy()
+    unknown["outlook"] = pd.Categorical([None, None], categories=["sunny"])
+    assert np.array_equal(clf.predict_proba(unseen), clf.predict_proba(unknown))
+
+
+def test_numpy_object_array_with_strings_and_none():
+    X, y = load_golf(as_frame=False)
+    X = X.copy()
+    X[0, 0] = None
+    clf = C45Classifier().fit(X, y)
+    assert clf.categories_[0] == ["overcast", "rain", "sunny"]
+    assert clf.predict(X).shape == (14,)
+    assert export_text(clf).startswith("x0 = ")
+
+
+@pytest.mark.parametrize("labels", [np.array([3, 7]), np.array([True, False]),
+                                    np.array(["b", "a"], dtype=object)])
+def test_label_types(labels):
+    X = np.arange(20.0).reshape(-1, 1)
+    y = labels[(np.arange(20) >= 10).astype(int)]
+    clf = C45Classifier().fit(X, y)
+    assert set(clf.classes_) == set(labels)
+    assert (clf.predict(X) == y).all()
+
+
+def test_one_class_only():
+    clf = C45Classifier().fit([[1.0], [2.0], [3.0]], ["only"] * 3)
+    assert clf.predict([[0.0], [np.nan]]).tolist() == ["only", "only"]
+    assert clf.tree_.node_count == 1
+
+
+def test_categorical_features_by_index_name_and_mask():
+    X = pd.DataFrame({"a": [1, 2, 3, 1, 2, 3] * 4, "b": np.arange(24.0)})
+    y = (X["a"] == 2).to_numpy()
+    for spec in ([0], ["a"], [True, False]):
+        clf = C45Classifier(categorical_features=spec, min_samples_leaf=1).fit(X, y)
+        assert clf.categories_[0] == [1, 2, 3] and clf.categories_[1] is None
+        assert clf.tree_.kind[0] == 1           # a multiway test on "a"
+    assert C45Classifier().fit(X, y).categories_[0] is None   # auto: numeric
+
+
+def test_zero_weight_is_removal_and_integer_weight_is_duplication():
+    X, y = mixed_frame(200, seed=3)
+    w = np.ones(len(y))
+    w[::7] = 0
+    a = C45Classifier().fit(X, y, sample_weight=w)
+    b = C45Classifier().fit(X[w > 0], y[w > 0])
+    assert export_text(a) == export_text(b)
+    w2 = np.where(np.arange(len(y)) % 3 == 0, 2.0, 1.0)
+    c = C45Classifier().fit(X, y, sample_weight=w2)
+    rep = np.repeat(np.arange(len(y)), w2.astype(int))
+    d = C45Classifier().fit(X.iloc[rep], y[rep])
+    assert export_text(c) == export_text(d)
+
+
+def test_pickle_round_trip_and_clone():
+    X, y = mixed_frame()
+    clf = C45Classifier(precision="float32").fit(X, y)
+    again = pickle.loads(pickle.dumps(clf))
+    assert np.array_equal(again.predict_proba(X), clf.predict_proba(X))
+    assert clone(clf).get_params() == clf.get_params()
+    assert not hasattr(clone(clf), "tree_")
+
+
+def test_tree_arrays_are_read_only_views():
+    clf = C45Classifier().fit(*load_golf())
+    t = clf.tree_
+    assert t.node_count == 8 and clf.get_n_leaves() == 5 and clf.get_depth() == 2
+    with pytest.raises(ValueError):
+        t.feature[0] = 3
+    first, nb = t.first_child[0], t.n_children[0]
+    assert nb == 3 and (t.weight[first:first + nb].sum() == t.weight[0])
+
+
+def test_in_pipeline_search_and_cross_validation():
+    X, y = mixed_frame(240)
+    pipe = make_pipeline(FunctionTransformer(lambda d: d), C45Classifier())
+    assert cross_val_score(pipe, X, y, cv=3).mean() > 0.85
+    grid = GridSearchCV(C45Classifier(), {"confidence": [0.1, 0.25],
+                                          "min_samples_leaf": [2, 5]}, cv=3).fit(X, y)
+    assert grid.best_estimator_.tree_.node_count >= 1
+
+
+def test_weather_chinese_labels_round_trip():
+    X, y = load_weather()
+    clf = C45Classifier().fit(X, y)
+    assert list(clf.classes_) == ["晴天", "阴天", "雨天"]
+    assert set(clf.predict(X)) <= set(clf.classes_)
+
+
+# -- bad input ------------------------------------------------------------------
+
+BAD = [
+    (dict(X=np.zeros((3, 2, 2)), y=[0, 1, 0]), ValueError, "2-dimensional"),
+    (dict(X=np.zeros((3, 1)), y=[0, 1]), ValueError, "3 rows but y has 2"),
+    (dict(X=np.zeros((0, 2)), y=[]), ValueError, "0 sample"),
+    (dict(X=np.zeros((3, 0)), y=[0, 1, 0]), ValueError, "0 feature"),
+    (dict(X=[[1.0], [np.inf], [2.0]], y=[0, 1, 0]), ValueError, "infinite value at row 1"),
+    (dict(X=[[1.0], [2.0], [3.0]], y=[0, None, 1]), ValueError, "missing value .* row 1"),
+    (dict(X=[[1.0], [2.0], [3.0]], y=[0.0, np.nan, 1.0]), ValueError, "missing value .* row 1"),
+    (dict(X=[[1.0], [2.0]], y=[0, 1], sample_weight=[1, -1]), ValueError, "non-negative; row 1"),
+    (dict(X=[[1.0], [2.0]], y=[0, 1], sample_weight=[1, np.nan]), ValueError, "finite; row 1"),
+    (dict(X=[[1.0], [2.0]], y=[0, 1], sample_weight=[0, 0]), ValueError, "zero for every row"),
+    (dict(X=[[1.0], [2.0]], y=[0, 1], sample_weight=[1, 1, 1]), ValueError, r"shape \(2,\)"),
+    (dict(X=np.array([[1.0], ["a"], [2.0]], dtype=object), y=[0, 1, 0],
+          categorical_features=[]), ValueError, "row 1 holds 'a'"),
+    (dict(X=np.array([[1], ["a"]], dtype=object), y=[0, 1]), ValueError, "mixes numbers and strings"),
+    (dict(X=np.zeros((2, 2)), y=[0, 1], categorical_features=[5]), ValueError, "out of range"),
+    (dict(X=pd.DataFrame({"a": [1, 2]}), y=[0, 1], categorical_features=["zz"]),
+     ValueError, "unknown column 'zz'"),
+    (dict(X=np.zeros((2, 2)), y=[0, 1], categorical_features=[True]), ValueError, "boolean mask"),
+    (dict(X=np.zeros((2, 1)), y=[0, 1], min_samples_leaf=0), ValueError, "min_samples_leaf"),
+    (dict(X=np.zeros((2, 1)), y=[0, 1], confidence=1.5), ValueError, "confidence"),
+    (dict(X=np.zeros((2, 1)), y=[0, 1], precision="half"), ValueError, "precision"),
+    (dict(X=np.zeros((2, 1)), y=[0, 1], pruning="magic"), ValueError, "pruning"),
+    (dict(X=[[1e39], [1.0]], y=[0, 1], precision="float32"), ValueError, "float32 range"),
+]
+
+
+@pytest.mark.parametrize("case,error,match", BAD)
+def test_bad_input_gets_a_clear_error(case, error, match):
+    case = dict(case)
+    X, y = case.pop("X"), case.pop("y")
+    sw = case.pop("sample_weight", None)
+    with pytest.raises(error, match=match):
+        C45Classifier(**case).fit(X, y, sample_weight=sw)
+
+
+def test_predict_errors():
+    X, y = mixed_frame(60)
+    with pytest.raises(NotFittedError):
+        C45Classifier().predict(X)
+    clf = C45Classifier().fit(X, y)
+    with pytest.raises(ValueError, match="expecting 4 features"):
+        clf.predict(X.iloc[:, :3])
+    with pytest.raises(ValueError, match="same names, same order"):
+        clf.predict(X[["colour", "num", "size", "flag"]])
+    with pytest.raises(ValueError, match="tree must be"):
+        clf.predict(X, tree="other")
