@@ -1,5 +1,6 @@
 """C45Classifier: the scikit-learn face of the C4.5 Release 8 core."""
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -48,6 +49,11 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         algorithm in double precision.
     max_depth : int or None, default=None
         Make nodes at this depth leaves (the root has depth 0). Not part of C4.5.
+    normalize_sample_weight : bool, default=False
+        C4.5 reads case weights as case counts: ``min_samples_leaf``, the MDL
+        penalty and the pruning estimates depend on their scale, and weight 2 is
+        the same as a repeated row. Set True for relative weights (AdaBoost's sum
+        to 1): they are rescaled to sum to the number of rows with nonzero weight.
 
     Attributes
     ----------
@@ -82,7 +88,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, min_samples_leaf=2, confidence=0.25, pruning="pessimistic",
                  subtree_raising=True, categorical_features="auto",
-                 precision="float64", max_depth=None):
+                 precision="float64", max_depth=None, normalize_sample_weight=False):
         self.min_samples_leaf = min_samples_leaf
         self.confidence = confidence
         self.pruning = pruning
@@ -90,6 +96,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.categorical_features = categorical_features
         self.precision = precision
         self.max_depth = max_depth
+        self.normalize_sample_weight = normalize_sample_weight
 
     # -- parameters --------------------------------------------------------
     def _check_params(self):
@@ -113,9 +120,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                               or d < 0):
             raise ValueError(f"max_depth must be None or a non-negative integer, "
                              f"got {d!r}")
-        if not isinstance(self.subtree_raising, (bool, np.bool_)):
-            raise ValueError(f"subtree_raising must be True or False, got "
-                             f"{self.subtree_raising!r}")
+        for name in ("subtree_raising", "normalize_sample_weight"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got "
+                                 f"{getattr(self, name)!r}")
 
     # -- fitting -----------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
@@ -158,7 +166,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         schema, cont, codes = encode_fit(X, self.categorical_features, f32)
         classes, y_codes = encode_target(y, cont.shape[1])
         n = cont.shape[1]
-        weight, count_mode = self._check_weights(sample_weight, n, f32)
+        weight, count_mode = self._check_weights(sample_weight, n, f32,
+                                                 self.normalize_sample_weight)
         keep = weight > 0
         if not keep.all():
             cont, codes, y_codes, weight = (cont[:, keep], codes[:, keep],
@@ -171,6 +180,13 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
         min_objs = float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf)
+        if total < 2 * min_objs and len(np.unique(y_codes)) > 1:
+            warnings.warn(
+                f"the total sample weight ({total:g}) is below 2 * min_samples_leaf "
+                f"({2 * min_objs:g}), so the tree is a single leaf: min_samples_leaf is "
+                f"in units of case weight (C4.5's -m). For relative weights (AdaBoost's "
+                f"sum to 1) set normalize_sample_weight=True.", UserWarning,
+                stacklevel=3)
         data = (cont, codes, schema.col, n_values, np.ascontiguousarray(y_codes, np.int32),
                 len(classes), np.ascontiguousarray(weight), distinct, distinct_start, f32,
                 count_mode, min_objs, total, multival)
@@ -184,7 +200,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return float(np.float32(pct / np.float32(100.0)))
 
     @staticmethod
-    def _check_weights(sample_weight, n, f32):
+    def _check_weights(sample_weight, n, f32, normalize):
         if sample_weight is None:
             return np.ones(n, dtype=np.float64), True
         w = np.asarray(sample_weight)
@@ -205,6 +221,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"sample_weight must be non-negative; row {i} holds {w[i]}")
         if not (w > 0).any():
             raise ValueError("sample_weight is zero for every row; nothing to learn from")
+        if normalize:
+            w = w * (np.count_nonzero(w) / w.sum())
         if f32:
             w = _round32(w)
         return w, bool(np.all(w[w > 0] == 1.0))

@@ -208,3 +208,26 @@ def test_predict_errors():
         clf.predict(X[["colour", "num", "size", "flag"]])
     with pytest.raises(ValueError, match="tree must be"):
         clf.predict(X, tree="other")
+
+
+def test_weights_too_light_for_min_samples_leaf_warn():
+    """min_samples_leaf is in case weight (C4.5's -m): AdaBoost-style weights that
+    sum to 1 make a single leaf, and the user is told so rather than left guessing."""
+    X = np.arange(20.0).reshape(-1, 1)
+    y = (X[:, 0] > 9).astype(int)
+    with pytest.warns(UserWarning, match="single leaf"):
+        clf = C45Classifier().fit(X, y, sample_weight=np.full(20, 1 / 20))
+    assert clf.tree_.node_count == 1
+    scaled = C45Classifier(normalize_sample_weight=True)
+    scaled.fit(X, y, sample_weight=np.full(20, 1 / 20))
+    assert export_text(scaled) == export_text(C45Classifier().fit(X, y))
+
+
+def test_adaboost_with_relative_weights():
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import AdaBoostClassifier
+    X, y = make_classification(400, 6, random_state=0)
+    one = C45Classifier(max_depth=1).fit(X, y).score(X, y)
+    boosted = AdaBoostClassifier(C45Classifier(max_depth=1, normalize_sample_weight=True),
+                                 n_estimators=20, random_state=0).fit(X, y)
+    assert boosted.score(X, y) > one + 0.02
