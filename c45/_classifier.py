@@ -180,7 +180,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
         min_objs = float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf)
-        if total < 2 * min_objs and len(np.unique(y_codes)) > 1:
+        if sample_weight is not None and total < 2 * min_objs and len(np.unique(y_codes)) > 1:
             warnings.warn(
                 f"the total sample weight ({total:g}) is below 2 * min_samples_leaf "
                 f"({2 * min_objs:g}), so the tree is a single leaf: min_samples_leaf is "
