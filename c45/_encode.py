@@ -68,12 +68,16 @@ def _column_is_discrete_auto(col):
         if isinstance(dt, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dt):
             return True
         if pd.api.types.is_string_dtype(dt) or dt == object:
-            return _object_holds_strings(col.to_numpy(dtype=object))
+            return pd.api.types.infer_dtype(col, skipna=True) not in (
+                "integer", "floating", "mixed-integer-float", "decimal", "empty")
         return False
     a = np.asarray(col)
     if a.dtype.kind in "bUS":
         return True
     if a.dtype.kind == "O":
+        if pd is not None:
+            return pd.api.types.infer_dtype(a, skipna=True) not in (
+                "integer", "floating", "mixed-integer-float", "decimal", "empty")
         return _object_holds_strings(a)
     return False
 
@@ -167,52 +171,52 @@ def _to_continuous(col, label):
     return out
 
 
-def _discrete_values(col, label):
-    """(object array of values with None for missing, declared categories or None)."""
-    declared = None
-    if pd is not None and isinstance(col, pd.Series):
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            declared = list(col.cat.categories)
-        vals = col.to_numpy(dtype=object)
-    else:
-        vals = np.asarray(col, dtype=object)
-    vals = np.array([None if _is_missing_scalar(v) else v for v in vals], dtype=object)
-    return vals, declared
+def _value_kind(v):
+    if isinstance(v, (str, np.str_)):
+        return "string"
+    if isinstance(v, bytes):
+        return "bytes"
+    return "number"
 
 
-def _category_list(vals, label):
-    present = [v for v in vals if v is not None]
-    kinds = {("str" if isinstance(v, (str, np.str_)) else
-              "bytes" if isinstance(v, bytes) else
-              "num") for v in present}
+def _category_list(values, label):
+    """Sorted distinct known values of a discrete column (one kind of value only)."""
+    present = [v for v in values if not _is_missing_scalar(v)]
+    kinds = {_value_kind(v) for v in present}
     if len(kinds) > 1:
-        i = next(i for i, v in enumerate(vals) if v is not None and
-                 ("str" if isinstance(v, (str, np.str_)) else
-                  "bytes" if isinstance(v, bytes) else "num") != kinds_first(present))
-        raise ValueError(f"X {label} mixes numbers and strings (row {i} holds "
-                         f"{vals[i]!r}); a column must hold one kind of value")
+        raise ValueError(f"X {label} mixes numbers and strings ({sorted(kinds)}); a "
+                         f"column must hold one kind of value")
     try:
         return sorted(set(present))
     except TypeError as exc:
         raise ValueError(f"X {label} holds values that cannot be ordered: {exc}") from None
 
 
-def kinds_first(present):
-    v = present[0]
-    return "str" if isinstance(v, (str, np.str_)) else "bytes" if isinstance(v, bytes) else "num"
-
-
-def _codes(vals, categories):
-    """1-based codes of vals in categories; 0 for missing or unseen values."""
+def _discrete_codes(col, categories, label):
+    """(codes, categories): 1-based codes in categories, 0 for a missing or unseen
+    value. With categories None they are learnt: a pandas Categorical's declared
+    categories, else the sorted values present."""
+    if pd is not None:
+        s = col if isinstance(col, pd.Series) else pd.Series(np.asarray(col, dtype=object))
+        if categories is None:
+            if isinstance(s.dtype, pd.CategoricalDtype):
+                categories = list(s.cat.categories)
+            else:
+                categories = _category_list(pd.unique(s.to_numpy(dtype=object)), label)
+        try:
+            codes = pd.Categorical(s, categories=categories).codes.astype(np.int32) + 1
+        except TypeError as exc:
+            raise TypeError(f"X {label}: {exc}") from None
+        return codes, categories
+    values = np.asarray(col, dtype=object)
+    if categories is None:
+        categories = _category_list(values, label)
     lookup = {c: i + 1 for i, c in enumerate(categories)}
-    out = np.zeros(len(vals), dtype=np.int32)
-    for i, v in enumerate(vals):
-        if v is not None:
-            try:
-                out[i] = lookup.get(v, 0)
-            except TypeError:      # unhashable: never a training category
-                out[i] = 0
-    return out
+    codes = np.zeros(len(values), dtype=np.int32)
+    for i, v in enumerate(values):
+        if not _is_missing_scalar(v):
+            codes[i] = lookup.get(v, 0)
+    return codes, categories
 
 
 class Schema:
@@ -236,7 +240,7 @@ class Schema:
                         dtype=np.int32)
 
 
-def _matrices(columns, schema, names, f32, fitting):
+def _matrices(columns, schema, names, f32, learnt=None):
     n = len(columns[0]) if columns else 0
     n_cont = int((~schema.discrete).sum())
     n_disc = int(schema.discrete.sum())
@@ -245,8 +249,8 @@ def _matrices(columns, schema, names, f32, fitting):
     for j, col in enumerate(columns):
         label = _feature_label(j, names)
         if schema.discrete[j]:
-            vals, _ = _discrete_values(col, label)
-            codes[schema.col[j]] = _codes(vals, schema.categories[j])
+            codes[schema.col[j]] = (learnt[j] if learnt else
+                                    _discrete_codes(col, schema.categories[j], label)[0])
         else:
             x = _to_continuous(col, label)
             if f32:
@@ -274,17 +278,15 @@ def encode_fit(X, categorical_features, f32):
     mask = _resolve_categorical(categorical_features, n_features, names)
     if mask is None:
         mask = np.array([_column_is_discrete_auto(c) for c in columns], dtype=bool)
-    categories = []
+    categories, learnt = [], {}
     for j, col in enumerate(columns):
-        if not mask[j]:
+        if mask[j]:
+            learnt[j], cats = _discrete_codes(col, None, _feature_label(j, names))
+            categories.append(cats)
+        else:
             categories.append(None)
-            continue
-        label = _feature_label(j, names)
-        vals, declared = _discrete_values(col, label)
-        categories.append(list(declared) if declared is not None
-                          else _category_list(vals, label))
     schema = Schema(names, mask, categories)
-    cont, codes = _matrices(columns, schema, names, f32, True)
+    cont, codes = _matrices(columns, schema, names, f32, learnt)
     return schema, cont, codes
 
 
@@ -298,7 +300,7 @@ def encode_predict(schema, X, f32):
             names, schema.names):
         raise ValueError(f"X has columns {list(names)}, but the model was fitted with "
                          f"columns {list(schema.names)} (same names, same order)")
-    return _matrices(columns, schema, schema.names if names is None else names, f32, False)
+    return _matrices(columns, schema, schema.names if names is None else names, f32)
 
 
 def encode_target(y, n_rows):

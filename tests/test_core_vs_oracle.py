@@ -88,6 +88,7 @@ def check_one(seed, precision):
     assert np.allclose(clf.predict_proba(unknown)[0], sums / sums.sum(), atol=1e-12)
 
 
+@pytest.mark.filterwarnings("ignore:the total sample weight")   # tiny weighted sets
 @pytest.mark.parametrize("precision", ["float32", "float64"])
 @pytest.mark.parametrize("block", range(6))
 def test_core_equals_oracle(block, precision):
