@@ -203,11 +203,17 @@ def _discrete_codes(col, categories, label):
                 categories = list(s.cat.categories)
             else:
                 categories = _category_list(pd.unique(s.to_numpy(dtype=object)), label)
+        index = pd.Index(categories, dtype=object)
         try:
-            codes = pd.Categorical(s, categories=categories).codes.astype(np.int32) + 1
+            if isinstance(s.dtype, pd.CategoricalDtype):
+                # Recode by value: the column's own categories -> training codes.
+                mapping = np.append(index.get_indexer(s.cat.categories) + 1, 0)
+                codes = mapping[s.cat.codes.to_numpy()]     # code -1 (NaN) -> last: 0
+            else:
+                codes = index.get_indexer(s.to_numpy(dtype=object)) + 1
         except TypeError as exc:
             raise TypeError(f"X {label}: {exc}") from None
-        return codes, categories
+        return codes.astype(np.int32), categories
     values = np.asarray(col, dtype=object)
     if categories is None:
         categories = _category_list(values, label)
