@@ -19,10 +19,12 @@ Data
 ----
 ``make_data`` draws (numpy, seeded) ``n`` rows of ``cont`` continuous features and
 ``cat`` categorical features with 20 levels each. The label comes from a noisy
-nonlinear rule (a pairwise product, a sine, a threshold on a sum of three
-features, per-level category effects and a category x continuous interaction;
-the score is cut at its quantiles into ``classes`` classes), then 10% of the
-labels are replaced by a different, uniformly drawn class. After labelling, 5%
+nonlinear rule (sines of two features, a pairwise product, a threshold on the
+sum of three features, a weak linear part, per-level effects of every
+categorical feature, a category-dependent slope of the last continuous feature
+and a category x category term; the score is cut at its quantiles into
+``classes`` equally frequent classes), then 10% of the labels are replaced by a
+different, uniformly drawn class. After labelling, 5%
 of the cells of every feature are made missing, independently.
 
 * c45 gets a pandas DataFrame: float64 columns with NaN for the continuous
@@ -57,12 +59,16 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import time
 
 import numpy as np
+
+try:
+    import resource
+except ImportError:            # Windows
+    resource = None
 
 N_LEVELS = 20
 MISSING_RATE = 0.05
@@ -164,6 +170,8 @@ def _reset_peak():
 
 
 def _maxrss_kb():
+    if resource is None:
+        return 0
     r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return r // 1024 if sys.platform == "darwin" else r   # bytes on macOS, KiB elsewhere
 
@@ -178,7 +186,7 @@ class PeakRSS:
             self.method = "VmHWM"
             self.before = rss
         else:
-            self.method = "ru_maxrss"
+            self.method = "ru_maxrss" if resource is not None else "unavailable"
             self.before = _maxrss_kb()
         return self
 
@@ -289,9 +297,14 @@ def environment():
     import pandas
     import sklearn
 
+    c45_path = c45_git = None
     try:
         import c45
         c45_version = c45.__version__
+        c45_path = os.path.dirname(os.path.dirname(os.path.abspath(c45.__file__)))
+        c45_git = subprocess.run(["git", "-C", c45_path, "describe", "--always", "--dirty"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True).stdout.strip() or None
     except Exception as e:          # noqa: BLE001 - reported, not fatal
         c45_version = f"unavailable ({e})"
     return {
@@ -301,6 +314,8 @@ def environment():
         "pandas": pandas.__version__,
         "scikit-learn": sklearn.__version__,
         "c45": c45_version,
+        "c45_path": c45_path,
+        "c45_git": c45_git,
         "cpu": cpu_model(),
         "logical_cpus": os.cpu_count(),
         "platform": platform.platform(),
@@ -391,7 +406,8 @@ def main(argv=None):
           f"sklearn categorical missing = {args.sk_cat_missing}")
     print(f"env: {env['cpu']} ({env['logical_cpus']} logical CPUs), Python {env['python']}, "
           f"numpy {env['numpy']}, pandas {env['pandas']}, scikit-learn {env['scikit-learn']}, "
-          f"c45 {env['c45']}")
+          f"c45 {env['c45']}"
+          + (f" ({env['c45_path']}, git {env['c45_git']})" if env["c45_path"] else ""))
     print(f"times: minimum of {args.repeat} fit(s); predict on the {args.n} training rows; "
           f"{'one process' if args.inprocess else 'one subprocess per model'}")
     print()
