@@ -4,17 +4,27 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import train_test_split
+from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _tree
+from c45 import _pruning, _tree
 from c45._encode import encode_fit, encode_predict, encode_target
 
-_PRUNING = (None, "pessimistic")
+_PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
 _PRECISION = ("float64", "float32")
+_CRITERION = ("gain_ratio", "gain")
+_THRESHOLD = ("data", "midpoint")
+# Parameters that prune() may change: they act after growing.
+_PRUNE_PARAMS = ("pruning", "confidence", "subtree_raising", "ccp_alpha")
 
 
 def _round32(x):
     return np.asarray(x, dtype=np.float32).astype(np.float64)
+
+
+def _is_number(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
 
 
 class C45Classifier(ClassifierMixin, BaseEstimator):
@@ -22,7 +32,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     Gain-ratio splits, multiway tests on discrete (categorical) features, binary
     cuts on continuous ones, unknown values handled as fractional cases, and
-    pessimistic pruning with subtree raising, as C4.5 Release 8 does them.
+    pessimistic pruning with subtree raising, as C4.5 Release 8 does them; plus
+    the variants its switches and the textbooks use, each one parameter away.
 
     Parameters
     ----------
@@ -30,13 +41,37 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         C4.5's ``-m`` (MINOBJS), in case weight: a test needs at least two
         branches with this much weight, and a node lighter than twice it is a leaf.
     confidence : float in (0, 1], default=0.25
-        C4.5's ``-c`` (CF, as a fraction): smaller prunes more.
-    pruning : {"pessimistic", None}, default="pessimistic"
-        ``None`` keeps the grown tree (C4.5's "Before Pruning" tree, with the
-        subtrees that do not reduce training errors collapsed, as C4.5 does).
+        C4.5's ``-c`` (CF, as a fraction) for pessimistic pruning: smaller prunes more.
+    pruning : {"pessimistic", "cost_complexity", "reduced_error", None}, default="pessimistic"
+        ``"pessimistic"``: C4.5's error-based pruning with subtree raising.
+        ``"cost_complexity"``: seed 000's rule with ``ccp_alpha``: bottom-up, a node
+        whose children are leaves becomes a leaf when ``N*H(node) + alpha`` does not
+        exceed ``sum(N_t*H(t)) + alpha*T`` (H the entropy in bits, T the children).
+        ``"reduced_error"``: J48's ``-R``; the tree is grown on the training data and
+        pruned bottom-up wherever a leaf makes no more errors on validation data:
+        ``X_val, y_val`` given to ``fit``, else a stratified ``validation_fraction``
+        held out of X (then the tree is grown on the rest).
+        ``None``: the grown tree (C4.5's "Before Pruning" tree, with the subtrees
+        that do not reduce training errors collapsed, as C4.5 does).
     subtree_raising : bool, default=True
-        Let pruning replace a node by its largest branch (C4.5 always does;
-        J48's ``-S`` turns it off).
+        Let pessimistic pruning replace a node by its largest branch (C4.5 always
+        does; J48's ``-S`` turns it off).
+    ccp_alpha : float >= 0, default=0.0
+        Penalty per leaf of ``pruning="cost_complexity"``.
+    validation_fraction : float in (0, 1), default=1/3
+        Share of the data held out for ``pruning="reduced_error"`` when no
+        ``X_val`` is given (J48 -R's default of 3 folds, one for pruning).
+    criterion : {"gain_ratio", "gain"}, default="gain_ratio"
+        ``"gain"`` chooses tests by plain information gain, as ID3 (C4.5's ``-g``).
+    subset_splits : bool, default=False
+        Group the values of discrete features into subsets (C4.5's ``-s``).
+    threshold : {"data", "midpoint"}, default="data"
+        The stored cut of a continuous test: C4.5 R8's largest training value not
+        above the best midpoint, or the midpoint itself (J48's
+        ``-doNotMakeSplitPointActualValue``; seeds 000 and 003).
+    mdl_correction : bool, default=True
+        Release 8's ``log2(cuts)/N`` penalty on the gain of continuous tests; False
+        drops it (J48's ``-J``; seed 000).
     categorical_features : "auto", list of int or str, bool mask, or None, default="auto"
         Discrete features. ``"auto"``: pandas category/object/string/bool columns
         and numpy object columns holding strings are discrete, numeric columns are
@@ -45,10 +80,28 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         training are.
     precision : {"float64", "float32"}, default="float64"
         ``"float32"`` reproduces C4.5 Release 8 bit for bit, with its
-        single-precision arithmetic and ties. ``"float64"`` runs the same
-        algorithm in double precision.
+        single-precision arithmetic and ties (and its MINOBJS leak under ``-s``,
+        spec §13 Q2). ``"float64"`` runs the same algorithm in double precision,
+        without the leak.
     max_depth : int or None, default=None
-        Make nodes at this depth leaves (the root has depth 0). Not part of C4.5.
+        Pre-pruning: nodes at this depth are leaves (the root has depth 0).
+    min_samples_split : float, default=0
+        Pre-pruning: a node with less case weight is a leaf.
+    max_purity : float in (0, 1], default=1.0
+        Pre-pruning (seed 000): a node whose majority class holds at least this
+        share of its weight is a leaf. 1.0 is C4.5's rule (only pure nodes).
+    min_gain : float or None, default=None
+        Pre-pruning: a node whose chosen test gains less (bits; continuous gains
+        after the MDL penalty) is a leaf.
+    max_features : int, float or None, default=None
+        Evaluate only this many features, drawn at random at each node (a float is
+        a fraction of the features); None evaluates all (C4.5).
+    random_state : int or None, default=None
+        Seeds the ``max_features`` draws and the ``reduced_error`` hold-out.
+    laplace : bool, default=False
+        ``predict_proba`` answers ``(n_c + 1) / (N + k)`` at a leaf instead of
+        ``n_c / N`` (J48's ``-A``). Empty leaves answer their class with weight 1 in
+        both cases (C4.5's rule; J48 uses the parent's distribution).
     normalize_sample_weight : bool, default=False
         C4.5 reads case weights as case counts: ``min_samples_leaf``, the MDL
         penalty and the pruning estimates depend on their scale, and weight 2 is
@@ -87,46 +140,108 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, min_samples_leaf=2, confidence=0.25, pruning="pessimistic",
-                 subtree_raising=True, categorical_features="auto",
-                 precision="float64", max_depth=None, normalize_sample_weight=False):
+                 subtree_raising=True, ccp_alpha=0.0, validation_fraction=1 / 3,
+                 criterion="gain_ratio", subset_splits=False, threshold="data",
+                 mdl_correction=True, categorical_features="auto", precision="float64",
+                 max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None,
+                 max_features=None, random_state=None, laplace=False,
+                 normalize_sample_weight=False):
         self.min_samples_leaf = min_samples_leaf
         self.confidence = confidence
         self.pruning = pruning
         self.subtree_raising = subtree_raising
+        self.ccp_alpha = ccp_alpha
+        self.validation_fraction = validation_fraction
+        self.criterion = criterion
+        self.subset_splits = subset_splits
+        self.threshold = threshold
+        self.mdl_correction = mdl_correction
         self.categorical_features = categorical_features
         self.precision = precision
         self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.max_purity = max_purity
+        self.min_gain = min_gain
+        self.max_features = max_features
+        self.random_state = random_state
+        self.laplace = laplace
         self.normalize_sample_weight = normalize_sample_weight
 
     # -- parameters --------------------------------------------------------
     def _check_params(self):
-        if self.precision not in _PRECISION:
-            raise ValueError(f"precision must be 'float64' or 'float32', got "
-                             f"{self.precision!r}")
-        if self.pruning not in _PRUNING:
-            raise ValueError(f"pruning must be 'pessimistic' or None, got "
-                             f"{self.pruning!r}")
+        def choice(name, options):
+            if getattr(self, name) not in options:
+                raise ValueError(f"{name} must be one of {list(options)}, got "
+                                 f"{getattr(self, name)!r}")
+        choice("precision", _PRECISION)
+        choice("pruning", _PRUNING)
+        choice("criterion", _CRITERION)
+        choice("threshold", _THRESHOLD)
         m = self.min_samples_leaf
-        if (not isinstance(m, numbers.Real) or isinstance(m, bool)
-                or not np.isfinite(m) or m <= 0):
+        if not _is_number(m) or not np.isfinite(m) or m <= 0:
             raise ValueError(f"min_samples_leaf must be a positive number (case "
                              f"weight), got {m!r}")
         c = self.confidence
-        if (not isinstance(c, numbers.Real) or isinstance(c, bool)
-                or not 0 < c <= 1):
+        if not _is_number(c) or not 0 < c <= 1:
             raise ValueError(f"confidence must be in (0, 1], got {c!r}")
+        a = self.ccp_alpha
+        if not _is_number(a) or not np.isfinite(a) or a < 0:
+            raise ValueError(f"ccp_alpha must be a non-negative number, got {a!r}")
+        v = self.validation_fraction
+        if not _is_number(v) or not 0 < v < 1:
+            raise ValueError(f"validation_fraction must be in (0, 1), got {v!r}")
         d = self.max_depth
         if d is not None and (not isinstance(d, numbers.Integral) or isinstance(d, bool)
                               or d < 0):
             raise ValueError(f"max_depth must be None or a non-negative integer, "
                              f"got {d!r}")
-        for name in ("subtree_raising", "normalize_sample_weight"):
+        s = self.min_samples_split
+        if not _is_number(s) or not np.isfinite(s) or s < 0:
+            raise ValueError(f"min_samples_split must be a non-negative number, got {s!r}")
+        p = self.max_purity
+        if not _is_number(p) or not 0 < p <= 1:
+            raise ValueError(f"max_purity must be in (0, 1], got {p!r}")
+        g = self.min_gain
+        if g is not None and (not _is_number(g) or not np.isfinite(g)):
+            raise ValueError(f"min_gain must be None or a number, got {g!r}")
+        for name in ("subtree_raising", "normalize_sample_weight", "subset_splits",
+                     "mdl_correction", "laplace"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got "
                                  f"{getattr(self, name)!r}")
 
+    def _max_features(self, n_features):
+        m = self.max_features
+        if m is None:
+            return 0
+        if isinstance(m, numbers.Integral) and not isinstance(m, bool):
+            if not 1 <= m:
+                raise ValueError(f"max_features must be >= 1, got {m}")
+            return int(min(m, n_features))
+        if _is_number(m) and 0 < m <= 1:
+            return max(1, int(m * n_features))
+        raise ValueError(f"max_features must be None, a positive int or a fraction in "
+                         f"(0, 1], got {m!r}")
+
+    def _options(self, n_features):
+        f32 = self.precision == "float32"
+        seed = np.random.RandomState(self.random_state).randint(1, 2**31 - 1)
+        return dict(
+            min_objs=float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf),
+            gain_ratio=self.criterion == "gain_ratio",
+            subsets=bool(self.subset_splits),
+            leak_min_objs=f32,
+            midpoint=self.threshold == "midpoint",
+            mdl=bool(self.mdl_correction),
+            max_depth=-1 if self.max_depth is None else int(self.max_depth),
+            min_split=float(self.min_samples_split),
+            max_purity=float(self.max_purity),
+            min_gain=-np.inf if self.min_gain is None else float(self.min_gain),
+            max_features=self._max_features(n_features),
+            seed=int(seed))
+
     # -- fitting -----------------------------------------------------------
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, X_val=None, y_val=None):
         """Grow the tree on (X, y) and prune it.
 
         Parameters
@@ -138,12 +253,17 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative case weights (C4.5's case counts are multiplied by them).
             Rows of weight 0 are ignored entirely.
+        X_val, y_val : validation data for ``pruning="reduced_error"``.
         """
+        self._check_params()
+        if (X_val is None) != (y_val is None):
+            raise ValueError("give both X_val and y_val, or neither")
+        if X_val is not None and self.pruning != "reduced_error":
+            raise ValueError("X_val and y_val are used only by pruning='reduced_error'")
+        if self.pruning == "reduced_error" and X_val is None:
+            X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
-        grown, pruned = _tree.build_tree(
-            data, -1 if self.max_depth is None else int(self.max_depth),
-            self.pruning == "pessimistic", self._cf(self.precision == "float32"),
-            bool(self.subtree_raising))
+        options = self._options(schema.n_features)
         self._schema = schema
         self.classes_ = classes
         self.n_features_in_ = schema.n_features
@@ -152,13 +272,118 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
         self.categories_ = [None if c is None else list(c) for c in schema.categories]
+        pessimistic = self.pruning == "pessimistic"
+        grown, pruned, order = _tree.build_tree(
+            data, options, self._cf() if pessimistic else -1.0, bool(self.subtree_raising))
         self.grown_tree_ = grown
-        self.tree_ = pruned if pruned is not None else grown
+        self._train = (data, options, order)
+        self.tree_ = self._finish_pruning(grown, pruned, X_val, y_val)
         return self
+
+    def _hold_out(self, X, y, sample_weight):
+        """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
+        n = len(y) if hasattr(y, "__len__") else np.asarray(y).shape[0]
+        idx = np.arange(n)
+        labels = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
+        try:
+            grow_idx, val_idx = train_test_split(
+                idx, test_size=self.validation_fraction, random_state=self.random_state,
+                stratify=labels)
+        except ValueError:          # a class too small to stratify
+            grow_idx, val_idx = train_test_split(
+                idx, test_size=self.validation_fraction, random_state=self.random_state)
+        grow_idx.sort()
+        val_idx.sort()
+
+        def take(a, rows):
+            if a is None:
+                return None
+            if hasattr(a, "iloc"):
+                return a.iloc[rows]
+            arr = a if hasattr(a, "take") and not isinstance(a, list) else np.asarray(
+                a, dtype=object if isinstance(a, list) else None)
+            return arr[rows] if isinstance(arr, np.ndarray) else arr.take(rows)
+
+        return (take(X, grow_idx), take(y, grow_idx), take(sample_weight, grow_idx),
+                take(X, val_idx), take(y, val_idx))
+
+    def _finish_pruning(self, grown, pruned, X_val, y_val):
+        """The final tree from the grown one by the pruning kind in force."""
+        if self.pruning == "pessimistic":
+            if self.subset_splits:
+                pruned = _pruning.subset_cleanup(pruned, self._schema.n_values)
+            return pruned
+        if self.pruning == "cost_complexity":
+            return _pruning.cost_complexity(grown, float(self.ccp_alpha))
+        if self.pruning == "reduced_error":
+            if X_val is None:
+                raise ValueError("pruning='reduced_error' needs validation data: pass "
+                                 "X_val and y_val")
+            return _pruning.reduced_error(grown, self._reach(grown, X_val, y_val))
+        return grown
+
+    def _reach(self, tree, X_val, y_val):
+        f32 = self.precision == "float32"
+        cont, codes = encode_predict(self._schema, X_val, f32)
+        y_arr = np.asarray(y_val, dtype=object)
+        if len(y_arr) != cont.shape[1]:
+            raise ValueError(f"X_val has {cont.shape[1]} rows but y_val has {len(y_arr)}")
+        lookup = {c: i for i, c in enumerate(self.classes_)}
+        unknown = [v for v in y_arr if v not in lookup]
+        if unknown:
+            raise ValueError(f"y_val holds a class not seen in training: {unknown[0]!r}")
+        y_codes = np.array([lookup[v] for v in y_arr], dtype=np.int32)
+        return _tree.route_weights(tree, np.ascontiguousarray(cont),
+                                   np.ascontiguousarray(codes), self._schema.col,
+                                   self._schema.n_values, y_codes)
+
+    def prune(self, X_val=None, y_val=None, **params):
+        """Prune again from the stored grown tree, without growing it again.
+
+        ``params`` may set ``pruning``, ``confidence``, ``subtree_raising`` and
+        ``ccp_alpha``; they are also stored on the estimator, so that the result is
+        the tree ``fit`` gives with the new parameters. ``pruning="reduced_error"``
+        needs ``X_val, y_val`` (a fit with them gives the same tree). Needs the
+        training data kept by ``fit`` (not kept in pickles: refit after loading)."""
+        check_is_fitted(self, "tree_")
+        unknown = set(params) - set(_PRUNE_PARAMS)
+        if unknown:
+            raise ValueError(f"prune() accepts only {list(_PRUNE_PARAMS)}; {sorted(unknown)} "
+                             f"change how the tree grows: refit instead")
+        if getattr(self, "_train", None) is None:
+            raise ValueError("this model no longer holds its training data (it was "
+                             "unpickled); fit it again to re-prune")
+        old = self.get_params()
+        self.set_params(**params)
+        try:
+            self._check_params()
+            data, options, order = self._train
+            pruned = None
+            if self.pruning == "pessimistic":
+                pruned = _tree.prune_tree(data, options, self.grown_tree_, order,
+                                          self._cf(), bool(self.subtree_raising))
+            self.tree_ = self._finish_pruning(self.grown_tree_, pruned, X_val, y_val)
+        except Exception:
+            self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
+            raise
+        return self
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The alphas at which ``pruning="cost_complexity"`` changes the tree, in
+        scikit-learn's form: ``Bunch(ccp_alphas, impurities)``, impurities being the
+        total leaf entropy (bits, weighted by the leaves' share of the cases)."""
+        grown = C45Classifier(**{**self.get_params(), "pruning": None}).fit(
+            X, y, sample_weight).grown_tree_
+        alphas, impurities = _pruning.pruning_path(grown)
+        return Bunch(ccp_alphas=alphas, impurities=impurities)
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_train", None)       # the training data stays out of pickles
+        return state
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, data tuple)."""
-        self._check_params()
         f32 = self.precision == "float32"
         if y is None:
             raise ValueError("C45Classifier requires y to be passed, but the target y "
@@ -179,7 +404,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         # N of the many-valued test: the total weight, summed in case order as C4.5 does.
         total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
-        min_objs = float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf)
+        min_objs = float(self.min_samples_leaf)
         if sample_weight is not None and total < 2 * min_objs and len(np.unique(y_codes)) > 1:
             warnings.warn(
                 f"the total sample weight ({total:g}) is below 2 * min_samples_leaf "
@@ -189,10 +414,11 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 stacklevel=3)
         data = (cont, codes, schema.col, n_values, np.ascontiguousarray(y_codes, np.int32),
                 len(classes), np.ascontiguousarray(weight), distinct, distinct_start, f32,
-                count_mode, min_objs, total, multival)
+                count_mode, total, multival)
         return schema, classes, data
 
-    def _cf(self, f32):
+    def _cf(self):
+        f32 = self.precision == "float32"
         if not f32:
             return float(self.confidence)
         # C4.5 reads -c as a percentage: CF = r32(r32(pct) / 100).
@@ -248,7 +474,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         cont, codes = encode_predict(self._schema, X, f32)
         return _tree.predict_sums(self.tree_ if tree is None else tree,
                                   np.ascontiguousarray(cont),
-                                  np.ascontiguousarray(codes), self._schema.col, f32)
+                                  np.ascontiguousarray(codes), self._schema.col,
+                                  self._schema.n_values, f32, bool(self.laplace))
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,

@@ -6,7 +6,7 @@ abandoned nodes stay in the buffer; the caller compacts the tree afterwards.
 """
 from libc.string cimport memcpy
 
-from c45._types cimport Node, NodeBuffer, LEAF, CONTINUOUS
+from c45._types cimport Node, NodeBuffer, Test, LEAF, CONTINUOUS
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
@@ -33,7 +33,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     cdef double f, max_f = 0.0, wv
     cdef int best, max_branch = -1, b
     cdef bint saved_mode
-    cdef Node raised
+    cdef Test test
 
     total = total_weight(w, lo, hi)
     class_distribution(w, lo, hi)
@@ -54,13 +54,17 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         return leaf
 
     # Internal node: the subtree's estimate, unknown cases shared out by branch weight.
-    first_known = group(w, nd.kind, nd.feature, nd.threshold, 0, lo, hi) + 1
+    test.kind = nd.kind
+    test.feature = nd.feature
+    test.threshold = nd.threshold
+    test.value_map = &p.tree.maps[nd.map_offset] if nd.map_offset >= 0 else NULL
+    first_known = group(w, &test, 0, lo, hi) + 1
     saved_mode = w.count_mode
     if first_known > lo:
         w.count_mode = False
     known_weight = rnd(f32, total - sum_weights(w, lo, first_known - 1))
     for v in range(1, nd.n_children + 1):
-        ep = group(w, nd.kind, nd.feature, nd.threshold, <int> v, first_known, hi)
+        ep = group(w, &test, <int> v, first_known, hi)
         if ep < first_known:
             continue
         wv = total_weight(w, first_known, ep)
@@ -72,7 +76,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
             w.weight[w.cases[c]] = rnd(f32, w.weight[w.cases[c]] * f)
         tree_est = rnd(f32, tree_est + estimate(p, nd.first_child + <int> v - 1, lo, ep,
                                                 update))
-        group(w, nd.kind, nd.feature, nd.threshold, 0, lo, ep)
+        group(w, &test, 0, lo, ep)
         for c in range(lo, first_known):
             w.weight[w.cases[c]] = rnd(f32, w.weight[w.cases[c]] / f)
         nd = &p.tree.nodes[node]

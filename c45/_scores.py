@@ -26,8 +26,9 @@ def split_scores(X, y, sample_weight=None, **params):
         feature C4.5 would test at the root, -1 for none).
     """
     clf = C45Classifier(**params)
+    clf._check_params()
     schema, _, data = clf._prepare(X, y, sample_weight)
-    out = _tree.root_scores(data)
+    out = _tree.root_scores(data, clf._options(schema.n_features))
     usable = (out["gain"] > -1e-3) & (out["split_info"] > 1e-3)
     out["gain_ratio"] = np.where(usable, out["gain"] / np.where(usable, out["split_info"], 1),
                                  np.nan)

@@ -1,29 +1,40 @@
 # Finding the test at a node (spec §3-§6): the case array and its reordering
-# primitives, continuous cuts, multiway discrete tests, attribute selection.
-from libc.stdint cimport int32_t, int64_t
-from c45._types cimport Dataset
+# primitives, continuous cuts, multiway discrete tests, value subsets, selection.
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from c45._types cimport Dataset, Test
 
 cdef struct SortItem:
     double value
     int32_t case
 
 # Mutable state shared by growing and pruning: the case array C4.5 reorders in
-# place, the current case weights, the count mode of §1.4, and scratch buffers
-# allocated once per fit (no allocation per node).
+# place, the current case weights, the count mode of §1.4, the MINOBJS in force,
+# and scratch buffers allocated once per fit (no allocation per node).
 cdef struct Work:
     const Dataset* data
     int32_t* cases          # case ids; every node owns a contiguous range
     double* weight          # current weight of each case id (travels with the case)
     bint count_mode         # totals are case counts (no fractional case above)
+    double min_objs         # MINOBJS in force (subset evaluation lowers it, §4.4)
+    uint64_t rng            # state of the max_features draws
     double* dist            # k: class distribution of the current node
     double* freq            # (max_values + 1) x k class counts per outcome
     double* totals          # max_values + 1 outcome weights
+    double* block_freq      # (max_values + 2) x k: value groups being merged (§4.4)
+    double* block_totals    # max_values + 2
+    double* trial_freq      # (max_values + 2) x k: a tentative merge
+    double* trial_totals    # max_values + 2
     double* gain            # per feature: gain (penalised for continuous), -eps unusable
     double* info            # per feature: split info
     double* bar             # per feature: chosen midpoint of a continuous feature
-    double* raw_gain        # per feature: gain of the chosen cut before the MDL penalty
+    double* raw_gain        # per feature: best gain before the MDL penalty
     Py_ssize_t* tries       # per feature: number of cuts evaluated
     int32_t* used           # per feature: discrete tests on the current path
+    int32_t* drawn          # per feature: drawn for this node (max_features)
+    int32_t* perm           # per feature: permutation scratch of the draw
+    int32_t* groups         # per feature (subsets): value -> branch, group_start offsets
+    int64_t* group_start    # n_features + 1
+    int32_t* n_groups       # per feature (subsets): number of branches
     SortItem* sortbuf       # n_cases
     double* cand_gain       # n_cases: gains of the evaluated cuts
     double* cand_split      # n_cases: split infos of the evaluated cuts
@@ -34,10 +45,10 @@ cdef void work_free(Work* w) noexcept
 
 cdef double total_weight(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
-cdef int outcome(const Dataset* d, int32_t kind, int32_t feature, double threshold,
-                 int32_t case) noexcept nogil
-cdef Py_ssize_t group(Work* w, int32_t kind, int32_t feature, double threshold,
-                      int v, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
+cdef int outcome(const Dataset* d, const Test* t, int32_t case) noexcept nogil
+cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
+                      Py_ssize_t hi) noexcept nogil
 cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil
+cdef bint is_subset_feature(const Dataset* d, Py_ssize_t feature) noexcept nogil

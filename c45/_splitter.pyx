@@ -7,10 +7,10 @@ reordering primitives below are exactly those of the spec.
 """
 from libc.math cimport isnan, log2
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
-from libc.stdint cimport int32_t, int64_t
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, int64_t, uint64_t
 
-from c45._types cimport Dataset, LEAF, DISCRETE, CONTINUOUS
+from c45._types cimport Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, total_info, split_gain, worth,
                              EPSILON)
 
@@ -23,11 +23,27 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     memset(w, 0, sizeof(Work))
     w.data = d
     w.count_mode = d.count_mode_init
+    w.min_objs = d.min_objs
+    w.rng = d.seed * 2685821657736338717ULL + 1442695040888963407ULL
+    if w.rng == 0:
+        w.rng = 88172645463325252ULL
     w.cases = <int32_t*> calloc(n + 1, sizeof(int32_t))
     w.weight = <double*> calloc(n + 1, sizeof(double))
     w.dist = <double*> calloc(k, sizeof(double))
     w.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
     w.totals = <double*> calloc(max_values + 1, sizeof(double))
+    w.block_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
+    w.block_totals = <double*> calloc(max_values + 2, sizeof(double))
+    w.trial_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
+    w.trial_totals = <double*> calloc(max_values + 2, sizeof(double))
+    w.drawn = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
+    w.perm = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
+    w.group_start = <int64_t*> calloc(d.n_features + 1, sizeof(int64_t))
+    w.n_groups = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
+    if w.group_start != NULL:
+        for f in range(d.n_features):
+            w.group_start[f + 1] = w.group_start[f] + d.n_values[f] + 1
+        w.groups = <int32_t*> calloc(w.group_start[d.n_features] + 1, sizeof(int32_t))
     w.gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.info = <double*> calloc(d.n_features + 1, sizeof(double))
     w.bar = <double*> calloc(d.n_features + 1, sizeof(double))
@@ -40,7 +56,10 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.cand_pos = <Py_ssize_t*> calloc(n + 1, sizeof(Py_ssize_t))
     if (w.cases == NULL or w.weight == NULL or w.dist == NULL or w.freq == NULL
             or w.totals == NULL or w.gain == NULL or w.info == NULL or w.bar == NULL
-            or w.raw_gain == NULL or w.tries == NULL
+            or w.raw_gain == NULL or w.tries == NULL or w.block_freq == NULL
+            or w.block_totals == NULL or w.trial_freq == NULL or w.trial_totals == NULL
+            or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
+            or w.groups == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
             or w.cand_split == NULL or w.cand_pos == NULL):
         work_free(w)
@@ -55,6 +74,8 @@ cdef void work_free(Work* w) noexcept:
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
     free(w.cand_gain); free(w.cand_split); free(w.cand_pos)
+    free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
+    free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
 
 
@@ -94,26 +115,29 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
 # ---------------------------------------------------------------------------
 # Reordering primitives (§0.5)
 
-cdef int outcome(const Dataset* d, int32_t kind, int32_t feature, double threshold,
-                 int32_t case) noexcept nogil:
+cdef int outcome(const Dataset* d, const Test* t, int32_t case) noexcept nogil:
     """Branch (1..B) a case takes at a test, 0 if its value is unknown."""
     cdef double x
-    if kind == CONTINUOUS:
-        x = d.cont[<Py_ssize_t> d.col[feature] * d.n_cases + case]
+    cdef int32_t v
+    if t.kind == CONTINUOUS:
+        x = d.cont[<Py_ssize_t> d.col[t.feature] * d.n_cases + case]
         if isnan(x):
             return 0
-        return 1 if x <= threshold else 2
-    return d.codes[<Py_ssize_t> d.col[feature] * d.n_cases + case]
+        return 1 if x <= t.threshold else 2
+    v = d.codes[<Py_ssize_t> d.col[t.feature] * d.n_cases + case]
+    if t.kind == SUBSET and v > 0:
+        return t.value_map[v]
+    return v
 
 
-cdef Py_ssize_t group(Work* w, int32_t kind, int32_t feature, double threshold,
-                      int v, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
+                      Py_ssize_t hi) noexcept nogil:
     """Swap the cases with outcome v to the front of [lo, hi]; return the last one's
     position (lo - 1 if there are none)."""
     cdef Py_ssize_t i, write = lo
     cdef int32_t tmp
     for i in range(lo, hi + 1):
-        if outcome(w.data, kind, feature, threshold, w.cases[i]) == v:
+        if outcome(w.data, t, w.cases[i]) == v:
             tmp = w.cases[i]
             w.cases[i] = w.cases[write]
             w.cases[write] = tmp
@@ -237,7 +261,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0, wt, best, val
-    cdef double penalty, min_objs = d.min_objs
+    cdef double penalty, min_objs = w.min_objs
     cdef int32_t c, cls, tmp
     memset(freq, 0, 3 * k * sizeof(double))
     w.gain[f] = unusable(f32)
@@ -293,7 +317,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         if w.cand_gain[j] > w.raw_gain[f]:
             w.raw_gain[f] = w.cand_gain[j]
     # Release 8's MDL correction: log2(number of cuts tried) / N off every gain.
-    penalty = rnd(f32, log2_of(f32, <double> n_cand) / total)
+    penalty = rnd(f32, log2_of(f32, <double> n_cand) / total) if d.mdl else 0.0
     best = 0.0
     for j in range(n_cand):
         val = rnd(f32, w.cand_gain[j] - penalty)
@@ -308,21 +332,19 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     w.bar[f] = rnd(f32, rnd(f32, values[w.cases[i]] + values[w.cases[i + 1]]) / 2)
 
 
-cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
-                        double total) noexcept nogil:
-    """Multiway test on every declared value (§3, §4.1-4.2): sets gain and info."""
+cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+                          double total, double* unknown_frac, double* base) noexcept nogil:
+    """Class weights per value (w.freq, row 0 unknown) and value weights (w.totals)
+    of a discrete attribute; sets the unknown fraction and the base information of
+    the known cases (§3). Returns the known weight K."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, n_values = d.n_values[f], i, v, j
     cdef const int32_t* codes = d.codes + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
-    cdef double* totals = w.totals
-    cdef double u, known, unknown_frac, base, m, s
+    cdef double known, m, s
     cdef int32_t c
     memset(freq, 0, (n_values + 1) * k * sizeof(double))
-    w.gain[f] = unusable(f32)
-    w.raw_gain[f] = unusable(f32)
-    w.info[f] = 0.0
     for i in range(lo, hi + 1):
         c = w.cases[i]
         j = codes[c] * k + d.y[c]
@@ -331,23 +353,238 @@ cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         s = 0.0
         for j in range(k):
             s = rnd(f32, s + freq[v * k + j])
-        totals[v] = s
-    u = totals[0]
-    if total <= u:
-        return
-    known = rnd(f32, total - u)
-    unknown_frac = rnd(f32, u / total)
+        w.totals[v] = s
+    known = rnd(f32, total - w.totals[0])
+    unknown_frac[0] = rnd(f32, w.totals[0] / total)
     s = 0.0
     for j in range(k):
         m = 0.0
         for v in range(1, n_values + 1):
             m = rnd(f32, m + freq[v * k + j])
         s += m * log2_of(f32, m)
-    base = rnd(f32, (known * log2_of(f32, known) - s) / known)
-    w.info[f] = rnd(f32, total_info(f32, totals, n_values + 1, 1) / total)
-    w.gain[f] = split_gain(f32, freq, totals, n_values, k, known, unknown_frac, base,
-                           d.min_objs)
+    base[0] = rnd(f32, (known * log2_of(f32, known) - s) / known) if known > 0 else 0.0
+    return known
+
+
+cdef inline double worth_of(const Dataset* d, double info, double gain,
+                            double threshold) noexcept nogil:
+    """Worth (§6): the gain ratio, or with -g the gain itself."""
+    if d.gain_ratio:
+        return worth(d.f32, info, gain, threshold)
+    if info > 0 and gain > -EPSILON:
+        return gain
+    return unusable(d.f32)
+
+
+cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+                        double total) noexcept nogil:
+    """Multiway test on every declared value (§3, §4.1-4.2): sets gain and info."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t n_values = d.n_values[f]
+    cdef double known, unknown_frac, base
+    w.gain[f] = unusable(f32)
+    w.raw_gain[f] = unusable(f32)
+    w.info[f] = 0.0
+    known = discrete_table(w, f, lo, hi, total, &unknown_frac, &base)
+    if total <= w.totals[0]:
+        return
+    w.info[f] = rnd(f32, total_info(f32, w.totals, n_values + 1, 1) / total)
+    w.gain[f] = split_gain(f32, w.freq, w.totals, n_values, d.n_classes, known,
+                           unknown_frac, base, w.min_objs)
     w.raw_gain[f] = w.gain[f]
+
+
+cdef inline void copy_block(double* dst_freq, double* dst_tot, Py_ssize_t to,
+                            const double* src_freq, const double* src_tot,
+                            Py_ssize_t frm, Py_ssize_t k) noexcept nogil:
+    memcpy(&dst_freq[to * k], &src_freq[frm * k], k * sizeof(double))
+    dst_tot[to] = src_tot[frm]
+
+
+cdef inline void merge_into(double* freq, double* tot, Py_ssize_t b1, Py_ssize_t b2,
+                            Py_ssize_t k, bint f32) noexcept nogil:
+    """Add block b2's counts to block b1 (binary32 sums)."""
+    cdef Py_ssize_t c
+    for c in range(k):
+        freq[b1 * k + c] = rnd(f32, freq[b1 * k + c] + freq[b2 * k + c])
+    tot[b1] = rnd(f32, tot[b1] + tot[b2])
+
+
+cdef inline void relabel(int32_t* value_map, Py_ssize_t n_values, int32_t frm,
+                         int32_t to) noexcept nogil:
+    cdef Py_ssize_t v
+    for v in range(1, n_values + 1):
+        if value_map[v] == frm:
+            value_map[v] = to
+
+
+cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+                      double total) noexcept nogil:
+    """Group the values of a discrete attribute into subsets (-s, §4.4): sets gain,
+    info, and the value -> branch map of the feature in w.groups."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, n_values = d.n_values[f], v, c, b, b1, b2
+    cdef int32_t* value_map = w.groups + w.group_start[f]
+    cdef double* bf = w.block_freq
+    cdef double* bt = w.block_totals
+    cdef double* tf = w.trial_freq
+    cdef double* tt = w.trial_totals
+    cdef double entry_min_objs = w.min_objs, known, unknown_frac, base
+    cdef double pg, pi, pv, min_gain, g, i_, val, best_val, best_gain, best_info
+    cdef double eps32 = rnd(f32, EPSILON), heaviest
+    cdef Py_ssize_t n_blocks = 0, n_missing = 0, reasonable, barred, best1, best2
+    cdef int c1
+    cdef bint merged = False, have
+    w.gain[f] = unusable(f32)
+    w.raw_gain[f] = unusable(f32)
+    w.info[f] = 0.0
+    w.min_objs = 1.0
+    known = discrete_table(w, f, lo, hi, total, &unknown_frac, &base)
+    if known < EPSILON:
+        # Release 8 returns here without restoring MINOBJS, which then stays 1 for
+        # the rest of the run (§13 Q2); precision="float32" copies that.
+        if not d.leak_min_objs:
+            w.min_objs = entry_min_objs
+        return
+    pg = split_gain(f32, w.freq, w.totals, n_values, k, known, unknown_frac, base, 1.0)
+    pi = rnd(f32, total_info(f32, w.totals, n_values + 1, 1) / total)
+    pv = worth_of(d, pi, pg, eps32)
+    # Values with some weight become blocks; the others form the missing set.
+    copy_block(bf, bt, 0, w.freq, w.totals, 0, k)
+    for v in range(1, n_values + 1):
+        if w.totals[v] > 0.5:
+            n_blocks += 1
+            copy_block(bf, bt, n_blocks, w.freq, w.totals, v, k)
+            value_map[v] = <int32_t> n_blocks
+        else:
+            value_map[v] = -1
+            n_missing += 1
+    # Merge blocks that hold (nearly) one class, the same one.
+    b = 1
+    while b < n_blocks:
+        c1 = -1
+        for c in range(k):
+            if bf[b * k + c] >= 0.1:
+                c1 = <int> c
+                break
+        if c1 >= 0 and bf[b * k + c1] >= bt[b] - 0.1:
+            b2 = b + 1
+            while b2 <= n_blocks:
+                if bf[b2 * k + c1] >= bt[b2] - 0.1:
+                    merge_into(bf, bt, b, b2, k, f32)
+                    relabel(value_map, n_values, <int32_t> b2, <int32_t> b)
+                    if b2 != n_blocks:
+                        copy_block(bf, bt, b2, bf, bt, n_blocks, k)
+                        relabel(value_map, n_values, <int32_t> n_blocks, <int32_t> b2)
+                    n_blocks -= 1
+                    merged = True
+                else:
+                    b2 += 1
+        b += 1
+    if merged:
+        pg = split_gain(f32, bf, bt, n_blocks, k, known, unknown_frac, base, 1.0)
+        pi = rnd(f32, total_info(f32, bt, n_blocks + 1, 1) / total)
+        pv = worth_of(d, pi, pg, eps32)
+    # Hill-climb: merge the best pair of blocks while that helps.
+    min_gain = rnd(f32, pg / 2)
+    while n_blocks > 2:
+        reasonable = 0
+        barred = 0
+        heaviest = -1.0
+        for b in range(1, n_blocks + 1):
+            if bt[b] >= entry_min_objs:
+                reasonable += 1
+            if bt[b] > heaviest:
+                heaviest = bt[b]
+                barred = b
+        if reasonable >= 3:
+            barred = 0
+        best_val = 0.0
+        best_gain = unusable(f32)
+        best_info = 0.0
+        have = False
+        best1 = best2 = 0
+        for b1 in range(1, n_blocks):
+            if b1 == barred:
+                continue
+            for b2 in range(b1 + 1, n_blocks + 1):
+                if b2 == barred:
+                    continue
+                # Tentative merge: b1 absorbs b2, the last block moves into b2.
+                memcpy(tf, bf, (n_blocks + 1) * k * sizeof(double))
+                memcpy(tt, bt, (n_blocks + 1) * sizeof(double))
+                merge_into(tf, tt, b1, b2, k, f32)
+                if b2 != n_blocks:
+                    copy_block(tf, tt, b2, tf, tt, n_blocks, k)
+                g = split_gain(f32, tf, tt, n_blocks - 1, k, known, unknown_frac, base, 1.0)
+                i_ = rnd(f32, total_info(f32, tt, n_blocks, 1) / total)
+                val = worth_of(d, i_, g, eps32)
+                if ((g >= min_gain and best_gain < min_gain) or val >= best_val
+                        or (not have and (not d.gain_ratio or reasonable < 2))):
+                    best_val = val
+                    best_gain = g
+                    best_info = i_
+                    best1 = b1
+                    best2 = b2
+                    have = True
+        if d.gain_ratio and reasonable >= 2 and (
+                not have or best_val < pv + 1e-5 or (best_val == pv and best_gain < pg)):
+            break
+        if not have:
+            break
+        merge_into(bf, bt, best1, best2, k, f32)
+        relabel(value_map, n_values, <int32_t> best2, <int32_t> best1)
+        if best2 != n_blocks:
+            copy_block(bf, bt, best2, bf, bt, n_blocks, k)
+            relabel(value_map, n_values, <int32_t> n_blocks, <int32_t> best2)
+        n_blocks -= 1
+        pg = best_gain
+        pi = best_info
+        pv = best_val
+    w.min_objs = entry_min_objs
+    if pv <= 0:
+        return
+    w.gain[f] = split_gain(f32, bf, bt, n_blocks, k, known, unknown_frac, base,
+                           w.min_objs)
+    w.raw_gain[f] = w.gain[f]
+    w.info[f] = pi
+    # Values too light to form a block go to one extra final branch.
+    w.n_groups[f] = <int32_t> (n_blocks + (1 if n_missing > 0 else 0))
+    for v in range(1, n_values + 1):
+        if value_map[v] < 0:
+            value_map[v] = <int32_t> (n_blocks + 1)
+    value_map[0] = 0
+
+
+cdef bint is_subset_feature(const Dataset* d, Py_ssize_t feature) noexcept nogil:
+    """Under -s, discrete features with more than two values get subset tests."""
+    return d.subsets and d.n_values[feature] > 2
+
+
+cdef inline uint64_t next_random(Work* w) noexcept nogil:
+    """xorshift64*: the draws of max_features, reproducible from random_state."""
+    w.rng ^= w.rng >> 12
+    w.rng ^= w.rng << 25
+    w.rng ^= w.rng >> 27
+    return w.rng * 2685821657736338717ULL
+
+
+cdef void draw_features(Work* w) noexcept nogil:
+    """Mark max_features of the features at random (partial Fisher-Yates)."""
+    cdef const Dataset* d = w.data
+    cdef Py_ssize_t n = d.n_features, f, j, m = d.max_features
+    cdef int32_t tmp
+    for f in range(n):
+        w.perm[f] = <int32_t> f
+        w.drawn[f] = 0
+    for f in range(m):
+        j = f + <Py_ssize_t> (next_random(w) % <uint64_t> (n - f))
+        tmp = w.perm[f]
+        w.perm[f] = w.perm[j]
+        w.perm[j] = tmp
+        w.drawn[w.perm[f]] = 1
 
 
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil:
@@ -356,23 +593,32 @@ cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) 
     cdef bint f32 = d.f32
     cdef Py_ssize_t f, best = -1, possible = 0
     cdef double sum_gain = 0.0, av_gain, val, best_val
+    cdef bint sample = 0 < d.max_features < d.n_features
+    if sample:
+        draw_features(w)
     for f in range(d.n_features):
-        if d.n_values[f] == 0:
+        if sample and not w.drawn[f]:
+            w.gain[f] = unusable(f32)
+            w.info[f] = 0.0
+        elif d.n_values[f] == 0:
             eval_continuous(w, f, lo, hi, total)
+        elif is_subset_feature(d, f):
+            eval_subset(w, f, lo, hi, total)     # subset tests may recur on a path
         elif w.used[f] > 0:
-            w.gain[f] = unusable(f32)    # a plain discrete test is never repeated
+            w.gain[f] = unusable(f32)            # a plain discrete test never does
             w.info[f] = 0.0
         else:
             eval_discrete(w, f, lo, hi, total)
     for f in range(d.n_features):
-        if w.gain[f] > -EPSILON and (d.multival or d.n_values[f] < 0.3 * d.total_weight):
+        if w.gain[f] > -EPSILON and (d.multival or d.subsets
+                                     or d.n_values[f] < 0.3 * d.total_weight):
             sum_gain = rnd(f32, sum_gain + w.gain[f])
             possible += 1
     av_gain = rnd(f32, sum_gain / possible) if possible > 0 else 1e6
     best_val = unusable(f32)
     for f in range(d.n_features):
         if w.gain[f] > -EPSILON:
-            val = worth(f32, w.info[f], w.gain[f], av_gain)
+            val = worth_of(d, w.info[f], w.gain[f], av_gain)
             if val > best_val:
                 best_val = val
                 best = f

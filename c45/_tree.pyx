@@ -13,11 +13,11 @@ from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t
 
-from c45._types cimport Node, NodeBuffer, Dataset, LEAF, DISCRETE, CONTINUOUS
+from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport (Work, work_init, work_free, total_weight,
                             class_distribution, group, sum_weights, find_split,
-                            global_threshold, outcome)
+                            global_threshold, outcome, is_subset_feature)
 from c45._prune cimport prune_pessimistic
 
 cnp.import_array()
@@ -25,6 +25,7 @@ cnp.import_array()
 LEAF_KIND = LEAF
 DISCRETE_KIND = DISCRETE
 CONTINUOUS_KIND = CONTINUOUS
+SUBSET_KIND = SUBSET
 
 
 # ---------------------------------------------------------------------------
@@ -56,12 +57,41 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
     return 0
 
 
+cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
+    """Make room for `extra` more value-map entries; -1 if memory runs out."""
+    cdef Py_ssize_t cap
+    cdef int32_t* maps
+    if b.maps_count + extra <= b.maps_capacity:
+        return 0
+    cap = b.maps_capacity * 2 if b.maps_capacity > 0 else 64
+    while cap < b.maps_count + extra:
+        cap *= 2
+    maps = <int32_t*> realloc(b.maps, cap * sizeof(int32_t))
+    if maps == NULL:
+        return -1
+    memset(&maps[b.maps_capacity], 0, (cap - b.maps_capacity) * sizeof(int32_t))
+    b.maps = maps
+    b.maps_capacity = cap
+    return 0
+
+
 cdef void buffer_free(NodeBuffer* b) noexcept nogil:
     free(b.nodes)
     free(b.value)
+    free(b.maps)
     b.nodes = NULL
     b.value = NULL
-    b.count = b.capacity = 0
+    b.maps = NULL
+    b.count = b.capacity = b.maps_count = b.maps_capacity = 0
+
+
+cdef inline void node_test(NodeBuffer* t, Py_ssize_t node, Test* test) noexcept nogil:
+    """The test of a node, for the reordering primitives."""
+    cdef Node* nd = &t.nodes[node]
+    test.kind = nd.kind
+    test.feature = nd.feature
+    test.threshold = nd.threshold
+    test.value_map = &t.maps[nd.map_offset] if nd.map_offset >= 0 else NULL
 
 
 cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
@@ -71,8 +101,12 @@ cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
     cdef Node nd
     dst.n_classes = k
     dst.count = 0
-    if buffer_reserve(dst, 1) < 0:
+    dst.maps_count = 0
+    if buffer_reserve(dst, 1) < 0 or maps_reserve(dst, src.maps_count) < 0:
         return -1
+    if src.maps_count > 0:
+        memcpy(dst.maps, src.maps, src.maps_count * sizeof(int32_t))
+    dst.maps_count = src.maps_count
     dst.nodes[0] = src.nodes[0]
     memcpy(dst.value, src.value, k * sizeof(double))
     dst.count = 1
@@ -83,6 +117,7 @@ cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
             dst.nodes[i].first_child = -1
             dst.nodes[i].n_children = 0
             dst.nodes[i].threshold = NAN
+            dst.nodes[i].map_offset = -1
         else:
             nb = nd.n_children
             if buffer_reserve(dst, nb) < 0:
@@ -115,13 +150,14 @@ cdef struct Frame:
     double factor              # weight factor of the unknown cases in this branch
 
 
-cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr, int max_depth) noexcept nogil:
+cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     """Make the node a leaf, or give it a test and allocate its children.
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, c, lo = fr.lo, hi = fr.hi, i
-    cdef Py_ssize_t feature, n_branches
+    cdef Py_ssize_t feature, n_branches, n_values
+    cdef int64_t map_offset = -1
     cdef double total, best_weight, threshold = NAN, x
     cdef int best = 0, kind
     cdef bint any_left, any_right
@@ -142,18 +178,25 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr, int max_depth) noexcept n
     nd.threshold = NAN
     nd.weight = total
     nd.errors = rnd(f32, total - best_weight)
+    nd.map_offset = -1
     memcpy(&t.value[fr.node * k], w.dist, k * sizeof(double))
-    if best_weight == total or total < 2 * d.min_objs:
+    if best_weight == total or total < 2 * w.min_objs:
         return 0
-    if max_depth >= 0 and fr.depth >= max_depth:
+    # Pre-pruning (not in C4.5; all off by default).
+    if d.max_depth >= 0 and fr.depth >= d.max_depth:
+        return 0
+    if total < d.min_split or (d.max_purity < 1.0 and best_weight >= d.max_purity * total):
         return 0
     feature = find_split(w, lo, hi, total)
-    if feature < 0:
+    if feature < 0 or w.gain[feature] < d.min_gain:
         return 0
     if d.n_values[feature] == 0:
         kind = CONTINUOUS
         n_branches = 2
-        threshold = global_threshold(d, feature, w.bar[feature])
+        if d.midpoint:
+            threshold = w.bar[feature]
+        else:
+            threshold = global_threshold(d, feature, w.bar[feature])
         # Release 8 loops forever when the midpoint rounds up onto the upper value
         # and every known case goes left (spec §13 Q1); such a node stays a leaf.
         values = d.cont + <Py_ssize_t> d.col[feature] * d.n_cases
@@ -167,6 +210,16 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr, int max_depth) noexcept n
                     any_right = True
         if not (any_left and any_right):
             return 0
+    elif is_subset_feature(d, feature):
+        kind = SUBSET
+        n_branches = w.n_groups[feature]
+        n_values = d.n_values[feature]
+        if maps_reserve(t, n_values + 1) < 0:
+            return -1
+        map_offset = t.maps_count
+        memcpy(&t.maps[map_offset], &w.groups[w.group_start[feature]],
+               (n_values + 1) * sizeof(int32_t))
+        t.maps_count += n_values + 1
     else:
         kind = DISCRETE
         n_branches = d.n_values[feature]
@@ -178,9 +231,12 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr, int max_depth) noexcept n
     nd.threshold = threshold
     nd.first_child = <int32_t> t.count
     nd.n_children = <int32_t> n_branches
+    nd.map_offset = map_offset
     t.count += n_branches
     # Unknown-outcome cases first; they go down every branch with a weight factor.
-    fr.first_known = group(w, kind, <int32_t> feature, threshold, 0, lo, hi) + 1
+    cdef Test test
+    node_test(t, fr.node, &test)
+    fr.first_known = group(w, &test, 0, lo, hi) + 1
     fr.saved_count_mode = w.count_mode
     if fr.first_known > lo:
         w.count_mode = False
@@ -193,7 +249,7 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr, int max_depth) noexcept n
     return 1
 
 
-cdef int grow(Work* w, NodeBuffer* t, int max_depth) except -1 nogil:
+cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
     """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
@@ -202,6 +258,7 @@ cdef int grow(Work* w, NodeBuffer* t, int max_depth) except -1 nogil:
     cdef Frame* fr
     cdef Frame* grown
     cdef Node* nd
+    cdef Test test
     cdef int r
     cdef int32_t child
     if stack == NULL or buffer_reserve(t, 1) < 0:
@@ -217,7 +274,7 @@ cdef int grow(Work* w, NodeBuffer* t, int max_depth) except -1 nogil:
     while top > 0:
         fr = &stack[top - 1]
         if fr.branch == 0:
-            r = enter_node(w, t, fr, max_depth)
+            r = enter_node(w, t, fr)
             if r < 0:
                 free(stack)
                 with gil:
@@ -231,15 +288,16 @@ cdef int grow(Work* w, NodeBuffer* t, int max_depth) except -1 nogil:
             # cases at the front and undo their weight factor (§2 step 9).
             child = nd.first_child + fr.branch - 1
             nd.errors = rnd(f32, nd.errors + t.nodes[child].errors)
-            group(w, nd.kind, nd.feature, nd.threshold, 0, fr.lo, fr.branch_end)
+            node_test(t, fr.node, &test)
+            group(w, &test, 0, fr.lo, fr.branch_end)
             for i in range(fr.lo, fr.first_known):
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] / fr.factor)
             fr.child_pending = False
             fr.branch += 1
         while fr.branch <= nd.n_children:
             child = nd.first_child + fr.branch - 1
-            fr.branch_end = group(w, nd.kind, nd.feature, nd.threshold, fr.branch,
-                                  fr.first_known, fr.hi)
+            node_test(t, fr.node, &test)
+            fr.branch_end = group(w, &test, fr.branch, fr.first_known, fr.hi)
             if fr.branch_end < fr.first_known:
                 # Empty branch: a leaf of the parent's class and distribution.
                 t.nodes[child].kind = LEAF
@@ -248,6 +306,7 @@ cdef int grow(Work* w, NodeBuffer* t, int max_depth) except -1 nogil:
                 t.nodes[child].n_children = 0
                 t.nodes[child].node_class = nd.node_class
                 t.nodes[child].threshold = NAN
+                t.nodes[child].map_offset = -1
                 t.nodes[child].weight = 0.0
                 t.nodes[child].errors = 0.0
                 memcpy(&t.value[child * k], &t.value[fr.node * k], k * sizeof(double))
@@ -297,38 +356,42 @@ class Tree:
     children are nodes ``first_child[i] .. first_child[i] + n_children[i] - 1`` in
     branch order: for a discrete feature branch ``b`` holds its ``b``-th category
     (``categories_[feature][b]`` on the classifier); for a continuous feature branch
-    0 is ``value <= threshold[i]`` and branch 1 is ``value > threshold[i]``.
+    0 is ``value <= threshold[i]`` and branch 1 is ``value > threshold[i]``; for a
+    subset test (``subset_splits=True``) category ``c`` (1-based) goes to branch
+    ``value_map[map_offset[i] + c] - 1``.
 
     Attributes
     ----------
     node_count : int
         Number of nodes, empty leaves included (C4.5's Size).
     n_classes : int
-    kind : ndarray of int8, 0 leaf, 1 discrete test, 2 continuous test.
+    kind : ndarray of int8, 0 leaf, 1 discrete test, 2 continuous test, 3 subset test.
     feature, first_child, n_children, node_class : ndarray of int32
     threshold : ndarray of float64, NaN unless a continuous test.
     weight : ndarray of float64, C4.5's Items (case weight reaching the node).
     errors : ndarray of float64, C4.5's Errors: training errors in a grown tree,
         pessimistic error estimates (E + U) in a pruned one.
     value : ndarray of float64, shape (node_count, n_classes), class weights.
+    map_offset : ndarray of int64, -1 unless a subset test.
+    value_map : ndarray of int32, the subset tests' category -> branch maps.
     """
 
     _fields = ("kind", "feature", "first_child", "n_children", "node_class",
-               "threshold", "weight", "errors", "value")
+               "threshold", "weight", "errors", "value", "map_offset", "value_map")
+    _dtypes = (np.int8, np.int32, np.int32, np.int32, np.int32, np.float64,
+               np.float64, np.float64, np.float64, np.int64, np.int32)
 
     def __init__(self, kind, feature, first_child, n_children, node_class,
-                 threshold, weight, errors, value):
-        arrays = dict(kind=np.asarray(kind, dtype=np.int8),
-                      feature=np.asarray(feature, dtype=np.int32),
-                      first_child=np.asarray(first_child, dtype=np.int32),
-                      n_children=np.asarray(n_children, dtype=np.int32),
-                      node_class=np.asarray(node_class, dtype=np.int32),
-                      threshold=np.asarray(threshold, dtype=np.float64),
-                      weight=np.asarray(weight, dtype=np.float64),
-                      errors=np.asarray(errors, dtype=np.float64),
-                      value=np.asarray(value, dtype=np.float64))
-        for name, arr in arrays.items():
-            arr = np.array(arr, copy=True)
+                 threshold, weight, errors, value, map_offset=None, value_map=None):
+        n = len(kind)
+        if map_offset is None:
+            map_offset = np.full(n, -1, dtype=np.int64)
+        if value_map is None:
+            value_map = np.zeros(0, dtype=np.int32)
+        given = (kind, feature, first_child, n_children, node_class, threshold,
+                 weight, errors, value, map_offset, value_map)
+        for name, dtype, arr in zip(self._fields, self._dtypes, given):
+            arr = np.array(arr, dtype=dtype, copy=True, order="C")
             arr.flags.writeable = False
             setattr(self, name, arr)
 
@@ -354,6 +417,18 @@ class Tree:
                 depth[s:s + self.n_children[i]] = depth[i] + 1
         return int(depth.max())
 
+    def branch_values(self, node):
+        """For a subset test: the list, per branch, of 0-based category indices."""
+        n_values = len(self.value_map) - self.map_offset[node] - 1
+        m = self.value_map[self.map_offset[node]:]
+        groups = [[] for _ in range(self.n_children[node])]
+        for v in range(1, len(m)):
+            if m[v] <= 0:
+                break
+            if m[v] <= len(groups):
+                groups[m[v] - 1].append(v - 1)
+        return groups
+
     def __reduce__(self):
         return (Tree, tuple(getattr(self, f) for f in self._fields))
 
@@ -363,41 +438,51 @@ class Tree:
 
 cdef object tree_from_buffer(NodeBuffer* b):
     cdef Py_ssize_t n = b.count, k = b.n_classes, i
-    kind = np.empty(n, np.int8); feature = np.empty(n, np.int32)
-    first_child = np.empty(n, np.int32); n_children = np.empty(n, np.int32)
-    node_class = np.empty(n, np.int32); threshold = np.empty(n, np.float64)
-    weight = np.empty(n, np.float64); errors = np.empty(n, np.float64)
-    cdef signed char[::1] kv = kind
-    cdef int32_t[::1] fv = feature, cv = first_child, nv = n_children, lv = node_class
-    cdef double[::1] tv = threshold, wv = weight, ev = errors
+    cdef Node nd
+    cols = {name: np.empty(n, dtype) for name, dtype in zip(Tree._fields[:8], Tree._dtypes[:8])}
+    map_offset = np.empty(n, np.int64)
+    cdef signed char[::1] kv = cols["kind"]
+    cdef int32_t[::1] fv = cols["feature"], cv = cols["first_child"]
+    cdef int32_t[::1] nv = cols["n_children"], lv = cols["node_class"]
+    cdef double[::1] tv = cols["threshold"], wv = cols["weight"], ev = cols["errors"]
+    cdef int64_t[::1] mv = map_offset
     for i in range(n):
-        kv[i] = <signed char> b.nodes[i].kind
-        fv[i] = b.nodes[i].feature
-        cv[i] = b.nodes[i].first_child
-        nv[i] = b.nodes[i].n_children
-        lv[i] = b.nodes[i].node_class
-        tv[i] = b.nodes[i].threshold
-        wv[i] = b.nodes[i].weight
-        ev[i] = b.nodes[i].errors
+        nd = b.nodes[i]
+        kv[i] = <signed char> nd.kind
+        fv[i] = nd.feature
+        cv[i] = nd.first_child
+        nv[i] = nd.n_children
+        lv[i] = nd.node_class
+        tv[i] = nd.threshold
+        wv[i] = nd.weight
+        ev[i] = nd.errors
+        mv[i] = nd.map_offset
     value = np.empty((n, k), np.float64)
     cdef double[:, ::1] vv = value
     if n > 0:
         memcpy(&vv[0, 0], b.value, n * k * sizeof(double))
-    return Tree(kind, feature, first_child, n_children, node_class, threshold,
-                weight, errors, value)
+    value_map = np.empty(b.maps_count, np.int32)
+    cdef int32_t[::1] mapv = value_map
+    if b.maps_count > 0:
+        memcpy(&mapv[0], b.maps, b.maps_count * sizeof(int32_t))
+    return Tree(value=value, map_offset=map_offset, value_map=value_map, **cols)
 
 
 cdef int buffer_from_tree(object tree, NodeBuffer* b) except -1:
     cdef Py_ssize_t n = tree.node_count, k = tree.n_classes, i
+    cdef Py_ssize_t n_maps = len(tree.value_map)
     b.n_classes = k
     b.count = 0
-    if buffer_reserve(b, n) < 0:
+    b.maps_count = 0
+    if buffer_reserve(b, n) < 0 or maps_reserve(b, n_maps) < 0:
         raise MemoryError("c45: out of memory copying the tree")
     cdef const signed char[::1] kv = tree.kind
     cdef const int32_t[::1] fv = tree.feature, cv = tree.first_child
     cdef const int32_t[::1] nv = tree.n_children, lv = tree.node_class
     cdef const double[::1] tv = tree.threshold, wv = tree.weight, ev = tree.errors
     cdef const double[:, ::1] vv = tree.value
+    cdef const int64_t[::1] mv = tree.map_offset
+    cdef const int32_t[::1] mapv = tree.value_map
     for i in range(n):
         b.nodes[i].kind = kv[i]
         b.nodes[i].feature = fv[i]
@@ -407,9 +492,13 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b) except -1:
         b.nodes[i].threshold = tv[i]
         b.nodes[i].weight = wv[i]
         b.nodes[i].errors = ev[i]
+        b.nodes[i].map_offset = mv[i]
     if n > 0:
         memcpy(b.value, &vv[0, 0], n * k * sizeof(double))
+    if n_maps > 0:
+        memcpy(b.maps, &mapv[0], n_maps * sizeof(int32_t))
     b.count = n
+    b.maps_count = n_maps
     return 0
 
 
@@ -421,22 +510,21 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b) except -1:
 MAX_PRUNE_DEPTH = 20000
 
 
-cdef int set_dataset(Dataset* d, tuple data) except -1:
-    """Point d at the arrays of the data tuple (which keeps them alive)."""
+cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
+    """Point d at the arrays of the data tuple (which keeps them alive) and copy
+    the growing options."""
     cdef const double[:, ::1] cont = data[0]
     cdef const int32_t[:, ::1] codes = data[1]
     cdef const int32_t[::1] col = data[2]
     cdef const int32_t[::1] n_values = data[3]
     cdef const int32_t[::1] y = data[4]
-    cdef Py_ssize_t n_classes = data[5]
     cdef const double[::1] init_weight = data[6]
     cdef const double[::1] distinct = data[7]
     cdef const int64_t[::1] distinct_start = data[8]
-    cdef bint f32 = data[9], count_mode = data[10], multival = data[13]
-    cdef double min_objs = data[11], total_weight_n = data[12]
+    memset(d, 0, sizeof(Dataset))
     d.n_cases = y.shape[0]
     d.n_features = col.shape[0]
-    d.n_classes = n_classes
+    d.n_classes = data[5]
     d.cont = &cont[0, 0]
     d.codes = &codes[0, 0]
     d.col = &col[0]
@@ -445,54 +533,105 @@ cdef int set_dataset(Dataset* d, tuple data) except -1:
     d.init_weight = &init_weight[0]
     d.distinct = &distinct[0]
     d.distinct_start = &distinct_start[0]
-    d.f32 = f32
-    d.count_mode_init = count_mode
-    d.multival = multival
-    d.total_weight = total_weight_n
-    d.min_objs = min_objs
+    d.f32 = data[9]
+    d.count_mode_init = data[10]
+    d.total_weight = data[11]
+    d.multival = data[12]
+    d.min_objs = options["min_objs"]
+    d.gain_ratio = options["gain_ratio"]
+    d.subsets = options["subsets"]
+    d.leak_min_objs = options["leak_min_objs"]
+    d.midpoint = options["midpoint"]
+    d.mdl = options["mdl"]
+    d.max_depth = options["max_depth"]
+    d.min_split = options["min_split"]
+    d.max_purity = options["max_purity"]
+    d.min_gain = options["min_gain"]
+    d.max_features = options["max_features"]
+    d.seed = options["seed"]
     return 0
 
 
-def build_tree(data, int max_depth, bint prune, double confidence, bint subtree_raising):
-    """Grow (and prune) a tree on encoded data; returns (grown, pruned or None).
+cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
+                        bint subtree_raising):
+    """Prune a copy of the grown tree (already in `grown`) and compact it."""
+    cdef NodeBuffer pruned
+    cdef int err
+    memset(&pruned, 0, sizeof(NodeBuffer))
+    pruned.n_classes = grown.n_classes
+    try:
+        with nogil:
+            prune_pessimistic(grown, w, confidence, subtree_raising)
+            err = compact(grown, &pruned)
+        if err < 0:
+            raise MemoryError("c45: out of memory compacting the tree")
+        return tree_from_buffer(&pruned)
+    finally:
+        buffer_free(&pruned)
 
-    data: the tuple (cont, codes, col, n_values, y, n_classes, init_weight, distinct,
-    distinct_start, f32, count_mode, min_objs, total_weight, multival)."""
+
+def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_raising=True):
+    """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
+
+    data: (cont, codes, col, n_values, y, n_classes, init_weight, distinct,
+    distinct_start, f32, count_mode, total_weight, multival); options: see
+    set_dataset. Returns (grown, pruned or None, case order after growing)."""
     cdef Dataset d
     cdef Work w
-    cdef NodeBuffer raw, grown_buf, pruned_buf
+    cdef NodeBuffer raw, grown_buf
     cdef int err = 0
-    cdef Py_ssize_t n_classes = data[5]
     memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
-    memset(&pruned_buf, 0, sizeof(NodeBuffer))
-    set_dataset(&d, data)
-    raw.n_classes = grown_buf.n_classes = pruned_buf.n_classes = n_classes
+    set_dataset(&d, data, options)
+    raw.n_classes = grown_buf.n_classes = d.n_classes
     work_init(&w, &d)
     try:
         with nogil:
-            grow(&w, &raw, max_depth)
+            grow(&w, &raw)
             err = compact(&raw, &grown_buf)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
         grown = tree_from_buffer(&grown_buf)
-        if not prune:
-            return grown, None
-        if grown.max_depth > MAX_PRUNE_DEPTH:
-            raise ValueError(
-                f"c45: the grown tree is {grown.max_depth} levels deep, more than "
-                f"pruning supports ({MAX_PRUNE_DEPTH}); set max_depth to limit it")
-        with nogil:
-            prune_pessimistic(&grown_buf, &w, confidence, subtree_raising)
-            err = compact(&grown_buf, &pruned_buf)
-        if err < 0:
-            raise MemoryError("c45: out of memory compacting the tree")
-        return grown, tree_from_buffer(&pruned_buf)
+        order = np.empty(d.n_cases, dtype=np.int32)
+        if d.n_cases > 0:
+            memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
+        if confidence <= 0:
+            return grown, None, order
+        check_prunable(grown)
+        return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising), order
     finally:
         work_free(&w)
-        buffer_free(&raw); buffer_free(&grown_buf); buffer_free(&pruned_buf)
+        buffer_free(&raw); buffer_free(&grown_buf)
 
 
-def root_scores(data):
+def check_prunable(tree):
+    if tree.max_depth > MAX_PRUNE_DEPTH:
+        raise ValueError(
+            f"c45: the grown tree is {tree.max_depth} levels deep, more than "
+            f"pruning supports ({MAX_PRUNE_DEPTH}); set max_depth to limit it")
+
+
+def prune_tree(tuple data, dict options, grown, const int32_t[::1] order,
+               double confidence, bint subtree_raising):
+    """Pessimistic pruning of a stored grown tree, the training cases in the order
+    growing left them: the tree a fit with these settings would give."""
+    cdef Dataset d
+    cdef Work w
+    cdef NodeBuffer buf
+    memset(&buf, 0, sizeof(NodeBuffer))
+    set_dataset(&d, data, options)
+    check_prunable(grown)
+    work_init(&w, &d)
+    try:
+        if d.n_cases > 0:
+            memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
+        buffer_from_tree(grown, &buf)
+        return pessimistic(&w, &buf, confidence, subtree_raising)
+    finally:
+        work_free(&w)
+        buffer_free(&buf)
+
+
+def root_scores(tuple data, dict options):
     """Evaluate every attribute on all cases, as at the root (§3-§6).
 
     Returns a dict of per-feature arrays: gain (MDL-penalised for continuous
@@ -502,7 +641,7 @@ def root_scores(data):
     cdef Dataset d
     cdef Work w
     cdef Py_ssize_t f, chosen, nf
-    set_dataset(&d, data)
+    set_dataset(&d, data, options)
     nf = d.n_features
     work_init(&w, &d)
     try:
@@ -516,17 +655,19 @@ def root_scores(data):
                    tries=np.array([w.tries[f] for f in range(nf)]),
                    chosen=int(chosen))
         out["threshold"] = np.array([
-            global_threshold(&d, f, w.bar[f]) if d.n_values[f] == 0 and w.gain[f] > 0
-            else np.nan for f in range(nf)])
+            (w.bar[f] if d.midpoint else global_threshold(&d, f, w.bar[f]))
+            if d.n_values[f] == 0 and w.gain[f] > 0 else np.nan for f in range(nf)])
         return out
     finally:
         work_free(&w)
 
 
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
-                 const int32_t[::1] col, bint f32):
+                 const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
+                 bint laplace=False):
     """Class sums of C4.5's classification (§9) for each row; unknown and unseen
-    values descend every branch, weighted by the branches' training weights."""
+    values descend every branch, weighted by the branches' training weights. With
+    laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A)."""
     cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
     cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
     cdef const signed char[::1] kind = tree.kind
@@ -534,13 +675,15 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef const int32_t[::1] nch = tree.n_children, ncls = tree.node_class
     cdef const double[::1] thr = tree.threshold, weight = tree.weight
     cdef const double[:, ::1] value = tree.value
+    cdef const int64_t[::1] map_offset = tree.map_offset
+    cdef const int32_t[::1] value_map = tree.value_map
     out = np.zeros((m, k), dtype=np.float64)
     cdef double[:, ::1] sums = out
     cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
     cdef Py_ssize_t r, top, c, nd, b, v
-    cdef double wt, x
-    cdef int32_t fcol
+    cdef double wt, x, share
+    cdef int32_t fcol, f
     if stack_node == NULL or stack_w == NULL:
         free(stack_node); free(stack_w)
         raise MemoryError("c45: out of memory in predict")
@@ -554,7 +697,12 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                 nd = stack_node[top]
                 wt = stack_w[top]
                 if kind[nd] == LEAF:
-                    if weight[nd] > 0:
+                    if weight[nd] > 0 and laplace:
+                        for c in range(k):
+                            share = rnd(f32, rnd(f32, wt * rnd(f32, value[nd, c] + 1))
+                                        / rnd(f32, weight[nd] + k))
+                            sums[r, c] = rnd(f32, sums[r, c] + share)
+                    elif weight[nd] > 0:
                         for c in range(k):
                             if value[nd, c] != 0:
                                 sums[r, c] = rnd(f32, sums[r, c] + rnd(f32, rnd(
@@ -563,7 +711,8 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                         c = ncls[nd]
                         sums[r, c] = rnd(f32, sums[r, c] + wt)
                     continue
-                fcol = col[feature[nd]]
+                f = feature[nd]
+                fcol = col[f]
                 v = 0
                 if kind[nd] == CONTINUOUS:
                     x = cont[fcol, r]
@@ -571,7 +720,11 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                         v = 1 if x <= thr[nd] else 2
                 else:
                     v = codes[fcol, r]
-                    if v > nch[nd] or v < 0:
+                    if v < 0 or v > n_values[f]:
+                        v = 0
+                    elif kind[nd] == SUBSET and v > 0:
+                        v = value_map[map_offset[nd] + v]
+                    if v > nch[nd]:
                         v = 0
                 if v > 0:
                     stack_node[top] = first[nd] + <int32_t> v - 1
@@ -584,6 +737,68 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                         stack_node[top] = first[nd] + <int32_t> b
                         stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
                                            / weight[nd])
+                        top += 1
+    free(stack_node)
+    free(stack_w)
+    return out
+
+
+def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
+                  const int32_t[::1] col, const int32_t[::1] n_values,
+                  const int32_t[::1] y):
+    """Weight of each class reaching each node when the rows descend the tree as in
+    classification (unknown values split by branch weight): (node_count, k)."""
+    cdef Py_ssize_t m = y.shape[0], k = tree.n_classes, n_nodes = tree.node_count
+    cdef const signed char[::1] kind = tree.kind
+    cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
+    cdef const int32_t[::1] nch = tree.n_children
+    cdef const double[::1] thr = tree.threshold, weight = tree.weight
+    cdef const int64_t[::1] map_offset = tree.map_offset
+    cdef const int32_t[::1] value_map = tree.value_map
+    out = np.zeros((n_nodes, k), dtype=np.float64)
+    cdef double[:, ::1] reach = out
+    cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
+    cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
+    cdef Py_ssize_t r, top, nd, b, v
+    cdef double wt, x
+    cdef int32_t f
+    if stack_node == NULL or stack_w == NULL:
+        free(stack_node); free(stack_w)
+        raise MemoryError("c45: out of memory routing validation cases")
+    with nogil:
+        for r in range(m):
+            stack_node[0] = 0
+            stack_w[0] = 1.0
+            top = 1
+            while top > 0:
+                top -= 1
+                nd = stack_node[top]
+                wt = stack_w[top]
+                reach[nd, y[r]] += wt
+                if kind[nd] == LEAF:
+                    continue
+                f = feature[nd]
+                v = 0
+                if kind[nd] == CONTINUOUS:
+                    x = cont[col[f], r]
+                    if not isnan(x):
+                        v = 1 if x <= thr[nd] else 2
+                else:
+                    v = codes[col[f], r]
+                    if v < 0 or v > n_values[f]:
+                        v = 0
+                    elif kind[nd] == SUBSET and v > 0:
+                        v = value_map[map_offset[nd] + v]
+                    if v > nch[nd]:
+                        v = 0
+                if v > 0:
+                    stack_node[top] = first[nd] + <int32_t> v - 1
+                    stack_w[top] = wt
+                    top += 1
+                else:
+                    for b in range(nch[nd] - 1, -1, -1):
+                        stack_node[top] = first[nd] + <int32_t> b
+                        stack_w[top] = wt * weight[first[nd] + b] / weight[nd]
                         top += 1
     free(stack_node)
     free(stack_w)

@@ -1,15 +1,16 @@
 # Plain C types shared by the Cython modules. This file cimports nothing else from
 # c45, so every module can cimport it without cycles.
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 
 # Node kinds (the §10 node types of C4.5 Release 8).
 cdef enum:
     LEAF = 0
     DISCRETE = 1      # one branch per declared value 1..V
     CONTINUOUS = 2    # branch 1: value <= threshold, branch 2: value > threshold
+    SUBSET = 3        # branch b: the values v with value_map[map_offset + v] == b (-s)
 
 cdef struct Node:
-    int32_t kind          # LEAF, DISCRETE or CONTINUOUS
+    int32_t kind          # LEAF, DISCRETE, CONTINUOUS or SUBSET
     int32_t feature       # tested feature, -1 for a leaf
     int32_t first_child   # children are nodes first_child .. first_child+n_children-1
     int32_t n_children    # number of branches B (0 for a leaf)
@@ -17,6 +18,7 @@ cdef struct Node:
     double threshold      # continuous cut (an observed training value); NaN otherwise
     double weight         # C4.5's Items: total case weight that reached the node
     double errors         # C4.5's Errors: training errors (grown) or estimate (pruned)
+    int64_t map_offset    # SUBSET: value v goes to branch maps[map_offset + v]; else -1
 
 # The encoded training data, read by the splitter and the pruner. Arrays are
 # feature-major: feature f's values are cont[col[f]*n_cases : (col[f]+1)*n_cases].
@@ -37,11 +39,34 @@ cdef struct Dataset:
     bint multival               # every feature is discrete with V >= 0.3 N (§6)
     double total_weight         # N of the many-valued test
     double min_objs             # MINOBJS (-m)
+    # Growing options (C4.5's switches and the seeds' variants)
+    bint gain_ratio             # False: plain information gain (-g)
+    bint subsets                # group discrete values into subsets (-s)
+    bint leak_min_objs          # reproduce R8's MINOBJS leak in subset evaluation (§13 Q2)
+    bint midpoint               # store the cut midpoint instead of a training value
+    bint mdl                    # Release 8's log2(cuts)/N penalty on continuous gains
+    int max_depth               # -1: unlimited
+    double min_split            # a node lighter than this is a leaf
+    double max_purity           # a node whose majority share reaches this is a leaf
+    double min_gain             # a test must gain at least this (else a leaf); -inf: off
+    int max_features            # features drawn at random per node; 0: all
+    uint64_t seed               # random state for max_features
 
-# A growable array of nodes with their class distributions (count x n_classes).
+# A growable array of nodes with their class distributions (count x n_classes),
+# and the value-to-branch maps of subset tests.
 cdef struct NodeBuffer:
     Node* nodes
     double* value
     Py_ssize_t count
     Py_ssize_t capacity
     Py_ssize_t n_classes
+    int32_t* maps
+    Py_ssize_t maps_count
+    Py_ssize_t maps_capacity
+
+# A test as the reordering primitives see it.
+cdef struct Test:
+    int32_t kind
+    int32_t feature
+    double threshold
+    const int32_t* value_map     # SUBSET only: value -> branch

@@ -1,0 +1,152 @@
+"""The pruning kinds that work on a grown tree's arrays alone (no training cases):
+cost-complexity (seed 000), reduced-error on validation data (seed 004, J48 -R),
+and the subset cleanup that follows pessimistic pruning under -s (spec §8.2).
+Pessimistic pruning itself needs the training cases and lives in _prune.pyx.
+
+A Tree lists parents before children, so a reverse scan of the nodes is bottom-up.
+"""
+import numpy as np
+
+from c45._tree import LEAF_KIND, SUBSET_KIND, Tree
+
+
+def leaf_information(tree):
+    """N_t * Entropy(D_t) of every node, in bits (C4.5's TI of its class weights)."""
+    v = tree.value
+    n = v.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plogp = np.where(v > 0, v * np.log2(np.where(v > 0, v, 1)), 0.0).sum(axis=1)
+        return np.where(n > 0, n * np.log2(np.where(n > 0, n, 1)) - plogp, 0.0)
+
+
+def critical_alphas(tree):
+    """For each node, the smallest alpha at which seed 000's cost-complexity rule
+    turns it into a leaf (inf for leaves).
+
+    The rule looks at an internal node whose children are all leaves and prunes it
+    when N*H(node) + alpha <= sum(N_t*H(t)) + alpha*T (T its children). Bottom-up,
+    a node's children are all leaves at alpha once each internal child's critical
+    alpha is reached, so alpha(node) = max(local threshold, children's alphas)."""
+    info = leaf_information(tree)
+    alpha = np.full(tree.node_count, np.inf)
+    for i in range(tree.node_count - 1, -1, -1):
+        nb = tree.n_children[i]
+        if tree.kind[i] == LEAF_KIND:
+            continue
+        s = tree.first_child[i]
+        children = slice(s, s + nb)
+        local = (info[i] - info[children].sum()) / max(nb - 1, 1)
+        inner = alpha[children][tree.kind[children] != LEAF_KIND]
+        alpha[i] = max(local, inner.max() if len(inner) else -np.inf)
+    return alpha
+
+
+def rebuild(tree, make_leaf=None, n_children=None, leaf_errors=None):
+    """A compact copy of tree where the nodes in make_leaf become leaves (keeping
+    their class and distribution) and n_children (optional) drops trailing branches.
+    leaf_errors(i) gives the errors field of a node made a leaf."""
+    make_leaf = np.zeros(tree.node_count, bool) if make_leaf is None else make_leaf
+    nch = tree.n_children if n_children is None else n_children
+    order = [0]
+    new_first = {}
+    i = 0
+    while i < len(order):
+        node = order[i]
+        if tree.kind[node] != LEAF_KIND and not make_leaf[node]:
+            new_first[node] = len(order)
+            s = tree.first_child[node]
+            order.extend(range(s, s + nch[node]))
+        i += 1
+    order = np.asarray(order)
+    leaf = (tree.kind[order] == LEAF_KIND) | make_leaf[order]
+    kind = np.where(leaf, LEAF_KIND, tree.kind[order])
+    first = np.array([new_first.get(o, -1) for o in order], dtype=np.int32)
+    errors = tree.errors[order].copy()
+    if leaf_errors is not None:
+        for j in np.flatnonzero(make_leaf[order]):
+            errors[j] = leaf_errors(order[j])
+    return Tree(kind=kind,
+                feature=np.where(leaf, -1, tree.feature[order]),
+                first_child=first,
+                n_children=np.where(leaf, 0, nch[order]),
+                node_class=tree.node_class[order],
+                threshold=np.where(leaf, np.nan, tree.threshold[order]),
+                weight=tree.weight[order], errors=errors, value=tree.value[order],
+                map_offset=np.where(leaf, -1, tree.map_offset[order]),
+                value_map=tree.value_map)
+
+
+def training_errors(tree):
+    """Errors of each node as a leaf: its weight minus its class's weight."""
+    return lambda i: float(tree.weight[i] - tree.value[i, tree.node_class[i]])
+
+
+def cost_complexity(tree, alpha):
+    """Seed 000's cost-complexity pruning with penalty alpha per leaf."""
+    return rebuild(tree, make_leaf=critical_alphas(tree) <= alpha,
+                   leaf_errors=training_errors(tree))
+
+
+def pruning_path(tree):
+    """(ccp_alphas, impurities) in scikit-learn's form: the alphas at which the
+    pruned tree changes (starting at 0), and the total leaf impurity (sum of
+    N_t*H(t) over the leaves, divided by the root weight) of each pruned tree."""
+    alpha = critical_alphas(tree)
+    alphas = np.unique(np.concatenate([[0.0], np.maximum(alpha[np.isfinite(alpha)], 0.0)]))
+    root = tree.weight[0] if tree.weight[0] > 0 else 1.0
+    impurities = []
+    for a in alphas:
+        pruned = cost_complexity(tree, a)
+        leaves = pruned.kind == LEAF_KIND
+        impurities.append(leaf_information(pruned)[leaves].sum() / root)
+    return alphas, np.asarray(impurities)
+
+
+def reduced_error(tree, reach):
+    """Reduced-error pruning: bottom-up, a node becomes a leaf when that does not
+    increase the errors on the validation cases. reach[i, c] is the validation
+    weight of class c reaching node i (fractional descent on unknown values)."""
+    total = reach.sum(axis=1)
+    as_leaf = total - reach[np.arange(tree.node_count), tree.node_class]
+    subtree = as_leaf.copy()
+    make_leaf = np.zeros(tree.node_count, bool)
+    for i in range(tree.node_count - 1, -1, -1):
+        if tree.kind[i] == LEAF_KIND:
+            continue
+        s = tree.first_child[i]
+        below = subtree[s:s + tree.n_children[i]].sum()
+        if as_leaf[i] <= below + 1e-12:
+            make_leaf[i] = True
+        else:
+            subtree[i] = below
+    return rebuild(tree, make_leaf=make_leaf, leaf_errors=training_errors(tree))
+
+
+def subset_cleanup(tree, n_values):
+    """After pruning under -s (§8.2): at each subset test, the last branch keeps
+    only the values still possible on the path; if none remain it is dropped."""
+    if not np.any(tree.kind == SUBSET_KIND):
+        return tree
+    n_children = tree.n_children.copy()
+    stack = [(0, {})]
+    while stack:
+        node, possible = stack.pop()
+        if tree.kind[node] == LEAF_KIND:
+            continue
+        f = int(tree.feature[node])
+        groups = None
+        if tree.kind[node] == SUBSET_KIND:
+            here = possible.get(f, set(range(n_values[f])))
+            groups = [set(g) for g in tree.branch_values(node)]
+            if not (groups[-1] & here):
+                n_children[node] -= 1
+        s = tree.first_child[node]
+        for b in range(n_children[node]):
+            child_possible = possible
+            if groups is not None:
+                child_possible = dict(possible)
+                child_possible[f] = possible.get(f, set(range(n_values[f]))) & groups[b]
+            stack.append((s + b, child_possible))
+    if np.array_equal(n_children, tree.n_children):
+        return tree
+    return rebuild(tree, n_children=n_children)
