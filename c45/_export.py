@@ -2,7 +2,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._tree import LEAF_KIND, CONTINUOUS_KIND
+from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 
 def _leaf_text(tree, node, classes):
@@ -57,13 +57,26 @@ def export_text(clf, tree="final", feature_names=None):
         if t.kind[node] == CONTINUOUS_KIND:
             op = "<=" if b == 0 else ">"
             return f"{name} {op} {t.threshold[node]:g} :"
-        return f"{name} = {clf.categories_[f][b]}:"
+        cats = clf.categories_[f]
+        if t.kind[node] == SUBSET_KIND:
+            group = t.branch_values(node, len(cats))[b]
+            if len(group) > 1:
+                return f"{name} in {{{','.join(str(cats[v]) for v in group)}}}:"
+            b = group[0]
+        return f"{name} = {cats[b]}:"
+
+    def shown(node, b):
+        """C4.5 does not print a subset test's branches that hold no value."""
+        if t.kind[node] != SUBSET_KIND:
+            return True
+        f = t.feature[node]
+        return bool(t.branch_values(node, len(clf.categories_[f]))[b])
 
     # Explicit stack: (node, depth) frames, children listed leaves first.
     def ordered_branches(node):
         first, nb = t.first_child[node], t.n_children[node]
-        leaves = [b for b in range(nb) if t.kind[first + b] == LEAF_KIND]
-        inner = [b for b in range(nb) if t.kind[first + b] != LEAF_KIND]
+        leaves = [b for b in range(nb) if t.kind[first + b] == LEAF_KIND and shown(node, b)]
+        inner = [b for b in range(nb) if t.kind[first + b] != LEAF_KIND and shown(node, b)]
         return leaves + inner
 
     stack = [(0, 0, iter(ordered_branches(0)))]

@@ -137,7 +137,7 @@ def subset_cleanup(tree, n_values):
         groups = None
         if tree.kind[node] == SUBSET_KIND:
             here = possible.get(f, set(range(n_values[f])))
-            groups = [set(g) for g in tree.branch_values(node)]
+            groups = [set(g) for g in tree.branch_values(node, n_values[f])]
             if not (groups[-1] & here):
                 n_children[node] -= 1
         s = tree.first_child[node]

@@ -417,16 +417,15 @@ class Tree:
                 depth[s:s + self.n_children[i]] = depth[i] + 1
         return int(depth.max())
 
-    def branch_values(self, node):
-        """For a subset test: the list, per branch, of 0-based category indices."""
-        n_values = len(self.value_map) - self.map_offset[node] - 1
-        m = self.value_map[self.map_offset[node]:]
+    def branch_values(self, node, n_values):
+        """For a subset test on a feature with n_values categories: per branch,
+        the list of its categories' 0-based indices."""
+        start = self.map_offset[node]
         groups = [[] for _ in range(self.n_children[node])]
-        for v in range(1, len(m)):
-            if m[v] <= 0:
-                break
-            if m[v] <= len(groups):
-                groups[m[v] - 1].append(v - 1)
+        for v in range(1, n_values + 1):
+            b = self.value_map[start + v]
+            if 1 <= b <= len(groups):
+                groups[b - 1].append(v - 1)
         return groups
 
     def __reduce__(self):

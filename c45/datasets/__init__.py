@@ -2,6 +2,8 @@
 
 - golf: the 14-case play/don't-play example distributed with C4.5 Release 8
   (UCI Machine Learning Repository), with C4.5's declared value and class order.
+- loan: the 16-case loan application data of seed 002 (Li Hang's textbook
+  example): age group, has a job, owns a house, credit rating -> loan granted.
 - weather: the 12-case weather example of the C4.5 tutorial (seed 000 of this
   project): wind direction, humidity, UV index (discrete), temperature
   (continuous, degrees C) and the weather class, labels in Chinese as published.
@@ -23,6 +25,14 @@ _WEATHER = dict(
               "紫外线指数": ["强", "弱"]},
     continuous=["温度"],
     target="类别标签", classes=["晴天", "阴天", "雨天"],
+)
+
+_LOAN = dict(
+    file="loan.csv",
+    discrete={"年龄段": ["青年", "中年", "老年"], "有工作": ["否", "是"],
+              "有自己的房子": ["否", "是"], "信贷情况": ["一般", "好", "非常好"]},
+    continuous=[],
+    target="是否给贷款", classes=["否", "是"],
 )
 
 
@@ -72,3 +82,13 @@ def load_weather(as_frame=True):
     阴天 (overcast), 雨天 (rain).
     """
     return _load(_WEATHER, as_frame)
+
+
+def load_loan(as_frame=True):
+    """The 16-case loan data of seed 002 (Chinese labels kept): (X, y).
+
+    Features 年龄段 (age group: 青年 young, 中年 middle-aged, 老年 old), 有工作
+    (has a job), 有自己的房子 (owns a house), 信贷情况 (credit: 一般 fair, 好 good,
+    非常好 excellent), all discrete; the class 是否给贷款 (loan granted: 否 no, 是 yes).
+    """
+    return _load(_LOAN, as_frame)
