@@ -493,6 +493,53 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         proba = self.predict_proba(X, tree)
         return self.classes_.take(np.argmax(proba, axis=1))
 
+    def _visits(self, X):
+        check_is_fitted(self, "tree_")
+        cont, codes = encode_predict(self._schema, X, self.precision == "float32")
+        return _tree.visit_rows(self.tree_, np.ascontiguousarray(cont),
+                                np.ascontiguousarray(codes), self._schema.col,
+                                self._schema.n_values)
+
+    def apply(self, X):
+        """Index of the leaf each row reaches. A row with unknown (or unseen)
+        values that C4.5 sends down several branches reaches several leaves; the
+        leaf receiving the largest share of its weight is returned (the first in
+        branch order on a tie). ``decision_path`` shows all of them."""
+        indptr, nodes, weights = self._visits(X)
+        is_leaf = self.tree_.kind[nodes] == 0
+        out = np.empty(len(indptr) - 1, dtype=np.int64)
+        for r in range(len(out)):
+            seg = slice(indptr[r], indptr[r + 1])
+            share = np.where(is_leaf[seg], weights[seg], -1.0)
+            out[r] = nodes[seg][int(np.argmax(share))]
+        return out
+
+    def decision_path(self, X):
+        """Sparse indicator (n_samples, node_count) of the nodes each row visits;
+        with unknown values a row visits every branch it is shared among."""
+        from scipy.sparse import csr_matrix
+        indptr, nodes, _ = self._visits(X)
+        return csr_matrix((np.ones(len(nodes), dtype=np.int8), nodes, indptr),
+                          shape=(len(indptr) - 1, self.tree_.node_count))
+
+    @property
+    def feature_importances_(self):
+        """Total information gain of each feature's tests in ``tree_``, normalised
+        to sum to 1: for every test, its weight times the entropy drop from the
+        node to its children (bits, from the class weights stored in the tree, so
+        the fractional cases of unknown values count as C4.5 counts them), before
+        gain ratio and before the MDL penalty."""
+        check_is_fitted(self, "tree_")
+        t = self.tree_
+        info = _pruning.leaf_information(t)
+        out = np.zeros(self.n_features_in_)
+        for i in np.flatnonzero(t.kind != 0):
+            s = t.first_child[i]
+            out[t.feature[i]] += info[i] - info[s:s + t.n_children[i]].sum()
+        out = np.maximum(out, 0.0)
+        total = out.sum()
+        return out / total if total > 0 else out
+
     def _pick_tree(self, tree):
         check_is_fitted(self, "tree_")
         if tree == "final":

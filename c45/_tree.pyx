@@ -802,3 +802,95 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     free(stack_node)
     free(stack_w)
     return out
+
+
+def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
+               const int32_t[::1] col, const int32_t[::1] n_values):
+    """The nodes each row visits in classification and the share of the row's
+    weight reaching them (several leaves when unknown values split the row):
+    CSR arrays (indptr, nodes, weights)."""
+    cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
+    cdef Py_ssize_t n_nodes = tree.node_count
+    cdef const signed char[::1] kind = tree.kind
+    cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
+    cdef const int32_t[::1] nch = tree.n_children
+    cdef const double[::1] thr = tree.threshold, weight = tree.weight
+    cdef const int64_t[::1] map_offset = tree.map_offset
+    cdef const int32_t[::1] value_map = tree.value_map
+    indptr = np.zeros(m + 1, dtype=np.int64)
+    cdef int64_t[::1] ip = indptr
+    cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
+    cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
+    cdef Py_ssize_t cap = 2 * m + 16, count = 0, r, top, nd, b, v
+    cdef int32_t* out_node = <int32_t*> malloc(cap * sizeof(int32_t))
+    cdef double* out_w = <double*> malloc(cap * sizeof(double))
+    cdef int32_t* grown_node
+    cdef double* grown_w
+    cdef double wt, x
+    cdef int32_t f
+    cdef bint failed = False
+    if stack_node == NULL or stack_w == NULL or out_node == NULL or out_w == NULL:
+        free(stack_node); free(stack_w); free(out_node); free(out_w)
+        raise MemoryError("c45: out of memory tracing the rows")
+    with nogil:
+        for r in range(m):
+            stack_node[0] = 0
+            stack_w[0] = 1.0
+            top = 1
+            while top > 0 and not failed:
+                top -= 1
+                nd = stack_node[top]
+                wt = stack_w[top]
+                if count == cap:
+                    cap *= 2
+                    grown_node = <int32_t*> realloc(out_node, cap * sizeof(int32_t))
+                    grown_w = <double*> realloc(out_w, cap * sizeof(double))
+                    if grown_node != NULL:
+                        out_node = grown_node
+                    if grown_w != NULL:
+                        out_w = grown_w
+                    if grown_node == NULL or grown_w == NULL:
+                        failed = True
+                        break
+                out_node[count] = <int32_t> nd
+                out_w[count] = wt
+                count += 1
+                if kind[nd] == LEAF:
+                    continue
+                f = feature[nd]
+                v = 0
+                if kind[nd] == CONTINUOUS:
+                    x = cont[col[f], r]
+                    if not isnan(x):
+                        v = 1 if x <= thr[nd] else 2
+                else:
+                    v = codes[col[f], r]
+                    if v < 0 or v > n_values[f]:
+                        v = 0
+                    elif kind[nd] == SUBSET and v > 0:
+                        v = value_map[map_offset[nd] + v]
+                    if v > nch[nd]:
+                        v = 0
+                if v > 0:
+                    stack_node[top] = first[nd] + <int32_t> v - 1
+                    stack_w[top] = wt
+                    top += 1
+                else:
+                    for b in range(nch[nd] - 1, -1, -1):
+                        stack_node[top] = first[nd] + <int32_t> b
+                        stack_w[top] = wt * weight[first[nd] + b] / weight[nd]
+                        top += 1
+            ip[r + 1] = count
+    free(stack_node)
+    free(stack_w)
+    if failed:
+        free(out_node); free(out_w)
+        raise MemoryError("c45: out of memory tracing the rows")
+    nodes = np.empty(count, dtype=np.int32)
+    weights = np.empty(count, dtype=np.float64)
+    if count > 0:
+        memcpy(<void*> cnp.PyArray_DATA(nodes), out_node, count * sizeof(int32_t))
+        memcpy(<void*> cnp.PyArray_DATA(weights), out_w, count * sizeof(double))
+    free(out_node)
+    free(out_w)
+    return indptr, nodes, weights
