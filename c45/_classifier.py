@@ -414,7 +414,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 stacklevel=3)
         data = (cont, codes, schema.col, n_values, np.ascontiguousarray(y_codes, np.int32),
                 len(classes), np.ascontiguousarray(weight), distinct, distinct_start, f32,
-                count_mode, total, multival)
+                count_mode, total, multival, self._ranks(cont, f32))
         return schema, classes, data
 
     def _cf(self):
@@ -452,6 +452,18 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if f32:
             w = _round32(w)
         return w, bool(np.all(w[w > 0] == 1.0))
+
+    @staticmethod
+    def _ranks(cont, f32):
+        """float64 mode: each case's position in each continuous feature's order by
+        (value, row): the sort key of the splitter (float32 mode sorts as R8 does)."""
+        if f32 or cont.shape[1] == 0:
+            return np.zeros((1, 1), dtype=np.uint32)
+        ranks = np.empty(cont.shape, dtype=np.uint32)
+        for j in range(cont.shape[0]):
+            order = np.argsort(cont[j], kind="stable")
+            ranks[j, order] = np.arange(cont.shape[1], dtype=np.uint32)
+        return ranks
 
     @staticmethod
     def _distinct_values(schema, cont):

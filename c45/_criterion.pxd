@@ -36,22 +36,36 @@ cdef inline double log2_of(bint f32, double x) noexcept nogil:
     return log(rnd(f32, x)) / LN2
 
 
+cdef inline double n_log2_n(bint f32, double n, const double* table,
+                            Py_ssize_t table_n) noexcept nogil:
+    """n * L(n), looked up for whole counts up to table_n (table[i] holds exactly
+    i * L(i), so the lookup changes no bit), computed otherwise."""
+    cdef Py_ssize_t i
+    if table != NULL and 0 <= n <= table_n:
+        i = <Py_ssize_t> n
+        if <double> i == n:
+            return table[i]
+    return n * log2_of(f32, n)
+
+
 cdef inline double total_info(bint f32, const double* counts, Py_ssize_t m,
-                              Py_ssize_t stride) noexcept nogil:
+                              Py_ssize_t stride, const double* table,
+                              Py_ssize_t table_n) noexcept nogil:
     """TI (§0.4): T log2 T - sum n log2 n over counts[0], counts[stride], ..."""
     cdef double s = 0.0, t = 0.0, n
     cdef Py_ssize_t j
     for j in range(m):
         n = counts[j * stride]
-        s = rnd(f32, s + n * log2_of(f32, n))
+        s = rnd(f32, s + n_log2_n(f32, n, table, table_n))
         t = rnd(f32, t + n)
-    return rnd(f32, t * log2_of(f32, t) - s)
+    return rnd(f32, n_log2_n(f32, t, table, table_n) - s)
 
 
 cdef inline double split_gain(bint f32, const double* freq, const double* totals,
                               Py_ssize_t n_outcomes, Py_ssize_t k, double known,
                               double unknown_frac, double base,
-                              double min_objs) noexcept nogil:
+                              double min_objs, const double* table,
+                              Py_ssize_t table_n) noexcept nogil:
     """Gain over outcomes 1..n_outcomes (§3): freq is (n_outcomes+1) x k, row 0 unknown,
     totals[v] the outcome weights V_v. Unusable (-eps) unless two outcomes reach MINOBJS."""
     cdef Py_ssize_t v, reasonable = 0
@@ -64,7 +78,7 @@ cdef inline double split_gain(bint f32, const double* freq, const double* totals
     if reasonable < 2:
         return unusable(f32)
     for v in range(1, n_outcomes + 1):
-        info = rnd(f32, info + total_info(f32, freq + v * k, k, 1))
+        info = rnd(f32, info + total_info(f32, freq + v * k, k, 1, table, table_n))
     return rnd(f32, rnd(f32, 1.0 - unknown_frac)
                * rnd(f32, base - rnd(f32, info / known)))
 

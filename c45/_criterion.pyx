@@ -18,7 +18,7 @@ def info_bits(counts, precision="float64"):
     cdef bint f32 = _is_f32(precision)
     if f32:
         c = np.asarray(c, dtype=np.float32).astype(np.float64)
-    return total_info(f32, &c[0], c.shape[0], 1) if c.shape[0] else 0.0
+    return total_info(f32, &c[0], c.shape[0], 1, NULL, 0) if c.shape[0] else 0.0
 
 
 def entropy(counts, precision="float64"):

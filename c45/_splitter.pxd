@@ -1,10 +1,14 @@
 # Finding the test at a node (spec §3-§6): the case array and its reordering
 # primitives, continuous cuts, multiway discrete tests, value subsets, selection.
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from c45._types cimport Dataset, Test
 
 cdef struct SortItem:
     double value
+    int32_t case
+
+cdef struct RankItem:
+    uint32_t key            # the case's rank in the feature (float64 mode)
     int32_t case
 
 # Mutable state shared by growing and pruning: the case array C4.5 reorders in
@@ -36,9 +40,13 @@ cdef struct Work:
     int64_t* group_start    # n_features + 1
     int32_t* n_groups       # per feature (subsets): number of branches
     SortItem* sortbuf       # n_cases
+    RankItem* rankbuf       # n_cases
+    RankItem* ranktmp       # n_cases
     double* cand_gain       # n_cases: gains of the evaluated cuts
     double* cand_split      # n_cases: split infos of the evaluated cuts
     Py_ssize_t* cand_pos    # n_cases: positions of the evaluated cuts
+    double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
+    Py_ssize_t table_n
 
 cdef int work_init(Work* w, const Dataset* data) except -1
 cdef void work_free(Work* w) noexcept

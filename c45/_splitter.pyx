@@ -6,9 +6,9 @@ sorted), and the order carries over: it decides the order of binary32 sums, so t
 reordering primitives below are exactly those of the spec.
 """
 from libc.math cimport isnan, log2
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from c45._types cimport Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, total_info, split_gain, worth,
@@ -51,9 +51,18 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.sortbuf = <SortItem*> calloc(n + 1, sizeof(SortItem))
+    w.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
+    w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
     w.cand_gain = <double*> calloc(n + 1, sizeof(double))
     w.cand_split = <double*> calloc(n + 1, sizeof(double))
     w.cand_pos = <Py_ssize_t*> calloc(n + 1, sizeof(Py_ssize_t))
+    # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
+    # unknown values), and the logarithms dominate the cut scan otherwise.
+    w.table_n = n
+    w.nlogn = <double*> malloc((n + 1) * sizeof(double))
+    if w.nlogn != NULL:
+        for f in range(n + 1):
+            w.nlogn[f] = (<double> f) * log2_of(d.f32, <double> f)
     if (w.cases == NULL or w.weight == NULL or w.dist == NULL or w.freq == NULL
             or w.totals == NULL or w.gain == NULL or w.info == NULL or w.bar == NULL
             or w.raw_gain == NULL or w.tries == NULL or w.block_freq == NULL
@@ -61,7 +70,8 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
             or w.groups == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
-            or w.cand_split == NULL or w.cand_pos == NULL):
+            or w.cand_split == NULL or w.cand_pos == NULL or w.nlogn == NULL
+            or w.rankbuf == NULL or w.ranktmp == NULL):
         work_free(w)
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
     for f in range(n):
@@ -73,7 +83,8 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
 cdef void work_free(Work* w) noexcept:
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
-    free(w.cand_gain); free(w.cand_split); free(w.cand_pos)
+    free(w.cand_gain); free(w.cand_split); free(w.cand_pos); free(w.nlogn)
+    free(w.rankbuf); free(w.ranktmp)
     free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
@@ -237,16 +248,82 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
             stack_lo[top] = lo; stack_hi[top] = q; stack_depth[top] = depth + 1; top += 1
 
 
-cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
-    """Sort the cases of [lo, hi] by their value of one continuous attribute."""
-    cdef Py_ssize_t i
+cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
+                          uint32_t max_key) noexcept nogil:
+    """Sort n (key, case) items by key: LSD radix, 11 bits a pass (stable)."""
+    cdef Py_ssize_t count[2048]
+    cdef Py_ssize_t i, total, c
+    cdef int shift = 0
+    cdef RankItem* src = a
+    cdef RankItem* dst = tmp
+    cdef RankItem* swap
+    cdef RankItem item
+    cdef Py_ssize_t j
+    if n <= 48:
+        for i in range(1, n):
+            item = a[i]
+            j = i - 1
+            while j >= 0 and a[j].key > item.key:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = item
+        return
+    while True:
+        memset(count, 0, sizeof(count))
+        for i in range(n):
+            count[(src[i].key >> shift) & 2047] += 1
+        total = 0
+        for i in range(2048):
+            c = count[i]
+            count[i] = total
+            total += c
+        for i in range(n):
+            c = (src[i].key >> shift) & 2047
+            dst[count[c]] = src[i]
+            count[c] += 1
+        swap = src
+        src = dst
+        dst = swap
+        shift += 11
+        if shift >= 32 or (max_key >> shift) == 0:
+            break
+    if src != a:
+        memcpy(a, src, n * sizeof(RankItem))
+
+
+cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize_t lo,
+                     Py_ssize_t hi) noexcept nogil:
+    """Sort the cases of [lo, hi] by their value of one continuous attribute.
+
+    float32 mode runs Release 8's quicksort, whose order of equal values decides
+    binary32 sums. float64 mode sorts by each case's precomputed rank in the
+    feature (value, then case index): linear-time radix sorting, and an order of
+    equal values that depends on nothing but the data."""
+    cdef Py_ssize_t i, n = hi - lo + 1
     cdef SortItem* a = w.sortbuf
-    for i in range(lo, hi + 1):
-        a[i].case = w.cases[i]
-        a[i].value = values[w.cases[i]]
-    quicksort_items(a, lo, hi, w.data.f32)
-    for i in range(lo, hi + 1):
-        w.cases[i] = a[i].case
+    cdef RankItem* r
+    cdef const uint32_t* rank
+    cdef bint ordered = True
+    if w.data.f32:
+        for i in range(lo, hi + 1):
+            a[i].case = w.cases[i]
+            a[i].value = values[w.cases[i]]
+        quicksort_items(a, lo, hi, True)
+        for i in range(lo, hi + 1):
+            w.cases[i] = a[i].case
+        return
+    rank = w.data.rank + <Py_ssize_t> w.data.col[feature] * w.data.n_cases
+    r = w.rankbuf
+    for i in range(n):
+        r[i].case = w.cases[lo + i]
+        r[i].key = rank[r[i].case]
+        if i > 0 and r[i].key < r[i - 1].key:
+            ordered = False
+    if ordered:
+        return
+    radix_sort_keys(r, w.ranktmp, n, <uint32_t> w.data.n_cases)
+    for i in range(n):
+        w.cases[lo + i] = r[i].case
 
 
 # ---------------------------------------------------------------------------
@@ -282,11 +359,11 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     unknown_frac = rnd(f32, 1.0 - rnd(f32, known / total))
     if known < 2 * min_objs:
         return
-    sort_range(w, values, first, hi)
+    sort_range(w, f, values, first, hi)
     for i in range(first, hi + 1):
         c = w.cases[i]
         freq[2 * k + d.y[c]] = rnd(f32, freq[2 * k + d.y[c]] + w.weight[c])
-    base = rnd(f32, total_info(f32, freq + 2 * k, k, 1) / known)
+    base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = rnd(f32, 0.10 * known / k)
     if min_split <= min_objs:
         min_split = min_objs
@@ -308,8 +385,9 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
             w.totals[1] = low
             w.totals[2] = rnd(f32, known - low)
             w.cand_gain[n_cand] = split_gain(f32, freq, w.totals, 2, k, known,
-                                             unknown_frac, base, min_objs)
-            w.cand_split[n_cand] = rnd(f32, total_info(f32, w.totals, 3, 1) / total)
+                                             unknown_frac, base, min_objs,
+                                             w.nlogn, w.table_n)
+            w.cand_split[n_cand] = rnd(f32, total_info(f32, w.totals, 3, 1, w.nlogn, w.table_n) / total)
             w.cand_pos[n_cand] = i
             n_cand += 1
     w.tries[f] = n_cand
@@ -389,9 +467,9 @@ cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     known = discrete_table(w, f, lo, hi, total, &unknown_frac, &base)
     if total <= w.totals[0]:
         return
-    w.info[f] = rnd(f32, total_info(f32, w.totals, n_values + 1, 1) / total)
+    w.info[f] = rnd(f32, total_info(f32, w.totals, n_values + 1, 1, w.nlogn, w.table_n) / total)
     w.gain[f] = split_gain(f32, w.freq, w.totals, n_values, d.n_classes, known,
-                           unknown_frac, base, w.min_objs)
+                           unknown_frac, base, w.min_objs, w.nlogn, w.table_n)
     w.raw_gain[f] = w.gain[f]
 
 
@@ -448,8 +526,8 @@ cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         if not d.leak_min_objs:
             w.min_objs = entry_min_objs
         return
-    pg = split_gain(f32, w.freq, w.totals, n_values, k, known, unknown_frac, base, 1.0)
-    pi = rnd(f32, total_info(f32, w.totals, n_values + 1, 1) / total)
+    pg = split_gain(f32, w.freq, w.totals, n_values, k, known, unknown_frac, base, 1.0, w.nlogn, w.table_n)
+    pi = rnd(f32, total_info(f32, w.totals, n_values + 1, 1, w.nlogn, w.table_n) / total)
     pv = worth_of(d, pi, pg, eps32)
     # Values with some weight become blocks; the others form the missing set.
     copy_block(bf, bt, 0, w.freq, w.totals, 0, k)
@@ -484,8 +562,8 @@ cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                     b2 += 1
         b += 1
     if merged:
-        pg = split_gain(f32, bf, bt, n_blocks, k, known, unknown_frac, base, 1.0)
-        pi = rnd(f32, total_info(f32, bt, n_blocks + 1, 1) / total)
+        pg = split_gain(f32, bf, bt, n_blocks, k, known, unknown_frac, base, 1.0, w.nlogn, w.table_n)
+        pi = rnd(f32, total_info(f32, bt, n_blocks + 1, 1, w.nlogn, w.table_n) / total)
         pv = worth_of(d, pi, pg, eps32)
     # Hill-climb: merge the best pair of blocks while that helps.
     min_gain = rnd(f32, pg / 2)
@@ -518,8 +596,8 @@ cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                 merge_into(tf, tt, b1, b2, k, f32)
                 if b2 != n_blocks:
                     copy_block(tf, tt, b2, tf, tt, n_blocks, k)
-                g = split_gain(f32, tf, tt, n_blocks - 1, k, known, unknown_frac, base, 1.0)
-                i_ = rnd(f32, total_info(f32, tt, n_blocks, 1) / total)
+                g = split_gain(f32, tf, tt, n_blocks - 1, k, known, unknown_frac, base, 1.0, w.nlogn, w.table_n)
+                i_ = rnd(f32, total_info(f32, tt, n_blocks, 1, w.nlogn, w.table_n) / total)
                 val = worth_of(d, i_, g, eps32)
                 if ((g >= min_gain and best_gain < min_gain) or val >= best_val
                         or (not have and (not d.gain_ratio or reasonable < 2))):
@@ -547,7 +625,7 @@ cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     if pv <= 0:
         return
     w.gain[f] = split_gain(f32, bf, bt, n_blocks, k, known, unknown_frac, base,
-                           w.min_objs)
+                           w.min_objs, w.nlogn, w.table_n)
     w.raw_gain[f] = w.gain[f]
     w.info[f] = pi
     # Values too light to form a block go to one extra final branch.

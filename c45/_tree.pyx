@@ -11,7 +11,7 @@ cimport numpy as cnp
 from libc.math cimport NAN, isnan
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
@@ -520,7 +520,9 @@ cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
     cdef const double[::1] init_weight = data[6]
     cdef const double[::1] distinct = data[7]
     cdef const int64_t[::1] distinct_start = data[8]
+    cdef const uint32_t[:, ::1] rank = data[13]
     memset(d, 0, sizeof(Dataset))
+    d.rank = &rank[0, 0]
     d.n_cases = y.shape[0]
     d.n_features = col.shape[0]
     d.n_classes = data[5]

@@ -1,6 +1,6 @@
 # Plain C types shared by the Cython modules. This file cimports nothing else from
 # c45, so every module can cimport it without cycles.
-from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
 
 # Node kinds (the §10 node types of C4.5 Release 8).
 cdef enum:
@@ -27,6 +27,7 @@ cdef struct Dataset:
     Py_ssize_t n_features
     Py_ssize_t n_classes
     const double* cont          # continuous values, NaN = unknown
+    const uint32_t* rank        # float64 mode: each case's rank in each continuous feature
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
     const int32_t* col          # feature -> column in cont or codes
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous

@@ -29,6 +29,10 @@ Project decisions that complete or deviate from the spec:
 6. Children are stored in branch order (discrete: branch v <-> code v;
    continuous: branch 1 is ``value <= cut``, branch 2 is ``value > cut``).
 
+7. ``precision="float64"`` sorts the known cases of a continuous attribute by
+   (value, case index) instead of running Release 8's quicksort: same cuts, same
+   decisions; only the order of float64 sums (with fractional weights) differs.
+
 Where the spec leaves room, this oracle reads it as follows:
 
 * §2 step 9 / §8.2 step 5: the cases of branch v are gathered from the whole known
@@ -352,7 +356,14 @@ class C45Run:
         r = a.r(1.0 - a.div(K, W))
         if K < 2 * self.minobjs:                                      # step 3
             return unusable
-        self.quicksort(kp, hi, att)                                   # step 4
+        if self.a.r is r32:
+            self.quicksort(kp, hi, att)                               # step 4
+        else:
+            # float64 mode (a project decision): known cases sorted by value,
+            # equal values by case index; only the order of float64 sums depends
+            # on it. float32 keeps Release 8's quicksort, to the bit.
+            self.cases[kp:hi + 1] = sorted(self.cases[kp:hi + 1],
+                                           key=lambda c: (self.X[att][c], c))
         right = self.class_dist(kp, hi)
         base = a.div(a.TI(right), K)
         min_split = a.r(0.10 * K / k)                                 # step 5

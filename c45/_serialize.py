@@ -1,0 +1,644 @@
+"""A fitted tree as a nested dict, and the whole model as a versioned JSON file.
+
+``to_dict`` gives seed 002's ``{feature: {value: subtree-or-class}}`` form, or with
+``weights=True`` a richer form that carries what C4.5's fractional descent needs,
+which ``dict_predict_proba`` evaluates exactly as ``predict_proba`` does.
+``to_json`` / ``from_json`` write and read the model format of
+docs/model-format.md: plain JSON, no pickle, loaded without executing code.
+"""
+import base64
+import hashlib
+import json
+import math
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from c45._encode import Schema, _is_missing_scalar
+from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
+
+FORMAT_NAME = "c45-model"
+FORMAT_VERSION = 1
+
+# Keys of the weighted dict form that are not feature names.
+_META = ("_class", "_weight", "_value", "_threshold", "_branches", "_classes",
+         "_features", "_precision", "_laplace")
+
+
+# ---------------------------------------------------------------------------
+# Shared helpers
+
+def threshold_text(t, f32):
+    """The shortest decimal that reads back as the threshold ``t`` (in binary32
+    when the model is float32): exact, and as short as the data value it is."""
+    v = np.float32(t) if f32 and float(np.float32(t)) == t else np.float64(t)
+    s = np.format_float_positional(v, unique=True, trim="-")
+    if len(s) > 17:
+        s = np.format_float_scientific(v, unique=True, trim="-")
+    return s
+
+
+def _pick_tree(clf, tree):
+    check_is_fitted(clf, "tree_")
+    if tree == "final":
+        return clf.tree_
+    if tree == "grown":
+        return clf.grown_tree_
+    raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
+
+
+def _feature_names(clf, feature_names=None):
+    if feature_names is None:
+        feature_names = getattr(clf, "feature_names_in_", None)
+    if feature_names is None:
+        return [f"x{j}" for j in range(clf.n_features_in_)]
+    names = [str(n) for n in feature_names]
+    if len(names) != clf.n_features_in_:
+        raise ValueError(f"feature_names has {len(names)} entries, the model has "
+                         f"{clf.n_features_in_} features")
+    return names
+
+
+def _py(v):
+    """A numpy scalar as the plain Python value (str, int, float, bool, bytes)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _branch_groups(t, node, categories):
+    """Per branch of a discrete or subset test: the list of its category values."""
+    if t.kind[node] == SUBSET_KIND:
+        return [[categories[v] for v in g]
+                for g in t.branch_values(node, max(len(categories), 1))]
+    return [[categories[b]] if b < len(categories) else []
+            for b in range(t.n_children[node])]
+
+
+# ---------------------------------------------------------------------------
+# Nested dict
+
+def to_dict(clf, tree="final", weights=False, feature_names=None):
+    """The tree as nested dicts: ``{feature: {value: subtree-or-class}}`` (seed 002).
+
+    A test node is a dict with one key, the feature's name, mapping each branch
+    value to the subtree below it; a leaf is the class label. Discrete branches are
+    keyed by category (a subset branch, ``subset_splits=True``, once per category it
+    holds, all sharing one subtree); continuous branches by ``"<= t"`` and
+    ``"> t"``, ``t`` written as the shortest decimal that reads back exactly.
+
+    **Missing values.** The plain form (``weights=False``) cannot express how
+    C4.5 classifies an unknown (NaN/None) or unseen value: such a case goes down
+    *every* branch, weighted by the share of the training weight each branch got,
+    and the leaves' class distributions are averaged with those weights. A plain
+    ``tree[feature][value]`` lookup has no answer for it, and a leaf label alone
+    drops the distribution. Use ``weights=True`` for a form that carries what the
+    descent needs, and evaluate it with :func:`dict_predict_proba`, which gives
+    exactly ``clf.predict_proba``.
+
+    Parameters
+    ----------
+    clf : fitted C45Classifier
+    tree : {"final", "grown"}, default="final"
+    weights : bool, default=False
+        Every node (leaves too) becomes a dict with, besides its feature key,
+        ``"_weight"`` (C4.5's Items: training weight reaching the node),
+        ``"_value"`` (class weights, in the order of the root's ``"_classes"``),
+        ``"_class"`` (the node's class); continuous tests add ``"_threshold"``
+        (the exact float) and subset tests ``"_branches"`` (per branch, the
+        categories it holds; branches holding none carry no weight and are left
+        out). The root also holds ``"_classes"``, ``"_features"`` (names in column
+        order), ``"_precision"`` and ``"_laplace"``. Keys starting with ``_`` are
+        never features. Values are Python scalars, so the dict survives
+        ``json.dumps`` as long as the categories and classes are strings.
+    feature_names : list of str, optional
+        Defaults to ``feature_names_in_``, else ``x0, x1, ...``.
+
+    Examples
+    --------
+    >>> from c45 import C45Classifier, to_dict
+    >>> from c45.datasets import load_golf
+    >>> X, y = load_golf()
+    >>> to_dict(C45Classifier().fit(X, y))["outlook"]["sunny"]
+    {'humidity': {'<= 75': 'Play', '> 75': "Don't Play"}}
+    """
+    t = _pick_tree(clf, tree)
+    names = _feature_names(clf, feature_names)
+    f32 = clf.precision == "float32"
+    classes = [_py(c) for c in clf.classes_]
+    if weights:
+        clash = [n for n in names if n in _META]
+        if clash:
+            raise ValueError(f"feature name {clash[0]!r} is a reserved key of the "
+                             f"weighted dict form; pass other feature_names")
+
+    def build(node):
+        out = {}
+        if t.kind[node] != LEAF_KIND:
+            f = int(t.feature[node])
+            first = int(t.first_child[node])
+            branches = {}
+            if t.kind[node] == CONTINUOUS_KIND:
+                s = threshold_text(t.threshold[node], f32)
+                branches[f"<= {s}"] = build(first)
+                branches[f"> {s}"] = build(first + 1)
+                if weights:
+                    out["_threshold"] = float(t.threshold[node])
+            else:
+                groups = _branch_groups(t, node, clf.categories_[f])
+                kept = []
+                for b, group in enumerate(groups):
+                    if not group:
+                        if t.weight[first + b] != 0:     # never grown by C4.5
+                            raise ValueError(f"node {node}: branch {b} holds no value "
+                                             f"but has training weight")
+                        continue
+                    sub = build(first + b)
+                    for v in group:
+                        branches[_py(v)] = sub
+                    kept.append([_py(v) for v in group])
+                if weights and t.kind[node] == SUBSET_KIND:
+                    out["_branches"] = kept
+            out = {names[f]: branches, **out}
+        elif not weights:
+            return classes[t.node_class[node]]
+        if weights:
+            out["_class"] = classes[t.node_class[node]]
+            out["_weight"] = float(t.weight[node])
+            out["_value"] = [float(v) for v in t.value[node]]
+        return out
+
+    d = build(0)
+    if weights:
+        d.update(_classes=classes, _features=names, _precision=clf.precision,
+                 _laplace=bool(clf.laplace))
+    return d
+
+
+def _feature_key(node):
+    for key in node:
+        if not (isinstance(key, str) and key in _META):
+            return key
+    return None
+
+
+def _dict_columns(X, names):
+    """Per feature (in ``names`` order): a sequence of the rows' values."""
+    try:
+        import pandas as pd
+    except ImportError:                     # pragma: no cover
+        pd = None
+    if pd is not None and isinstance(X, pd.DataFrame):
+        missing = [n for n in names if n not in X.columns]
+        if missing:
+            raise ValueError(f"X has no column {missing[0]!r}")
+        return [X[n].to_numpy(dtype=object) for n in names], len(X)
+    if isinstance(X, (list, tuple)) and X and isinstance(X[0], dict):
+        return [[row.get(n) for row in X] for n in names], len(X)
+    arr = np.asarray(X, dtype=object)
+    if arr.ndim != 2 or arr.shape[1] != len(names):
+        raise ValueError(f"X must be a DataFrame, a list of dicts or a 2-D array with "
+                         f"{len(names)} columns ({names}), got shape {arr.shape}")
+    return [arr[:, j] for j in range(len(names))], arr.shape[0]
+
+
+def dict_predict_proba(tree_dict, X):
+    """Class probabilities from the weighted dict form of :func:`to_dict`.
+
+    Evaluates ``to_dict(clf, weights=True)`` the way ``clf.predict_proba`` does,
+    bit for bit (in float32 models every step is rounded to binary32 as in C4.5):
+    a known value follows its branch; an unknown (None/NaN) or unseen value goes
+    down every branch with weight ``w * _weight(child) / _weight(node)``; a leaf
+    with weight adds ``w * _value / _weight`` (Laplace: ``w * (_value + 1) /
+    (_weight + k)``), an empty leaf adds ``w`` to its ``_class``.
+
+    Parameters
+    ----------
+    tree_dict : dict from ``to_dict(clf, weights=True)``
+    X : DataFrame, list of dicts (feature name -> value) or 2-D array whose
+        columns are in the order of ``tree_dict["_features"]``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes), classes in ``tree_dict["_classes"]``.
+    """
+    if not isinstance(tree_dict, dict) or "_weight" not in tree_dict \
+            or "_classes" not in tree_dict:
+        raise ValueError("dict_predict_proba needs the weighted form, to_dict(clf, "
+                         "weights=True): the plain {feature: {value: subtree}} form "
+                         "cannot express C4.5's fractional descent for unknown and "
+                         "unseen values")
+    classes = tree_dict["_classes"]
+    names = list(tree_dict["_features"])
+    f32 = tree_dict["_precision"] == "float32"
+    laplace = bool(tree_dict["_laplace"])
+    k = len(classes)
+    class_index = {}
+    for i, c in enumerate(classes):
+        class_index.setdefault(c, i)
+    col_of = {n: j for j, n in enumerate(names)}
+    columns, m = _dict_columns(X, names)
+    r = (lambda x: float(np.float32(x))) if f32 else (lambda x: x)
+    out = np.zeros((m, k), dtype=np.float64)
+
+    for i in range(m):
+        sums = [0.0] * k
+        stack = [(tree_dict, 1.0)]
+        while stack:                       # depth first, branches in order
+            node, wt = stack.pop()
+            feat = _feature_key(node)
+            weight = node["_weight"]
+            if feat is None:               # a leaf
+                if weight > 0 and laplace:
+                    for c, v in enumerate(node["_value"]):
+                        sums[c] = r(sums[c] + r(r(wt * r(v + 1)) / r(weight + k)))
+                elif weight > 0:
+                    for c, v in enumerate(node["_value"]):
+                        if v != 0:
+                            sums[c] = r(sums[c] + r(r(wt * v) / weight))
+                else:
+                    c = class_index[node["_class"]]
+                    sums[c] = r(sums[c] + wt)
+                continue
+            branches = node[feat]
+            x = columns[col_of[feat]][i]
+            child = None
+            if not _is_missing_scalar(x):
+                if "_threshold" in node:
+                    x = float(x)
+                    if f32:
+                        x = float(np.float32(x))
+                    keys = list(branches)
+                    child = branches[keys[0] if x <= node["_threshold"] else keys[1]]
+                else:
+                    child = branches.get(_py(x))
+            if child is not None:
+                stack.append((child, wt))
+                continue
+            if "_branches" in node:
+                subs = [branches[g[0]] for g in node["_branches"]]
+            else:
+                subs = list(branches.values())
+            for sub in reversed(subs):
+                stack.append((sub, r(r(wt * sub["_weight"]) / weight)))
+        out[i] = sums
+    total = out.sum(axis=1, keepdims=True)
+    return out / np.where(total > 0, total, 1.0)
+
+
+def dict_predict(tree_dict, X):
+    """Classes from the weighted dict form (``to_dict(clf, weights=True)``): the
+    most probable class of :func:`dict_predict_proba`, ties to the first class."""
+    proba = dict_predict_proba(tree_dict, X)
+    classes = tree_dict["_classes"]
+    return np.asarray([classes[j] for j in np.argmax(proba, axis=1)], dtype=object)
+
+
+# ---------------------------------------------------------------------------
+# JSON model file
+
+_TREE_INT = {"kind": np.int8, "feature": np.int32, "first_child": np.int32,
+             "n_children": np.int32, "node_class": np.int32, "map_offset": np.int64}
+_TREE_FLOAT = ("threshold", "weight", "errors")
+
+
+def _encode_value(v, where):
+    """A category or class as JSON: str, int, float, bool natively; bytes and
+    non-finite floats as tagged objects."""
+    v = _py(v)
+    if isinstance(v, (str, bool, int)):
+        return v
+    if isinstance(v, float):
+        return v if math.isfinite(v) else {"float": repr(v)}
+    if isinstance(v, bytes):
+        return {"bytes": base64.b64encode(v).decode("ascii")}
+    raise ValueError(f"{where}: a value of type {type(v).__name__} ({v!r}) cannot be "
+                     f"stored in a c45 model file (str, int, float, bool and bytes can)")
+
+
+def _decode_value(v, where):
+    if isinstance(v, (str, bool, int, float)):
+        return v
+    if isinstance(v, dict) and len(v) == 1:
+        if "bytes" in v and isinstance(v["bytes"], str):
+            try:
+                return base64.b64decode(v["bytes"].encode("ascii"), validate=True)
+            except ValueError:
+                pass
+        if "float" in v and v["float"] in ("inf", "-inf", "nan"):
+            return float(v["float"])
+    raise _corrupt(f"{where} holds {v!r}, which is not a value of the format")
+
+
+def _encode_tree(t):
+    doc = {"n_nodes": t.node_count, "n_classes": t.n_classes}
+    for name in ("kind", "feature", "first_child", "n_children", "node_class"):
+        doc[name] = [int(v) for v in getattr(t, name)]
+    doc["threshold"] = [None if math.isnan(v) else float(v) for v in t.threshold]
+    doc["weight"] = [float(v) for v in t.weight]
+    doc["errors"] = [float(v) for v in t.errors]
+    doc["value"] = [[float(v) for v in row] for row in t.value]
+    doc["map_offset"] = [int(v) for v in t.map_offset]
+    doc["value_map"] = [int(v) for v in t.value_map]
+    return doc
+
+
+def _json_param(v):
+    v = _py(v)
+    if v is None or isinstance(v, (str, bool, int, float)):
+        return v if not isinstance(v, float) or math.isfinite(v) else None
+    if isinstance(v, (list, tuple, np.ndarray)):
+        items = [_py(x) for x in v]
+        if all(isinstance(x, (str, bool, int, float)) for x in items):
+            return items
+    raise TypeError
+
+
+def _canonical(doc):
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def to_json(clf, indent=None):
+    """The fitted model as text in c45's versioned JSON model format.
+
+    The format (docs/model-format.md) holds what prediction needs and nothing
+    executable: the parameters, the feature names, kinds and categories, the
+    classes with their dtype, and both trees (``tree_`` and ``grown_tree_``) as
+    flat arrays. Floats are written as JSON numbers in Python's shortest
+    round-trip form, so :func:`from_json` restores them bit for bit and the
+    loaded model gives the same predictions and probabilities. A SHA-256
+    checksum over the canonical form lets the loader refuse a damaged file.
+
+    Parameters
+    ----------
+    clf : fitted C45Classifier
+    indent : int or None, default=None
+        Passed to ``json.dumps`` (None: one line).
+
+    Returns
+    -------
+    str
+    """
+    check_is_fitted(clf, "tree_")
+    import c45
+    schema = clf._schema
+    features = []
+    for j in range(schema.n_features):
+        if schema.discrete[j]:
+            features.append({"kind": "discrete", "categories": [
+                _encode_value(v, f"feature {j} category") for v in schema.categories[j]]})
+        else:
+            features.append({"kind": "continuous"})
+    classes = np.asarray(clf.classes_)
+    if classes.dtype.kind not in "biufUSO":
+        raise ValueError(f"classes of dtype {classes.dtype} cannot be stored in a c45 "
+                         f"model file")
+    params, dropped = {}, []
+    for name, value in clf.get_params(deep=False).items():
+        try:
+            params[name] = _json_param(value)
+        except TypeError:
+            params[name] = None
+            dropped.append(name)
+    doc = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "c45_version": c45.__version__,
+        "estimator": type(clf).__name__,
+        "precision": clf.precision,
+        "laplace": bool(clf.laplace),
+        "params": params,
+        "params_not_stored": dropped,
+        "n_features": int(schema.n_features),
+        "feature_names": None if schema.names is None else [str(n) for n in schema.names],
+        "features": features,
+        "classes": {"dtype": classes.dtype.str,
+                    "values": [_encode_value(v, "class") for v in classes]},
+        "trees": {"final": _encode_tree(clf.tree_), "grown": _encode_tree(clf.grown_tree_)},
+    }
+    doc["checksum"] = "sha256:" + hashlib.sha256(_canonical(doc)).hexdigest()
+    return json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def _corrupt(msg):
+    return ValueError(f"c45 model file is corrupted: {msg}")
+
+
+def _need(doc, key, types, where="the file"):
+    """doc[key], checked to be one of types (a bool is not an int here)."""
+    types = types if isinstance(types, tuple) else (types,)
+    if not isinstance(doc, dict) or key not in doc:
+        raise _corrupt(f"{where} has no {key!r} field")
+    v = doc[key]
+    if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
+        raise _corrupt(f"{where} field {key!r} has the wrong type ({type(v).__name__})")
+    return v
+
+
+def _int_array(values, dtype, where):
+    if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise _corrupt(f"{where} must be a list of integers")
+    info = np.iinfo(dtype)
+    if values and not info.min <= min(values) <= max(values) <= info.max:
+        raise _corrupt(f"{where} holds an integer out of range")
+    return np.asarray(values, dtype=dtype).reshape(len(values))
+
+
+def _float_array(values, where, nullable=False):
+    if not isinstance(values, list):
+        raise _corrupt(f"{where} must be a list of numbers")
+    out = np.empty(len(values), dtype=np.float64)
+    for i, v in enumerate(values):
+        if v is None and nullable:
+            out[i] = np.nan
+        elif isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+            out[i] = v
+        else:
+            raise _corrupt(f"{where}[{i}] is {v!r}, not a finite number")
+    return out
+
+
+def _decode_tree(doc, where, schema, n_classes):
+    n = _need(doc, "n_nodes", int, where)
+    if n < 1:
+        raise _corrupt(f"{where} has no nodes")
+    if _need(doc, "n_classes", int, where) != n_classes:
+        raise _corrupt(f"{where}.n_classes does not match the classes")
+    arrays = {}
+    for name, dtype in _TREE_INT.items():
+        arrays[name] = _int_array(_need(doc, name, list, where), dtype, f"{where}.{name}")
+    for name in _TREE_FLOAT:
+        arrays[name] = _float_array(_need(doc, name, list, where), f"{where}.{name}",
+                                    nullable=name == "threshold")
+    for name, arr in arrays.items():
+        if len(arr) != n:
+            raise _corrupt(f"{where}.{name} has {len(arr)} entries for {n} nodes")
+    rows = _need(doc, "value", list, where)
+    if len(rows) != n or not all(isinstance(r, list) and len(r) == n_classes for r in rows):
+        raise _corrupt(f"{where}.value must be {n} lists of {n_classes} numbers")
+    value = _float_array([v for r in rows for v in r], f"{where}.value").reshape(n, n_classes)
+    value_map = _int_array(_need(doc, "value_map", list, where), np.int32,
+                           f"{where}.value_map")
+
+    kind, feature = arrays["kind"], arrays["feature"]
+    first, nch = arrays["first_child"], arrays["n_children"]
+    n_values = schema.n_values
+    parents = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        node = f"{where} node {i}"
+        if kind[i] not in (LEAF_KIND, DISCRETE_KIND, CONTINUOUS_KIND, SUBSET_KIND):
+            raise _corrupt(f"{node} has unknown kind {kind[i]}")
+        if not 0 <= arrays["node_class"][i] < n_classes:
+            raise _corrupt(f"{node} has class index {arrays['node_class'][i]} out of range")
+        if arrays["weight"][i] < 0:
+            raise _corrupt(f"{node} has a negative weight")
+        if kind[i] == LEAF_KIND:
+            if nch[i] != 0:
+                raise _corrupt(f"{node} is a leaf with children")
+            continue
+        f = feature[i]
+        if not 0 <= f < schema.n_features:
+            raise _corrupt(f"{node} tests feature {f}, out of range")
+        if (kind[i] == CONTINUOUS_KIND) == bool(schema.discrete[f]):
+            raise _corrupt(f"{node}: its test kind does not match feature {f}'s kind")
+        if kind[i] == CONTINUOUS_KIND and (nch[i] != 2 or not np.isfinite(
+                arrays["threshold"][i])):
+            raise _corrupt(f"{node}: a continuous test needs 2 branches and a threshold")
+        if nch[i] < 1 or first[i] <= i or first[i] + nch[i] > n:
+            raise _corrupt(f"{node} has children out of range")
+        if arrays["weight"][i] <= 0:
+            raise _corrupt(f"{node} is a test with no weight")
+        if kind[i] == SUBSET_KIND:
+            off = arrays["map_offset"][i]
+            if off < 0 or off + n_values[f] >= len(value_map):
+                raise _corrupt(f"{node} has a subset map out of range")
+        parents[first[i]:first[i] + nch[i]] += 1
+    if parents[0] != 0 or not np.all(parents[1:] == 1):
+        raise _corrupt(f"{where} is not a tree (a node with no parent or two)")
+    return Tree(value=value, value_map=value_map, **arrays)
+
+
+def from_json(text):
+    """Load a model written by :func:`to_json`: a fitted C45Classifier.
+
+    Reads JSON only (no pickle, nothing executed). Refuses, with a ValueError
+    naming the problem, text that is not JSON (a truncated file), a file of
+    another format, a format version newer than this c45 reads, a checksum
+    mismatch (a changed byte) and arrays that do not form a valid tree.
+
+    The model predicts exactly as the one saved. It does not hold the training
+    data, so ``prune()`` needs a new ``fit``.
+    """
+    from c45._classifier import C45Classifier
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"c45 model file is not UTF-8 text: {exc}") from None
+    if not isinstance(text, str):
+        raise TypeError(f"from_json expects str or bytes, got {type(text).__name__}")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"c45 model file is not valid JSON (truncated or corrupted?): "
+                         f"{exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
+        raise ValueError(f"not a c45 model file: no \"format\": \"{FORMAT_NAME}\" field")
+    version = doc.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _corrupt(f"format_version is {version!r}, not a positive integer")
+    if version > FORMAT_VERSION:
+        raise ValueError(f"c45 model file has format version {version}, newer than this "
+                         f"c45 reads (up to {FORMAT_VERSION}); upgrade c45 to load it "
+                         f"(written by c45 {doc.get('c45_version')})")
+    checksum = _need(doc, "checksum", str)
+    body = {key: v for key, v in doc.items() if key != "checksum"}
+    try:
+        digest = "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+    except ValueError as exc:          # a number JSON cannot hold (1e999 -> inf)
+        raise _corrupt(str(exc)) from None
+    if digest != checksum:
+        raise _corrupt("checksum mismatch (the content was changed after it was "
+                       "written)")
+    if doc.get("estimator") != "C45Classifier":
+        raise ValueError(f"c45 model file holds a {doc.get('estimator')!r}, not a "
+                         f"C45Classifier")
+
+    precision = _need(doc, "precision", str)
+    if precision not in ("float64", "float32"):
+        raise _corrupt(f"precision {precision!r}")
+    laplace = _need(doc, "laplace", bool)
+    n_features = _need(doc, "n_features", int)
+    features = _need(doc, "features", list)
+    if n_features < 1 or len(features) != n_features:
+        raise _corrupt(f"{len(features)} feature entries for n_features={n_features}")
+    names = doc.get("feature_names")
+    if names is not None:
+        if not isinstance(names, list) or len(names) != n_features or not all(
+                isinstance(s, str) for s in names):
+            raise _corrupt("feature_names must be null or one string per feature")
+        names = np.asarray(names, dtype=object)
+    discrete = np.zeros(n_features, dtype=bool)
+    categories = []
+    for j, feat in enumerate(features):
+        kind = _need(feat, "kind", str, f"features[{j}]")
+        if kind == "continuous":
+            categories.append(None)
+        elif kind == "discrete":
+            raw = _need(feat, "categories", list, f"features[{j}]")
+            cats = [_decode_value(v, f"features[{j}].categories") for v in raw]
+            if len(set(cats)) != len(cats):
+                raise _corrupt(f"features[{j}] lists a category twice")
+            discrete[j] = True
+            categories.append(cats)
+        else:
+            raise _corrupt(f"features[{j}] has unknown kind {kind!r}")
+    schema = Schema(names, discrete, categories)
+
+    cls = _need(doc, "classes", dict)
+    try:
+        dtype = np.dtype(_need(cls, "dtype", str, "classes"))
+    except TypeError:
+        raise _corrupt(f"classes dtype {cls['dtype']!r}") from None
+    if dtype.kind not in "biufUSO":
+        raise _corrupt(f"classes dtype {dtype}")
+    values = [_decode_value(v, "classes") for v in _need(cls, "values", list, "classes")]
+    if not values:
+        raise _corrupt("no classes")
+    if dtype.kind == "O":
+        classes = np.empty(len(values), dtype=object)
+        classes[:] = values
+    else:
+        try:
+            classes = np.asarray(values, dtype=dtype)
+        except (TypeError, ValueError, OverflowError):
+            raise _corrupt(f"classes do not fit dtype {dtype}") from None
+
+    trees = _need(doc, "trees", dict)
+    final = _decode_tree(_need(trees, "final", dict, "trees"), "trees.final", schema,
+                         len(classes))
+    grown = _decode_tree(_need(trees, "grown", dict, "trees"), "trees.grown", schema,
+                         len(classes))
+
+    clf = C45Classifier()
+    known = clf.get_params(deep=False)
+    params = doc.get("params") or {}
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        warnings.warn(f"c45 model file sets parameters this c45 does not know, ignored: "
+                      f"{unknown}", UserWarning, stacklevel=2)
+    dropped = set(doc.get("params_not_stored") or ())
+    clf.set_params(**{k: v for k, v in params.items() if k in known and k not in dropped})
+    clf.set_params(precision=precision, laplace=laplace)
+    clf._schema = schema
+    clf.classes_ = classes
+    clf.n_features_in_ = n_features
+    if names is not None:
+        clf.feature_names_in_ = names
+    clf.categories_ = [None if c is None else list(c) for c in categories]
+    clf.tree_ = final
+    clf.grown_tree_ = grown
+    clf._train = None
+    return clf

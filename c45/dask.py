@@ -1,0 +1,118 @@
+"""Scoring C4.5 trees on Dask collections, partition by partition.
+
+Optional: ``pip install "c45[dask]"`` (dask[dataframe], distributed, dask-ml), then
+``import c45.dask``. See docs/dask.md for grid searches with joblib's Dask backend
+and for training with dask-ml's ``BlockwiseVotingClassifier``.
+
+``predict(model, X)`` and ``predict_proba(model, X)`` apply a fitted
+``C45Classifier`` (or a fitted soft-voting ``BlockwiseVotingClassifier`` of them)
+to every partition of a Dask DataFrame, or every row block of a Dask array,
+exactly as the in-memory ``predict``/``predict_proba`` would: each partition is a
+pandas DataFrame with the columns, names and categorical dtypes of the collection,
+and categories are recoded by value, so partitions with unknown or differing
+categories give the same answers. The model travels as one task of the graph, so
+each worker receives it once per computation rather than once per partition, and
+the tree walk in each task releases the GIL.
+"""
+import dask
+import dask.array as da
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+
+__all__ = ["predict", "predict_proba"]
+
+
+def _trees(model):
+    """The fitted C4.5 trees of ``model`` and its class labels."""
+    estimators = getattr(model, "estimators_", None)
+    if estimators is None:                       # a single C45Classifier
+        if not hasattr(model, "classes_"):
+            raise ValueError(f"{type(model).__name__} is not fitted yet; call fit first")
+        return [model], np.asarray(model.classes_)
+    if getattr(model, "voting", "soft") != "soft":
+        raise ValueError("c45.dask scores BlockwiseVotingClassifier(voting='soft') "
+                         "ensembles only (their trees' probabilities are averaged)")
+    classes = np.asarray(model.classes_)
+    for i, est in enumerate(estimators):
+        if len(est.classes_) != len(classes) or np.any(est.classes_ != classes):
+            raise ValueError(
+                f"tree {i} of the ensemble knows the classes {list(est.classes_)}, not "
+                f"{list(classes)}: a partition lacked a class. Fit on a y of pandas "
+                f"Categorical dtype with categories={list(classes)} (known categories), "
+                f"so that every tree keeps all classes in that order")
+    return list(estimators), classes
+
+
+def _shared(trees):
+    # One task holding the model, which every partition's task depends on: passed
+    # as a plain argument it would be pickled into every task.
+    return dask.delayed(trees, pure=True, traverse=False)
+
+
+def _proba(X, trees):
+    if len(trees) == 1:
+        return trees[0].predict_proba(X)
+    return np.stack([t.predict_proba(X) for t in trees]).mean(axis=0)
+
+
+def _proba_frame(part, trees, classes):
+    return pd.DataFrame(_proba(part, trees), index=part.index,
+                        columns=pd.Index(classes, dtype=classes.dtype))
+
+
+def _label_series(part, trees, classes):
+    return pd.Series(classes.take(np.argmax(_proba(part, trees), axis=1)),
+                     index=part.index, dtype=classes.dtype)
+
+
+def _label_block(block, trees, classes):
+    return classes.take(np.argmax(_proba(block, trees), axis=1))
+
+
+def _rows_only(X):
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional, got a Dask array of shape {X.shape}")
+    return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
+
+
+def predict_proba(model, X):
+    """Class probabilities of every row of a Dask DataFrame or array, lazily.
+
+    A Dask DataFrame gives a Dask DataFrame with the index (and divisions) of X and
+    one float64 column per class (``model.classes_``); a Dask array gives a Dask
+    array of shape ``(n_rows, n_classes)`` chunked like X's rows. Each partition's
+    values equal ``model.predict_proba`` on that partition in memory. For a
+    soft-voting ``BlockwiseVotingClassifier`` they are its trees' average.
+    """
+    trees, classes = _trees(model)
+    if isinstance(X, dd.DataFrame):
+        meta = _proba_frame(X._meta, trees, classes)    # checks columns on the client
+        return X.map_partitions(_proba_frame, _shared(trees), classes, meta=meta)
+    if isinstance(X, da.Array):
+        X = _rows_only(X)
+        return X.map_blocks(_proba, _shared(trees), chunks=(X.chunks[0], (len(classes),)),
+                            dtype=np.float64, meta=np.empty((0, 0), np.float64))
+    raise TypeError(f"X must be a Dask DataFrame or Dask array, got {type(X).__name__}; "
+                    f"call model.predict_proba for in-memory data")
+
+
+def predict(model, X):
+    """Predicted labels of every row of a Dask DataFrame or array, lazily.
+
+    A Dask DataFrame gives a Dask Series with X's index and the dtype of
+    ``model.classes_``; a Dask array gives a 1-D Dask array. The labels equal
+    ``model.predict`` on each partition in memory (ties to the first class). For a
+    soft-voting ``BlockwiseVotingClassifier`` they are labels, not the class
+    indices that dask-ml's own ``predict`` returns.
+    """
+    trees, classes = _trees(model)
+    if isinstance(X, dd.DataFrame):
+        meta = _label_series(X._meta, trees, classes)
+        return X.map_partitions(_label_series, _shared(trees), classes, meta=meta)
+    if isinstance(X, da.Array):
+        X = _rows_only(X)
+        return X.map_blocks(_label_block, _shared(trees), classes, drop_axis=1,
+                            dtype=classes.dtype, meta=np.empty(0, classes.dtype))
+    raise TypeError(f"X must be a Dask DataFrame or Dask array, got {type(X).__name__}; "
+                    f"call model.predict for in-memory data")

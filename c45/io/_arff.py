@@ -1,0 +1,255 @@
+"""Weka's ARFF files, read by c45's own reader (no extra dependency).
+
+Supported: ``@relation``; ``@attribute NAME TYPE`` with TYPE ``numeric``,
+``real`` or ``integer`` (continuous), a nominal list ``{a, b, 'c d'}`` (discrete,
+the declared values in declared order) or ``string`` (discrete, the values in
+order of first appearance); ``@data`` rows, dense (``v1, v2, ...``) or sparse
+(``{0 v1, 3 v4}``: an omitted value is 0, or the first value of a nominal
+attribute, as Weka reads it); ``?`` for an unknown value; ``'...'`` and ``"..."``
+quotes with backslash escapes; ``%`` comments. Not supported (an error naming the
+line): ``date`` and ``relational`` attributes, instance weights ``{w}``.
+The class is the last attribute unless ``target`` names another, as in Weka.
+"""
+from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn,
+                            decoded_lines, need_pandas, open_binary)
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
+            "%": "%"}
+
+
+def _split(text, path, line, sep=",", stop=None):
+    """Split on ``sep`` outside quotes; '%' outside quotes ends the line.
+    Returns (fields, rest): ``rest`` is the text after ``stop`` if given."""
+    fields, cur, i, n = [], [], 0, len(text)
+    quoted = False
+    while i < n:
+        c = text[i]
+        if c in "'\"":
+            q = c
+            i += 1
+            quoted = True
+            while True:
+                if i >= n:
+                    raise DataFileError(path, line, f"unterminated {q}quote{q}")
+                c = text[i]
+                if c == "\\" and i + 1 < n:
+                    cur.append(_ESCAPES.get(text[i + 1], text[i + 1]))
+                    i += 2
+                    continue
+                if c == q:
+                    i += 1
+                    break
+                cur.append(c)
+                i += 1
+            continue
+        if c == "%":
+            break
+        if stop is not None and c == stop:
+            fields.append(("".join(cur).strip(), quoted))
+            return fields, text[i + 1:]
+        if c == sep:
+            fields.append(("".join(cur).strip(), quoted))
+            cur, quoted = [], False
+            i += 1
+            continue
+        cur.append(c)
+        i += 1
+    fields.append(("".join(cur).strip(), quoted))
+    return fields, None
+
+
+def _name_and_rest(text, path, line):
+    """The (possibly quoted) first word of ``text`` and what follows it."""
+    text = text.strip()
+    if text[:1] in ("'", '"'):
+        q = text[0]
+        i, out = 1, []
+        while i < len(text):
+            c = text[i]
+            if c == "\\" and i + 1 < len(text):
+                out.append(_ESCAPES.get(text[i + 1], text[i + 1]))
+                i += 2
+                continue
+            if c == q:
+                return "".join(out), text[i + 1:].strip()
+            out.append(c)
+            i += 1
+        raise DataFileError(path, line, f"unterminated {q}quote{q} in a name")
+    parts = text.split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0], parts[1].strip() if len(parts) > 1 else ""
+
+
+def read_arff(source, target=None, *, features=None, encoding="utf-8", progress=None):
+    """Read an ARFF file (a path or a binary file object): ``(X, y)``.
+
+    ``target``: the class attribute, by default the last one. ``features``: the
+    attributes wanted as X, in this order (for prediction; then y is None when the
+    file has no ``target`` attribute). X holds float64 columns for numeric
+    attributes and pandas Categoricals for nominal and string ones; y is a
+    Categorical with the nominal class values in declared order.
+    """
+    pd = need_pandas()
+    fh, path, close = open_binary(source)
+    try:
+        return _read(fh, path, pd, target, features, encoding, progress)
+    finally:
+        if close:
+            fh.close()
+
+
+def _read(fh, path, pd, target, features, encoding, progress):
+    lines = decoded_lines(fh, path, encoding)
+    attributes = []         # (name, kind, values, line)
+    data_line = None
+    for number, text in lines:
+        s = text.strip()
+        if not s or s.startswith("%"):
+            continue
+        word, rest = (s.split(None, 1) + [""])[:2]
+        key = word.lower()
+        if key == "@relation":
+            continue
+        if key == "@attribute":
+            name, spec = _name_and_rest(rest, path, number)
+            if not name:
+                raise DataFileError(path, number, "@attribute without a name")
+            if any(a[0] == name for a in attributes):
+                raise DataFileError(path, number, f"attribute {name!r} is declared twice")
+            low = spec.lower()
+            if spec.startswith("{"):
+                if "}" not in spec:
+                    raise DataFileError(path, number, "the nominal value list has no "
+                                        "closing '}'", field=f"attribute {name!r}")
+                inner = spec[1:spec.rindex("}")]
+                values = [v for v, _ in _split(inner, path, number)]
+                if any(v == "" for v in values):
+                    raise DataFileError(path, number, "empty nominal value",
+                                        field=f"attribute {name!r}")
+                attributes.append((name, "nominal", values, number))
+            elif low.split()[:1] in (["numeric"], ["real"], ["integer"]):
+                attributes.append((name, "numeric", None, number))
+            elif low.split()[:1] == ["string"]:
+                attributes.append((name, "string", None, number))
+            elif low.split()[:1] in (["date"], ["relational"]):
+                raise DataFileError(path, number, f"{low.split()[0]} attributes are not "
+                                    f"supported", field=f"attribute {name!r}")
+            else:
+                raise DataFileError(path, number, f"unknown attribute type {spec!r} "
+                                    f"(numeric, real, integer, string or {{values}})",
+                                    field=f"attribute {name!r}")
+            continue
+        if key == "@data":
+            data_line = number
+            break
+        raise DataFileError(path, number, f"expected @relation, @attribute or @data, "
+                            f"found {s[:40]!r}")
+    if data_line is None:
+        if not attributes:
+            raise DataFileError(path, 1, "the file is empty (no @attribute or @data)")
+        raise DataFileError(path, attributes[-1][3], "no @data section")
+    if not attributes:
+        raise DataFileError(path, data_line, "no @attribute declared before @data")
+
+    names = [a[0] for a in attributes]
+    if features is not None:
+        absent = [f for f in features if f not in names]
+        if absent:
+            raise DataFileError(path, data_line, f"the model's feature attribute "
+                                f"{absent[0]!r} is not declared")
+        if target is not None and target not in names:
+            target = None
+        feature_names = list(features)
+    else:
+        if target is None:
+            target = names[-1]
+        elif target not in names:
+            raise DataFileError(path, data_line, f"the target attribute {target!r} is not "
+                                f"declared (attributes: {names})")
+        feature_names = [n for n in names if n != target]
+        if not feature_names:
+            raise DataFileError(path, data_line, "no attributes besides the class")
+    if target is not None:
+        kind = attributes[names.index(target)][1]
+        if kind == "numeric":
+            raise DataFileError(path, attributes[names.index(target)][3],
+                                "the class attribute is numeric; c45 classifies "
+                                "(a nominal class is needed)", field=f"attribute {target!r}")
+
+    builders = []
+    for name, kind, values, _ in attributes:
+        if name not in feature_names and name != target:
+            builders.append(None)
+        elif kind == "numeric":
+            builders.append(ContinuousColumn(name))
+        elif kind == "nominal":
+            builders.append(DiscreteColumn(name, values, declared_in="the header",
+                                           kind="class" if name == target else "value"))
+        else:
+            builders.append(DiscreteColumn(name, None))
+    width = len(attributes)
+    n_rows = 0
+    for number, text in lines:
+        s = text.strip()
+        if not s or s.startswith("%"):
+            continue
+        if s.startswith("{"):
+            if "}" not in s:
+                raise DataFileError(path, number, "a sparse row without its closing '}'")
+            body = s[1:s.index("}")]
+            if s[s.index("}") + 1:].strip().startswith("{"):
+                raise DataFileError(path, number, "instance weights are not supported")
+            row = [None] * width
+            if body.strip():
+                for item, quoted in _split(body, path, number):
+                    idx, _, value = item.partition(" ")
+                    try:
+                        j = int(idx)
+                    except ValueError:
+                        raise DataFileError(path, number, f"sparse entry {item!r} does not "
+                                            f"start with an attribute index") from None
+                    if not 0 <= j < width:
+                        raise DataFileError(path, number, f"attribute index {j} is out "
+                                            f"of range (0..{width - 1})")
+                    row[j] = (value.strip().strip("'\""), False)
+            fields = []
+            for j, (name, kind, values, _) in enumerate(attributes):
+                if row[j] is not None:
+                    fields.append(row[j])
+                elif kind == "numeric":
+                    fields.append(("0", False))
+                elif kind == "nominal":
+                    fields.append((values[0], True))
+                else:
+                    fields.append(("", True))
+        else:
+            fields, rest = _split(s, path, number, stop="{")
+            if rest is not None:
+                raise DataFileError(path, number, "instance weights are not supported")
+            if len(fields) != width:
+                raise DataFileError(path, number, f"{len(fields)} values, expected "
+                                    f"{width} (one per @attribute)")
+        for j, (b, (value, quoted)) in enumerate(zip(builders, fields)):
+            if b is None:
+                continue
+            miss = ("?",) if not quoted else ()
+            if b.name == target:
+                if value == "?" and not quoted:
+                    raise DataFileError(path, number, "the class is unknown ('?'); every "
+                                        "case needs a class", field=f"attribute {target!r}")
+                b.add(value, path, number, missing=())
+            else:
+                b.add(value, path, number, missing=miss)
+        n_rows += 1
+        if progress is not None and n_rows % 65536 == 0:
+            progress(f"read {n_rows} rows")
+    if n_rows == 0:
+        raise DataFileError(path, data_line, "no data rows after @data")
+    by_name = {b.name: b for b in builders if b is not None}
+    X = pd.DataFrame({f: by_name[f].series(pd) for f in feature_names},
+                     index=pd.RangeIndex(n_rows))
+    y = None
+    if target is not None:
+        y = pd.Series(by_name[target].series(pd), name=target)
+    return X, y

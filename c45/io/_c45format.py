@@ -1,0 +1,351 @@
+"""C4.5's own files: ``STEM.names`` declares the classes and attributes,
+``STEM.data`` holds the training cases and ``STEM.test`` the test cases.
+
+The format (C4.5 Release 8; project spec §1), as read here:
+
+* ``|`` starts a comment that runs to the end of the line.
+* A token ends at ``,``, ``:``, the end of a line or a comment; a ``.`` followed
+  by a space, a tab, the end of the line or ``|`` also ends one, any other ``.``
+  belongs to the token (``1.5``). ``\\`` escapes the next character.
+* Runs of spaces inside a token become one space; leading and trailing blanks go.
+  Blank lines and comments between tokens are skipped, so a list may continue on
+  the next line after a ``,``.
+* ``.names``: first the class list (``a, b, c.``), then one ``name: spec`` entry
+  per attribute, ``spec`` being ``continuous``, ``ignore``, ``discrete N`` (N >= 2;
+  the values are numbered in order of first appearance in the data, at most N) or
+  a list of at least two values.
+* ``.data`` / ``.test``: one case per entry, ``v1, ..., vA, class``; ``?`` is an
+  unknown value.
+
+Where C4.5 reports an error and carries on (an undeclared class becomes class 0)
+this reader stops: every malformed input raises :class:`DataFileError` naming the
+file, the line and the attribute. The files are read once, a line at a time.
+"""
+import os
+import re
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn,
+                            decoded_lines, need_pandas, open_binary)
+
+_SPLIT = re.compile(r"([,:]|\.(?=[ \t]|$))")
+_SPACES = re.compile(r" {2,}")
+_DISCRETE = re.compile(r"discrete\s+(\d+)")
+_BLANK = " \t\r\f\v"
+_DOT_FOLLOWERS = " \t\n|"
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: its text, the character that ended it (``","``, ``":"``,
+    ``"."`` or ``"\\n"`` for the end of a line or a comment) and its line."""
+    text: str
+    delim: str
+    line: int
+
+
+@dataclass
+class Attribute:
+    """One attribute of a ``.names`` file. ``kind``: ``"continuous"``,
+    ``"discrete"`` or ``"ignore"``; ``values`` the declared values (empty for
+    ``discrete N``, whose ``max_values`` is N)."""
+    name: str
+    kind: str
+    values: List[str] = field(default_factory=list)
+    max_values: Optional[int] = None
+    line: int = 0
+
+
+@dataclass
+class Names:
+    """The contents of a ``.names`` file."""
+    classes: List[str]
+    attributes: List[Attribute]
+    path: str = ""
+
+
+def _clean(text):
+    text = text.strip(_BLANK)
+    return _SPACES.sub(" ", text) if "  " in text else text
+
+
+def _slow_tokens(text, line):
+    """Character by character, for a (logical) line holding a backslash."""
+    i, n = 0, len(text)
+    while True:
+        while i < n:
+            c = text[i]
+            if c == "|":
+                while i < n and text[i] != "\n":
+                    i += 1
+            elif c in " \t\n\r\f\v":
+                if c == "\n":
+                    line += 1
+                i += 1
+            else:
+                break
+        if i >= n:
+            return
+        start, chars, delim = line, [], "\n"
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                if i + 1 < n:
+                    if text[i + 1] == "\n":
+                        line += 1
+                    chars.append(text[i + 1])
+                i += 2
+                continue
+            if c in ",:":
+                delim = c
+                i += 1
+                break
+            if c == "\n":
+                line += 1
+                i += 1
+                break
+            if c == "|":
+                while i < n and text[i] != "\n":
+                    i += 1
+                break
+            if c == "." and (i + 1 >= n or text[i + 1] in _DOT_FOLLOWERS):
+                delim = "."
+                i += 1
+                break
+            if c == " " and chars and chars[-1] == " ":
+                i += 1
+                continue
+            chars.append(c)
+            i += 1
+        yield Token("".join(chars).strip(_BLANK), delim, start)
+
+
+def tokens(lines):
+    """Tokens of a C4.5 file from its ``(line number, text)`` pairs."""
+    lines = iter(lines)
+    for number, text in lines:
+        if "\\" in text:
+            # A backslash before the newline escapes it: join the next line.
+            while text.endswith("\\\n") and (len(text) - 1 - len(text[:-1].rstrip("\\"))) % 2:
+                nxt = next(lines, None)
+                if nxt is None:
+                    break
+                text += nxt[1]
+            yield from _slow_tokens(text if text.endswith("\n") else text + "\n", number)
+            continue
+        bar = text.find("|")
+        if bar >= 0:
+            text = text[:bar]
+        text = text.rstrip("\r\n")
+        parts = _SPLIT.split(text)
+        for k in range(0, len(parts) - 1, 2):
+            yield Token(_clean(parts[k]), parts[k + 1], number)
+        last = _clean(parts[-1])
+        if last:
+            yield Token(last, "\n", number)
+
+
+def _describe(delim):
+    return {",": "','", ":": "':'", ".": "'.'", "\n": "the end of the line"}[delim]
+
+
+def _file_tokens(fh, path, encoding):
+    return tokens(decoded_lines(fh, path, encoding))
+
+
+def read_names(source, encoding="utf-8"):
+    """Read a ``.names`` file (a path or a binary file object): :class:`Names`."""
+    fh, path, close = open_binary(source)
+    try:
+        return _parse_names(_file_tokens(fh, path, encoding), path)
+    finally:
+        if close:
+            fh.close()
+
+
+def _parse_names(toks, path):
+    classes, last_line = [], 1
+    for tok in toks:
+        last_line = tok.line
+        if tok.text == "":
+            raise DataFileError(path, tok.line, "empty class name in the class list")
+        if tok.delim == ":":
+            raise DataFileError(path, tok.line, f"the first entry must be the class list "
+                                f"(a, b, c.), found an attribute {tok.text!r}: (missing "
+                                f"class line?)")
+        if tok.text in classes:
+            raise DataFileError(path, tok.line, f"class {tok.text!r} is listed twice")
+        classes.append(tok.text)
+        if tok.delim != ",":
+            break
+    else:
+        if not classes:
+            raise DataFileError(path, 1, "the file is empty (no class list)")
+        raise DataFileError(path, last_line, "the class list ends with ','")
+
+    attributes, seen = [], set()
+    for name_tok in toks:
+        name = name_tok.text
+        if name_tok.delim != ":":
+            raise DataFileError(path, name_tok.line, f"expected 'name: specification' but "
+                                f"{name!r} is followed by {_describe(name_tok.delim)}")
+        if name == "":
+            raise DataFileError(path, name_tok.line, "empty attribute name")
+        if name in seen:
+            raise DataFileError(path, name_tok.line, f"attribute {name!r} is declared "
+                                f"twice")
+        seen.add(name)
+        values = []
+        for tok in toks:
+            values.append(tok)
+            if tok.delim != ",":
+                break
+        else:
+            if not values:
+                raise DataFileError(path, name_tok.line, "has no specification",
+                                    field=f"attribute {name!r}")
+            raise DataFileError(path, values[-1].line, "the value list ends with ','",
+                                field=f"attribute {name!r}")
+        if values[-1].delim == ":":
+            raise DataFileError(path, values[-1].line, f"unexpected ':' after "
+                                f"{values[-1].text!r} (missing '.' or end of line?)",
+                                field=f"attribute {name!r}")
+        if len(values) == 1:
+            spec = values[0].text
+            match = _DISCRETE.fullmatch(spec)
+            if spec == "continuous":
+                attributes.append(Attribute(name, "continuous", line=name_tok.line))
+            elif spec == "ignore":
+                attributes.append(Attribute(name, "ignore", line=name_tok.line))
+            elif match:
+                n = int(match.group(1))
+                if n < 2:
+                    raise DataFileError(path, values[0].line, f"'discrete {n}' needs "
+                                        f"at least 2 values", field=f"attribute {name!r}")
+                attributes.append(Attribute(name, "discrete", [], n, name_tok.line))
+            else:
+                raise DataFileError(path, values[0].line, f"a single value {spec!r} "
+                                    f"(a value list needs at least two; or continuous, "
+                                    f"ignore, discrete N)", field=f"attribute {name!r}")
+            continue
+        declared = []
+        for tok in values:
+            if tok.text == "":
+                raise DataFileError(path, tok.line, "empty value in the value list",
+                                    field=f"attribute {name!r}")
+            if tok.text in declared:
+                raise DataFileError(path, tok.line, f"value {tok.text!r} is listed twice",
+                                    field=f"attribute {name!r}")
+            declared.append(tok.text)
+        attributes.append(Attribute(name, "discrete", declared, line=name_tok.line))
+    if not attributes:
+        raise DataFileError(path, last_line, "no attributes declared after the class "
+                            "list")
+    return Names(classes, attributes, path)
+
+
+class C45Files:
+    """Reads the cases of ``STEM.data`` and ``STEM.test`` against one ``STEM.names``.
+
+    ``discrete N`` attributes number their values in order of first appearance,
+    over every file read so far through this object (``.data`` first, as C4.5
+    does), so the test cases' columns extend the training columns' categories.
+    """
+
+    def __init__(self, stem, encoding="utf-8"):
+        self.stem = os.fspath(stem)
+        for ext in (".names", ".data", ".test"):
+            if self.stem.endswith(ext):   # accept "vote.names" for "vote"
+                self.stem = self.stem[:-len(ext)]
+        self.encoding = encoding
+        self.names = read_names(self.stem + ".names", encoding)
+        self._found = {i: [] for i, a in enumerate(self.names.attributes)
+                       if a.kind == "discrete" and a.max_values is not None}
+
+    def path(self, part):
+        return f"{self.stem}.{part}"
+
+    def read(self, part="data", progress=None):
+        """``(X, y)`` of ``STEM.<part>``: X a DataFrame (continuous columns
+        float64 with NaN for ``?``, discrete ones pandas Categoricals with the
+        declared values as categories, in declared order), y a Categorical of the
+        declared classes."""
+        pd = need_pandas()
+        fh, path, close = open_binary(self.path(part))
+        try:
+            return self._read(fh, path, pd, progress)
+        finally:
+            if close:
+                fh.close()
+
+    def _read(self, fh, path, pd, progress):
+        names = self.names
+        columns = []
+        for i, a in enumerate(names.attributes):
+            if a.kind == "ignore":
+                columns.append(None)
+            elif a.kind == "continuous":
+                columns.append(ContinuousColumn(a.name))
+            elif a.max_values is not None:
+                col = DiscreteColumn(a.name, self._found[i], limit=a.max_values)
+                columns.append(col)
+            else:
+                columns.append(DiscreteColumn(a.name, a.values, declared_in=names.path))
+        target = DiscreteColumn("class", names.classes, declared_in=names.path,
+                                kind="class")
+        width = len(columns) + 1
+        toks = _file_tokens(fh, path, self.encoding)
+        n_cases = 0
+        for first in toks:
+            case = [first]
+            while len(case) < width:
+                prev = case[-1]
+                if prev.delim != ",":
+                    raise DataFileError(
+                        path, prev.line, f"the case has {len(case)} values, expected "
+                        f"{width} ({width - 1} attributes and the class): "
+                        f"{prev.text!r} is followed by {_describe(prev.delim)}")
+                nxt = next(toks, None)
+                if nxt is None:
+                    raise DataFileError(path, prev.line, f"the file ends inside a case, "
+                                        f"after {prev.text!r},")
+                case.append(nxt)
+            last = case[-1]
+            if last.delim not in ("\n", "."):
+                raise DataFileError(
+                    path, last.line, f"the case has more than {width} values ({width - 1} "
+                    f"attributes and the class): the class {last.text!r} is followed by "
+                    f"{_describe(last.delim)}")
+            for col, tok in zip(columns, case):
+                if col is not None:
+                    col.add(tok.text, path, tok.line)
+            if last.text == "?":
+                raise DataFileError(path, last.line, "the class is unknown ('?'); every "
+                                    "case needs a class")
+            target.add(last.text, path, last.line, missing=())
+            n_cases += 1
+            if progress is not None and n_cases % 65536 == 0:
+                progress(f"read {n_cases} cases")
+        if n_cases == 0:
+            raise DataFileError(path, 1, "no cases (the file is empty)")
+        for i, col in enumerate(columns):
+            if i in self._found:
+                self._found[i] = col.categories
+        data = {col.name: col.series(pd) for col in columns if col is not None}
+        X = pd.DataFrame(data, index=pd.RangeIndex(n_cases))
+        y = pd.Series(target.series(pd), name="class")
+        return X, y
+
+
+def read_c45(stem, part="data", encoding="utf-8"):
+    """Read C4.5's ``STEM.names`` and ``STEM.<part>``: ``(X, y)``.
+
+    ``part="test"`` reads ``STEM.data`` first when ``discrete N`` attributes need
+    its values (C4.5 numbers them over the data, then the test cases). Malformed
+    input raises :class:`DataFileError` naming the file, line and attribute.
+    """
+    files = C45Files(stem, encoding)
+    if part != "data" and files._found:
+        files.read("data")
+    return files.read(part)

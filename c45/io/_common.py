@@ -1,0 +1,142 @@
+"""What the readers share: the error they raise, line-by-line decoding, and
+the column builders that turn values into the columns of a DataFrame."""
+import math
+import os
+import re
+from array import array
+
+import numpy as np
+
+# A decimal number as C's strtod reads it (no hex, inf, nan or underscores).
+NUMBER = re.compile(r"[ \t]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[ \t]*")
+
+
+class DataFileError(ValueError):
+    """A data file that cannot be read: names the file, the line and the field.
+
+    Attributes ``path``, ``line`` (1-based, or None) and ``field`` (the attribute
+    or column concerned, or None); ``reason`` is the message without them.
+    """
+
+    def __init__(self, path, line, reason, field=None):
+        self.path = os.fspath(path) if path is not None else "<input>"
+        self.line = line
+        self.field = field
+        self.reason = reason
+        where = self.path if line is None else f"{self.path}, line {line}"
+        if field is not None:
+            where += f", {field}"
+        super().__init__(f"{where}: {reason}")
+
+
+def need_pandas(what="reading data files"):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is in the test extra
+        raise ImportError(f"{what} needs pandas: pip install 'c45[pandas]'") from None
+    return pd
+
+
+def decoded_lines(fh, path, encoding):
+    """Yield (line number, text) of a binary file, one line at a time; an
+    undecodable line or a NUL byte raises DataFileError naming the line."""
+    for number, raw in enumerate(fh, 1):
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise DataFileError(
+                path, number, f"cannot be decoded as {encoding} (byte {exc.start + 1} "
+                f"of the line is {raw[exc.start:exc.start + 1]!r}): not a text file, "
+                f"or give its encoding") from None
+        if "\x00" in text:
+            raise DataFileError(path, number, "holds a NUL byte: not a text file")
+        yield number, text
+
+
+def open_binary(source):
+    """(file object, path, should_close) for a path or an open binary file."""
+    if hasattr(source, "read"):
+        return source, getattr(source, "name", "<input>"), False
+    path = os.fspath(source)
+    if os.path.isdir(path):
+        raise DataFileError(path, None, "is a directory, not a data file")
+    try:
+        return open(path, "rb"), path, True
+    except FileNotFoundError:
+        raise DataFileError(path, None, "no such file") from None
+    except PermissionError:
+        raise DataFileError(path, None, "permission denied") from None
+
+
+def numeric_sort_key(values):
+    """Sort key for category labels: by number when every label is a number."""
+    if values and all(NUMBER.fullmatch(v) for v in values):
+        return lambda v: (float(v), v)
+    return None
+
+
+class ContinuousColumn:
+    """Floats, NaN for unknown; non-numbers raise DataFileError."""
+
+    def __init__(self, name):
+        self.name = name
+        self.values = array("d")
+
+    def add(self, text, path, line, missing=("?",)):
+        if text in missing:
+            self.values.append(math.nan)
+        elif NUMBER.fullmatch(text):
+            self.values.append(float(text))
+        else:
+            raise DataFileError(path, line, f"{text!r} is not a number (nor '?' for "
+                                f"an unknown value)", field=f"attribute {self.name!r}")
+
+    def series(self, pd):
+        return np.frombuffer(self.values, dtype=np.float64).copy() if len(
+            self.values) else np.empty(0, dtype=np.float64)
+
+
+class DiscreteColumn:
+    """Codes into a list of values: declared (fixed) or found in the data (in
+    order of first appearance, at most ``limit`` values)."""
+
+    def __init__(self, name, values=None, limit=None, declared_in=None, kind="value"):
+        self.name = name
+        self.categories = list(values or [])
+        self.lookup = {v: i for i, v in enumerate(self.categories)}
+        self.fixed = values is not None and limit is None
+        self.limit = limit
+        self.declared_in = declared_in
+        self.kind = kind
+        self.codes = array("i")
+
+    def add(self, text, path, line, missing=("?",)):
+        if text in missing:
+            self.codes.append(-1)
+            return
+        code = self.lookup.get(text)
+        if code is None:
+            code = self._new(text, path, line)
+        self.codes.append(code)
+
+    def _new(self, text, path, line):
+        field = f"attribute {self.name!r}" if self.kind == "value" else None
+        if self.fixed:
+            what = "class" if self.kind == "class" else "value"
+            where = f" in {self.declared_in}" if self.declared_in else ""
+            raise DataFileError(path, line, f"{what} {text!r} is not declared{where}",
+                                field=field)
+        if self.limit is not None and len(self.categories) >= self.limit:
+            raise DataFileError(
+                path, line, f"declared 'discrete {self.limit}' but {text!r} would be "
+                f"value {self.limit + 1}", field=field)
+        code = len(self.categories)
+        self.categories.append(text)
+        self.lookup[text] = code
+        return code
+
+    def series(self, pd):
+        codes = np.frombuffer(self.codes, dtype=np.int32) if len(self.codes) else \
+            np.empty(0, dtype=np.int32)
+        return pd.Categorical.from_codes(codes.astype(np.int64), categories=pd.Index(
+            list(self.categories), dtype=object), validate=False)
