@@ -3,6 +3,7 @@ import numbers
 import warnings
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
@@ -102,6 +103,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         ``predict_proba`` answers ``(n_c + 1) / (N + k)`` at a leaf instead of
         ``n_c / N`` (J48's ``-A``). Empty leaves answer their class with weight 1 in
         both cases (C4.5's rule; J48 uses the parent's distribution).
+    n_jobs : int or None, default=None
+        Threads for fitting (float64 mode: the features of large nodes are
+        evaluated in parallel; the tree does not depend on n_jobs) and for
+        prediction (rows in parallel). None means 1, -1 all cores.
+        ``precision="float32"`` always fits on one thread, as Release 8's
+        evaluation order is part of its arithmetic.
     normalize_sample_weight : bool, default=False
         C4.5 reads case weights as case counts: ``min_samples_leaf``, the MDL
         penalty and the pruning estimates depend on their scale, and weight 2 is
@@ -145,7 +152,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                  mdl_correction=True, categorical_features="auto", precision="float64",
                  max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None,
                  max_features=None, random_state=None, laplace=False,
-                 normalize_sample_weight=False):
+                 normalize_sample_weight=False, n_jobs=None):
         self.min_samples_leaf = min_samples_leaf
         self.confidence = confidence
         self.pruning = pruning
@@ -166,6 +173,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.laplace = laplace
         self.normalize_sample_weight = normalize_sample_weight
+        self.n_jobs = n_jobs
 
     # -- parameters --------------------------------------------------------
     def _check_params(self):
@@ -209,6 +217,13 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got "
                                  f"{getattr(self, name)!r}")
+
+    def _threads(self):
+        if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral)
+                                        or isinstance(self.n_jobs, bool) or self.n_jobs == 0):
+            raise ValueError(f"n_jobs must be None, -1 or a non-zero integer, got "
+                             f"{self.n_jobs!r}")
+        return int(effective_n_jobs(self.n_jobs))
 
     def _max_features(self, n_features):
         m = self.max_features
@@ -274,7 +289,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.categories_ = [None if c is None else list(c) for c in schema.categories]
         pessimistic = self.pruning == "pessimistic"
         grown, pruned, order = _tree.build_tree(
-            data, options, self._cf() if pessimistic else -1.0, bool(self.subtree_raising))
+            data, options, self._cf() if pessimistic else -1.0, bool(self.subtree_raising),
+            self._threads())
         self.grown_tree_ = grown
         self._train = (data, options, order)
         self.tree_ = self._finish_pruning(grown, pruned, X_val, y_val)
@@ -414,7 +430,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 stacklevel=3)
         data = (cont, codes, schema.col, n_values, np.ascontiguousarray(y_codes, np.int32),
                 len(classes), np.ascontiguousarray(weight), distinct, distinct_start, f32,
-                count_mode, total, multival, self._ranks(cont, f32))
+                count_mode, total, multival) + self._rank_tables(schema, cont, y_codes, f32)
         return schema, classes, data
 
     def _cf(self):
@@ -454,16 +470,27 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return w, bool(np.all(w[w > 0] == 1.0))
 
     @staticmethod
-    def _ranks(cont, f32):
-        """float64 mode: each case's position in each continuous feature's order by
-        (value, row): the sort key of the splitter (float32 mode sorts as R8 does)."""
-        if f32 or cont.shape[1] == 0:
-            return np.zeros((1, 1), dtype=np.uint32)
+    def _rank_tables(schema, cont, y_codes, f32):
+        """float64 mode's sort tables, per continuous feature: each case's rank in
+        the order by (value, row) with unknown values last, the values and the
+        classes in that order, and the number of known values. (float32 mode sorts
+        as Release 8 does and needs none of them.)"""
+        n = cont.shape[1]
+        n_known = np.zeros(schema.n_features, dtype=np.int64)
+        if f32 or n == 0 or not np.any(~schema.discrete):
+            return (np.zeros((1, 1), np.uint32), np.zeros((1, 1)),
+                    np.zeros((1, 1), np.int32), n_known)
         ranks = np.empty(cont.shape, dtype=np.uint32)
-        for j in range(cont.shape[0]):
-            order = np.argsort(cont[j], kind="stable")
-            ranks[j, order] = np.arange(cont.shape[1], dtype=np.uint32)
-        return ranks
+        values = np.empty(cont.shape, dtype=np.float64)
+        classes = np.empty(cont.shape, dtype=np.int32)
+        for j in np.flatnonzero(~schema.discrete):
+            row = schema.col[j]
+            order = np.argsort(cont[row], kind="stable")      # NaN sort last
+            ranks[row, order] = np.arange(n, dtype=np.uint32)
+            values[row] = cont[row, order]
+            classes[row] = y_codes[order]
+            n_known[j] = n - int(np.count_nonzero(np.isnan(cont[row])))
+        return ranks, values, classes, n_known
 
     @staticmethod
     def _distinct_values(schema, cont):
@@ -487,7 +514,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return _tree.predict_sums(self.tree_ if tree is None else tree,
                                   np.ascontiguousarray(cont),
                                   np.ascontiguousarray(codes), self._schema.col,
-                                  self._schema.n_values, f32, bool(self.laplace))
+                                  self._schema.n_values, f32, bool(self.laplace),
+                                  self._threads())
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,

@@ -44,11 +44,20 @@ cdef struct Work:
     RankItem* ranktmp       # n_cases
     double* cand_gain       # n_cases: gains of the evaluated cuts
     double* cand_split      # n_cases: split infos of the evaluated cuts
-    Py_ssize_t* cand_pos    # n_cases: positions of the evaluated cuts
+    double* cand_below      # n_cases: value just below each evaluated cut
+    double* cand_above      # n_cases: value just above it
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
     Py_ssize_t table_n
+    # Parallel evaluation (float64 mode): per-thread copies of this struct with
+    # their own scratch; threads[n_threads] evaluates in place.
+    int n_threads
+    Work* threads
+    int32_t* snapshot       # n_cases: the node's cases in entry order
+    int32_t* spare
+    bint owns_scratch
 
 cdef int work_init(Work* w, const Dataset* data) except -1
+cdef int work_threads_init(Work* w, int n_threads) except -1
 cdef void work_free(Work* w) noexcept
 
 cdef double total_weight(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil

@@ -5,6 +5,7 @@ evaluation of a continuous attribute reorders that range (unknowns first, then
 sorted), and the order carries over: it decides the order of binary32 sums, so the
 reordering primitives below are exactly those of the spec.
 """
+from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, log2
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
@@ -55,7 +56,8 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
     w.cand_gain = <double*> calloc(n + 1, sizeof(double))
     w.cand_split = <double*> calloc(n + 1, sizeof(double))
-    w.cand_pos = <Py_ssize_t*> calloc(n + 1, sizeof(Py_ssize_t))
+    w.cand_below = <double*> calloc(n + 1, sizeof(double))
+    w.cand_above = <double*> calloc(n + 1, sizeof(double))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -70,7 +72,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
             or w.groups == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
-            or w.cand_split == NULL or w.cand_pos == NULL or w.nlogn == NULL
+            or w.cand_split == NULL or w.cand_below == NULL or w.cand_above == NULL or w.nlogn == NULL
             or w.rankbuf == NULL or w.ranktmp == NULL):
         work_free(w)
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
@@ -81,13 +83,78 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
 
 
 cdef void work_free(Work* w) noexcept:
+    cdef int t
+    if w.threads != NULL:
+        for t in range(w.n_threads + 1):
+            if w.threads[t].owns_scratch:
+                free_thread_scratch(&w.threads[t], t != w.n_threads)
+        free(w.threads)
+    free(w.snapshot)
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
-    free(w.cand_gain); free(w.cand_split); free(w.cand_pos); free(w.nlogn)
+    free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
     free(w.rankbuf); free(w.ranktmp)
     free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
+
+
+# A node is evaluated by several threads when (cases x features) reaches this.
+cdef Py_ssize_t PARALLEL_MIN_WORK = 200000
+
+
+cdef int work_threads_init(Work* w, int n_threads) except -1:
+    """Scratch for n_threads evaluation threads (float64 mode), plus one for the
+    feature evaluated in place. They share the data, weights and per-feature
+    results of w."""
+    cdef Py_ssize_t n = w.data.n_cases, k = w.data.n_classes, t, max_values = 2, f
+    cdef Work* tw
+    w.n_threads = n_threads if n_threads > 1 else 1
+    if w.n_threads == 1 or w.data.f32:
+        w.n_threads = 1
+        return 0
+    for f in range(w.data.n_features):
+        if w.data.n_values[f] > max_values:
+            max_values = w.data.n_values[f]
+    w.snapshot = <int32_t*> calloc(n + 1, sizeof(int32_t))
+    w.threads = <Work*> calloc(w.n_threads + 1, sizeof(Work))
+    if w.snapshot == NULL or w.threads == NULL:
+        raise MemoryError("c45: cannot allocate the thread buffers")
+    for t in range(w.n_threads + 1):
+        tw = &w.threads[t]
+        tw[0] = w[0]                      # shares data, weights, results, tables
+        tw.threads = NULL
+        tw.n_threads = 0
+        tw.snapshot = NULL
+        tw.owns_scratch = True
+        tw.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
+        tw.totals = <double*> calloc(max_values + 1, sizeof(double))
+        tw.block_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
+        tw.block_totals = <double*> calloc(max_values + 2, sizeof(double))
+        tw.trial_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
+        tw.trial_totals = <double*> calloc(max_values + 2, sizeof(double))
+        tw.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
+        tw.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
+        tw.cand_gain = <double*> calloc(n + 1, sizeof(double))
+        tw.cand_split = <double*> calloc(n + 1, sizeof(double))
+        tw.cand_below = <double*> calloc(n + 1, sizeof(double))
+        tw.cand_above = <double*> calloc(n + 1, sizeof(double))
+        tw.cases = w.cases if t == w.n_threads else <int32_t*> calloc(n + 1, sizeof(int32_t))
+        if (tw.freq == NULL or tw.totals == NULL or tw.block_freq == NULL
+                or tw.block_totals == NULL or tw.trial_freq == NULL
+                or tw.trial_totals == NULL or tw.rankbuf == NULL or tw.ranktmp == NULL
+                or tw.cand_gain == NULL or tw.cand_split == NULL
+                or tw.cand_below == NULL or tw.cand_above == NULL or tw.cases == NULL):
+            raise MemoryError("c45: cannot allocate the thread buffers")
+    return 0
+
+
+cdef void free_thread_scratch(Work* tw, bint own_cases) noexcept:
+    free(tw.freq); free(tw.totals); free(tw.block_freq); free(tw.block_totals)
+    free(tw.trial_freq); free(tw.trial_totals); free(tw.rankbuf); free(tw.ranktmp)
+    free(tw.cand_gain); free(tw.cand_split); free(tw.cand_below); free(tw.cand_above)
+    if own_cases:
+        free(tw.cases)
 
 
 # ---------------------------------------------------------------------------
@@ -293,53 +360,94 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
 
 cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize_t lo,
                      Py_ssize_t hi) noexcept nogil:
-    """Sort the cases of [lo, hi] by their value of one continuous attribute.
-
-    float32 mode runs Release 8's quicksort, whose order of equal values decides
-    binary32 sums. float64 mode sorts by each case's precomputed rank in the
-    feature (value, then case index): linear-time radix sorting, and an order of
-    equal values that depends on nothing but the data."""
-    cdef Py_ssize_t i, n = hi - lo + 1
+    """Sort the cases of [lo, hi] by their value of one continuous attribute with
+    Release 8's quicksort, whose order of equal values decides binary32 sums."""
+    cdef Py_ssize_t i
     cdef SortItem* a = w.sortbuf
-    cdef RankItem* r
-    cdef const uint32_t* rank
-    cdef bint ordered = True
-    if w.data.f32:
-        for i in range(lo, hi + 1):
-            a[i].case = w.cases[i]
-            a[i].value = values[w.cases[i]]
-        quicksort_items(a, lo, hi, True)
-        for i in range(lo, hi + 1):
-            w.cases[i] = a[i].case
-        return
-    rank = w.data.rank + <Py_ssize_t> w.data.col[feature] * w.data.n_cases
-    r = w.rankbuf
-    for i in range(n):
-        r[i].case = w.cases[lo + i]
-        r[i].key = rank[r[i].case]
-        if i > 0 and r[i].key < r[i - 1].key:
-            ordered = False
-    if ordered:
-        return
-    radix_sort_keys(r, w.ranktmp, n, <uint32_t> w.data.n_cases)
-    for i in range(n):
-        w.cases[lo + i] = r[i].case
+    for i in range(lo, hi + 1):
+        a[i].case = w.cases[i]
+        a[i].value = values[w.cases[i]]
+    quicksort_items(a, lo, hi, True)
+    for i in range(lo, hi + 1):
+        w.cases[i] = a[i].case
 
 
 # ---------------------------------------------------------------------------
 # Evaluating one attribute at a node
 
-cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
-                          double total) noexcept nogil:
-    """Best cut of a continuous attribute (§5): sets gain (MDL-penalised), info, bar."""
+cdef inline double cut_scan_step(Work* w, Py_ssize_t k, int32_t cls, double wt,
+                                 double* low) noexcept nogil:
+    """Move one case from the right side of the cut to the left (§5.2 step 1)."""
+    cdef bint f32 = w.data.f32
+    low[0] = rnd(f32, low[0] + wt)
+    w.freq[k + cls] = rnd(f32, w.freq[k + cls] + wt)
+    w.freq[2 * k + cls] = rnd(f32, w.freq[2 * k + cls] - wt)
+    return low[0]
+
+
+cdef inline void evaluate_cut(Work* w, Py_ssize_t k, double u, double low, double known,
+                              double unknown_frac, double base, double total,
+                              double below, double above, Py_ssize_t* n_cand) noexcept nogil:
+    """Gain and split info of the cut between the values below and above (§5.2)."""
+    cdef bint f32 = w.data.f32
+    cdef Py_ssize_t j = n_cand[0]
+    w.totals[0] = u
+    w.totals[1] = low
+    w.totals[2] = rnd(f32, known - low)
+    w.cand_gain[j] = split_gain(f32, w.freq, w.totals, 2, k, known, unknown_frac, base,
+                                w.min_objs, w.nlogn, w.table_n)
+    w.cand_split[j] = rnd(f32, total_info(f32, w.totals, 3, 1, w.nlogn, w.table_n) / total)
+    w.cand_below[j] = below
+    w.cand_above[j] = above
+    n_cand[0] = j + 1
+
+
+cdef inline double min_split_weight(Work* w, double known) noexcept nogil:
+    """MinSplit (§5.1 step 5): a tenth of the known weight per class, in [MINOBJS, 25]."""
+    cdef double m = rnd(w.data.f32, 0.10 * known / w.data.n_classes)
+    if m <= w.min_objs:
+        return w.min_objs
+    if m > 25:
+        return 25.0
+    return m
+
+
+cdef void choose_cut(Work* w, Py_ssize_t f, Py_ssize_t n_cand, double total) noexcept nogil:
+    """The cut of maximum MDL-penalised gain, the first on ties (§5.3)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
-    cdef Py_ssize_t k = d.n_classes, i, j, first, n_cand = 0, best_j = -1
+    cdef Py_ssize_t j, best_j = -1
+    cdef double penalty, best = 0.0, val
+    w.tries[f] = n_cand
+    for j in range(n_cand):
+        if w.cand_gain[j] > w.raw_gain[f]:
+            w.raw_gain[f] = w.cand_gain[j]
+    # Release 8's MDL correction: log2(number of cuts tried) / N off every gain.
+    penalty = rnd(f32, log2_of(f32, <double> n_cand) / total) if d.mdl else 0.0
+    for j in range(n_cand):
+        val = rnd(f32, w.cand_gain[j] - penalty)
+        if val > best:
+            best = val
+            best_j = j
+    if best_j < 0:
+        return
+    w.gain[f] = best
+    w.info[f] = w.cand_split[best_j]
+    w.bar[f] = rnd(f32, rnd(f32, w.cand_below[best_j] + w.cand_above[best_j]) / 2)
+
+
+cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+                          double total) noexcept nogil:
+    """Best cut of a continuous attribute (§5): sets gain (MDL-penalised), info, bar.
+    Release 8's way, for precision="float32": unknowns swapped to the front, the
+    known cases sorted by R8's quicksort, their order carried to the next step."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, i, j, first, n_cand = 0
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
-    cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0, wt, best, val
-    cdef double penalty, min_objs = w.min_objs
-    cdef int32_t c, cls, tmp
+    cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
+    cdef int32_t c, tmp
     memset(freq, 0, 3 * k * sizeof(double))
     w.gain[f] = unusable(f32)
     w.info[f] = 0.0
@@ -357,57 +465,94 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         u = rnd(f32, u + freq[j])
     known = rnd(f32, total - u)
     unknown_frac = rnd(f32, 1.0 - rnd(f32, known / total))
-    if known < 2 * min_objs:
+    if known < 2 * w.min_objs:
         return
     sort_range(w, f, values, first, hi)
     for i in range(first, hi + 1):
         c = w.cases[i]
         freq[2 * k + d.y[c]] = rnd(f32, freq[2 * k + d.y[c]] + w.weight[c])
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
-    min_split = rnd(f32, 0.10 * known / k)
-    if min_split <= min_objs:
-        min_split = min_objs
-    elif min_split > 25:
-        min_split = 25
+    min_split = min_split_weight(w, known)
     for i in range(first, hi):
         c = w.cases[i]
-        cls = d.y[c]
-        wt = w.weight[c]
-        low = rnd(f32, low + wt)
-        freq[k + cls] = rnd(f32, freq[k + cls] + wt)
-        freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] - wt)
+        cut_scan_step(w, k, d.y[c], w.weight[c], &low)
         if low < min_split:
             continue
         if low > rnd(f32, known - min_split):
             break
         if values[c] < values[w.cases[i + 1]] - 1e-5:
-            w.totals[0] = u
-            w.totals[1] = low
-            w.totals[2] = rnd(f32, known - low)
-            w.cand_gain[n_cand] = split_gain(f32, freq, w.totals, 2, k, known,
-                                             unknown_frac, base, min_objs,
-                                             w.nlogn, w.table_n)
-            w.cand_split[n_cand] = rnd(f32, total_info(f32, w.totals, 3, 1, w.nlogn, w.table_n) / total)
-            w.cand_pos[n_cand] = i
-            n_cand += 1
-    w.tries[f] = n_cand
-    for j in range(n_cand):
-        if w.cand_gain[j] > w.raw_gain[f]:
-            w.raw_gain[f] = w.cand_gain[j]
-    # Release 8's MDL correction: log2(number of cuts tried) / N off every gain.
-    penalty = rnd(f32, log2_of(f32, <double> n_cand) / total) if d.mdl else 0.0
-    best = 0.0
-    for j in range(n_cand):
-        val = rnd(f32, w.cand_gain[j] - penalty)
-        if val > best:
-            best = val
-            best_j = j
-    if best_j < 0:
+            evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
+                         values[c], values[w.cases[i + 1]], &n_cand)
+    choose_cut(w, f, n_cand, total)
+
+
+cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+                                 double total) noexcept nogil:
+    """The same evaluation for precision="float64", on precomputed ranks: one radix
+    sort puts the node's cases in a canonical order (unknowns first by row, then
+    the known cases by value and row), and the values and classes are read in
+    rank order from per-feature sorted tables instead of by case (cache-friendly)."""
+    cdef const Dataset* d = w.data
+    cdef Py_ssize_t k = d.n_classes, i, j, n = hi - lo + 1, n_unknown = 0, n_cand = 0
+    cdef Py_ssize_t row = <Py_ssize_t> d.col[f] * d.n_cases
+    cdef const uint32_t* rank = d.rank + row
+    cdef const double* sval = d.sorted_value + row
+    cdef const int32_t* scls = d.sorted_class + row
+    cdef uint32_t n_known = <uint32_t> d.n_known[f], shift = <uint32_t> (d.n_cases - n_known)
+    cdef uint32_t r
+    cdef RankItem* items = w.rankbuf
+    cdef double* freq = w.freq
+    cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0, v, v_next
+    cdef bint ordered = True
+    cdef int32_t c
+    memset(freq, 0, 3 * k * sizeof(double))
+    w.gain[f] = -EPSILON
+    w.info[f] = 0.0
+    w.raw_gain[f] = -EPSILON
+    w.tries[f] = 0
+    # Sort key: unknown cases (ranks n_known..n-1, in row order) first, then the
+    # known ones by rank.
+    for i in range(n):
+        c = w.cases[lo + i]
+        r = rank[c]
+        items[i].case = c
+        items[i].key = r - n_known if r >= n_known else r + shift
+        if r >= n_known:
+            n_unknown += 1
+        if i > 0 and items[i].key < items[i - 1].key:
+            ordered = False
+    if not ordered:
+        radix_sort_keys(items, w.ranktmp, n, <uint32_t> d.n_cases)
+        for i in range(n):
+            w.cases[lo + i] = items[i].case
+    for i in range(n_unknown):
+        c = items[i].case
+        freq[d.y[c]] += w.weight[c]
+    for j in range(k):
+        u += freq[j]
+    known = total - u
+    unknown_frac = 1.0 - known / total
+    if known < 2 * w.min_objs:
         return
-    i = w.cand_pos[best_j]
-    w.gain[f] = best
-    w.info[f] = w.cand_split[best_j]
-    w.bar[f] = rnd(f32, rnd(f32, values[w.cases[i]] + values[w.cases[i + 1]]) / 2)
+    for i in range(n_unknown, n):
+        c = items[i].case
+        freq[2 * k + scls[items[i].key - shift]] += w.weight[c]
+    base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
+    min_split = min_split_weight(w, known)
+    v_next = sval[items[n_unknown].key - shift]
+    for i in range(n_unknown, n - 1):
+        r = items[i].key - shift
+        v = v_next
+        v_next = sval[items[i + 1].key - shift]
+        cut_scan_step(w, k, scls[r], w.weight[items[i].case], &low)
+        if low < min_split:
+            continue
+        if low > known - min_split:
+            break
+        if v < v_next - 1e-5:
+            evaluate_cut(w, k, u, low, known, unknown_frac, base, total, v, v_next,
+                         &n_cand)
+    choose_cut(w, f, n_cand, total)
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
@@ -665,28 +810,88 @@ cdef void draw_features(Work* w) noexcept nogil:
         w.drawn[w.perm[f]] = 1
 
 
-cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil:
-    """Evaluate every attribute and choose one (§6); -1 if no split is sensible."""
+cdef inline void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+                                  double total, bint sample) noexcept nogil:
+    """Set gain, info (and bar, groups) of feature f at the node [lo, hi]."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
-    cdef Py_ssize_t f, best = -1, possible = 0
+    if sample and not w.drawn[f]:
+        w.gain[f] = unusable(f32)
+        w.info[f] = 0.0
+    elif d.n_values[f] == 0:
+        if f32:
+            eval_continuous(w, f, lo, hi, total)
+        else:
+            eval_continuous_ranked(w, f, lo, hi, total)
+    elif is_subset_feature(d, f):
+        eval_subset(w, f, lo, hi, total)     # subset tests may recur on a path
+    elif w.used[f] > 0:
+        w.gain[f] = unusable(f32)            # a plain discrete test never does
+        w.info[f] = 0.0
+    else:
+        eval_discrete(w, f, lo, hi, total)
+
+
+cdef void evaluate_parallel(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total,
+                            bint sample, Py_ssize_t last_continuous) noexcept nogil:
+    """float64 mode, large nodes: the features are evaluated by w.n_threads threads.
+    Each works on its own copy of the node's cases (in the entry order); the last
+    continuous feature is evaluated in place, so the node ends in its order, as
+    after the sequential evaluation."""
+    cdef const Dataset* d = w.data
+    cdef Py_ssize_t n = hi - lo + 1, f, tid
+    cdef Work* tw
+    memcpy(w.snapshot, &w.cases[lo], n * sizeof(int32_t))
+    w.threads[w.n_threads].min_objs = w.min_objs
+    for f in prange(d.n_features, nogil=True, schedule="dynamic",
+                    num_threads=w.n_threads):
+        tid = threadid()
+        tw = &w.threads[tid]
+        tw.min_objs = w.min_objs
+        if f == last_continuous:
+            evaluate_feature(&w.threads[w.n_threads], f, lo, hi, total, sample)
+        elif d.n_values[f] == 0:
+            memcpy(tw.cases, w.snapshot, n * sizeof(int32_t))
+            evaluate_feature(tw, f, 0, n - 1, total, sample)
+        else:
+            # Discrete evaluations only read the cases: all share the snapshot.
+            tw.cases, tw.spare = w.snapshot, tw.cases
+            evaluate_feature(tw, f, 0, n - 1, total, sample)
+            tw.cases, tw.spare = tw.spare, w.snapshot
+
+
+cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil:
+    """Evaluate every attribute and choose one (§6); -1 if no split is sensible.
+
+    float32 mode evaluates in attribute order, as R8 does (each continuous
+    attribute leaves the cases in its order for the next). float64 mode evaluates
+    the discrete attributes first, on the node's entry order, then the continuous
+    ones, each of which sorts the cases canonically: the result does not depend on
+    the evaluation order, so large nodes are evaluated in parallel (n_jobs)."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t f, best = -1, possible = 0, last_continuous = -1
     cdef double sum_gain = 0.0, av_gain, val, best_val
     cdef bint sample = 0 < d.max_features < d.n_features
     if sample:
         draw_features(w)
-    for f in range(d.n_features):
-        if sample and not w.drawn[f]:
-            w.gain[f] = unusable(f32)
-            w.info[f] = 0.0
-        elif d.n_values[f] == 0:
-            eval_continuous(w, f, lo, hi, total)
-        elif is_subset_feature(d, f):
-            eval_subset(w, f, lo, hi, total)     # subset tests may recur on a path
-        elif w.used[f] > 0:
-            w.gain[f] = unusable(f32)            # a plain discrete test never does
-            w.info[f] = 0.0
+    if f32:
+        for f in range(d.n_features):
+            evaluate_feature(w, f, lo, hi, total, sample)
+    else:
+        for f in range(d.n_features):
+            if d.n_values[f] == 0 and not (sample and not w.drawn[f]):
+                last_continuous = f
+        if (w.n_threads > 1 and last_continuous >= 0
+                and (hi - lo + 1) * d.n_features >= PARALLEL_MIN_WORK):
+            evaluate_parallel(w, lo, hi, total, sample, last_continuous)
         else:
-            eval_discrete(w, f, lo, hi, total)
+            for f in range(d.n_features):
+                if d.n_values[f] != 0:
+                    evaluate_feature(w, f, lo, hi, total, sample)
+            for f in range(d.n_features):
+                if d.n_values[f] == 0:
+                    evaluate_feature(w, f, lo, hi, total, sample)
     for f in range(d.n_features):
         if w.gain[f] > -EPSILON and (d.multival or d.subsets
                                      or d.n_values[f] < 0.3 * d.total_weight):

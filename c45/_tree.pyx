@@ -7,6 +7,7 @@ or an allocation per node.
 """
 import numpy as np
 cimport numpy as cnp
+from cython.parallel cimport prange, threadid
 
 from libc.math cimport NAN, isnan
 from libc.stdlib cimport malloc, realloc, free, calloc
@@ -15,7 +16,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
-from c45._splitter cimport (Work, work_init, work_free, total_weight,
+from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             global_threshold, outcome, is_subset_feature)
 from c45._prune cimport prune_pessimistic
@@ -521,8 +522,14 @@ cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
     cdef const double[::1] distinct = data[7]
     cdef const int64_t[::1] distinct_start = data[8]
     cdef const uint32_t[:, ::1] rank = data[13]
+    cdef const double[:, ::1] sorted_value = data[14]
+    cdef const int32_t[:, ::1] sorted_class = data[15]
+    cdef const int64_t[::1] n_known = data[16]
     memset(d, 0, sizeof(Dataset))
     d.rank = &rank[0, 0]
+    d.sorted_value = &sorted_value[0, 0]
+    d.sorted_class = &sorted_class[0, 0]
+    d.n_known = &n_known[0]
     d.n_cases = y.shape[0]
     d.n_features = col.shape[0]
     d.n_classes = data[5]
@@ -571,7 +578,8 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
         buffer_free(&pruned)
 
 
-def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_raising=True):
+def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_raising=True,
+               int n_jobs=1):
     """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
 
     data: (cont, codes, col, n_values, y, n_classes, init_weight, distinct,
@@ -586,6 +594,7 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
     raw.n_classes = grown_buf.n_classes = d.n_classes
     work_init(&w, &d)
     try:
+        work_threads_init(&w, n_jobs)
         with nogil:
             grow(&w, &raw)
             err = compact(&raw, &grown_buf)
@@ -665,10 +674,11 @@ def root_scores(tuple data, dict options):
 
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
-                 bint laplace=False):
+                 bint laplace=False, int n_jobs=1):
     """Class sums of C4.5's classification (§9) for each row; unknown and unseen
     values descend every branch, weighted by the branches' training weights. With
-    laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A)."""
+    laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A).
+    Rows are classified by n_jobs threads."""
     cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
     cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
     cdef const signed char[::1] kind = tree.kind
@@ -680,67 +690,72 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef const int32_t[::1] value_map = tree.value_map
     out = np.zeros((m, k), dtype=np.float64)
     cdef double[:, ::1] sums = out
-    cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
-    cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
-    cdef Py_ssize_t r, top, c, nd, b, v
+    cdef int n_threads = n_jobs if n_jobs > 1 else 1
+    cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * (n_nodes + 1) * sizeof(int32_t))
+    cdef double* stack_ws = <double*> malloc(n_threads * (n_nodes + 1) * sizeof(double))
+    cdef int32_t* stack_node
+    cdef double* stack_w
+    cdef Py_ssize_t r, top, c, nd, b, v, tid
     cdef double wt, x, share
     cdef int32_t fcol, f
-    if stack_node == NULL or stack_w == NULL:
-        free(stack_node); free(stack_w)
+    if stack_nodes == NULL or stack_ws == NULL:
+        free(stack_nodes); free(stack_ws)
         raise MemoryError("c45: out of memory in predict")
-    with nogil:
-        for r in range(m):
-            stack_node[0] = 0
-            stack_w[0] = 1.0
-            top = 1
-            while top > 0:
-                top -= 1
-                nd = stack_node[top]
-                wt = stack_w[top]
-                if kind[nd] == LEAF:
-                    if weight[nd] > 0 and laplace:
-                        for c in range(k):
-                            share = rnd(f32, rnd(f32, wt * rnd(f32, value[nd, c] + 1))
-                                        / rnd(f32, weight[nd] + k))
-                            sums[r, c] = rnd(f32, sums[r, c] + share)
-                    elif weight[nd] > 0:
-                        for c in range(k):
-                            if value[nd, c] != 0:
-                                sums[r, c] = rnd(f32, sums[r, c] + rnd(f32, rnd(
-                                    f32, wt * value[nd, c]) / weight[nd]))
-                    else:
-                        c = ncls[nd]
-                        sums[r, c] = rnd(f32, sums[r, c] + wt)
-                    continue
-                f = feature[nd]
-                fcol = col[f]
-                v = 0
-                if kind[nd] == CONTINUOUS:
-                    x = cont[fcol, r]
-                    if not isnan(x):
-                        v = 1 if x <= thr[nd] else 2
+    for r in prange(m, nogil=True, schedule="static", num_threads=n_threads):
+        tid = threadid()
+        stack_node = stack_nodes + tid * (n_nodes + 1)
+        stack_w = stack_ws + tid * (n_nodes + 1)
+        stack_node[0] = 0
+        stack_w[0] = 1.0
+        top = 1
+        while top > 0:
+            top = top - 1
+            nd = stack_node[top]
+            wt = stack_w[top]
+            if kind[nd] == LEAF:
+                if weight[nd] > 0 and laplace:
+                    for c in range(k):
+                        share = rnd(f32, rnd(f32, wt * rnd(f32, value[nd, c] + 1))
+                                    / rnd(f32, weight[nd] + k))
+                        sums[r, c] = rnd(f32, sums[r, c] + share)
+                elif weight[nd] > 0:
+                    for c in range(k):
+                        if value[nd, c] != 0:
+                            sums[r, c] = rnd(f32, sums[r, c] + rnd(f32, rnd(
+                                f32, wt * value[nd, c]) / weight[nd]))
                 else:
-                    v = codes[fcol, r]
-                    if v < 0 or v > n_values[f]:
-                        v = 0
-                    elif kind[nd] == SUBSET and v > 0:
-                        v = value_map[map_offset[nd] + v]
-                    if v > nch[nd]:
-                        v = 0
-                if v > 0:
-                    stack_node[top] = first[nd] + <int32_t> v - 1
-                    stack_w[top] = wt
-                    top += 1
-                else:
-                    # Push in reverse so branches are visited in order (the order
-                    # of the binary32 sums).
-                    for b in range(nch[nd] - 1, -1, -1):
-                        stack_node[top] = first[nd] + <int32_t> b
-                        stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
-                                           / weight[nd])
-                        top += 1
-    free(stack_node)
-    free(stack_w)
+                    c = ncls[nd]
+                    sums[r, c] = rnd(f32, sums[r, c] + wt)
+                continue
+            f = feature[nd]
+            fcol = col[f]
+            v = 0
+            if kind[nd] == CONTINUOUS:
+                x = cont[fcol, r]
+                if not isnan(x):
+                    v = 1 if x <= thr[nd] else 2
+            else:
+                v = codes[fcol, r]
+                if v < 0 or v > n_values[f]:
+                    v = 0
+                elif kind[nd] == SUBSET and v > 0:
+                    v = value_map[map_offset[nd] + v]
+                if v > nch[nd]:
+                    v = 0
+            if v > 0:
+                stack_node[top] = first[nd] + <int32_t> v - 1
+                stack_w[top] = wt
+                top = top + 1
+            else:
+                # Push in reverse so branches are visited in order (the order
+                # of the binary32 sums).
+                for b in range(nch[nd] - 1, -1, -1):
+                    stack_node[top] = first[nd] + <int32_t> b
+                    stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
+                                       / weight[nd])
+                    top = top + 1
+    free(stack_nodes)
+    free(stack_ws)
     return out
 
 

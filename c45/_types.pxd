@@ -27,7 +27,12 @@ cdef struct Dataset:
     Py_ssize_t n_features
     Py_ssize_t n_classes
     const double* cont          # continuous values, NaN = unknown
-    const uint32_t* rank        # float64 mode: each case's rank in each continuous feature
+    # float64 mode: each case's rank in each continuous feature's order by (value,
+    # row), unknown values last; the values and classes in that order; known counts
+    const uint32_t* rank
+    const double* sorted_value
+    const int32_t* sorted_class
+    const int64_t* n_known      # per feature
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
     const int32_t* col          # feature -> column in cont or codes
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous

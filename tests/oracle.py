@@ -29,9 +29,14 @@ Project decisions that complete or deviate from the spec:
 6. Children are stored in branch order (discrete: branch v <-> code v;
    continuous: branch 1 is ``value <= cut``, branch 2 is ``value > cut``).
 
-7. ``precision="float64"`` sorts the known cases of a continuous attribute by
-   (value, case index) instead of running Release 8's quicksort: same cuts, same
-   decisions; only the order of float64 sums (with fractional weights) differs.
+7. ``precision="float64"`` orders a node's cases for a continuous attribute
+   canonically, unknown values first by case index, then the known ones by
+   (value, case index), instead of Release 8's swap partition and quicksort: same
+   cuts, same decisions; only the order of float64 sums (with fractional weights)
+   differs.
+8. ``precision="float64"`` evaluates a node's discrete attributes before its
+   continuous ones (on the node's entry order), so the evaluation order, or
+   threads, cannot change any sum.
 
 Where the spec leaves room, this oracle reads it as follows:
 
@@ -262,8 +267,16 @@ class C45Run:
         if dist[best] == W or W < 2 * self.minobjs:                   # step 4
             return node
 
-        gains, infos, bars = [], [], []                               # step 5
-        for att, kind in enumerate(self.kinds):
+        n_att = len(self.kinds)                                       # step 5
+        gains, infos, bars = [None] * n_att, [None] * n_att, [None] * n_att
+        # R8 evaluates in attribute order, each continuous attribute reordering the
+        # cases for the next. float64 mode (project decision 8) evaluates the
+        # discrete attributes first, on the node's entry order, so that the result
+        # does not depend on the order (or the threads) of evaluation.
+        order = [att for att, kind in enumerate(self.kinds) if kind is not None]
+        order += [att for att, kind in enumerate(self.kinds) if kind is None]
+        for att in (order if a.r is not r32 else range(n_att)):
+            kind = self.kinds[att]
             if kind is None:
                 g, i, bar = self.evaluate_continuous(att, lo, hi, W)
             elif self.tested[att]:
@@ -271,9 +284,7 @@ class C45Run:
             else:
                 g, i = self.evaluate_discrete(att, lo, hi, W)
                 bar = None
-            gains.append(g)
-            infos.append(i)
-            bars.append(bar)
+            gains[att], infos[att], bars[att] = g, i, bar
 
         att = self.select(gains, infos)                               # step 6
         if att is None:
@@ -346,7 +357,14 @@ class C45Run:
         a, k, X, cases = self.a, self.k, self.X[att], self.cases
         unusable = (self.minus_eps, 0.0, None)
         # §5.1 preparation
-        kp = self.group(lo, hi, lambda c: _is_unknown(X[c])) + 1     # step 2
+        if a.r is r32:
+            kp = self.group(lo, hi, lambda c: _is_unknown(X[c])) + 1  # step 2
+        else:
+            # float64 mode (project decision 7): one canonical order, unknown
+            # cases first by case index, then the known ones by value and index.
+            cases[lo:hi + 1] = sorted(cases[lo:hi + 1], key=lambda c: (
+                not _is_unknown(X[c]), 0.0 if _is_unknown(X[c]) else X[c], c))
+            kp = lo + sum(1 for c in cases[lo:hi + 1] if _is_unknown(X[c]))
         unknown_freq = [0.0] * k
         for i in range(lo, kp):
             c = cases[i]
@@ -358,12 +376,6 @@ class C45Run:
             return unusable
         if self.a.r is r32:
             self.quicksort(kp, hi, att)                               # step 4
-        else:
-            # float64 mode (a project decision): known cases sorted by value,
-            # equal values by case index; only the order of float64 sums depends
-            # on it. float32 keeps Release 8's quicksort, to the bit.
-            self.cases[kp:hi + 1] = sorted(self.cases[kp:hi + 1],
-                                           key=lambda c: (self.X[att][c], c))
         right = self.class_dist(kp, hi)
         base = a.div(a.TI(right), K)
         min_split = a.r(0.10 * K / k)                                 # step 5
