@@ -10,7 +10,6 @@ import base64
 import hashlib
 import json
 import math
-import numbers
 import warnings
 
 import numpy as np
@@ -40,8 +39,15 @@ def threshold_text(t, f32):
     return s
 
 
-def _pick_tree(clf, tree):
+def _check_classifier(clf):
+    from c45._classifier import C45Classifier
+    if not isinstance(clf, C45Classifier):
+        raise TypeError(f"expected a fitted C45Classifier, got {type(clf).__name__}")
     check_is_fitted(clf, "tree_")
+
+
+def _pick_tree(clf, tree):
+    _check_classifier(clf)
     if tree == "final":
         return clf.tree_
     if tree == "grown":
@@ -380,7 +386,7 @@ def to_json(clf, indent=None):
     -------
     str
     """
-    check_is_fitted(clf, "tree_")
+    _check_classifier(clf)
     import c45
     schema = clf._schema
     features = []
@@ -478,7 +484,8 @@ def _decode_tree(doc, where, schema, n_classes):
     rows = _need(doc, "value", list, where)
     if len(rows) != n or not all(isinstance(r, list) and len(r) == n_classes for r in rows):
         raise _corrupt(f"{where}.value must be {n} lists of {n_classes} numbers")
-    value = _float_array([v for r in rows for v in r], f"{where}.value").reshape(n, n_classes)
+    value = _float_array([v for r in rows for v in r], f"{where}.value")
+    value = value.reshape(n, n_classes)
     value_map = _int_array(_need(doc, "value_map", list, where), np.int32,
                            f"{where}.value_map")
 
@@ -625,6 +632,8 @@ def from_json(text):
     clf = C45Classifier()
     known = clf.get_params(deep=False)
     params = doc.get("params") or {}
+    if not isinstance(params, dict):
+        raise _corrupt("params must be an object")
     unknown = sorted(set(params) - set(known))
     if unknown:
         warnings.warn(f"c45 model file sets parameters this c45 does not know, ignored: "

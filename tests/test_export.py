@@ -1,0 +1,394 @@
+"""Exports of a fitted tree: Graphviz DOT, matplotlib, nested dicts, the JSON
+model file; and the parity test: the weighted dict and the JSON-loaded model
+route missing and unseen values exactly as ``predict`` does."""
+import hashlib
+import itertools
+import json
+import shutil
+import subprocess
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import c45
+from c45 import (C45Classifier, dict_predict, dict_predict_proba, export_graphviz,
+                 export_text, from_json, plot_tree, to_dict, to_json)
+from c45._serialize import threshold_text
+from c45.datasets import load_golf, load_loan, load_weather
+
+
+@pytest.fixture(scope="module")
+def golf():
+    X, y = load_golf()
+    return X, y, C45Classifier().fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def weather():
+    """Seed 000's weather data grown in full: multiway tests, CJK names."""
+    X, y = load_weather()
+    return X, y, C45Classifier(min_samples_leaf=1, pruning=None).fit(X, y)
+
+
+def mixed(n, seed):
+    """Continuous and discrete features, all with unknown values, three classes."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "num": rng.normal(size=n).round(3),
+        "num2": rng.uniform(0, 10, size=n),
+        "colour": pd.Categorical(rng.choice(["red", "green", "blue", "cyan"], size=n)),
+        "size": rng.choice(["S", "M", "L", "XL", "XXL"], size=n).astype(object),
+        "code": rng.choice([1, 2, 3], size=n).astype(object),
+    })
+    y = np.where((X["num"] > 0) ^ (X["colour"] == "red").to_numpy()
+                 | (X["size"] == "S").to_numpy(), "yes", "no")
+    y = np.where(rng.random(n) < 0.15, rng.choice(["yes", "no", "maybe"], size=n), y)
+    for c in X.columns:
+        X.loc[rng.random(n) < 0.12, c] = None if X[c].dtype == object else np.nan
+    return X, y
+
+
+def with_unseen(X, seed):
+    """X with categories training never saw, besides its unknown values."""
+    X = X.copy()
+    rng = np.random.default_rng(seed)
+    X["size"] = X["size"].where(rng.random(len(X)) > 0.1, "XS")
+    X["colour"] = X["colour"].cat.add_categories(["magenta"])
+    X.loc[::17, "colour"] = "magenta"
+    X.loc[::13, "code"] = 7
+    return X
+
+
+# ---------------------------------------------------------------------------
+# Nested dicts
+
+def test_to_dict_is_seed_002_form(golf):
+    _, _, clf = golf
+    assert to_dict(clf) == {"outlook": {
+        "sunny": {"humidity": {"<= 75": "Play", "> 75": "Don't Play"}},
+        "overcast": "Play",
+        "rain": {"windy": {"true": "Don't Play", "false": "Play"}}}}
+
+
+def test_to_dict_loan_and_seed_002_lookup():
+    X, y = load_loan()
+    clf = C45Classifier(pruning=None).fit(X, y)
+    d = to_dict(clf)
+    assert d == {"有自己的房子": {"否": {"有工作": {"否": "否", "是": "是"}}, "是": "是"}}
+
+    def lookup(tree, row):                 # seed 002's predict
+        while isinstance(tree, dict):
+            feature = next(iter(tree))
+            tree = tree[feature][row[feature]]
+        return tree
+    rows = X.to_dict("records")
+    assert [lookup(d, r) for r in rows] == list(clf.predict(X))
+
+
+def test_to_dict_subset_branches_share_a_subtree():
+    X, y = load_golf()
+    clf = C45Classifier(subset_splits=True, min_samples_leaf=1).fit(X, y)
+    d = to_dict(clf)
+    assert d["outlook"]["sunny"] is d["outlook"]["rain"]
+    assert d["outlook"]["overcast"] == "Play"
+    w = to_dict(clf, weights=True)
+    assert w["_branches"] == [["sunny", "rain"], ["overcast"]]
+    assert w["_weight"] == 14.0 and w["_value"] == [9.0, 5.0]
+    assert np.array_equal(dict_predict_proba(w, X), clf.predict_proba(X))
+
+
+def test_to_dict_single_leaf_and_feature_names():
+    clf = C45Classifier().fit([[0.0], [1.0]], ["a", "b"])
+    assert to_dict(clf) == "a"
+    assert to_dict(clf, weights=True)["_class"] == "a"
+    X, y = load_golf(as_frame=False)
+    clf = C45Classifier(categorical_features=[0, 3]).fit(X, y)
+    assert next(iter(to_dict(clf))) == "x0"
+    assert next(iter(to_dict(clf, feature_names=["o", "t", "h", "w"]))) == "o"
+    with pytest.raises(ValueError, match="reserved"):
+        to_dict(clf, weights=True, feature_names=["_weight", "t", "h", "w"])
+
+
+def test_plain_dict_cannot_be_evaluated(golf):
+    X, _, clf = golf
+    with pytest.raises(ValueError, match="fractional descent"):
+        dict_predict_proba(to_dict(clf), X)
+
+
+def test_threshold_text_reads_back_exactly():
+    rng = np.random.default_rng(0)
+    for t in np.concatenate([rng.normal(size=200) * 10.0 ** rng.integers(-8, 20, 200),
+                             [75.0, 0.1, -3.0, 1e-300, 2.5e21]]):
+        assert float(threshold_text(t, False)) == t
+        t32 = float(np.float32(t))
+        assert float(np.float32(threshold_text(t32, True))) == t32
+    assert threshold_text(75.0, False) == "75"
+    assert threshold_text(float(np.float32(0.1)), True) == "0.1"
+
+
+# ---------------------------------------------------------------------------
+# The parity test
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+def test_parity_missing_and_unseen_values(precision):
+    """The weighted dict and the JSON-loaded model answer exactly as predict and
+    predict_proba, on rows with unknown values and unseen categories."""
+    X, y = mixed(400, 1)
+    Xt = with_unseen(mixed(300, 2)[0], 3)
+    weight = np.random.default_rng(4).uniform(0.3, 2.0, len(y))
+    checked = 0
+    for subsets, laplace, pruning, sw in itertools.product(
+            [False, True], [False, True], ["pessimistic", None], [None, weight]):
+        clf = C45Classifier(precision=precision, subset_splits=subsets, laplace=laplace,
+                            pruning=pruning, categorical_features=["colour", "size", "code"]
+                            ).fit(X, y, sample_weight=sw)
+        loaded = from_json(to_json(clf))
+        for tree in ("final", "grown"):
+            proba = clf.predict_proba(Xt, tree=tree)
+            d = to_dict(clf, tree=tree, weights=True)
+            assert np.array_equal(dict_predict_proba(d, Xt), proba)
+            assert np.array_equal(loaded.predict_proba(Xt, tree=tree), proba)
+            assert np.array_equal(loaded.predict(Xt, tree=tree), clf.predict(Xt, tree=tree))
+        assert list(dict_predict(to_dict(clf, weights=True), Xt)) == list(clf.predict(Xt))
+        checked += 1
+    assert checked == 16
+
+
+def test_dict_evaluator_inputs(golf):
+    X, _, clf = golf
+    d = to_dict(clf, weights=True)
+    Xq = X.astype(object)
+    Xq.iloc[0, 0] = None                       # unknown outlook
+    Xq.iloc[1, 0] = "foggy"                    # unseen outlook
+    Xq.iloc[2, 2] = np.nan                     # unknown humidity
+    expected = clf.predict_proba(Xq)
+    assert not np.array_equal(expected[0], [1.0, 0.0])
+    assert np.array_equal(dict_predict_proba(d, Xq), expected)
+    assert np.array_equal(dict_predict_proba(d, Xq.to_dict("records")), expected)
+    assert np.array_equal(dict_predict_proba(d, Xq.to_numpy()), expected)
+    # The dict survives JSON when its categories and classes are strings.
+    assert np.array_equal(dict_predict_proba(json.loads(json.dumps(d)), Xq), expected)
+
+
+# ---------------------------------------------------------------------------
+# JSON model file
+
+def test_json_round_trip_is_a_fitted_classifier(golf, weather):
+    for X, y, clf in (golf, weather):
+        text = to_json(clf)
+        loaded = from_json(text)
+        assert isinstance(loaded, C45Classifier)
+        assert loaded.get_params() == clf.get_params()
+        assert export_text(loaded) == export_text(clf)
+        assert export_text(loaded, tree="grown") == export_text(clf, tree="grown")
+        assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+        assert np.array_equal(loaded.predict(X), clf.predict(X))
+        assert list(loaded.feature_names_in_) == list(clf.feature_names_in_)
+        assert loaded.categories_ == clf.categories_
+        assert np.array_equal(loaded.feature_importances_, clf.feature_importances_)
+        assert np.array_equal(loaded.apply(X), clf.apply(X))
+        for name in loaded.tree_._fields:
+            a, b = getattr(loaded.tree_, name), getattr(clf.tree_, name)
+            assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True)
+        assert to_json(loaded) == text
+        assert np.array_equal(from_json(text.encode("utf-8")).predict(X), clf.predict(X))
+    with pytest.raises(ValueError, match="training data"):
+        loaded.prune(confidence=0.1)
+
+
+def test_json_keeps_value_types_and_class_dtype():
+    X = np.array([[1, "a", 0.5], [2, "b", 1.5], [1, "a", 2.5], [3, "b", 3.5],
+                  [2, "a", 4.5], [3, "b", 5.5]] * 3, dtype=object)
+    for y in (np.array([0, 1, 0, 1, 0, 1] * 3), np.array([True, False] * 9),
+              np.array([1.0, 2.0, 1.0, 2.0, 1.0, 2.0] * 3), np.array(list("xyxyxy") * 3)):
+        clf = C45Classifier(min_samples_leaf=1, categorical_features=[0, 1]).fit(X, y)
+        loaded = from_json(to_json(clf))
+        assert loaded.classes_.dtype == clf.classes_.dtype
+        assert loaded.classes_.tolist() == clf.classes_.tolist()
+        assert [type(v) for v in loaded.categories_[0]] == [int, int, int]
+        assert not hasattr(loaded, "feature_names_in_")
+        p, q = clf.predict(X), loaded.predict(X)
+        assert p.dtype == q.dtype and np.array_equal(p, q)
+    Xb = np.array([[b"p"], [b"q"]] * 4, dtype=object)
+    clf = C45Classifier(min_samples_leaf=1, categorical_features=[0]).fit(Xb, [0, 1] * 4)
+    assert from_json(to_json(clf)).categories_ == [[b"p", b"q"]]
+
+
+def test_json_format_is_documented_fields(golf):
+    _, _, clf = golf
+    doc = json.loads(to_json(clf))
+    assert doc["format"] == "c45-model" and doc["format_version"] == 1
+    assert doc["features"][0] == {"kind": "discrete",
+                                  "categories": ["sunny", "overcast", "rain"]}
+    assert doc["features"][1] == {"kind": "continuous"}
+    assert doc["classes"] == {"dtype": "|O", "values": ["Play", "Don't Play"]}
+    assert doc["trees"]["final"]["threshold"][1] == 75.0
+    body = {k: v for k, v in doc.items() if k != "checksum"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"),
+                           ensure_ascii=False, allow_nan=False).encode("utf-8")
+    assert doc["checksum"] == "sha256:" + hashlib.sha256(canonical).hexdigest()
+
+
+def test_json_unstorable_params_are_listed():
+    X, y = load_golf()
+    clf = C45Classifier().fit(X, y)
+    clf.set_params(random_state=np.random.RandomState(0))    # not JSON
+    doc = json.loads(to_json(clf))
+    assert doc["params_not_stored"] == ["random_state"]
+    assert from_json(to_json(clf)).random_state is None
+
+
+def _resign(doc):
+    body = {k: v for k, v in doc.items() if k != "checksum"}
+    doc["checksum"] = "sha256:" + hashlib.sha256(json.dumps(
+        body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+        allow_nan=False).encode("utf-8")).hexdigest()
+    return json.dumps(doc)
+
+
+def test_json_refuses_bad_files(golf):
+    _, _, clf = golf
+    text = to_json(clf)
+    with pytest.raises(ValueError, match="not valid JSON.*truncated"):
+        from_json(text[:len(text) // 2])
+    with pytest.raises(ValueError, match="not a c45 model file"):
+        from_json('{"hello": 1}')
+    with pytest.raises(ValueError, match="not a c45 model file"):
+        from_json("[1, 2]")
+    with pytest.raises(ValueError, match="not UTF-8"):
+        from_json(b"\xff\xfe{")
+    newer = json.loads(text)
+    newer["format_version"] = 2
+    with pytest.raises(ValueError, match="format version 2, newer"):
+        from_json(json.dumps(newer))
+    with pytest.raises(ValueError, match="format version 2, newer"):
+        from_json(_resign(newer))
+    changed = text.replace('"weight": [14.0', '"weight": [15.0')
+    assert changed != text
+    with pytest.raises(ValueError, match="corrupted: checksum mismatch"):
+        from_json(changed)
+    no_sum = json.loads(text)
+    del no_sum["checksum"]
+    with pytest.raises(ValueError, match="corrupted.*checksum"):
+        from_json(json.dumps(no_sum))
+    # Well signed but not a tree: refused before predict could loop or overrun.
+    cyclic = json.loads(text)
+    cyclic["trees"]["final"]["first_child"][1] = 0
+    with pytest.raises(ValueError, match="corrupted: trees.final node 1 has children"):
+        from_json(_resign(cyclic))
+    short = json.loads(text)
+    short["trees"]["grown"]["weight"].pop()
+    with pytest.raises(ValueError, match="corrupted: trees.grown.weight has 7 entries"):
+        from_json(_resign(short))
+    bad_feature = json.loads(text)
+    bad_feature["trees"]["final"]["feature"][0] = 1          # a continuous feature
+    with pytest.raises(ValueError, match="kind does not match"):
+        from_json(_resign(bad_feature))
+    with pytest.raises(ValueError, match="corrupted"):
+        from_json(text.replace('"weight": [14.0', '"weight": [1e999'))
+
+
+# ---------------------------------------------------------------------------
+# Graphviz and matplotlib
+
+def test_export_graphviz_shows_tests_values_and_distributions(golf):
+    _, _, clf = golf
+    dot = export_graphviz(clf)
+    assert dot.startswith("digraph C45Tree {") and dot.rstrip().endswith("}")
+    assert '0 [label="outlook\\nN = 14\\nPlay 9 · Don\'t Play 5"' in dot
+    for edge in ('0 -> 1 [label="sunny"]', '1 -> 2 [label="<= 75"]',
+                 '1 -> 3 [label="> 75"]', '[label="overcast"]', '[label="rain"]'):
+        assert edge in dot
+    assert '[label="Don\'t Play\\nN = 3\\nDon\'t Play 3"' in dot
+    assert "cannot route missing or unseen values" in dot
+    assert "every branch, weighted by the child's N / the node's N" in dot
+    assert dot.count(" -> ") == clf.tree_.node_count - 1
+    assert "fillcolor" not in export_graphviz(clf, filled=False, note=False)
+    assert "weighted" not in export_graphviz(clf, note=False)
+
+
+def test_export_graphviz_multiway_cjk_subsets_and_depth(weather, tmp_path):
+    _, _, clf = weather
+    dot = export_graphviz(clf)
+    for text in ("紫外线指数", '[label="东"]', '[label="南"]', '[label="西"]', '[label="北"]',
+                 "晴天 4 · 阴天 4 · 雨天 4"):
+        assert text in dot
+    export_graphviz(clf, tmp_path / "w.dot", max_depth=0)
+    short = (tmp_path / "w.dot").read_text(encoding="utf-8")
+    assert short.count(" -> ") == 2 and "(...)" in short
+    X, y = load_golf()
+    subset = C45Classifier(subset_splits=True, min_samples_leaf=1).fit(X, y)
+    assert '[label="{sunny, rain}"]' in export_graphviz(subset)
+
+
+def test_export_graphviz_renders_with_dot(golf, weather, tmp_path):
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot program is not installed")
+    for name, (_, _, clf) in (("golf", golf), ("weather", weather)):
+        path = tmp_path / f"{name}.png"
+        subprocess.run(["dot", "-Tpng", "-o", str(path)], check=True,
+                       input=export_graphviz(clf).encode("utf-8"), timeout=60)
+        assert path.stat().st_size > 1000
+
+
+def _render(clf, path, **kw):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.image import imread
+    boxes = plot_tree(clf, **kw)
+    fig = boxes[0].figure
+    fig.savefig(path, dpi=60)
+    plt.close(fig)
+    image = imread(path)
+    assert image.shape[0] > 50 and image.shape[1] > 50
+    assert image[..., :3].std() > 0.05           # something was drawn
+    return boxes
+
+
+def test_plot_tree_golf_and_weather_png(golf, weather, tmp_path):
+    pytest.importorskip("matplotlib")
+    boxes = _render(golf[2], tmp_path / "golf.png")
+    assert [b.get_text().split("\n")[0] for b in boxes] == [
+        "outlook", "humidity", "Play", "Don't Play", "Play", "windy", "Don't Play", "Play"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")           # no CJK font: glyph warnings
+        boxes = _render(weather[2], tmp_path / "weather.png")
+    assert boxes[0].get_text() == "紫外线指数\nN = 12\n晴天 4 · 阴天 4 · 雨天 4"
+    assert len(boxes) == weather[2].tree_.node_count
+
+
+def test_plot_tree_without_cjk_font_falls_back(weather, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import c45._graph as graph
+    monkeypatch.setattr(graph, "_cjk_font", lambda: None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _render(weather[2], tmp_path / "weather.png")
+    assert any("no CJK font" in str(w.message) for w in caught)
+
+
+def test_plot_tree_into_given_axes(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    X, y = mixed(300, 5)
+    clf = C45Classifier(categorical_features=["colour", "size", "code"],
+                        subset_splits=True, pruning=None).fit(X, y)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    boxes = plot_tree(clf, ax=ax, max_depth=2, class_names=["M", "N", "Y"])
+    assert "(...)" in [b.get_text() for b in boxes]
+    assert boxes[0].get_fontsize() < 10          # shrunk to fit
+    fig.savefig(tmp_path / "small.png", dpi=50)
+    plt.close(fig)
+    with pytest.raises(ValueError, match="class_names"):
+        plot_tree(clf, class_names=["a"])
+
+
+def test_public_names():
+    for name in ("export_graphviz", "plot_tree", "to_dict", "dict_predict",
+                 "dict_predict_proba", "to_json", "from_json"):
+        assert name in c45.__all__
