@@ -6,7 +6,7 @@ import numpy as np
 from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
-from sklearn.utils import Bunch
+from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _pruning, _tree
@@ -240,7 +240,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     def _options(self, n_features):
         f32 = self.precision == "float32"
-        seed = np.random.RandomState(self.random_state).randint(1, 2**31 - 1)
+        seed = check_random_state(self.random_state).randint(1, 2**31 - 1)
         return dict(
             min_objs=float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf),
             gain_ratio=self.criterion == "gain_ratio",
@@ -368,7 +368,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                              f"change how the tree grows: refit instead")
         if getattr(self, "_train", None) is None:
             raise ValueError("this model no longer holds its training data (it was "
-                             "unpickled); fit it again to re-prune")
+                             "unpickled or loaded from JSON); fit it again to re-prune")
         old = self.get_params()
         self.set_params(**params)
         try:
