@@ -19,6 +19,14 @@ _THRESHOLD = ("data", "midpoint")
 # Parameters that prune() may change: they act after growing.
 _PRUNE_PARAMS = ("pruning", "confidence", "subtree_raising", "ccp_alpha")
 
+# Limits, enforced with clear errors at fit time.
+MAX_CLASSES = 65_535
+MAX_CATEGORIES = 10_000_000       # per discrete feature
+MAX_SUBSET_CATEGORIES = 512       # subset_splits: C4.5's value grouping is cubic
+MAX_CASES = 2**31 - 2             # case indices are 32-bit
+# Version of the fitted model's pickled state (raise it when the state changes).
+PICKLE_FORMAT = 1
+
 
 def _round32(x):
     return np.asarray(x, dtype=np.float32).astype(np.float64)
@@ -396,7 +404,19 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     def __getstate__(self):
         state = super().__getstate__()
         state.pop("_train", None)       # the training data stays out of pickles
+        if "tree_" in state:
+            state["_pickle_format"] = PICKLE_FORMAT
         return state
+
+    def __setstate__(self, state):
+        fmt = state.get("_pickle_format", PICKLE_FORMAT if "tree_" not in state else None)
+        if "tree_" in state and fmt != PICKLE_FORMAT:
+            from c45 import __version__
+            raise ValueError(
+                f"this C45Classifier was pickled in c45 model format {fmt!r}; c45 "
+                f"{__version__} reads format {PICKLE_FORMAT} only. Load it with the c45 "
+                f"version that saved it and re-save it with c45.to_json, or refit.")
+        super().__setstate__(state)
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, data tuple)."""
@@ -407,6 +427,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         schema, cont, codes = encode_fit(X, self.categorical_features, f32)
         classes, y_codes = encode_target(y, cont.shape[1])
         n = cont.shape[1]
+        self._check_limits(schema, classes, n)
         weight, count_mode = self._check_weights(sample_weight, n, f32,
                                                  self.normalize_sample_weight)
         keep = weight > 0
@@ -432,6 +453,27 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 len(classes), np.ascontiguousarray(weight), distinct, distinct_start, f32,
                 count_mode, total, multival) + self._rank_tables(schema, cont, y_codes, f32)
         return schema, classes, data
+
+    def _check_limits(self, schema, classes, n):
+        if n > MAX_CASES:
+            raise ValueError(f"X has {n} rows; c45 handles at most {MAX_CASES}")
+        if len(classes) > MAX_CLASSES:
+            raise ValueError(f"y has {len(classes)} classes; c45 handles at most "
+                             f"{MAX_CLASSES}")
+        names = schema.names
+        for j, cats in enumerate(schema.categories):
+            if cats is None:
+                continue
+            label = f"column {names[j]!r}" if names is not None else f"column {j}"
+            if len(cats) > MAX_CATEGORIES:
+                raise ValueError(f"X {label} has {len(cats)} categories; c45 handles at "
+                                 f"most {MAX_CATEGORIES} per feature")
+            if self.subset_splits and len(cats) > MAX_SUBSET_CATEGORIES:
+                raise ValueError(
+                    f"X {label} has {len(cats)} categories: subset_splits=True groups at "
+                    f"most {MAX_SUBSET_CATEGORIES} (C4.5's value grouping takes time cubic "
+                    f"in the categories); leave the feature out of subset_splits by "
+                    f"encoding it differently, or use subset_splits=False")
 
     def _cf(self):
         f32 = self.precision == "float32"

@@ -8,7 +8,7 @@ from libc.string cimport memcpy
 
 from c45._types cimport Node, NodeBuffer, Test, LEAF, CONTINUOUS
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
-                            sum_weights)
+                            sum_weights, branch_lists, gather_branch, MANY_BRANCHES)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 
 
@@ -34,6 +34,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     cdef int best, max_branch = -1, b
     cdef bint saved_mode
     cdef Test test
+    cdef Py_ssize_t lists = -1, arena_mark
 
     total = total_weight(w, lo, hi)
     class_distribution(w, lo, hi)
@@ -63,8 +64,14 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     if first_known > lo:
         w.count_mode = False
     known_weight = rnd(f32, total - sum_weights(w, lo, first_known - 1))
+    arena_mark = w.arena_top
+    if nd.kind != CONTINUOUS and nd.n_children >= MANY_BRANCHES:
+        lists = branch_lists(w, &test, nd.n_children, first_known, hi)
     for v in range(1, nd.n_children + 1):
-        ep = group(w, &test, <int> v, first_known, hi)
+        if lists >= 0:
+            ep = gather_branch(w, lists, v, first_known)
+        else:
+            ep = group(w, &test, <int> v, first_known, hi)
         if ep < first_known:
             continue
         wv = total_weight(w, first_known, ep)
@@ -81,6 +88,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
             w.weight[w.cases[c]] = rnd(f32, w.weight[w.cases[c]] / f)
         nd = &p.tree.nodes[node]
     w.count_mode = saved_mode
+    w.arena_top = arena_mark
     if max_branch < 0:
         # No known case reaches the node (possible only for cases a raised subtree
         # receives): score it as a leaf, and its largest stored branch as the branch.

@@ -55,6 +55,11 @@ cdef struct Work:
     int32_t* snapshot       # n_cases: the node's cases in entry order
     int32_t* spare
     bint owns_scratch
+    # Gathering the branches of many-valued tests (see branch_lists)
+    int32_t* pos_of         # n_cases: position of a case in the case array
+    int64_t* arena          # stack of per-node branch lists
+    Py_ssize_t arena_top
+    Py_ssize_t arena_cap
 
 cdef int work_init(Work* w, const Dataset* data) except -1
 cdef int work_threads_init(Work* w, int n_threads) except -1
@@ -69,3 +74,8 @@ cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil
 cdef bint is_subset_feature(const Dataset* d, Py_ssize_t feature) noexcept nogil
+cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
+                             Py_ssize_t first_known, Py_ssize_t hi) noexcept nogil
+cdef Py_ssize_t gather_branch(Work* w, Py_ssize_t lists, Py_ssize_t v,
+                              Py_ssize_t first_known) noexcept nogil
+cdef Py_ssize_t MANY_BRANCHES

@@ -7,7 +7,7 @@ reordering primitives below are exactly those of the spec.
 """
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, log2
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
@@ -53,6 +53,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.sortbuf = <SortItem*> calloc(n + 1, sizeof(SortItem))
     w.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
+    w.pos_of = <int32_t*> calloc(n + 1, sizeof(int32_t))
     w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
     w.cand_gain = <double*> calloc(n + 1, sizeof(double))
     w.cand_split = <double*> calloc(n + 1, sizeof(double))
@@ -73,7 +74,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
             or w.groups == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
             or w.cand_split == NULL or w.cand_below == NULL or w.cand_above == NULL or w.nlogn == NULL
-            or w.rankbuf == NULL or w.ranktmp == NULL):
+            or w.rankbuf == NULL or w.ranktmp == NULL or w.pos_of == NULL):
         work_free(w)
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
     for f in range(n):
@@ -93,7 +94,7 @@ cdef void work_free(Work* w) noexcept:
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
-    free(w.rankbuf); free(w.ranktmp)
+    free(w.rankbuf); free(w.ranktmp); free(w.pos_of); free(w.arena)
     free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
@@ -370,6 +371,79 @@ cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize
     quicksort_items(a, lo, hi, True)
     for i in range(lo, hi + 1):
         w.cases[i] = a[i].case
+
+
+# ---------------------------------------------------------------------------
+# Gathering the branches of a test with many values
+#
+# C4.5 gathers each branch's cases by scanning all the node's known cases and
+# swapping the matching ones to the front (group above): B scans for B branches,
+# quadratic for a feature with thousands of categories. The same swaps can be made
+# without the scan: a gather swaps the matching cases in the order of their current
+# positions, each with the case at the write position. So each branch keeps the
+# list of its cases, and the positions of all cases are tracked; a gather sorts its
+# list by position and makes exactly Release 8's swaps.
+
+# Tests with at least this many branches are gathered from lists.
+cdef Py_ssize_t MANY_BRANCHES = 24
+
+
+cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
+                             Py_ssize_t first_known, Py_ssize_t hi) noexcept nogil:
+    """Build the branch lists of the known cases [first_known, hi] on the arena;
+    returns their offset (-1 when memory runs out: then gather by scanning)."""
+    cdef Py_ssize_t n = hi - first_known + 1, need = n_branches + 2 + n, cap, i, base, v
+    cdef int64_t* grown
+    if w.arena_top + need > w.arena_cap:
+        cap = 2 * (w.arena_top + need)
+        grown = <int64_t*> realloc(w.arena, cap * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        w.arena = grown
+        w.arena_cap = cap
+    base = w.arena_top
+    w.arena_top += need
+    # arena[base + v] (v = 0..B+1): start of branch v's list (counting sort).
+    memset(&w.arena[base], 0, (n_branches + 2) * sizeof(int64_t))
+    for i in range(first_known, hi + 1):
+        w.arena[base + outcome(w.data, t, w.cases[i]) + 1] += 1
+    w.arena[base] = base + n_branches + 2
+    for v in range(1, n_branches + 2):
+        w.arena[base + v] += w.arena[base + v - 1]
+    for i in range(first_known, hi + 1):
+        v = outcome(w.data, t, w.cases[i])
+        w.arena[w.arena[base + v]] = w.cases[i]
+        w.arena[base + v] += 1
+        w.pos_of[w.cases[i]] = <int32_t> i
+    # The fill moved every start to the next list's: shift them back.
+    for v in range(n_branches + 1, 0, -1):
+        w.arena[base + v] = w.arena[base + v - 1]
+    w.arena[base] = base + n_branches + 2
+    return base
+
+
+cdef Py_ssize_t gather_branch(Work* w, Py_ssize_t lists, Py_ssize_t v,
+                              Py_ssize_t first_known) noexcept nogil:
+    """Release 8's gather of branch v (group(v, first_known, hi)) from its list."""
+    cdef Py_ssize_t start = w.arena[lists + v], end = w.arena[lists + v + 1]
+    cdef Py_ssize_t n = end - start, j, p = first_known, i
+    cdef RankItem* items = w.rankbuf
+    cdef int32_t c, other
+    for j in range(n):
+        items[j].case = <int32_t> w.arena[start + j]
+        items[j].key = <uint32_t> w.pos_of[items[j].case]
+    radix_sort_keys(items, w.ranktmp, n, <uint32_t> w.data.n_cases)
+    for j in range(n):
+        c = items[j].case
+        i = w.pos_of[c]
+        if i != p:
+            other = w.cases[p]
+            w.cases[i] = other
+            w.cases[p] = c
+            w.pos_of[other] = <int32_t> i
+            w.pos_of[c] = <int32_t> p
+        p += 1
+    return p - 1
 
 
 # ---------------------------------------------------------------------------

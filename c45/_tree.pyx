@@ -18,7 +18,8 @@ from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINU
 from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
-                            global_threshold, outcome, is_subset_feature)
+                            global_threshold, outcome, is_subset_feature,
+                            branch_lists, gather_branch, MANY_BRANCHES)
 from c45._prune cimport prune_pessimistic
 
 cnp.import_array()
@@ -149,6 +150,8 @@ cdef struct Frame:
     bint saved_count_mode
     double known_weight
     double factor              # weight factor of the unknown cases in this branch
+    Py_ssize_t lists           # many-valued tests: the branch lists on the arena, or -1
+    Py_ssize_t arena_mark
 
 
 cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
@@ -238,6 +241,10 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     cdef Test test
     node_test(t, fr.node, &test)
     fr.first_known = group(w, &test, 0, lo, hi) + 1
+    fr.lists = -1
+    fr.arena_mark = w.arena_top
+    if kind != CONTINUOUS and n_branches >= MANY_BRANCHES:
+        fr.lists = branch_lists(w, &test, n_branches, fr.first_known, hi)
     fr.saved_count_mode = w.count_mode
     if fr.first_known > lo:
         w.count_mode = False
@@ -297,8 +304,11 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             fr.branch += 1
         while fr.branch <= nd.n_children:
             child = nd.first_child + fr.branch - 1
-            node_test(t, fr.node, &test)
-            fr.branch_end = group(w, &test, fr.branch, fr.first_known, fr.hi)
+            if fr.lists >= 0:
+                fr.branch_end = gather_branch(w, fr.lists, fr.branch, fr.first_known)
+            else:
+                node_test(t, fr.node, &test)
+                fr.branch_end = group(w, &test, fr.branch, fr.first_known, fr.hi)
             if fr.branch_end < fr.first_known:
                 # Empty branch: a leaf of the parent's class and distribution.
                 t.nodes[child].kind = LEAF
@@ -338,6 +348,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             # All branches grown: restore the count mode, collapse if the subtree
             # does not beat a leaf by more than epsilon (§2 step 11).
             w.count_mode = fr.saved_count_mode
+            w.arena_top = fr.arena_mark
             if nd.kind == DISCRETE:
                 w.used[nd.feature] -= 1
             if nd.errors >= rnd(f32, nd.weight - t.value[fr.node * k + nd.node_class]) - EPSILON:

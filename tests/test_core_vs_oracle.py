@@ -22,8 +22,8 @@ def nested(t, i=0):
             float(t.errors[i]), dist, children)
 
 
-def random_problem(rng):
-    n = int(rng.integers(2, 70))
+def random_problem(rng, many_values=False):
+    n = int(rng.integers(2, 70)) if not many_values else int(rng.integers(60, 160))
     n_features = int(rng.integers(1, 5))
     k = int(rng.integers(1, 5))
     columns, kinds, frame = [], [], {}
@@ -38,7 +38,7 @@ def random_problem(rng):
             kinds.append(None)
             frame[f"c{j}"] = x
         else:
-            v = int(rng.integers(2, 5))
+            v = int(rng.integers(2, 5)) if not many_values else int(rng.integers(24, 60))
             codes = rng.integers(1, v + 1, size=n)
             codes[rng.random(n) < rng.choice([0.0, 0.15, 0.4])] = 0
             columns.append(codes)
@@ -55,9 +55,9 @@ def random_problem(rng):
     return pd.DataFrame(frame), columns, kinds, y, k, weights
 
 
-def check_one(seed, precision):
+def check_one(seed, precision, many_values=False):
     rng = np.random.default_rng(seed)
-    X, columns, kinds, y, k, weights = random_problem(rng)
+    X, columns, kinds, y, k, weights = random_problem(rng, many_values)
     m = float(rng.choice([1, 2, 3]))
     cf = float(rng.choice([0.25, 0.1, 0.6]))
     y_cat = pd.Categorical.from_codes(y, [f"k{i}" for i in range(k)])
@@ -94,3 +94,12 @@ def check_one(seed, precision):
 def test_core_equals_oracle(block, precision):
     for seed in range(block * 50, block * 50 + 50):
         check_one(seed, precision)
+
+
+@pytest.mark.filterwarnings("ignore:the total sample weight")
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_many_valued_tests_gather_exactly_as_release8(precision):
+    """Tests with 24+ branches gather their cases from per-branch lists instead of
+    C4.5's scans; the swaps, and so every sum, must be the same."""
+    for seed in range(1000, 1060):
+        check_one(seed, precision, many_values=True)
