@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45._classifier import C45Classifier
 from c45._criterion import pessimistic_extra_errors
-from c45._encode import encode_predict
+from c45._encode import encode_predict, encode_target
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
 
 __all__ = ["C45RulesClassifier", "export_rules", "GlibcRandom", "Condition", "Rule"]
@@ -37,6 +37,7 @@ _MAX_SELECT_ERROR = 0.7
 _MIN_STRENGTH = 0.1
 _EXHAUSTIVE_MAX = 10          # classes with more rules get the greedy search
 _GREEDY_TRIALS = 11           # trials t = 0..10, inclusion probability t/10
+_MASK_CACHE_BYTES = 64 << 20  # condition masks kept for reuse
 
 
 # ---------------------------------------------------------------------------
@@ -100,9 +101,6 @@ class GlibcRandom:
 
 # ---------------------------------------------------------------------------
 # Rules and conditions
-
-_OPS = {DISCRETE_KIND: "=", CONTINUOUS_KIND: None, SUBSET_KIND: "in"}
-
 
 @dataclass(frozen=True)
 class Condition:
@@ -172,6 +170,8 @@ class Condition:
         if self.op in ("<=", ">"):
             return f"{self.name} {self.op} {self.value:g}"
         if self.op == "in":
+            if len(self.value) == 1:            # as the tree prints a one-value group
+                return f"{self.name} = {self.value[0]}"
             return f"{self.name} in {{{', '.join(str(v) for v in self.value)}}}"
         return f"{self.name} = {self.value}"
 
@@ -252,22 +252,21 @@ def _bitset(mask):
 
 
 class _Lengths:
-    """The code-length tables of §11.1."""
+    """The code-length tables of §11.1: ``log2i(i)`` is λ(i) = r32(log2 i) with
+    λ(0) = -1e38; ``log2fact(i)`` is Λ(i) = λ(1) + ... + λ(i), summed in binary64."""
 
-    def __init__(self, n, f32):
+    def __init__(self, f32):
         self.f32 = f32
-        lam = [-1e38] + [_r32(f32, _log2(i)) for i in range(1, n + 2)]
-        self.lam = lam
-        cum = [0.0]
-        for i in range(1, n + 2):
-            cum.append(cum[-1] + lam[i])
-        self.cum = cum                   # Λ(i) = Σ_{1≤j≤i} λ(j), in binary64
+        self._cum = [0.0]
 
-    def λ(self, i):
-        return self.lam[i]
+    def log2i(self, i):
+        return -1e38 if i <= 0 else _r32(self.f32, _log2(i))
 
-    def Λ(self, i):
-        return self.cum[i]
+    def log2fact(self, i):
+        cum = self._cum
+        while len(cum) <= i:
+            cum.append(cum[-1] + self.log2i(len(cum)))
+        return cum[i]
 
 
 def _attribute_bits(cont, codes, schema, n, lengths, f32):
@@ -281,13 +280,13 @@ def _attribute_bits(cont, codes, schema, n, lengths, f32):
             for v in range(1, len(counts)):
                 nv = int(counts[v])
                 if nv > 0:
-                    s += (nv / n) * (lengths.λ(n) - lengths.λ(nv))
+                    s += (nv / n) * (lengths.log2i(n) - lengths.log2i(nv))
             bits[f] = _r32(f32, s)
         else:
             x = cont[schema.col[f]]
             x = np.where(np.isnan(x), -999.0, x)       # -999 counts as a value (Q12)
             p = len(np.unique(x))
-            bits[f] = 0.0 if p <= 1 else _r32(f32, 1.0 + lengths.λ(p) / 2.0)
+            bits[f] = 0.0 if p <= 1 else _r32(f32, 1.0 + lengths.log2i(p) / 2.0)
     total = float(bits.sum())
     test_bits = 0.0
     if total > 0:
@@ -307,13 +306,6 @@ def _biased(n, e, x):
     return -e * _log2(x / n) - (n - e) * _log2(1.0 - x / n)
 
 
-def _exception_bits(n, fires, fp, fn):
-    if fires > n / 2.0:
-        return (_log2(n) + _biased(fires, fp, (fp + fn) / 2.0)
-                + _biased(n - fires, fn, fn))
-    return _log2(n) + _biased(fires, fp, fp) + _biased(n - fires, fn, (fp + fn) / 2.0)
-
-
 def _fisher_p(a, b, c, d):
     """One-tailed Fisher exact p-value that the 2x2 table [[a, b], [c, d]] shows an
     association at least as strong as observed (rows: condition satisfied or not;
@@ -321,6 +313,166 @@ def _fisher_p(a, b, c, d):
     from scipy.stats import hypergeom
     total, row1, col1 = a + b + c + d, a + b, a + c
     return float(hypergeom.sf(a - 1, total, col1, row1))
+
+
+# ---------------------------------------------------------------------------
+# Ruleset selection for one class (§11.4)
+
+_EXACT_SHIFT = 1100          # bits are summed exactly, as integers times 2**-1100
+
+
+def _exact(x):
+    num, den = float(x).as_integer_ratio()
+    return num * ((1 << _EXACT_SHIFT) // den)
+
+
+class SubsetSearch:
+    """The description cost of subsets of one class's rules, and the two searches.
+
+    ``masks[i]`` holds the cases rule i fires on (all False for a rule that does
+    not take part, Error > 0.7), ``bits[i]`` its description length, ``in_class``
+    the cases of the class. The cost of a subset is
+    ``0.5 * (sum of its bits - log2(#rules!)) + ExceptionBits(fires, FP, FN)``. The
+    bits are summed exactly and rounded once (the specification does not give an
+    order), so that a cost depends only on the subset, however it is reached.
+    """
+
+    def __init__(self, masks, bits, in_class, lengths):
+        self.masks = [np.asarray(m, dtype=bool) for m in masks]
+        self.bits = [_exact(b) for b in bits]
+        self.in_class = np.asarray(in_class, dtype=bool)
+        self.n = len(self.in_class)
+        self.lengths = lengths
+        self.log2n = _log2(self.n) if self.n > 0 else 0.0
+
+    def cost(self, bits_exact, n_sel, fires, fp, fn):
+        n = self.n
+        bits = bits_exact / (1 << _EXACT_SHIFT)           # correctly rounded
+        if fires > n / 2.0:
+            exc = _biased(fires, fp, (fp + fn) / 2.0) + _biased(n - fires, fn, fn)
+        else:
+            exc = _biased(fires, fp, fp) + _biased(n - fires, fn, (fp + fn) / 2.0)
+        return 0.5 * (bits - self.lengths.log2fact(n_sel)) + (self.log2n + exc)
+
+    def subset_cost(self, sel):
+        """Cost of the subset (rule positions), computed from scratch."""
+        cover = np.zeros(self.n, dtype=bool)
+        for i in sel:
+            cover |= self.masks[i]
+        fires = int(cover.sum())
+        fp = int((cover & ~self.in_class).sum())
+        fn = int((~cover & self.in_class).sum())
+        return self.cost(sum(self.bits[i] for i in sel), len(sel), fires, fp, fn)
+
+    def exhaustive(self):
+        """Every subset, counted in binary with rule 0 as the lowest bit; the first
+        strictly cheapest wins."""
+        R = len(self.masks)
+        masks = [_bitset(m) for m in self.masks]
+        cls = _bitset(self.in_class)
+        covers = [0] * (1 << R)
+        sums = [0] * (1 << R)
+        counts = [0] * (1 << R)
+        best_s, best_cost = 0, None
+        for s in range(1 << R):
+            if s:
+                low = (s & -s).bit_length() - 1
+                prev = s & (s - 1)
+                covers[s] = covers[prev] | masks[low]
+                sums[s] = sums[prev] + self.bits[low]
+                counts[s] = counts[prev] + 1
+            cover = covers[s]
+            cost = self.cost(sums[s], counts[s], cover.bit_count(),
+                             (cover & ~cls).bit_count(), (cls & ~cover).bit_count())
+            if best_cost is None or cost < best_cost:
+                best_s, best_cost = s, cost
+        return [i for i in range(R) if best_s >> i & 1], best_cost
+
+    def greedy(self, rng):
+        """11 trials t = 0..10: each rule starts in the subset when the next draw of
+        ``rng`` is below t/10; then hill-climb, each time adding or dropping the rule
+        that lowers the cost most (the first on ties), while one does. The cheapest
+        final subset wins (the earliest on ties).
+
+        The effect of toggling each rule is kept up to date incrementally: per rule,
+        its cases (in and out of the class) that no selected rule covers, and those
+        that only one selected rule covers."""
+        from scipy import sparse
+        R, n = len(self.masks), self.n
+        pos = self.in_class
+        idx = [np.flatnonzero(m) for m in self.masks]
+        rows = np.concatenate(idx + [np.zeros(0, dtype=np.int64)])
+        cols = np.repeat(np.arange(R), [len(i) for i in idx])
+        A = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)),
+                              shape=(n, R))
+        At = A.T.tocsr()
+
+        def colsum(cases):
+            if len(cases) == 0:
+                return np.zeros(R, dtype=np.int64)
+            return np.asarray(A[cases].sum(axis=0)).ravel()
+
+        best_sel, best_cost = None, None
+        for t in range(_GREEDY_TRIALS):
+            p = t / 10.0
+            inc = [rng.uniform() < p for _ in range(R)]
+            cnt = np.zeros(n, dtype=np.int64)
+            for i in range(R):
+                if inc[i]:
+                    cnt[idx[i]] += 1
+            unc, single = cnt == 0, cnt == 1
+            up = At @ (unc & pos).astype(np.int64)       # uncovered, in class
+            un = At @ (unc & ~pos).astype(np.int64)
+            sp = At @ (single & pos).astype(np.int64)    # covered once, in class
+            sn = At @ (single & ~pos).astype(np.int64)
+            fires = int((~unc).sum())
+            fp = int((~unc & ~pos).sum())
+            fn = int((unc & pos).sum())
+            bits = sum(self.bits[i] for i in range(R) if inc[i])
+            n_sel = sum(inc)
+            cost = self.cost(bits, n_sel, fires, fp, fn)
+            while True:
+                best_i, best_gain, best_new = -1, 0.0, None
+                for i in range(R):
+                    if inc[i]:
+                        new = (bits - self.bits[i], n_sel - 1, fires - int(sp[i] + sn[i]),
+                               fp - int(sn[i]), fn + int(sp[i]))
+                    else:
+                        new = (bits + self.bits[i], n_sel + 1, fires + int(up[i] + un[i]),
+                               fp + int(un[i]), fn - int(up[i]))
+                    gain = cost - self.cost(*new)
+                    if gain > best_gain:
+                        best_i, best_gain, best_new = i, gain, new
+                if best_i < 0:
+                    break
+                cases = idx[best_i]
+                old = cnt[cases]
+                if inc[best_i]:
+                    gone = cases[old == 1]        # now uncovered
+                    alone = cases[old == 2]       # now covered once
+                    gp, gn = colsum(gone[pos[gone]]), colsum(gone[~pos[gone]])
+                    ap, an = colsum(alone[pos[alone]]), colsum(alone[~pos[alone]])
+                    up += gp
+                    un += gn
+                    sp += ap - gp
+                    sn += an - gn
+                    cnt[cases] -= 1
+                else:
+                    new_c = cases[old == 0]       # now covered once
+                    twice = cases[old == 1]       # now covered twice
+                    np_, nn = colsum(new_c[pos[new_c]]), colsum(new_c[~pos[new_c]])
+                    tp, tn = colsum(twice[pos[twice]]), colsum(twice[~pos[twice]])
+                    up -= np_
+                    un -= nn
+                    sp += np_ - tp
+                    sn += nn - tn
+                    cnt[cases] += 1
+                inc[best_i] = not inc[best_i]
+                bits, n_sel, fires, fp, fn = best_new
+                cost = self.cost(bits, n_sel, fires, fp, fn)
+            if best_cost is None or cost < best_cost:
+                best_sel, best_cost = [i for i in range(R) if inc[i]], cost
+        return best_sel, best_cost
 
 
 # ---------------------------------------------------------------------------
@@ -334,6 +486,8 @@ class _Candidate:
     n_covered: int = 0
     n_errors: int = 0
     trace: list = field(default_factory=list)
+    rule_number: int = 0          # 0: rejected; else the (possibly merged) rule
+    path: tuple = ()              # the leaf's conditions, as text
 
 
 class RuleBuilder:
@@ -364,13 +518,12 @@ class RuleBuilder:
         self.fisher = fisher
         self.f32 = f32
         self.precision = "float32" if f32 else "float64"
-        self.lengths = _Lengths(self.n, f32)
+        self.lengths = _Lengths(f32)
         self.att_bits, self.att_test_bits = _attribute_bits(
             cont, codes, schema, self.n, self.lengths, f32)
         self.class_count = np.bincount(self.y, minlength=self.k)
         self._u_cache = {}
         self._mask_cache = {}
-        self.log = []                 # c4.5rules-style trace lines
 
     # -- §11.2 ------------------------------------------------------------
     def _condition(self, node, b):
@@ -397,7 +550,8 @@ class RuleBuilder:
             node, path = stack.pop()
             if t.kind[node] == LEAF_KIND:
                 if t.weight[node] >= 1.0:
-                    out.append(_Candidate(list(path), int(t.node_class[node])))
+                    out.append(_Candidate(list(path), int(t.node_class[node]),
+                                           path=tuple(str(c) for c in path)))
                 continue
             first, nb = int(t.first_child[node]), int(t.n_children[node])
             for b in reversed(range(nb)):       # popped in branch order
@@ -410,6 +564,8 @@ class RuleBuilder:
                else cond.codes)
         m = self._mask_cache.get(key)
         if m is None:
+            if len(self._mask_cache) * self.n > _MASK_CACHE_BYTES:
+                self._mask_cache.clear()
             m = cond.mask(self.cont, self.codes, self.col)
             self._mask_cache[key] = m
         return m
@@ -426,8 +582,10 @@ class RuleBuilder:
         """(Actual, Pess) of a condition set covering `total` cases, `errors` wrong."""
         f32 = self.f32
         if total == 0:
-            # (choice) Actual of an empty cover is 0; Pess is DefaultError (§11.3).
-            return 0.0, default_error
+            # §11.3: Pess is DefaultError. (choice) Actual is 0/0, NaN as in C, so
+            # no comparison with it holds. (Choosing 0, 1 or DefaultError instead
+            # gives the same rulesets on every reference data set.)
+            return math.nan, default_error
         if f32:
             actual = float(np.float32(errors) / np.float32(total))
             pess = float((np.float32(errors) + np.float32(self._u(total, errors)))
@@ -445,47 +603,52 @@ class RuleBuilder:
         n = self.n
         default_error = _r32(self.f32, 1.0 - (self.class_count[target] + 1.0) / (n + 2.0))
         conds = list(cand.conditions)
+        not_class = self.y != target
+        # fails[i]: how many of the remaining conditions case i fails. Total[0] counts
+        # the cases failing none; leaving condition d out adds those failing only d.
+        fails = np.zeros(n, dtype=np.int32)
+        for c in conds:
+            fails += ~self.mask(c)
         trace = []
         while True:
             m = len(conds)
-            masks = [self.mask(c) for c in conds]
-            # all conditions, and all but d (prefix/suffix ANDs)
-            prefix = [np.ones(n, dtype=bool)]
-            for mk in masks:
-                prefix.append(prefix[-1] & mk)
-            suffix = [np.ones(n, dtype=bool)]
-            for mk in reversed(masks):
-                suffix.append(suffix[-1] & mk)
-            suffix.reverse()          # suffix[d] = AND of masks[d:]
-            cover = prefix[m]
-            total0 = int(cover.sum())
-            errors0 = int((cover & ~in_class).sum())
+            cover = fails == 0
+            total0 = int(np.count_nonzero(cover))
+            errors0 = int(np.count_nonzero(cover & not_class))
             actual0, pess0 = self._rates(total0, errors0, default_error)
             rows = [(errors0, total0, pess0, None)]
             if m == 0:
-                trace.append(rows)
+                trace.append(dict(rows=rows, dropped=None))
                 break
+            one = np.flatnonzero(fails == 1)
+            if len(one):
+                sat = np.stack([self.mask(c)[one] for c in conds])
+                which = np.argmin(sat, axis=0)          # the one condition failed
+                add_total = np.bincount(which, minlength=m)
+                add_errors = np.bincount(which[not_class[one]], minlength=m)
+            else:
+                add_total = add_errors = np.zeros(m, dtype=np.int64)
             best, best_pess, drop = -1, None, False
             for d in range(m):
-                others = prefix[d] & suffix[d + 1]
-                total = int(others.sum())
-                errors = int((others & ~in_class).sum())
+                total = total0 + int(add_total[d])
+                errors = errors0 + int(add_errors[d])
                 actual, pess = self._rates(total, errors, default_error)
-                rows.append((errors, total, pess, d))
+                rows.append((errors, total, pess, str(conds[d])))
                 if best_pess is None or pess <= best_pess:       # later d on ties
                     best, best_pess = d, pess
                 if pess <= pess0 or actual <= actual0:
                     drop = True
                 elif self.fisher is not None:
-                    a = int((others & masks[d] & in_class).sum())
-                    b = int((others & masks[d]).sum()) - a
-                    c = int((others & ~masks[d] & in_class).sum())
-                    dd = int((others & ~masks[d]).sum()) - c
-                    if _fisher_p(a, b, c, dd) > self.fisher:
+                    # among the cases satisfying the other conditions: condition d
+                    # holds or not x the rule's class or not
+                    if _fisher_p(total0 - errors0, errors0,
+                                 int(add_total[d] - add_errors[d]),
+                                 int(add_errors[d])) > self.fisher:
                         drop = True
-            trace.append(rows + [("drop", best if drop else None)])
+            trace.append(dict(rows=rows, dropped=str(conds[best]) if drop else None))
             if not drop:
                 break
+            fails -= ~self.mask(conds[best])
             del conds[best]
         cand.trace = trace
         cand.n_covered, cand.n_errors = total0, errors0
@@ -528,7 +691,9 @@ class RuleBuilder:
             dup = self._find_duplicate(rules, cand)
             if dup is not None:
                 dup.error = max(dup.error, cand.error)
+                cand.rule_number = dup.number
                 continue
+            cand.rule_number = len(rules) + 1
             rules.append(Rule(number=len(rules) + 1, conditions=tuple(cand.conditions),
                               class_index=cand.class_index,
                               class_=self.classes[cand.class_index], error=cand.error,
@@ -546,7 +711,7 @@ class RuleBuilder:
                  else self.att_bits[c.feature])
             s += self.att_test_bits / self.redundancy + a
         m = len(rule.conditions)
-        return _r32(self.f32, s + lg.λ(m) - lg.Λ(m))
+        return _r32(self.f32, s + lg.log2i(m) - lg.log2fact(m))
 
     def rule_cover(self, rule):
         m = np.ones(self.n, dtype=bool)
@@ -554,91 +719,30 @@ class RuleBuilder:
             m &= self.mask(c)
         return m
 
-    def _cost(self, bits, n_sel, cover, class_bits):
-        lg = self.lengths
-        fires = cover.bit_count()
-        fp = (cover & ~class_bits).bit_count()
-        fn = (class_bits & ~cover).bit_count()
-        return 0.5 * (bits - lg.Λ(n_sel)) + _exception_bits(self.n, fires, fp, fn)
-
-    def _subset_cost(self, sel, masks, bits, class_bits):
-        cover, b = 0, 0.0
-        for i in sel:
-            cover |= masks[i]
-            b += bits[i]
-        return self._cost(b, len(sel), cover, class_bits)
-
     def select(self, rules, rng):
         """Per class, the cheapest subset of its rules (§11.4)."""
-        all_bits = (1 << self.n) - 1
-        self.active_cover = {}
+        self.active = {}
         for r in rules:
-            self.active_cover[r.number] = (_bitset(self.rule_cover(r))
-                                           if r.error <= _MAX_SELECT_ERROR else 0)
+            self.active[r.number] = (self.rule_cover(r) if r.error <= _MAX_SELECT_ERROR
+                                     else np.zeros(self.n, dtype=bool))
         selected = {}
         self.selection = {}
         for c in range(self.k):
-            class_bits = _bitset(self.y == c) & all_bits
             mine = [r for r in rules if r.class_index == c]
-            masks = [self.active_cover[r.number] for r in mine]
-            bits = [r.bits for r in mine]
-            empty = self._cost(0.0, 0, 0, class_bits)
+            search = SubsetSearch([self.active[r.number] for r in mine],
+                                  [r.bits for r in mine], self.y == c, self.lengths)
             if len(mine) <= _EXHAUSTIVE_MAX:
-                best_sel, best_cost = self._exhaustive(masks, bits, class_bits)
+                best_sel, best_cost = search.exhaustive()
                 how = "exhaustive"
             else:
-                best_sel, best_cost = self._greedy(masks, bits, class_bits, rng)
+                best_sel, best_cost = search.greedy(rng)
                 how = "greedy"
             chosen = [mine[i] for i in best_sel]
             selected[c] = chosen
             self.selection[self.classes[c]] = dict(
-                n_rules=len(mine), search=how, empty_cost=empty, cost=best_cost,
-                selected=[r.number for r in chosen])
+                n_rules=len(mine), search=how, empty_cost=search.subset_cost([]),
+                cost=best_cost, selected=[r.number for r in chosen])
         return selected
-
-    def _exhaustive(self, masks, bits, class_bits):
-        R = len(masks)
-        covers = [0] * (1 << R)
-        sums = [0.0] * (1 << R)
-        counts = [0] * (1 << R)
-        best_s, best_cost = 0, None
-        for s in range(1 << R):
-            if s:
-                low = (s & -s).bit_length() - 1
-                prev = s & (s - 1)
-                covers[s] = covers[prev] | masks[low]
-                sums[s] = sums[prev] + bits[low]
-                counts[s] = counts[prev] + 1
-            cost = self._cost(sums[s], counts[s], covers[s], class_bits)
-            if best_cost is None or cost < best_cost:
-                best_s, best_cost = s, cost
-        return [i for i in range(R) if best_s >> i & 1], best_cost
-
-    def _greedy(self, masks, bits, class_bits, rng):
-        R = len(masks)
-        best_sel, best_cost = None, None
-        for t in range(_GREEDY_TRIALS):
-            p = t / 10.0
-            inc = [rng.uniform() < p for _ in range(R)]
-            cost = self._subset_cost([i for i in range(R) if inc[i]], masks, bits,
-                                     class_bits)
-            while True:
-                best_i, best_gain = -1, 0.0
-                for i in range(R):
-                    inc[i] = not inc[i]
-                    c2 = self._subset_cost([j for j in range(R) if inc[j]], masks,
-                                           bits, class_bits)
-                    inc[i] = not inc[i]
-                    if cost - c2 > best_gain:
-                        best_i, best_gain = i, cost - c2
-                if best_i < 0:
-                    break
-                inc[best_i] = not inc[best_i]
-                cost = self._subset_cost([j for j in range(R) if inc[j]], masks, bits,
-                                         class_bits)
-            if best_cost is None or cost < best_cost:
-                best_sel, best_cost = [i for i in range(R) if inc[i]], cost
-        return best_sel, best_cost
 
     # -- §11.5 ------------------------------------------------------------
     def order(self, selected):
@@ -651,7 +755,7 @@ class RuleBuilder:
         for c in range(self.k):
             cov = 0
             for r in selected[c]:
-                cov |= self.active_cover[r.number]
+                cov |= _bitset(self.active[r.number])
             sel_cover[c] = cov
         while unplaced:
             best, best_fp = None, None
@@ -673,25 +777,14 @@ class RuleBuilder:
         return ordered, default
 
     # -- §11.6 ------------------------------------------------------------
-    def evaluate(self, rules, default, cont=None, codes=None, y=None):
-        """First and second choices on the training data (or on given matrices);
-        fills each rule's used/wrong/better/worse. Returns the predicted codes."""
-        if cont is None:
-            cont, codes, y = self.cont, self.codes, self.y
-            fire = [self.rule_cover(r) for r in rules]
-        else:
-            fire = [rule_mask(r, cont, codes, self.col) for r in rules]
-        return tally(rules, fire, default, y)
-
     def drop_rules(self, rules, default):
         rules = list(rules)
         self.dropped = []
         while True:
-            tally(rules, [self.rule_cover(r) for r in rules], default, self.y)
+            tally(rules, [self.rule_cover(r) for r in rules], default, self.n, self.y)
             for i, r in enumerate(rules):
                 if r.used > 0 and r.worse > r.better:
                     self.dropped.append(r.number)
-                    self.log.append(f"Drop rule {r.number}")
                     del rules[i]
                     break
             else:
@@ -710,8 +803,7 @@ class RuleBuilder:
 
 def rule_mask(rule, cont, codes, col):
     """Cases (columns) on which the rule fires: strength > 0.1 and every condition."""
-    n = cont.shape[1] if cont.shape[0] else codes.shape[1]
-    m = np.ones(n, dtype=bool)
+    m = np.ones(cont.shape[1], dtype=bool)
     if 1.0 - rule.error <= _MIN_STRENGTH:
         m[:] = False
         return m
@@ -720,11 +812,10 @@ def rule_mask(rule, cont, codes, col):
     return m
 
 
-def tally(rules, fire, default, y=None):
-    """Classify by the first firing rule (strength > 0.1) or the default; with y,
-    record each rule's used/wrong/better/worse. Returns (predicted codes, index of
-    the rule used or -1)."""
-    n = len(fire[0]) if fire else (len(y) if y is not None else 0)
+def tally(rules, fire, default, n, y=None):
+    """Classify n cases by the first firing rule (strength > 0.1) or the default;
+    with y, record each rule's used/wrong/better/worse. Returns (predicted codes,
+    index of the rule used or -1)."""
     first = np.full(n, -1, dtype=np.int64)
     second = np.full(n, -1, dtype=np.int64)
     for i, (r, f) in enumerate(zip(rules, fire)):
@@ -818,6 +909,15 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         Classes in the order their rules were placed.
     dropped_rules_ : list of int
         Numbers of the rules dropped on the training data, in order.
+    pruning_log_ : list of dict
+        One entry per leaf giving a candidate rule, in tree order (c4.5rules' ``-v``
+        trace): ``leaf_conditions``, ``class_``, ``rule`` (the number of the rule
+        it became or merged into, None if rejected) and ``steps``, one per round
+        of condition dropping: ``rows`` of (errors, cases covered, pessimistic
+        error rate, condition left out; None for the whole rule) and ``dropped``
+        (the condition dropped, or None).
+    attribute_bits_, attribute_test_bits_ :
+        The code lengths of §11.1: per feature, and for choosing an attribute.
     grown_tree_ : Tree
         The unpruned tree the rules come from; ``tree_estimator_`` is the fitted
         C45Classifier (``pruning=None``) that grew it.
@@ -830,13 +930,28 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
     Unknown values (and categories unseen in training) satisfy no condition, in
     fitting and in prediction; a case without a firing rule gets the default class.
 
-    Where spec §11 is silent, this implementation chooses: a condition set that
-    covers no case has actual error rate 0 (its pessimistic rate is the default
-    error, as specified); the code lengths, the rule bits and the error rates are
-    stored in binary32 in float32 mode, the description costs are summed in
-    binary64; the greedy search includes rule ``r`` when the draw is ``< t/10``
-    and draws for every rule in every trial; the default class is not recomputed
-    after rules are dropped. ``fisher`` follows the description of ``-F`` only.
+    Where spec §11 is silent, this implementation chooses as follows. On the
+    nine reference data sets (default options, ``-s`` and ``-m 1``) the obvious
+    alternatives give the same rulesets, except that skipping the draws of trials
+    t = 0 and t = 10 changes monk2 and monk3 under ``-m 1``.
+
+    * a condition set covering no case has the actual error rate 0/0 (NaN, as C
+      computes it), so no comparison with it holds;
+    * code lengths, rule bits, DefaultError and the error rates are stored in
+      binary32 in float32 mode; a subset's bits are summed exactly, the cost in
+      binary64;
+    * a duplicate rule leaves the earlier rule (its number and conditions) in
+      place and gives it the larger of the two errors;
+    * the greedy search draws once per rule in every trial, t = 0 and 10
+      included, and keeps a rule when the draw is below t/10;
+    * the default class is not recomputed after rules are dropped;
+    * ``fisher`` (``-F``) follows the specification's one-line description: a
+      condition fails when the one-tailed Fisher exact test of the 2x2 table
+      (condition holds or not, by the rule's class or not, among the cases that
+      satisfy the other conditions) gives a p-value above the level.
+
+    Subset tests print as ``att in {v1, v2}`` (one-value groups as
+    ``att = v``), a layout the specification does not give.
     """
 
     def __init__(self, min_samples_leaf=2, confidence=0.25, redundancy=1.0, fisher=False,
@@ -890,10 +1005,13 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         fisher = self._check_rule_params()
         grow = {p: getattr(self, p) for p in _GROW_PARAMS}
         tree_clf = C45Classifier(pruning=None, **grow).fit(X, y)
-        data = tree_clf._train[0]
-        cont, codes, y_codes = data[0], data[1], data[4]
         schema = tree_clf._schema
         f32 = self.precision == "float32"
+        # The training data encoded as the tree saw it (same schema, same classes).
+        cont, codes = encode_predict(schema, X, f32)
+        classes, y_codes = encode_target(y, cont.shape[1])
+        if not np.array_equal(classes, tree_clf.classes_):   # pragma: no cover
+            raise RuntimeError("c45: the class encoding changed between tree and rules")
         names = getattr(tree_clf, "feature_names_in_", None)
         if names is None:
             names = [f"x{j}" for j in range(schema.n_features)]
@@ -921,6 +1039,12 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         self.dropped_rules_ = list(builder.dropped)
         self.attribute_bits_ = builder.att_bits
         self.attribute_test_bits_ = builder.att_test_bits
+        self.pruning_log_ = [
+            dict(leaf_conditions=list(c.path), class_=self.classes_[c.class_index],
+                 steps=c.trace, rule=c.rule_number or None)
+            for c in builder.candidates]
+        pred, _ = tally(final, [builder.rule_cover(r) for r in final], default, builder.n)
+        self._train_summary = (builder.n, int(np.sum(pred != builder.y)))
         return self
 
     def _encode(self, X):
@@ -933,10 +1057,7 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         whose conditions hold), or -1 where the default class applies."""
         cont, codes = self._encode(X)
         fire = [rule_mask(r, cont, codes, self._schema.col) for r in self.rules_]
-        n = cont.shape[1] if cont.shape[0] else codes.shape[1]
-        if not fire:
-            return np.full(n, -1, dtype=np.int64)
-        return tally(self.rules_, fire, self._default_index)[1]
+        return tally(self.rules_, fire, self._default_index, cont.shape[1])[1]
 
     def predict(self, X):
         """The class of the first rule whose conditions hold, else the default."""
@@ -966,32 +1087,50 @@ def export_rules(clf, evaluation=False):
 
     ::
 
-        Rule 5:
+        Final rules from tree 0:
+
+        Rule 6:
             	wage increase first year > 2.5
             	statutory holidays > 10
         	->  class good  [93.0%]
+        ...
 
         Default class: good
 
-    Rules come in their final order, numbered as c4.5rules numbers them; a
-    condition line is four spaces and a tab, the class line a tab,
-    ``->  class C  [nn.n%]`` with the rule's confidence ``1 - error``. Continuous
-    thresholds are printed with ``%g``. With ``evaluation=True`` c4.5rules' table of
-    the rules on the training data follows (Rule, Size, Error, Used, Wrong,
-    Advantage as ``better - worse (better|worse)``, class).
+    Rules come in their final order, numbered as c4.5rules numbers them (so the
+    numbers need not be consecutive). A condition line is four spaces and a tab
+    then ``att = value``, ``att <= t`` / ``att > t`` (``t`` printed with ``%g``) or
+    ``att in {v1, v2}``; the class line is a tab and ``->  class C  [nn.n%]``, the
+    rule's confidence ``1 - error``. A case takes the class of the first rule whose
+    conditions all hold; an unknown value (or a category unseen in training) makes
+    a condition on its attribute fail; with no rule firing, the default class
+    applies. This is exactly what ``predict`` does.
+
+    With ``evaluation=True`` c4.5rules' table of the rules on the training data
+    follows: Rule, Size (conditions), Error (the pessimistic estimate), Used,
+    Wrong, Advantage (``better - worse (better|worse)``) and class, then
+    ``Tested N, errors E (p%)``. The specification gives these columns but not
+    their widths, so the table's spacing is only close to c4.5rules'.
+
+    Thresholds printed with ``%g`` keep six significant digits, as c4.5rules
+    prints them; ``clf.rules_[i].conditions[j].value`` holds the exact one.
     """
     check_is_fitted(clf, "rules_")
-    out = ["Final rules:", ""]
+    out = ["Final rules from tree 0:", ""]
     for r in clf.rules_:
         out.append(str(r))
         out.append("")
     out.append(f"Default class: {clf.default_class_}")
     if evaluation:
-        out += ["", "", "Rule  Size  Error  Used  Wrong\t          Advantage",
+        n, errors = clf._train_summary
+        out += ["", "", f"Evaluation on training data ({n} items):", "",
+                "Rule  Size  Error  Used  Wrong\t          Advantage",
                 "----  ----  -----  ----  -----\t          ---------"]
         for r in clf.rules_:
             pct = 100.0 * r.wrong / r.used if r.used else 0.0
             out.append(f"{r.number:4d}  {len(r.conditions):4d}  {100 * r.error:4.1f}%  "
-                       f"{r.used:4d}  {r.wrong:4d} ({pct:4.1f}%)\t  {r.advantage:5d} "
+                       f"{r.used:4d}  {r.wrong:4d} ({pct:4.1f}%)\t{r.advantage:6d} "
                        f"({r.better}|{r.worse}) \t{r.class_}")
+        pct = 100.0 * errors / n if n else 0.0
+        out += ["", f"Tested {n}, errors {errors} ({pct:.1f}%)   <<"]
     return "\n".join(out) + "\n"
