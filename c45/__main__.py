@@ -1,4 +1,6 @@
-"""`python -m c45`: C4.5 on the bundled golf and weather data, printed as C4.5 prints it."""
+"""`python -m c45`: C4.5 on the bundled golf and weather data, printed as C4.5 prints it.
+
+With arguments, `python -m c45 COMMAND ...` is the `c45` command (see `c45.cli`)."""
 import sys
 
 from c45 import C45Classifier, export_text
@@ -27,4 +29,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        from c45.cli import main as cli_main
+        sys.exit(cli_main(sys.argv[1:]))
     sys.exit(main())

@@ -123,7 +123,7 @@ def _read(fh, path, pd, target, features, encoding, progress):
                     raise DataFileError(path, number, "the nominal value list has no "
                                         "closing '}'", field=f"attribute {name!r}")
                 inner = spec[1:spec.rindex("}")]
-                values = [v for v, _ in _split(inner, path, number)]
+                values = [v for v, _ in _split(inner, path, number)[0]]
                 if any(v == "" for v in values):
                     raise DataFileError(path, number, "empty nominal value",
                                         field=f"attribute {name!r}")
@@ -185,7 +185,8 @@ def _read(fh, path, pd, target, features, encoding, progress):
             builders.append(ContinuousColumn(name))
         elif kind == "nominal":
             builders.append(DiscreteColumn(name, values, declared_in="the header",
-                                           kind="class" if name == target else "value"))
+                                           kind="class" if name == target else "value",
+                                           field=f"attribute {name!r}"))
         else:
             builders.append(DiscreteColumn(name, None))
     width = len(attributes)
@@ -202,7 +203,7 @@ def _read(fh, path, pd, target, features, encoding, progress):
                 raise DataFileError(path, number, "instance weights are not supported")
             row = [None] * width
             if body.strip():
-                for item, quoted in _split(body, path, number):
+                for item, quoted in _split(body, path, number)[0]:
                     idx, _, value = item.partition(" ")
                     try:
                         j = int(idx)
@@ -221,8 +222,8 @@ def _read(fh, path, pd, target, features, encoding, progress):
                     fields.append(("0", False))
                 elif kind == "nominal":
                     fields.append((values[0], True))
-                else:
-                    fields.append(("", True))
+                else:                           # a string: unknown
+                    fields.append(("?", False))
         else:
             fields, rest = _split(s, path, number, stop="{")
             if rest is not None:

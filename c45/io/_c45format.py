@@ -132,7 +132,7 @@ def tokens(lines):
                 if nxt is None:
                     break
                 text += nxt[1]
-            yield from _slow_tokens(text if text.endswith("\n") else text + "\n", number)
+            yield from _slow_tokens(text, number)
             continue
         bar = text.find("|")
         if bar >= 0:

@@ -100,8 +100,11 @@ class DiscreteColumn:
     """Codes into a list of values: declared (fixed) or found in the data (in
     order of first appearance, at most ``limit`` values)."""
 
-    def __init__(self, name, values=None, limit=None, declared_in=None, kind="value"):
+    def __init__(self, name, values=None, limit=None, declared_in=None, kind="value",
+                 field=None):
         self.name = name
+        self.field = field if field is not None or kind != "value" else \
+            f"attribute {name!r}"
         self.categories = list(values or [])
         self.lookup = {v: i for i, v in enumerate(self.categories)}
         self.fixed = values is not None and limit is None
@@ -120,7 +123,7 @@ class DiscreteColumn:
         self.codes.append(code)
 
     def _new(self, text, path, line):
-        field = f"attribute {self.name!r}" if self.kind == "value" else None
+        field = self.field
         if self.fixed:
             what = "class" if self.kind == "class" else "value"
             where = f" in {self.declared_in}" if self.declared_in else ""

@@ -109,7 +109,8 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
             line_no[0] = number
             yield text
 
-    reader = csv.reader(text_lines(), delimiter=sep, skipinitialspace=True)
+    reader = csv.reader(text_lines(), delimiter=sep, skipinitialspace=True,
+                        strict=True)
 
     def rows():
         while True:

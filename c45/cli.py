@@ -1,0 +1,703 @@
+"""The ``c45`` command (also ``python -m c45 ...``): C4.5 on files, from the shell.
+
+    c45 fit -f STEM [-u] [-m 2] [-c 25] [-s] [-g] [--precision float32]
+    c45 fit --csv FILE --target COL [--test FILE] ...
+    c45 fit --arff FILE [--target ATT] ...
+    c45 predict --model model.json (-f STEM [-u] | --csv FILE | --arff FILE)
+    c45 cv -f STEM --folds 10 [--seed 0]
+    c45 rules -f STEM ...            (when c45.C45RulesClassifier exists)
+
+``fit`` prints what C4.5 Release 8 prints: the grown tree ("Decision Tree"), the
+pruned tree ("Simplified Decision Tree", when pruning changed it), the evaluation
+table (Size, Errors, Estimate, before and after pruning) on the training data and,
+with ``-u``/``--test``, on the test data, and the confusion matrix of the pruned
+tree. Exit status: 0 done, 2 bad usage or bad input (the message names the file,
+the line and the field), 130 interrupted. A progress indicator is drawn on stderr
+for steps longer than two seconds when stderr is a terminal (``--quiet``: never).
+"""
+import argparse
+import csv
+import os
+import sys
+import threading
+import time
+import warnings
+
+import numpy as np
+
+PROGRESS_DELAY = 2.0
+
+
+class UsageError(Exception):
+    """A user error found by the command itself (exit status 2)."""
+
+
+# -- progress -----------------------------------------------------------------
+class Progress:
+    """A spinner with the elapsed time on ``stream``, drawn only when the stream
+    is a terminal, after ``delay`` seconds. The work runs in a worker thread (the
+    Cython core releases the GIL while it grows a tree), the main thread draws."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, stream=None, enabled=True, delay=PROGRESS_DELAY, interval=0.2):
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = bool(enabled and isatty is not None and isatty())
+        self.delay = delay
+        self.interval = interval
+        self.note = ""
+        self.shown = 0
+
+    def update(self, note):
+        """Extra text from the worker (e.g. rows read so far)."""
+        self.note = note
+
+    def run(self, message, fn, *args, **kwargs):
+        if not self.enabled:
+            return fn(*args, **kwargs)
+        result = {}
+
+        def work():
+            try:
+                result["value"] = fn(*args, **kwargs)
+            except BaseException as exc:   # handed to the main thread
+                result["error"] = exc
+
+        self.note = ""
+        worker = threading.Thread(target=work, name="c45-work", daemon=True)
+        start = time.monotonic()
+        worker.start()
+        frame = 0
+        try:
+            while True:
+                worker.join(self.interval)
+                if not worker.is_alive():
+                    break
+                elapsed = time.monotonic() - start
+                if elapsed >= self.delay:
+                    note = f" ({self.note})" if self.note else ""
+                    self._draw(f"{self.FRAMES[frame % 4]} c45: {message}{note} "
+                               f"{elapsed:.0f}s")
+                    frame += 1
+        finally:
+            self._clear()
+        if "error" in result:
+            raise result["error"]
+        return result.get("value")
+
+    def _draw(self, text):
+        pad = max(0, self.shown - len(text))
+        self.stream.write("\r" + text + " " * pad)
+        self.stream.flush()
+        self.shown = len(text)
+
+    def _clear(self):
+        if self.shown:
+            self.stream.write("\r" + " " * self.shown + "\r")
+            self.stream.flush()
+            self.shown = 0
+
+
+# -- reading ------------------------------------------------------------------
+def _names_list(values):
+    out = []
+    for v in values or ():
+        out.extend(s.strip() for s in v.split(",") if s.strip())
+    return out
+
+
+class Data:
+    """The training (and test) data named on the command line."""
+
+    def __init__(self, X, y, source, n_attributes, test=None, test_source=None):
+        self.X, self.y, self.source, self.n_attributes = X, y, source, n_attributes
+        self.test = test
+        self.test_source = test_source
+
+
+def _check_source_args(args):
+    given = [o for o, v in (("-f", args.stem), ("--csv", args.csv), ("--arff", args.arff))
+             if v is not None]
+    if len(given) != 1:
+        raise UsageError("give the data as exactly one of -f STEM, --csv FILE, "
+                         "--arff FILE" + (f" (got {' and '.join(given)})" if given else ""))
+    if args.stem is not None and args.target is not None:
+        raise UsageError("--target is for --csv and --arff; C4.5 files declare the "
+                         "classes in STEM.names")
+    csv_only = [o for o, v in (("--discrete", args.discrete), ("--continuous",
+                args.continuous), ("--ignore", args.ignore)) if v]
+    if csv_only and args.csv is None:
+        raise UsageError(f"{csv_only[0]} is for --csv files (C4.5 and ARFF files "
+                         f"declare their attribute types)")
+    if getattr(args, "unseen", False) and args.stem is None:
+        raise UsageError("-u evaluates on STEM.test, so it needs -f STEM; for CSV and "
+                         "ARFF files give --test FILE")
+
+
+def read_data(args, progress, with_test=True):
+    from c45.io import C45Files, read_arff, read_csv
+    _check_source_args(args)
+    test_file = getattr(args, "test", None) if with_test else None
+    if args.stem is not None:
+        files = C45Files(args.stem, args.encoding)
+        path = files.path("data")
+        X, y = progress.run(f"reading {path}", files.read, "data", progress.update)
+        data = Data(X, y, path, len(files.names.attributes))
+        if with_test and (args.unseen or test_file):
+            if test_file:
+                tpath = test_file
+                Xt, yt = progress.run(f"reading {tpath}", _read_c45_test, files, tpath,
+                                      args.encoding)
+            else:
+                tpath = files.path("test")
+                Xt, yt = progress.run(f"reading {tpath}", files.read, "test",
+                                      progress.update)
+            data.test, data.test_source = (Xt, yt), tpath
+        return data
+    if args.csv is not None:
+        opts = dict(discrete=_names_list(args.discrete),
+                    continuous=_names_list(args.continuous),
+                    ignore=_names_list(args.ignore), sep=args.sep,
+                    encoding=args.encoding, progress=progress.update)
+        X, y = progress.run(f"reading {args.csv}", read_csv, args.csv, args.target, **opts)
+        data = Data(X, y, args.csv, X.shape[1])
+        if test_file:
+            opts["discrete"] = [c for c in X.columns if X[c].dtype == "category"]
+            opts["continuous"] = [c for c in X.columns if X[c].dtype != "category"]
+            opts.pop("ignore")
+            Xt, yt = progress.run(f"reading {test_file}", read_csv, test_file,
+                                  y.name, features=list(X.columns), **opts)
+            if yt is None:
+                raise UsageError(f"{test_file} has no class column {y.name!r}")
+            data.test, data.test_source = (Xt, yt), test_file
+        return data
+    X, y = progress.run(f"reading {args.arff}", read_arff, args.arff, args.target,
+                        encoding=args.encoding, progress=progress.update)
+    data = Data(X, y, args.arff, X.shape[1])
+    if test_file:
+        Xt, yt = progress.run(f"reading {test_file}", read_arff, test_file, y.name,
+                              features=list(X.columns), encoding=args.encoding)
+        if yt is None:
+            raise UsageError(f"{test_file} has no class attribute {y.name!r}")
+        data.test, data.test_source = (Xt, yt), test_file
+    return data
+
+
+def _read_c45_test(files, path, encoding):
+    from c45.io._common import open_binary
+    from c45.io import _c45format
+    pd = _c45format.need_pandas()
+    fh, path, close = open_binary(path)
+    try:
+        return files._read(fh, path, pd, None)
+    finally:
+        if close:
+            fh.close()
+
+
+# -- the classifier -----------------------------------------------------------
+def classifier_params(args):
+    pruning = None if args.pruning == "none" else args.pruning
+    return dict(min_samples_leaf=args.m, confidence=args.c / 100.0, pruning=pruning,
+                subtree_raising=not args.no_subtree_raising, ccp_alpha=args.ccp_alpha,
+                criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
+                precision=args.precision, random_state=args.seed, n_jobs=args.jobs)
+
+
+def make_classifier(args, cls=None):
+    from c45 import C45Classifier
+    return (cls or C45Classifier)(**classifier_params(args))
+
+
+def option_lines(args, data_source, class_column=None, what="Trees"):
+    lines = ["    Options:"]
+    if args.stem is not None:
+        stem = args.stem
+        for ext in (".names", ".data", ".test"):
+            if stem.endswith(ext):
+                stem = stem[:-len(ext)]
+        lines.append(f"\tFile stem <{stem}>")
+    else:
+        lines.append(f"\tFile <{data_source}>, class {class_column!r}")
+    if args.s:
+        lines.append("\tTests on discrete attribute groups")
+    if args.m != 2:
+        lines.append(f"\tSensible test requires 2 branches with >={args.m:g} cases")
+    if args.c != 25:
+        lines.append(f"\tPruning confidence level {args.c:g}%")
+    if args.g:
+        lines.append("\tGain criterion used")
+    if getattr(args, "unseen", False) or getattr(args, "test", None):
+        lines.append(f"\t{what} evaluated on unseen cases")
+    extra = [f"precision {args.precision}"]
+    if args.pruning != "pessimistic":
+        extra.append(f"pruning {args.pruning}" + (
+            f" (alpha {args.ccp_alpha:g})" if args.pruning == "cost_complexity" else ""))
+    elif args.no_subtree_raising:
+        extra.append("no subtree raising")
+    lines.append("\t" + ", ".join(extra))
+    return lines
+
+
+# -- output -------------------------------------------------------------------
+def _letters(k):
+    """C4.5's class labels (a), (b), ... (then aa, ab, ... past 26 classes)."""
+    out = []
+    for i in range(k):
+        s, i2 = "", i
+        while True:
+            s = chr(ord("a") + i2 % 26) + s
+            i2 = i2 // 26 - 1
+            if i2 < 0:
+                break
+        out.append(s)
+    return out
+
+
+def confusion_matrix_text(classes, y_true, y_pred):
+    """C4.5's confusion matrix: rows the true classes, columns the predicted
+    ones, zero cells left blank."""
+    classes = list(classes)
+    index = {c: i for i, c in enumerate(classes)}
+    k = len(classes)
+    m = np.zeros((k, k), dtype=np.int64)
+    for t, p in zip(np.asarray(y_true, dtype=object), np.asarray(y_pred, dtype=object)):
+        m[index[t], index[p]] += 1
+    labels = _letters(k)
+    w = max(4, max(len(s) + 2 for s in labels))
+    out = ["", "", "\t" + "".join(f"({s})".rjust(w + 1) for s in labels)
+           + "\t<-classified as",
+           "\t" + "".join(" " + "-" * w for _ in labels)]
+    for i in range(k):
+        cells = "".join((f"{m[i, j]:{w + 1}d}" if m[i, j] else " " * (w + 1))
+                        for j in range(k))
+        out.append(f"\t{cells}\t({labels[i]}): class {classes[i]}")
+    return "\n".join(out) + "\n"
+
+
+def _same_tree(a, b):
+    if a.node_count != b.node_count:
+        return False
+    return all(np.array_equal(getattr(a, f), getattr(b, f))
+               for f in ("kind", "feature", "n_children", "first_child", "node_class")) \
+        and np.array_equal(a.threshold, b.threshold, equal_nan=True)
+
+
+def _fit(clf, progress, X, y, what):
+    def fit():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            clf.fit(X, y)
+        return caught
+    for w in progress.run(what, fit):
+        _warn(str(w.message))
+    return clf
+
+
+_QUIET = [False]
+
+
+def _warn(message):
+    if not _QUIET[0]:
+        sys.stderr.write(f"c45: warning: {message}\n")
+
+
+def _serializer(name):
+    import c45
+    fn = getattr(c45, name, None)
+    if fn is None:
+        raise UsageError(f"this c45 cannot {'save' if name == 'to_json' else 'load'} "
+                         f"models: c45.{name} is not available in version "
+                         f"{c45.__version__}")
+    return fn
+
+
+def cmd_fit(args, out, progress):
+    from c45 import export_text
+    from c45._export import evaluation_table
+    to_json = _serializer("to_json") if args.save else None
+    data = read_data(args, progress)
+    X, y = data.X, data.y
+    out.write("\nC4.5 [release 8] decision tree generator (c45)\n")
+    out.write("----------------------------------------\n\n")
+    out.write("\n".join(option_lines(args, data.source, y.name)) + "\n\n")
+    out.write(f"Read {len(y)} cases ({data.n_attributes} attributes) from "
+              f"{data.source}\n")
+    clf = _fit(make_classifier(args), progress, X, y,
+               f"growing and pruning a tree on {len(y)} cases")
+    out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
+    if not _same_tree(clf.tree_, clf.grown_tree_):
+        out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
+    out.write("\n\n")
+    if args.save:
+        text = to_json(clf)
+        try:
+            with open(args.save, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.save}: {exc.strerror or exc}") from None
+        out.write(f"Tree saved to {args.save}\n\n")
+    out.write("\n" + evaluation_table(clf, X, y, "training data"))
+    shown_X, shown_y = X, y
+    if data.test is not None:
+        Xt, yt = data.test
+        out.write("\n" + evaluation_table(clf, Xt, yt, "test data"))
+        shown_X, shown_y = Xt, yt
+    out.write(confusion_matrix_text(clf.classes_, shown_y, clf.predict(shown_X)))
+    out.write("\n")
+    return 0
+
+
+def cmd_cv(args, out, progress):
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+    if args.folds < 2:
+        raise UsageError(f"--folds must be at least 2, got {args.folds}")
+    data = read_data(args, progress, with_test=False)
+    X, y = data.X, data.y
+    n = len(y)
+    if args.folds > n:
+        raise UsageError(f"--folds {args.folds} is more than the {n} cases")
+    labels = np.asarray(y.cat.codes if hasattr(y, "cat") else y)
+    splitter = StratifiedKFold(n_splits=args.folds, shuffle=True, random_state=args.seed)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        folds = list(splitter.split(np.zeros((n, 1)), labels))
+    for w in caught:
+        _warn(str(w.message))
+    base = make_classifier(args)
+    out.write(f"{args.folds}-fold stratified cross-validation of {data.source} "
+              f"({n} cases, seed {args.seed})\n")
+    out.write("\n".join(option_lines(args, data.source, y.name)[1:]) + "\n\n")
+    out.write(f"{'':4}  {'Before pruning':^26}  {'After pruning':^36}".rstrip() + "\n"
+              f"{'Fold':>4}  {'Size':>8}{'Errors':>9}{'(%)':>9}  {'Size':>8}{'Errors':>9}"
+              f"{'(%)':>9}{'Estimate':>10}\n")
+    rows = []
+    for k, (train, test) in enumerate(folds, 1):
+        clf = _fit(clone(base), progress, X.iloc[train], y.iloc[train],
+                   f"fold {k}/{args.folds}")
+        Xt, yt = X.iloc[test], np.asarray(y.iloc[test], dtype=object)
+        e0 = int(np.sum(clf.predict(Xt, tree="grown").astype(object) != yt))
+        e1 = int(np.sum(clf.predict(Xt).astype(object) != yt))
+        t = clf.tree_
+        est = 100.0 * t.errors[0] / t.weight[0] if t.weight[0] > 0 else 0.0
+        row = (clf.grown_tree_.node_count, e0, 100.0 * e0 / len(test), t.node_count, e1,
+               100.0 * e1 / len(test), est)
+        rows.append(row)
+        out.write(f"{k:4d}  {row[0]:8d}{row[1]:9d}{row[2]:8.1f}%  {row[3]:8d}{row[4]:9d}"
+                  f"{row[5]:8.1f}%{row[6]:9.1f}%\n")
+    a = np.asarray(rows, dtype=float)
+    mean = a.mean(axis=0)
+    se = a.std(axis=0, ddof=1) / np.sqrt(len(a))
+    out.write("\n")
+    for label, v in (("Mean", mean), ("SE", se)):
+        out.write(f"{label:>4}  {v[0]:8.1f}{v[1]:9.1f}{v[2]:8.1f}%  {v[3]:8.1f}{v[4]:9.1f}"
+                  f"{v[5]:8.1f}%{v[6]:9.1f}%\n")
+    out.write(f"\nMean error after pruning {mean[5]:.1f}% (SE {se[5]:.1f}%), mean tree "
+              f"size {mean[3]:.1f} nodes ({mean[0]:.1f} before pruning).\n")
+    return 0
+
+
+def cmd_predict(args, out, progress):
+    from c45.io import C45Files, read_arff, read_csv
+    from_json = _serializer("from_json")
+    try:
+        with open(args.model, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read the model {args.model}: {exc.strerror or exc}")
+    try:
+        clf = from_json(text)
+    except Exception as exc:      # a file that is not a c45 model
+        raise UsageError(f"{args.model} is not a c45 model: {exc}") from None
+    names = getattr(clf, "feature_names_in_", None)
+    if names is None:
+        raise UsageError(f"the model in {args.model} has no feature names (it was "
+                         f"fitted on an array); predict needs named columns")
+    names = [str(n) for n in names]
+    _check_source_args(args)
+    if args.stem is not None:
+        files = C45Files(args.stem, args.encoding)
+        part = "test" if args.unseen else "data"
+        X, y = progress.run(f"reading {files.path(part)}", files.read, part,
+                            progress.update)
+        declared = list(X.columns)
+        if declared != names:
+            raise UsageError(f"{files.names.path} declares the attributes {declared}, "
+                             f"the model was fitted on {names}")
+    elif args.csv is not None:
+        cats = clf.categories_
+        X, y = progress.run(
+            f"reading {args.csv}", read_csv, args.csv, args.target, features=names,
+            discrete=[n for n, c in zip(names, cats) if c is not None],
+            continuous=[n for n, c in zip(names, cats) if c is None], sep=args.sep,
+            encoding=args.encoding, progress=progress.update)
+    else:
+        X, y = progress.run(f"reading {args.arff}", read_arff, args.arff, args.target,
+                            features=names, encoding=args.encoding,
+                            progress=progress.update)
+    tree = "grown" if args.unpruned else "final"
+    proba = progress.run(f"classifying {len(X)} cases", clf.predict_proba, X, tree=tree)
+    pred = clf.classes_.take(np.argmax(proba, axis=1))
+    sink = open(args.output, "w", encoding="utf-8", newline="") if args.output else out
+    try:
+        w = csv.writer(sink, lineterminator="\n")
+        header = ["predicted"]
+        if args.proba:
+            header += [f"P({c})" for c in clf.classes_]
+        if y is not None:
+            header.append("actual")
+        w.writerow(header)
+        ys = np.asarray(y, dtype=object) if y is not None else None
+        for i in range(len(pred)):
+            row = [pred[i]]
+            if args.proba:
+                row += [f"{p:.6g}" for p in proba[i]]
+            if ys is not None:
+                row.append(ys[i])
+            w.writerow(row)
+    finally:
+        if sink is not out:
+            sink.close()
+    if y is not None and not args.quiet:
+        errors = int(np.sum(pred.astype(object) != np.asarray(y, dtype=object)))
+        sys.stderr.write(f"c45: {errors} of {len(pred)} cases misclassified "
+                         f"({100.0 * errors / len(pred):.1f}%)\n")
+    return 0
+
+
+def cmd_rules(args, out, progress):
+    import c45
+    cls = getattr(c45, "C45RulesClassifier", None)
+    export = getattr(c45, "export_rules", None)
+    if cls is None or export is None:
+        raise UsageError(f"rules are not available in c45 {c45.__version__} "
+                         f"(c45.C45RulesClassifier is missing)")
+    data = read_data(args, progress)
+    X, y = data.X, data.y
+    out.write("\nC4.5 [release 8] rule generator (c45)\n")
+    out.write("-------------------------------\n\n")
+    lines = option_lines(args, data.source, y.name, what="Rulesets")
+    if args.r != 1.0:
+        lines.insert(-1, f"\tRedundancy factor {args.r:g}")
+    if args.F is not None:
+        lines.insert(-1, f"\tSignificance test level {100 * args.F:g}%")
+    out.write("\n".join(lines) + "\n\n")
+    out.write(f"Read {len(y)} cases ({data.n_attributes} attributes) from "
+              f"{data.source}\n\n")
+    clf = cls(min_samples_leaf=args.m, confidence=args.c / 100.0, redundancy=args.r,
+              fisher=False if args.F is None else args.F,
+              criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
+              precision=args.precision, random_state=args.seed)
+    clf = _fit(clf, progress, X, y, f"growing a tree and its rules on {len(y)} cases")
+    out.write(export(clf, evaluation=True))
+    shown_X, shown_y = X, y
+    if data.test is not None:
+        Xt, yt = data.test
+        errors = int(np.sum(clf.predict(Xt).astype(object) != np.asarray(yt, dtype=object)))
+        out.write(f"\nEvaluation on test data ({len(yt)} items): {errors} errors "
+                  f"({100.0 * errors / len(yt):.1f}%)\n")
+        shown_X, shown_y = Xt, yt
+    out.write(confusion_matrix_text(clf.classes_, shown_y, clf.predict(shown_X)))
+    out.write("\n")
+    return 0
+
+
+# -- argument parsing ---------------------------------------------------------
+def _positive(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v > 0 or not np.isfinite(v):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return v
+
+
+def _percent(text):
+    v = _positive(text)
+    if v > 100:
+        raise argparse.ArgumentTypeError(f"is a percentage in (0, 100], got {text}")
+    return v
+
+
+def _fraction(text):
+    v = _positive(text)
+    if v >= 1:
+        raise argparse.ArgumentTypeError(f"is a level in (0, 1), got {text}")
+    return v
+
+
+def _non_negative(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v >= 0 or not np.isfinite(v):
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text}")
+    return v
+
+
+def _add_data_args(p, test=True, predict=False):
+    g = p.add_argument_group("data")
+    g.add_argument("-f", dest="stem", metavar="STEM",
+                   help="C4.5 files STEM.names and STEM.data (and STEM.test with -u)")
+    g.add_argument("--csv", metavar="FILE", help="a CSV file with a header row")
+    g.add_argument("--arff", metavar="FILE", help="a Weka ARFF file")
+    if predict:
+        g.add_argument("--target", metavar="COL",
+                       help="the class column of --csv / --arff, when the file has "
+                            "it (adds an 'actual' column and an error count)")
+        p.set_defaults(discrete=None, continuous=None, ignore=None)
+    else:
+        g.add_argument("--target", metavar="COL",
+                       help="the class column of --csv / attribute of --arff (default: "
+                            "the last one)")
+        g.add_argument("--discrete", action="append", metavar="COLS",
+                       help="--csv columns to read as discrete (comma-separated; "
+                            "numbers otherwise make a continuous column)")
+        g.add_argument("--continuous", action="append", metavar="COLS",
+                       help="--csv columns that must be continuous (a non-number is an "
+                            "error)")
+        g.add_argument("--ignore", action="append", metavar="COLS",
+                       help="--csv columns to leave out")
+    g.add_argument("--sep", default=",", help="--csv field separator (default ',')")
+    g.add_argument("--encoding", default="utf-8", help="text encoding (default utf-8)")
+    if test:
+        g.add_argument("-u", dest="unseen", action="store_true",
+                       help="also evaluate on STEM.test (C4.5's -u)")
+        g.add_argument("--test", metavar="FILE",
+                       help="also evaluate on this file (same format as the data)")
+
+
+def _add_tree_args(p, rules=False):
+    g = p.add_argument_group("tree (C4.5 Release 8 options)")
+    g.add_argument("-m", type=_positive, default=2.0, metavar="N",
+                   help="min cases in at least two branches of a test (default 2)")
+    g.add_argument("-c", type=_percent, default=25.0, metavar="CF",
+                   help="confidence level, percent (default 25): of the pruning, or "
+                        "with rules of the condition dropping")
+    g.add_argument("-s", action="store_true",
+                   help="tests on groups of discrete values (subset splits)")
+    g.add_argument("-g", action="store_true", help="gain criterion (ID3) instead of "
+                   "gain ratio")
+    g.add_argument("--precision", choices=("float64", "float32"), default="float64",
+                   help="float32: Release 8's single precision, bit for bit; float64 "
+                        "(default): the same algorithm in double precision")
+    if rules:
+        g.add_argument("-r", type=_positive, default=1.0, metavar="R",
+                       help="c4.5rules' redundancy factor (default 1)")
+        g.add_argument("-F", type=_fraction, default=None, metavar="LEVEL",
+                       help="c4.5rules' significance test on conditions, at this level "
+                            "(e.g. 0.05)")
+        g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        p.set_defaults(pruning="pessimistic", ccp_alpha=0.0, no_subtree_raising=False)
+        return
+    g.add_argument("--pruning", default="pessimistic",
+                   choices=("pessimistic", "cost_complexity", "reduced_error", "none"),
+                   help="pruning kind (default: C4.5's pessimistic pruning)")
+    g.add_argument("--ccp-alpha", type=_non_negative, default=0.0, metavar="ALPHA",
+                   help="penalty per leaf of --pruning cost_complexity")
+    g.add_argument("--no-subtree-raising", action="store_true",
+                   help="pessimistic pruning without subtree raising (J48 -S)")
+    g.add_argument("--seed", type=int, default=0,
+                   help="random seed (cv folds, reduced_error hold-out; default 0)")
+    g.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="threads for fitting and classifying (float64; -1: all cores; "
+                        "the tree does not depend on it)")
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="c45", description="Quinlan's C4.5 Release 8 decision tree on C4.5, CSV "
+        "and ARFF files.", epilog="python -m c45 without arguments runs the demo on "
+        "the bundled golf and weather data.")
+    from c45 import __version__
+    parser.add_argument("--version", action="version", version=f"c45 {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(p):
+        p.add_argument("--quiet", "-q", action="store_true",
+                       help="no progress indicator and no messages on stderr")
+
+    p = sub.add_parser("fit", help="grow and prune a tree; print it and its evaluation",
+                       description="Grow and prune a tree as C4.5 does; print the trees, "
+                       "the evaluation tables and the confusion matrix.")
+    _add_data_args(p)
+    _add_tree_args(p)
+    p.add_argument("--save", metavar="FILE", help="save the model as JSON (c45.to_json)")
+    common(p)
+    p.set_defaults(run=cmd_fit)
+
+    p = sub.add_parser("predict", help="classify cases with a saved model, as CSV",
+                       description="Classify the cases of a file with a model saved by "
+                       "'c45 fit --save'; write CSV: predicted class (, probabilities) "
+                       "(, actual class when the file has it).")
+    p.add_argument("--model", required=True, metavar="FILE", help="model JSON file")
+    _add_data_args(p, test=False, predict=True)
+    p.add_argument("-u", dest="unseen", action="store_true",
+                   help="with -f: classify STEM.test instead of STEM.data")
+    p.add_argument("--proba", action="store_true", help="also write class probabilities")
+    p.add_argument("--unpruned", action="store_true", help="use the tree before pruning")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    common(p)
+    p.set_defaults(run=cmd_predict)
+
+    p = sub.add_parser("cv", help="stratified k-fold cross-validation",
+                       description="Stratified, seeded k-fold cross-validation: per fold "
+                       "the tree sizes and the errors on the held-out cases, then the "
+                       "means and standard errors.")
+    _add_data_args(p, test=False)
+    _add_tree_args(p)
+    p.add_argument("--folds", type=int, default=10, help="number of folds (default 10)")
+    common(p)
+    p.set_defaults(run=cmd_cv)
+
+    p = sub.add_parser("rules", help="c4.5rules: a rule set from the unpruned tree",
+                       description="Grow a tree, turn it into production rules as "
+                       "c4.5rules does, print them with their evaluation.")
+    _add_data_args(p)
+    _add_tree_args(p, rules=True)
+    common(p)
+    p.set_defaults(run=cmd_rules)
+    return parser
+
+
+def main(argv=None):
+    """Run the ``c45`` command; returns the exit status."""
+    from c45.io import DataFileError
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    _QUIET[0] = args.quiet
+    progress = Progress(enabled=not args.quiet)
+    out = sys.stdout
+    try:
+        status = args.run(args, out, progress)
+        out.flush()
+        return status
+    except (DataFileError, UsageError) as exc:
+        sys.stderr.write(f"c45: error: {exc}\n")
+        return 2
+    except ImportError as exc:
+        sys.stderr.write(f"c45: error: {exc}\n")
+        return 2
+    except BrokenPipeError:   # pragma: no cover - e.g. `c45 fit ... | head`
+        # Python's recipe: point stdout at devnull so the exit flush is silent.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except (ValueError, OSError) as exc:
+        # Refused by the classifier (e.g. a parameter) or by the system.
+        sys.stderr.write(f"c45: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("c45: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":   # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,390 @@
+"""The c45 command, run as a subprocess (``python -m c45 ...``) as a user runs it.
+
+* On the nine reference data sets, ``c45 fit -f STEM -u --precision float32``
+  prints what C4.5 Release 8 printed (tests/data/reference/r8): the cases read, both
+  trees, the evaluation tables (sizes, errors, estimate) and the confusion matrix.
+* Malformed files and bad usage exit with status 2 and a one-line message naming
+  the file and the line, never a traceback.
+* predict, cv and rules; the progress indicator; a CSV read once.
+"""
+import io
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import c45
+from c45 import cli
+from c45.io import read_c45
+from r8_output import parse_r8_output
+
+REFERENCE = Path(__file__).resolve().parent / "data" / "reference"
+DATASETS = ["golf", "labor-neg", "vote", "monk1", "monk2", "monk3", "crx", "hypo",
+            "soybean"]
+
+
+def run(*args, cwd=None):
+    """``python -m c45 ARGS``, importing the same c45 as the tests."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(c45.__file__).resolve().parent.parent), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "c45", *map(str, args)],
+                          capture_output=True, text=True, env=env, cwd=cwd, timeout=300,
+                          stdin=subprocess.DEVNULL)
+
+
+def run_many(commands):
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        return list(pool.map(lambda a: run(*a), commands))
+
+
+@pytest.fixture(scope="module")
+def r8_runs():
+    """Every reference data set through the command, concurrently."""
+    commands = []
+    for stem in DATASETS:
+        args = ["fit", "-f", REFERENCE / stem, "--precision", "float32"]
+        if (REFERENCE / f"{stem}.test").exists():
+            args.append("-u")
+        commands.append(args)
+    return dict(zip(DATASETS, run_many(commands)))
+
+
+@pytest.mark.parametrize("stem", DATASETS)
+def test_fit_prints_what_release_8_printed(r8_runs, stem):
+    done = r8_runs[stem]
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr and "c45:" not in done.stderr   # no progress drawn
+    ours = parse_r8_output(done.stdout)
+    r8 = parse_r8_output(REFERENCE / "r8" / f"{stem}.txt")
+    assert (ours.n_cases, ours.n_attributes) == (r8.n_cases, r8.n_attributes)
+    assert ours.train == r8.train
+    assert ours.test == r8.test
+    assert [l.rstrip() for l in ours.grown_tree] == r8.grown_tree
+    assert ours.pruned_printed == r8.pruned_printed
+    if r8.pruned_printed:
+        assert [l.rstrip() for l in ours.pruned_tree] == r8.pruned_tree
+
+
+def _confusion_block(text):
+    lines = text.splitlines()
+    start = next(i for i, l in enumerate(lines) if "<-classified as" in l)
+    block = [l.rstrip() for l in lines[start:]]
+    while block and not block[-1]:
+        block.pop()
+    return block
+
+
+@pytest.mark.parametrize("stem", [s for s in DATASETS if (REFERENCE / f"{s}.test").exists()])
+def test_confusion_matrix_as_release_8(r8_runs, stem):
+    r8 = (REFERENCE / "r8" / f"{stem}.txt").read_text(encoding="utf-8")
+    assert _confusion_block(r8_runs[stem].stdout) == _confusion_block(r8)
+
+
+def test_default_precision_is_float64_and_options_are_passed(capsys):
+    status = cli.main(["fit", "-f", str(REFERENCE / "vote"), "-m", "5", "-c", "10", "-q"])
+    out = capsys.readouterr().out
+    assert status == 0
+    X, y = read_c45(REFERENCE / "vote")
+    clf = c45.C45Classifier(min_samples_leaf=5, confidence=0.10).fit(X, y)
+    assert c45.export_text(clf) in out
+    table = c45.evaluation_table(clf, X, y)
+    assert table in out
+    assert "Sensible test requires 2 branches with >=5 cases" in out
+    assert "Pruning confidence level 10%" in out
+
+
+def test_subset_and_gain_options(capsys):
+    assert cli.main(["fit", "-f", str(REFERENCE / "soybean"), "-s", "--precision",
+                     "float32", "-q"]) == 0
+    out = capsys.readouterr().out
+    # spec §10: soybean -s, raw 201 / 2 errors, pruned 125 / 20 (13.5%).
+    assert re.search(r"201\s+2\(\s*0\.3%\)\s+125\s+20\(\s*2\.9%\)\s+\(13\.5%\)", out)
+    assert cli.main(["fit", "-f", str(REFERENCE / "golf"), "-g", "--pruning", "none",
+                     "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "Gain criterion used" in out and "Simplified Decision Tree" not in out
+
+
+# -- bad input and bad usage ----------------------------------------------------
+GOLF_NAMES = (REFERENCE / "golf.names").read_text()
+GOLF_DATA = (REFERENCE / "golf.data").read_text()
+
+MALFORMED = {
+    "missing class line": ("\n".join(GOLF_NAMES.splitlines()[1:]), GOLF_DATA,
+                           "bad.names, line 2"),
+    "undeclared value": (GOLF_NAMES, GOLF_DATA.replace("rain, 70", "snow, 70"),
+                         "bad.data, line 4, attribute 'outlook'"),
+    "wrong field count": (GOLF_NAMES, GOLF_DATA.replace("overcast, 64, 65,",
+                                                        "overcast, 64, 65, 1,"),
+                          "bad.data, line 7"),
+    "non-numeric continuous": (GOLF_NAMES, GOLF_DATA.replace("sunny, 72, 95",
+                                                             "sunny, 72, wet"),
+                               "bad.data, line 8, attribute 'humidity'"),
+    "empty file": (GOLF_NAMES, "", "bad.data, line 1"),
+    "binary garbage": (GOLF_NAMES, bytes(np.random.default_rng(7).integers(
+        0, 256, 512, dtype=np.uint8)), "bad.data, line 1"),
+}
+
+
+def _write(path, content):
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+
+
+def _assert_user_error(done, *words):
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("c45: error: ") or done.stderr.startswith("usage:")
+    for w in words:
+        assert w in done.stderr, done.stderr
+
+
+def _malformed_stem(tmp_path, case):
+    d = tmp_path / re.sub(r"\W", "_", case)
+    d.mkdir()
+    names, data, _ = MALFORMED[case]
+    _write(d / "bad.names", names)
+    _write(d / "bad.data", data)
+    return d / "bad"
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_malformed_c45_files_exit_2_naming_the_line(tmp_path, capsys, case):
+    assert cli.main(["fit", "-f", str(_malformed_stem(tmp_path, case))]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("c45: error: ") and captured.err.count("\n") == 1
+    assert MALFORMED[case][2] in captured.err
+
+
+def test_malformed_file_as_a_subprocess_exits_2_without_traceback(tmp_path):
+    done = run("fit", "-f", _malformed_stem(tmp_path, "binary garbage"))
+    _assert_user_error(done, MALFORMED["binary garbage"][2], "not a text file")
+    assert done.stdout == ""
+
+
+def test_malformed_csv_and_arff_exit_2(tmp_path, capsys):
+    _write(tmp_path / "short.csv", "a,b,cls\n1,x,p\n2,q\n")
+    _write(tmp_path / "nan.csv", "a,b,cls\n1,x,p\n2,y,q\nhigh,x,p\n")
+    _write(tmp_path / "bad.arff", "@relation r\n@attribute a numeric\n"
+           "@attribute c {p,q}\n@data\n1,p\n2,r\n")
+    _write(tmp_path / "garbage.csv", bytes(range(256)))
+    for argv, words in [
+            (["--csv", "short.csv"], ["short.csv, line 3", "2 fields, expected 3"]),
+            (["--csv", "nan.csv", "--continuous", "a"],
+             ["nan.csv, line 4, column 'a'", "'high' is not a number"]),
+            (["--csv", "short.csv", "--target", "nope"], ["target column 'nope'"]),
+            (["--arff", "bad.arff"], ["bad.arff, line 6, attribute 'c'",
+                                      "'r' is not declared"]),
+            (["--csv", "garbage.csv"], ["garbage.csv, line 1", "not a text file"])]:
+        argv[1] = str(tmp_path / argv[1])
+        assert cli.main(["fit", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("c45: error: ")
+        for w in words:
+            assert w in err, err
+
+
+@pytest.mark.parametrize("argv, words", [
+    ([], ["usage:"]),
+    (["fit"], ["exactly one of -f STEM, --csv FILE, --arff FILE"]),
+    (["fit", "-f", "x", "--csv", "y.csv"], ["exactly one of"]),
+    (["fit", "--csv", "y.csv", "-u"], ["-u evaluates on STEM.test"]),
+    (["fit", "-f", "x", "--target", "c"], ["--target is for --csv"]),
+    (["fit", "-f", "x", "--discrete", "c"], ["--discrete is for --csv"]),
+    (["fit", "-f", "nowhere/none"], ["nowhere/none.names: no such file"]),
+    (["cv", "-f", str(REFERENCE / "golf"), "--folds", "1"], ["--folds must be at least 2"]),
+    (["cv", "-f", str(REFERENCE / "golf"), "--folds", "15"], ["more than the 14 cases"]),
+    (["predict", "--model", "none.json", "-f", str(REFERENCE / "golf")],
+     ["cannot read the model none.json"]),
+])
+def test_usage_errors_in_process(capsys, argv, words):
+    status = cli.main(argv) if argv else cli.main(argv)
+    err = capsys.readouterr().err
+    assert status == 2
+    for w in words:
+        assert w in err, err
+
+
+@pytest.mark.parametrize("argv", [["fit", "-f", "x", "-c", "0"], ["fit", "-f", "x", "-c", "150"],
+                                  ["fit", "-f", "x", "-m", "-1"], ["fit", "-f", "x", "-m", "two"],
+                                  ["cv", "--pruning", "bogus"], ["frobnicate"]])
+def test_argparse_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+# -- predict, cv, rules ---------------------------------------------------------
+def test_save_and_predict_round_trip(tmp_path, capsys):
+    model = tmp_path / "crx.json"
+    out = tmp_path / "pred.csv"
+    assert cli.main(["fit", "-f", str(REFERENCE / "crx"), "--save", str(model), "-q"]) == 0
+    assert f"Tree saved to {model}" in capsys.readouterr().out
+    assert cli.main(["predict", "--model", str(model), "-f", str(REFERENCE / "crx"), "-u",
+                     "--proba", "-o", str(out)]) == 0
+    pred_err = capsys.readouterr().err
+    X, y = read_c45(REFERENCE / "crx")
+    Xt, yt = read_c45(REFERENCE / "crx", "test")
+    clf = c45.C45Classifier().fit(X, y)
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(table.columns) == ["predicted", "P(+)", "P(-)", "actual"]
+    np.testing.assert_array_equal(table["predicted"], clf.predict(Xt).astype(str))
+    np.testing.assert_allclose(table[["P(+)", "P(-)"]].astype(float), clf.predict_proba(Xt),
+                               rtol=1e-5)
+    errors = int((clf.predict(Xt).astype(object) != np.asarray(yt, dtype=object)).sum())
+    assert f"{errors} of 200 cases misclassified" in pred_err
+
+
+def test_predict_csv_with_a_model_fitted_on_csv(tmp_path, capsys):
+    csv_text = "outlook,temperature,humidity,windy,play\n" + "".join(
+        ",".join(v.strip() for v in line.split(",")) + "\n"
+        for line in GOLF_DATA.splitlines() if line.strip())
+    _write(tmp_path / "golf.csv", csv_text)
+    model = tmp_path / "golf.json"
+    assert cli.main(["fit", "--csv", str(tmp_path / "golf.csv"), "--target", "play",
+                     "--save", str(model), "-q"]) == 0
+    capsys.readouterr()
+    _write(tmp_path / "new.csv", "windy,humidity,outlook,temperature\n"
+           "true,90,sunny,70\nfalse,?,overcast,80\nfalse,70,hail,75\n")
+    assert cli.main(["predict", "--model", str(model), "--csv", str(tmp_path / "new.csv"),
+                     "--proba"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert table["predicted"].tolist() == ["Don't Play", "Play", "Play"]
+    assert np.allclose(table.filter(like="P(").sum(axis=1), 1.0)
+
+
+def test_csv_and_arff_with_a_test_file(tmp_path, capsys):
+    rows = [",".join(v.strip() for v in line.split(","))
+            for line in GOLF_DATA.splitlines() if line.strip()]
+    header = "outlook,temperature,humidity,windy,play"
+    _write(tmp_path / "golf.csv", "\n".join([header] + rows) + "\n")
+    _write(tmp_path / "new.csv", "\n".join([header] + rows[:5] + ["hail,70,?,true,Play"])
+           + "\n")
+    assert cli.main(["fit", "--csv", str(tmp_path / "golf.csv"), "--test",
+                     str(tmp_path / "new.csv"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "Read 14 cases (4 attributes) from" in out
+    assert "Evaluation on test data (6 items)" in out
+    arff = ("@relation golf\n@attribute outlook {sunny, overcast, rain}\n"
+            "@attribute temperature numeric\n@attribute humidity numeric\n"
+            "@attribute windy {true, false}\n@attribute play {Play, \"Don't Play\"}\n"
+            "@data\n" + "\n".join(r.replace("Don't Play", '"Don\'t Play"') for r in rows)
+            + "\n")
+    _write(tmp_path / "golf.arff", arff)
+    assert cli.main(["fit", "--arff", str(tmp_path / "golf.arff"), "--test",
+                     str(tmp_path / "golf.arff"), "--precision", "float32", "-q"]) == 0
+    out = capsys.readouterr().out
+    r8 = parse_r8_output(REFERENCE / "r8" / "golf.txt")
+    ours = parse_r8_output(out)
+    assert ours.train == r8.train and ours.test.errors_after == 0
+    assert [l.rstrip() for l in ours.grown_tree] == r8.grown_tree
+
+
+def test_cv_is_stratified_seeded_and_summarised(capsys):
+    argv = ["cv", "-f", str(REFERENCE / "vote"), "--folds", "5", "--seed", "3", "-q"]
+    assert cli.main(argv) == 0
+    first = capsys.readouterr().out
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out == first
+    rows = [l.split() for l in first.splitlines() if re.match(r"\s+\d+\s", l)]
+    assert [int(r[0]) for r in rows] == [1, 2, 3, 4, 5]
+    errors_after = [int(r[5]) for r in rows]
+    assert sum(errors_after) <= 30            # vote: ~4-5% error
+    mean = next(l for l in first.splitlines() if l.strip().startswith("Mean"))
+    assert float(mean.split()[5]) == pytest.approx(np.mean(errors_after), abs=0.05)
+    assert "Mean error after pruning" in first
+
+
+@pytest.mark.skipif(not hasattr(c45, "C45RulesClassifier"), reason="no rules yet")
+def test_rules_command(capsys):
+    assert cli.main(["rules", "-f", str(REFERENCE / "labor-neg"), "-u", "--precision",
+                     "float32", "-q"]) == 0
+    out = capsys.readouterr().out
+    X, y = read_c45(REFERENCE / "labor-neg")
+    clf = c45.C45RulesClassifier(precision="float32", random_state=0).fit(X, y)
+    assert c45.export_rules(clf, evaluation=True) in out
+    assert "Evaluation on test data (17 items)" in out
+
+
+# -- the demo, progress, reading once -------------------------------------------
+def test_no_arguments_still_runs_the_demo():
+    done = run()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("=== golf: 14 cases")
+    assert "weather (seed 000)" in done.stdout
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_draws_on_a_terminal_only():
+    import time
+    tty = FakeTerminal()
+    p = cli.Progress(tty, delay=0.0, interval=0.02)
+    assert p.run("growing", lambda: (time.sleep(0.2), 42)[1]) == 42
+    drawn = tty.getvalue()
+    assert "c45: growing" in drawn and drawn.endswith("\r")      # line cleared at the end
+    pipe = io.StringIO()
+    assert cli.Progress(pipe, delay=0.0).run("growing", lambda: 7) == 7
+    assert pipe.getvalue() == ""
+    quiet = FakeTerminal()
+    cli.Progress(quiet, enabled=False, delay=0.0).run("x", time.sleep, 0.1)
+    assert quiet.getvalue() == ""
+    with pytest.raises(ZeroDivisionError):                     # errors come through
+        cli.Progress(FakeTerminal(), delay=0.0).run("x", lambda: 1 / 0)
+
+
+def test_fit_reads_the_csv_once(tmp_path, monkeypatch, capsys):
+    from c45.io import _common
+    rng = np.random.default_rng(1)
+    n = 30_000
+    frame = pd.DataFrame({"a": rng.normal(size=n).round(3), "b": rng.integers(0, 9, n),
+                          "c": rng.choice(["r", "g", "b"], n)})
+    frame["y"] = np.where(frame.a + (frame.c == "r") > 0.5, "p", "q")
+    path = tmp_path / "big.csv"
+    frame.to_csv(path, index=False)
+    opened = []
+    real_open = open
+
+    def counting_open(file, mode="r", *args, **kwargs):
+        fh = real_open(file, mode, *args, **kwargs)
+        opened.append((os.fspath(file), fh))
+        return fh
+
+    monkeypatch.setattr(_common, "open", counting_open, raising=False)
+    assert cli.main(["fit", "--csv", str(path), "-q"]) == 0
+    assert f"Evaluation on training data ({n} items)" in capsys.readouterr().out
+    assert [f for f, _ in opened] == [str(path)]              # opened once
+    assert opened[0][1].closed
+
+
+@pytest.mark.slow
+def test_large_csv_fits_in_one_pass(tmp_path):
+    """A large CSV through the command. C45_BIG_CSV_ROWS sets the size (1,000,000
+    takes about 10 s and 350 MB); the default keeps the suite fast."""
+    n = int(os.environ.get("C45_BIG_CSV_ROWS", "100000"))
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=n).round(3), "b": rng.integers(0, 100, n),
+                          "c": rng.choice(["red", "green", "blue"], n)})
+    frame["y"] = np.where(frame.a + (frame.b > 50) + (frame.c == "red")
+                          + rng.normal(size=n) * 0.5 > 1, "yes", "no")
+    path = tmp_path / "big.csv"
+    frame.to_csv(path, index=False)
+    done = run("fit", "--csv", path, "--target", "y")
+    assert done.returncode == 0, done.stderr
+    assert f"Read {n} cases (3 attributes)" in done.stdout
+    ours = parse_r8_output(done.stdout)
+    assert ours.train.items == n and ours.train.errors_after < 0.2 * n
