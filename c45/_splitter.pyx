@@ -6,7 +6,7 @@ sorted), and the order carries over: it decides the order of binary32 sums, so t
 reordering primitives below are exactly those of the spec.
 """
 from cython.parallel cimport prange, threadid
-from libc.math cimport isnan, log2
+from libc.math cimport isnan
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
@@ -230,52 +230,25 @@ cdef inline void swap_items(SortItem* a, Py_ssize_t i, Py_ssize_t j) noexcept no
     a[j] = tmp
 
 
-cdef void heapsort_items(SortItem* a, Py_ssize_t n) noexcept nogil:
-    """O(n log n) fallback for the float64 mode when the quicksort degenerates."""
-    cdef Py_ssize_t start, end, root, child
-    start = n // 2
-    end = n
-    while end > 1:
-        if start > 0:
-            start -= 1
-        else:
-            end -= 1
-            swap_items(a, 0, end)
-        root = start
-        while 2 * root + 1 < end:
-            child = 2 * root + 1
-            if child + 1 < end and a[child].value < a[child + 1].value:
-                child += 1
-            if a[root].value < a[child].value:
-                swap_items(a, root, child)
-                root = child
-            else:
-                break
-
-
-cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
-                          bint exact) noexcept nogil:
-    """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges.
+cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges (float32
+    mode only: float64 mode sorts by rank in linear time).
 
     A range that is already in order is left as it is, which is what the
-    quicksort itself would do, at linear cost. With exact false (float64 mode) a
-    range that keeps degenerating is finished by heapsort, so the cost stays
-    n log n; the order of equal values then differs, which only moves float64
-    sums by an ulp."""
+    quicksort itself would do, at linear cost. Like Release 8's it is quadratic on
+    adversarial orders; the stack stays O(log n) deep."""
     cdef Py_ssize_t stack_lo[128]
     cdef Py_ssize_t stack_hi[128]
-    cdef int stack_depth[128]
-    cdef int top = 0, depth = 0, limit
+    cdef int top = 0
     cdef Py_ssize_t i, j, m, q, n = hi - lo + 1
     cdef double pivot
     cdef bint ordered
     if n < 2:
         return
-    limit = 4 * (<int> log2(<double> n)) + 32
-    stack_lo[0] = lo; stack_hi[0] = hi; stack_depth[0] = 0; top = 1
+    stack_lo[0] = lo; stack_hi[0] = hi; top = 1
     while top > 0:
         top -= 1
-        lo = stack_lo[top]; hi = stack_hi[top]; depth = stack_depth[top]
+        lo = stack_lo[top]; hi = stack_hi[top]
         if lo >= hi:
             continue
         ordered = True
@@ -284,9 +257,6 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
                 ordered = False
                 break
         if ordered:
-            continue
-        if not exact and depth > limit:
-            heapsort_items(a + lo, hi - lo + 1)
             continue
         pivot = a[hi].value
         m = lo
@@ -309,11 +279,11 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
             swap_items(a, m, hi)
         # Push the larger range first: the stack stays O(log n) deep.
         if q - lo > hi - m - 1:
-            stack_lo[top] = lo; stack_hi[top] = q; stack_depth[top] = depth + 1; top += 1
-            stack_lo[top] = m + 1; stack_hi[top] = hi; stack_depth[top] = depth + 1; top += 1
+            stack_lo[top] = lo; stack_hi[top] = q; top += 1
+            stack_lo[top] = m + 1; stack_hi[top] = hi; top += 1
         else:
-            stack_lo[top] = m + 1; stack_hi[top] = hi; stack_depth[top] = depth + 1; top += 1
-            stack_lo[top] = lo; stack_hi[top] = q; stack_depth[top] = depth + 1; top += 1
+            stack_lo[top] = m + 1; stack_hi[top] = hi; top += 1
+            stack_lo[top] = lo; stack_hi[top] = q; top += 1
 
 
 cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
@@ -368,7 +338,7 @@ cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize
     for i in range(lo, hi + 1):
         a[i].case = w.cases[i]
         a[i].value = values[w.cases[i]]
-    quicksort_items(a, lo, hi, True)
+    quicksort_items(a, lo, hi)
     for i in range(lo, hi + 1):
         w.cases[i] = a[i].case
 

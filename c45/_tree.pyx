@@ -593,9 +593,11 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
                int n_jobs=1):
     """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
 
-    data: (cont, codes, col, n_values, y, n_classes, init_weight, distinct,
-    distinct_start, f32, count_mode, total_weight, multival); options: see
-    set_dataset. Returns (grown, pruned or None, case order after growing)."""
+    data: the tuple C45Classifier._prepare builds, read by set_dataset: (cont,
+    codes, col, n_values, y, n_classes, init_weight, distinct, distinct_start, f32,
+    count_mode, total_weight, multival, rank, sorted_value, sorted_class, n_known);
+    options: see set_dataset. Returns (grown, pruned or None, case order after
+    growing)."""
     cdef Dataset d
     cdef Work w
     cdef NodeBuffer raw, grown_buf
