@@ -436,7 +436,6 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                                             y_codes[keep], weight[keep])
         cont = np.ascontiguousarray(cont)
         codes = np.ascontiguousarray(codes)
-        distinct, distinct_start = self._distinct_values(schema, cont)
         n_values = schema.n_values
         # N of the many-valued test: the total weight, summed in case order as C4.5 does.
         total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
@@ -449,9 +448,20 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 f"in units of case weight (C4.5's -m). For relative weights (AdaBoost's "
                 f"sum to 1) set normalize_sample_weight=True.", UserWarning,
                 stacklevel=3)
-        data = (cont, codes, schema.col, n_values, np.ascontiguousarray(y_codes, np.int32),
-                len(classes), np.ascontiguousarray(weight), distinct, distinct_start, f32,
-                count_mode, total, multival) + self._rank_tables(schema, cont, y_codes, f32)
+        y_codes = np.ascontiguousarray(y_codes, np.int32)
+        if f32:
+            # Release 8's way: the values, and each feature's distinct values.
+            tables = (cont,) + self._distinct_values(schema, cont)
+            tables += (np.zeros((1, 1), np.uint32), np.zeros((1, 1)),
+                       np.zeros(schema.n_features, np.int64))
+        else:
+            ranks, sorted_values, n_known = self._rank_tables(schema, cont)
+            tables = (np.zeros((1, 1)), np.zeros(1), np.zeros(schema.n_features + 1, np.int64),
+                      ranks, sorted_values, n_known)
+        # The layout set_dataset (_tree.pyx) reads.
+        data = (tables[0], codes, schema.col, n_values, y_codes, len(classes),
+                np.ascontiguousarray(weight), tables[1], tables[2], f32, count_mode, total,
+                multival) + tables[3:]
         return schema, classes, data
 
     def _check_limits(self, schema, classes, n):
@@ -512,27 +522,21 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return w, bool(np.all(w[w > 0] == 1.0))
 
     @staticmethod
-    def _rank_tables(schema, cont, y_codes, f32):
-        """float64 mode's sort tables, per continuous feature: each case's rank in
-        the order by (value, row) with unknown values last, the values and the
-        classes in that order, and the number of known values. (float32 mode sorts
-        as Release 8 does and needs none of them.)"""
+    def _rank_tables(schema, cont):
+        """float64 mode's tables, per continuous feature: each case's rank in the
+        order by (value, row) with unknown values last, the values in that order,
+        and the number of known values. cont becomes the table of sorted values, in
+        place (so the fit holds one copy of the values)."""
         n = cont.shape[1]
         n_known = np.zeros(schema.n_features, dtype=np.int64)
-        if f32 or n == 0 or not np.any(~schema.discrete):
-            return (np.zeros((1, 1), np.uint32), np.zeros((1, 1)),
-                    np.zeros((1, 1), np.int32), n_known)
-        ranks = np.empty(cont.shape, dtype=np.uint32)
-        values = np.empty(cont.shape, dtype=np.float64)
-        classes = np.empty(cont.shape, dtype=np.int32)
+        ranks = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
         for j in np.flatnonzero(~schema.discrete):
             row = schema.col[j]
             order = np.argsort(cont[row], kind="stable")      # NaN sort last
             ranks[row, order] = np.arange(n, dtype=np.uint32)
-            values[row] = cont[row, order]
-            classes[row] = y_codes[order]
             n_known[j] = n - int(np.count_nonzero(np.isnan(cont[row])))
-        return ranks, values, classes, n_known
+            cont[row] = cont[row, order]
+        return ranks, cont, n_known
 
     @staticmethod
     def _distinct_values(schema, cont):

@@ -1,11 +1,17 @@
 # Finding the test at a node (spec §3-§6): the case array and its reordering
 # primitives, continuous cuts, multiway discrete tests, value subsets, selection.
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from c45._types cimport Dataset, Test
 
 cdef struct SortItem:
     double value
     int32_t case
+
+cdef struct CutScan:
+    Py_ssize_t tries        # cuts evaluated (Release 8's Tries)
+    Py_ssize_t kept         # cuts kept in the candidate arrays
+    double best_gain        # best raw gain so far
+    bint failed             # out of memory growing the arrays
 
 cdef struct RankItem:
     uint32_t key            # the case's rank in the feature (float64 mode)
@@ -42,10 +48,11 @@ cdef struct Work:
     SortItem* sortbuf       # n_cases
     RankItem* rankbuf       # n_cases
     RankItem* ranktmp       # n_cases
-    double* cand_gain       # n_cases: gains of the evaluated cuts
-    double* cand_split      # n_cases: split infos of the evaluated cuts
-    double* cand_below      # n_cases: value just below each evaluated cut
-    double* cand_above      # n_cases: value just above it
+    double* cand_gain       # the cuts that may still be chosen: gains,
+    double* cand_split      # split infos,
+    double* cand_below      # value just below each cut,
+    double* cand_above      # value just above it
+    Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
     Py_ssize_t table_n
     # Parallel evaluation (float64 mode): per-thread copies of this struct with
@@ -73,6 +80,7 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
 cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil
+cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil
 cdef bint is_subset_feature(const Dataset* d, Py_ssize_t feature) noexcept nogil
 cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
                              Py_ssize_t first_known, Py_ssize_t hi) noexcept nogil

@@ -9,7 +9,7 @@ from cython.parallel cimport prange, threadid
 from libc.math cimport isnan
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, total_info, split_gain, worth,
@@ -51,14 +51,14 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
-    w.sortbuf = <SortItem*> calloc(n + 1, sizeof(SortItem))
+    w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 else 1, sizeof(SortItem))
     w.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
-    w.pos_of = <int32_t*> calloc(n + 1, sizeof(int32_t))
     w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
-    w.cand_gain = <double*> calloc(n + 1, sizeof(double))
-    w.cand_split = <double*> calloc(n + 1, sizeof(double))
-    w.cand_below = <double*> calloc(n + 1, sizeof(double))
-    w.cand_above = <double*> calloc(n + 1, sizeof(double))
+    w.cand_cap = 64
+    w.cand_gain = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_split = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_below = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_above = <double*> calloc(w.cand_cap, sizeof(double))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -74,7 +74,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
             or w.groups == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
             or w.cand_split == NULL or w.cand_below == NULL or w.cand_above == NULL or w.nlogn == NULL
-            or w.rankbuf == NULL or w.ranktmp == NULL or w.pos_of == NULL):
+            or w.rankbuf == NULL or w.ranktmp == NULL):
         work_free(w)
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
     for f in range(n):
@@ -136,10 +136,11 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.trial_totals = <double*> calloc(max_values + 2, sizeof(double))
         tw.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
         tw.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
-        tw.cand_gain = <double*> calloc(n + 1, sizeof(double))
-        tw.cand_split = <double*> calloc(n + 1, sizeof(double))
-        tw.cand_below = <double*> calloc(n + 1, sizeof(double))
-        tw.cand_above = <double*> calloc(n + 1, sizeof(double))
+        tw.cand_cap = 64
+        tw.cand_gain = <double*> calloc(tw.cand_cap, sizeof(double))
+        tw.cand_split = <double*> calloc(tw.cand_cap, sizeof(double))
+        tw.cand_below = <double*> calloc(tw.cand_cap, sizeof(double))
+        tw.cand_above = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cases = w.cases if t == w.n_threads else <int32_t*> calloc(n + 1, sizeof(int32_t))
         if (tw.freq == NULL or tw.totals == NULL or tw.block_freq == NULL
                 or tw.block_totals == NULL or tw.trial_freq == NULL
@@ -198,7 +199,14 @@ cdef int outcome(const Dataset* d, const Test* t, int32_t case) noexcept nogil:
     """Branch (1..B) a case takes at a test, 0 if its value is unknown."""
     cdef double x
     cdef int32_t v
+    cdef uint32_t r
     if t.kind == CONTINUOUS:
+        if not d.f32:
+            # float64 mode keeps ranks, not values: rank < cut_rank <=> value <= cut.
+            r = d.rank[<Py_ssize_t> d.col[t.feature] * d.n_cases + case]
+            if r >= d.n_known[t.feature]:
+                return 0
+            return 1 if r < t.cut_rank else 2
         x = d.cont[<Py_ssize_t> d.col[t.feature] * d.n_cases + case]
         if isnan(x):
             return 0
@@ -364,6 +372,10 @@ cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
     returns their offset (-1 when memory runs out: then gather by scanning)."""
     cdef Py_ssize_t n = hi - first_known + 1, need = n_branches + 2 + n, cap, i, base, v
     cdef int64_t* grown
+    if w.pos_of == NULL:                 # allocated on the first many-valued test
+        w.pos_of = <int32_t*> calloc(w.data.n_cases + 1, sizeof(int32_t))
+        if w.pos_of == NULL:
+            return -1
     if w.arena_top + need > w.arena_cap:
         cap = 2 * (w.arena_top + need)
         grown = <int64_t*> realloc(w.arena, cap * sizeof(int64_t))
@@ -431,19 +443,63 @@ cdef inline double cut_scan_step(Work* w, Py_ssize_t k, int32_t cls, double wt,
 
 cdef inline void evaluate_cut(Work* w, Py_ssize_t k, double u, double low, double known,
                               double unknown_frac, double base, double total,
-                              double below, double above, Py_ssize_t* n_cand) noexcept nogil:
-    """Gain and split info of the cut between the values below and above (§5.2)."""
+                              double below, double above, CutScan* scan) noexcept nogil:
+    """Gain of the cut between the values below and above (§5.2). Only the cuts
+    whose gain is within a rounding margin of the best so far are kept (with their
+    split info), since only they can be chosen after the common MDL penalty."""
     cdef bint f32 = w.data.f32
-    cdef Py_ssize_t j = n_cand[0]
+    cdef double g, margin = 1e-5 if f32 else 1e-12
+    cdef Py_ssize_t j, kept
     w.totals[0] = u
     w.totals[1] = low
     w.totals[2] = rnd(f32, known - low)
-    w.cand_gain[j] = split_gain(f32, w.freq, w.totals, 2, k, known, unknown_frac, base,
-                                w.min_objs, w.nlogn, w.table_n)
+    g = split_gain(f32, w.freq, w.totals, 2, k, known, unknown_frac, base,
+                   w.min_objs, w.nlogn, w.table_n)
+    scan.tries += 1
+    if g > scan.best_gain:
+        scan.best_gain = g
+        kept = 0
+        for j in range(scan.kept):          # forget the cuts now out of reach
+            if w.cand_gain[j] >= g - margin:
+                w.cand_gain[kept] = w.cand_gain[j]
+                w.cand_split[kept] = w.cand_split[j]
+                w.cand_below[kept] = w.cand_below[j]
+                w.cand_above[kept] = w.cand_above[j]
+                kept += 1
+        scan.kept = kept
+    if g < scan.best_gain - margin:
+        return
+    if scan.kept == w.cand_cap and grow_candidates(w) < 0:
+        scan.failed = True
+        return
+    j = scan.kept
+    w.cand_gain[j] = g
     w.cand_split[j] = rnd(f32, total_info(f32, w.totals, 3, 1, w.nlogn, w.table_n) / total)
     w.cand_below[j] = below
     w.cand_above[j] = above
-    n_cand[0] = j + 1
+    scan.kept = j + 1
+
+
+cdef int grow_candidates(Work* w) noexcept nogil:
+    cdef Py_ssize_t cap = 2 * w.cand_cap if w.cand_cap > 0 else 64
+    cdef double* a = <double*> realloc(w.cand_gain, cap * sizeof(double))
+    if a == NULL:
+        return -1
+    w.cand_gain = a
+    a = <double*> realloc(w.cand_split, cap * sizeof(double))
+    if a == NULL:
+        return -1
+    w.cand_split = a
+    a = <double*> realloc(w.cand_below, cap * sizeof(double))
+    if a == NULL:
+        return -1
+    w.cand_below = a
+    a = <double*> realloc(w.cand_above, cap * sizeof(double))
+    if a == NULL:
+        return -1
+    w.cand_above = a
+    w.cand_cap = cap
+    return 0
 
 
 cdef inline double min_split_weight(Work* w, double known) noexcept nogil:
@@ -456,19 +512,20 @@ cdef inline double min_split_weight(Work* w, double known) noexcept nogil:
     return m
 
 
-cdef void choose_cut(Work* w, Py_ssize_t f, Py_ssize_t n_cand, double total) noexcept nogil:
+cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcept nogil:
     """The cut of maximum MDL-penalised gain, the first on ties (§5.3)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t j, best_j = -1
     cdef double penalty, best = 0.0, val
-    w.tries[f] = n_cand
-    for j in range(n_cand):
-        if w.cand_gain[j] > w.raw_gain[f]:
-            w.raw_gain[f] = w.cand_gain[j]
+    w.tries[f] = scan.tries
+    if scan.failed:                     # out of memory: no cut (never in practice)
+        return
+    if scan.tries > 0:
+        w.raw_gain[f] = scan.best_gain
     # Release 8's MDL correction: log2(number of cuts tried) / N off every gain.
-    penalty = rnd(f32, log2_of(f32, <double> n_cand) / total) if d.mdl else 0.0
-    for j in range(n_cand):
+    penalty = rnd(f32, log2_of(f32, <double> scan.tries) / total) if d.mdl else 0.0
+    for j in range(scan.kept):
         val = rnd(f32, w.cand_gain[j] - penalty)
         if val > best:
             best = val
@@ -487,7 +544,8 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     known cases sorted by R8's quicksort, their order carried to the next step."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
-    cdef Py_ssize_t k = d.n_classes, i, j, first, n_cand = 0
+    cdef Py_ssize_t k = d.n_classes, i, j, first
+    cdef CutScan scan = CutScan(0, 0, -1e300, False)
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
@@ -526,8 +584,8 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
             break
         if values[c] < values[w.cases[i + 1]] - 1e-5:
             evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                         values[c], values[w.cases[i + 1]], &n_cand)
-    choose_cut(w, f, n_cand, total)
+                         values[c], values[w.cases[i + 1]], &scan)
+    choose_cut(w, f, &scan, total)
 
 
 cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
@@ -537,11 +595,11 @@ cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_
     the known cases by value and row), and the values and classes are read in
     rank order from per-feature sorted tables instead of by case (cache-friendly)."""
     cdef const Dataset* d = w.data
-    cdef Py_ssize_t k = d.n_classes, i, j, n = hi - lo + 1, n_unknown = 0, n_cand = 0
+    cdef Py_ssize_t k = d.n_classes, i, j, n = hi - lo + 1, n_unknown = 0
+    cdef CutScan scan = CutScan(0, 0, -1e300, False)
     cdef Py_ssize_t row = <Py_ssize_t> d.col[f] * d.n_cases
     cdef const uint32_t* rank = d.rank + row
     cdef const double* sval = d.sorted_value + row
-    cdef const int32_t* scls = d.sorted_class + row
     cdef uint32_t n_known = <uint32_t> d.n_known[f], shift = <uint32_t> (d.n_cases - n_known)
     cdef uint32_t r
     cdef RankItem* items = w.rankbuf
@@ -580,7 +638,7 @@ cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_
         return
     for i in range(n_unknown, n):
         c = items[i].case
-        freq[2 * k + scls[items[i].key - shift]] += w.weight[c]
+        freq[2 * k + d.y[c]] += w.weight[c]
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
     v_next = sval[items[n_unknown].key - shift]
@@ -588,15 +646,16 @@ cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_
         r = items[i].key - shift
         v = v_next
         v_next = sval[items[i + 1].key - shift]
-        cut_scan_step(w, k, scls[r], w.weight[items[i].case], &low)
+        c = items[i].case
+        cut_scan_step(w, k, d.y[c], w.weight[c], &low)
         if low < min_split:
             continue
         if low > known - min_split:
             break
         if v < v_next - 1e-5:
             evaluate_cut(w, k, u, low, known, unknown_frac, base, total, v, v_next,
-                         &n_cand)
-    choose_cut(w, f, n_cand, total)
+                         &scan)
+    choose_cut(w, f, &scan, total)
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
@@ -954,9 +1013,14 @@ cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) 
 
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil:
     """The stored cut (§5.4): the largest training value of the feature <= bar."""
-    cdef const double* v = d.distinct + d.distinct_start[feature]
-    cdef Py_ssize_t lo = 0, hi = d.distinct_start[feature + 1] - d.distinct_start[feature]
-    cdef Py_ssize_t mid
+    cdef const double* v
+    cdef Py_ssize_t lo = 0, hi, mid
+    if d.f32:
+        v = d.distinct + d.distinct_start[feature]
+        hi = d.distinct_start[feature + 1] - d.distinct_start[feature]
+    else:
+        v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
+        hi = d.n_known[feature]
     # v[0..hi) ascending; find the last index with v <= bar.
     while lo < hi:
         mid = (lo + hi) // 2
@@ -965,3 +1029,16 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
         else:
             hi = mid
     return v[lo - 1] if lo > 0 else bar
+
+
+cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil:
+    """float64 mode: the number of known training values <= threshold."""
+    cdef const double* v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
+    cdef Py_ssize_t lo = 0, hi = d.n_known[feature], mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if v[mid] <= threshold:
+            lo = mid + 1
+        else:
+            hi = mid
+    return <uint32_t> lo

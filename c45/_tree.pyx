@@ -12,14 +12,14 @@ from cython.parallel cimport prange, threadid
 from libc.math cimport NAN, isnan
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             global_threshold, outcome, is_subset_feature,
-                            branch_lists, gather_branch, MANY_BRANCHES)
+                            branch_lists, gather_branch, MANY_BRANCHES, cut_rank)
 from c45._prune cimport prune_pessimistic
 
 cnp.import_array()
@@ -87,12 +87,16 @@ cdef void buffer_free(NodeBuffer* b) noexcept nogil:
     b.count = b.capacity = b.maps_count = b.maps_capacity = 0
 
 
-cdef inline void node_test(NodeBuffer* t, Py_ssize_t node, Test* test) noexcept nogil:
+cdef inline void node_test(const Dataset* d, NodeBuffer* t, Py_ssize_t node,
+                           Test* test) noexcept nogil:
     """The test of a node, for the reordering primitives."""
     cdef Node* nd = &t.nodes[node]
     test.kind = nd.kind
     test.feature = nd.feature
     test.threshold = nd.threshold
+    test.cut_rank = 0
+    if nd.kind == CONTINUOUS and not d.f32:
+        test.cut_rank = cut_rank(d, nd.feature, nd.threshold)
     test.value_map = &t.maps[nd.map_offset] if nd.map_offset >= 0 else NULL
 
 
@@ -166,7 +170,8 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     cdef int best = 0, kind
     cdef bint any_left, any_right
     cdef Node* nd = &t.nodes[fr.node]
-    cdef const double* values
+    cdef Test test
+    cdef int b
 
     total = total_weight(w, lo, hi)
     class_distribution(w, lo, hi)
@@ -203,15 +208,17 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
             threshold = global_threshold(d, feature, w.bar[feature])
         # Release 8 loops forever when the midpoint rounds up onto the upper value
         # and every known case goes left (spec §13 Q1); such a node stays a leaf.
-        values = d.cont + <Py_ssize_t> d.col[feature] * d.n_cases
+        test.kind = CONTINUOUS
+        test.feature = <int32_t> feature
+        test.threshold = threshold
+        test.cut_rank = 0 if d.f32 else cut_rank(d, feature, threshold)
         any_left = any_right = False
         for i in range(lo, hi + 1):
-            x = values[w.cases[i]]
-            if not isnan(x):
-                if x <= threshold:
-                    any_left = True
-                else:
-                    any_right = True
+            b = outcome(d, &test, w.cases[i])
+            if b == 1:
+                any_left = True
+            elif b == 2:
+                any_right = True
         if not (any_left and any_right):
             return 0
     elif is_subset_feature(d, feature):
@@ -238,8 +245,7 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     nd.map_offset = map_offset
     t.count += n_branches
     # Unknown-outcome cases first; they go down every branch with a weight factor.
-    cdef Test test
-    node_test(t, fr.node, &test)
+    node_test(d, t, fr.node, &test)
     fr.first_known = group(w, &test, 0, lo, hi) + 1
     fr.lists = -1
     fr.arena_mark = w.arena_top
@@ -296,7 +302,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             # cases at the front and undo their weight factor (§2 step 9).
             child = nd.first_child + fr.branch - 1
             nd.errors = rnd(f32, nd.errors + t.nodes[child].errors)
-            node_test(t, fr.node, &test)
+            node_test(d, t, fr.node, &test)
             group(w, &test, 0, fr.lo, fr.branch_end)
             for i in range(fr.lo, fr.first_known):
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] / fr.factor)
@@ -307,7 +313,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             if fr.lists >= 0:
                 fr.branch_end = gather_branch(w, fr.lists, fr.branch, fr.first_known)
             else:
-                node_test(t, fr.node, &test)
+                node_test(d, t, fr.node, &test)
                 fr.branch_end = group(w, &test, fr.branch, fr.first_known, fr.hi)
             if fr.branch_end < fr.first_known:
                 # Empty branch: a leaf of the parent's class and distribution.
@@ -534,12 +540,10 @@ cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
     cdef const int64_t[::1] distinct_start = data[8]
     cdef const uint32_t[:, ::1] rank = data[13]
     cdef const double[:, ::1] sorted_value = data[14]
-    cdef const int32_t[:, ::1] sorted_class = data[15]
-    cdef const int64_t[::1] n_known = data[16]
+    cdef const int64_t[::1] n_known = data[15]
     memset(d, 0, sizeof(Dataset))
     d.rank = &rank[0, 0]
     d.sorted_value = &sorted_value[0, 0]
-    d.sorted_class = &sorted_class[0, 0]
     d.n_known = &n_known[0]
     d.n_cases = y.shape[0]
     d.n_features = col.shape[0]
@@ -595,7 +599,7 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
 
     data: the tuple C45Classifier._prepare builds, read by set_dataset: (cont,
     codes, col, n_values, y, n_classes, init_weight, distinct, distinct_start, f32,
-    count_mode, total_weight, multival, rank, sorted_value, sorted_class, n_known);
+    count_mode, total_weight, multival, rank, sorted_value, n_known);
     options: see set_dataset. Returns (grown, pruned or None, case order after
     growing)."""
     cdef Dataset d

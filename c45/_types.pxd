@@ -1,6 +1,6 @@
 # Plain C types shared by the Cython modules. This file cimports nothing else from
 # c45, so every module can cimport it without cycles.
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 # Node kinds (the §10 node types of C4.5 Release 8).
 cdef enum:
@@ -26,20 +26,19 @@ cdef struct Dataset:
     Py_ssize_t n_cases
     Py_ssize_t n_features
     Py_ssize_t n_classes
-    const double* cont          # continuous values, NaN = unknown
+    const double* cont          # float32 mode: continuous values, NaN = unknown
     # float64 mode: each case's rank in each continuous feature's order by (value,
-    # row), unknown values last; the values and classes in that order; known counts
+    # row), unknown values last; the values in that order; the known counts
     const uint32_t* rank
     const double* sorted_value
-    const int32_t* sorted_class
     const int64_t* n_known      # per feature
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
     const int32_t* col          # feature -> column in cont or codes
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous
     const int32_t* y            # class code of each case
     const double* init_weight   # weight of each case at the start of growing/pruning
-    const double* distinct      # per continuous feature: its distinct known values, sorted
-    const int64_t* distinct_start  # feature -> offset in distinct (n_features + 1 entries)
+    const double* distinct      # float32 mode, per continuous feature: its distinct
+    const int64_t* distinct_start  # known values sorted; offsets (n_features + 1)
     bint f32                    # round every arithmetic result to binary32 (R8 exact)
     bint count_mode_init        # all initial weights are 1: totals are case counts (§1.4)
     bint multival               # every feature is discrete with V >= 0.3 N (§6)
@@ -75,4 +74,5 @@ cdef struct Test:
     int32_t kind
     int32_t feature
     double threshold
+    uint32_t cut_rank            # CONTINUOUS, float64 mode: known values <= threshold
     const int32_t* value_map     # SUBSET only: value -> branch
