@@ -30,6 +30,7 @@ cdef struct Work:
     double* dist            # k: class distribution of the current node
     double* freq            # (max_values + 1) x k class counts per outcome
     double* totals          # max_values + 1 outcome weights
+    int32_t* slot           # max_values + 1: value -> row of a sparse table (else 0)
     double* block_freq      # (max_values + 2) x k: value groups being merged (§4.4)
     double* block_totals    # max_values + 2
     double* trial_freq      # (max_values + 2) x k: a tentative merge

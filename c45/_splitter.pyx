@@ -33,6 +33,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.dist = <double*> calloc(k, sizeof(double))
     w.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
     w.totals = <double*> calloc(max_values + 1, sizeof(double))
+    w.slot = <int32_t*> calloc(max_values + 1, sizeof(int32_t))
     w.block_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
     w.block_totals = <double*> calloc(max_values + 2, sizeof(double))
     w.trial_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
@@ -69,6 +70,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     if (w.cases == NULL or w.weight == NULL or w.dist == NULL or w.freq == NULL
             or w.totals == NULL or w.gain == NULL or w.info == NULL or w.bar == NULL
             or w.raw_gain == NULL or w.tries == NULL or w.block_freq == NULL
+            or w.slot == NULL
             or w.block_totals == NULL or w.trial_freq == NULL or w.trial_totals == NULL
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
             or w.groups == NULL
@@ -91,7 +93,7 @@ cdef void work_free(Work* w) noexcept:
                 free_thread_scratch(&w.threads[t], t != w.n_threads)
         free(w.threads)
     free(w.snapshot)
-    free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals)
+    free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
     free(w.rankbuf); free(w.ranktmp); free(w.pos_of); free(w.arena)
@@ -130,6 +132,7 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.owns_scratch = True
         tw.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
         tw.totals = <double*> calloc(max_values + 1, sizeof(double))
+        tw.slot = <int32_t*> calloc(max_values + 1, sizeof(int32_t))
         tw.block_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
         tw.block_totals = <double*> calloc(max_values + 2, sizeof(double))
         tw.trial_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
@@ -142,7 +145,7 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.cand_below = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cand_above = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cases = w.cases if t == w.n_threads else <int32_t*> calloc(n + 1, sizeof(int32_t))
-        if (tw.freq == NULL or tw.totals == NULL or tw.block_freq == NULL
+        if (tw.freq == NULL or tw.totals == NULL or tw.slot == NULL or tw.block_freq == NULL
                 or tw.block_totals == NULL or tw.trial_freq == NULL
                 or tw.trial_totals == NULL or tw.rankbuf == NULL or tw.ranktmp == NULL
                 or tw.cand_gain == NULL or tw.cand_split == NULL
@@ -152,7 +155,7 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
 
 
 cdef void free_thread_scratch(Work* tw, bint own_cases) noexcept:
-    free(tw.freq); free(tw.totals); free(tw.block_freq); free(tw.block_totals)
+    free(tw.freq); free(tw.totals); free(tw.slot); free(tw.block_freq); free(tw.block_totals)
     free(tw.trial_freq); free(tw.trial_totals); free(tw.rankbuf); free(tw.ranktmp)
     free(tw.cand_gain); free(tw.cand_split); free(tw.cand_below); free(tw.cand_above)
     if own_cases:
@@ -702,6 +705,57 @@ cdef inline double worth_of(const Dataset* d, double info, double gain,
     return unusable(d.f32)
 
 
+cdef Py_ssize_t sparse_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+                             double total, double* known, double* unknown_frac,
+                             double* base) noexcept nogil:
+    """discrete_table for a node with far fewer cases than values: the table holds
+    row 0 (unknown) and only the values present, in increasing order. A value with
+    no weight adds exactly nothing to any sum of §3, so the results are the same
+    bits. Returns the number of values present."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, i, j, t = 0, v
+    cdef const int32_t* codes = d.codes + <Py_ssize_t> d.col[f] * d.n_cases
+    cdef RankItem* present = w.rankbuf
+    cdef double m, s
+    cdef int32_t c
+    # The distinct values present, sorted (w.slot marks them; it is all zero
+    # between calls).
+    for i in range(lo, hi + 1):
+        v = codes[w.cases[i]]
+        if v > 0 and w.slot[v] == 0:
+            w.slot[v] = 1
+            present[t].key = <uint32_t> v
+            present[t].case = 0
+            t += 1
+    radix_sort_keys(present, w.ranktmp, t, <uint32_t> d.n_values[f])
+    for j in range(t):
+        w.slot[present[j].key] = <int32_t> (j + 1)
+    memset(w.freq, 0, (t + 1) * k * sizeof(double))
+    for i in range(lo, hi + 1):
+        c = w.cases[i]
+        v = codes[c]
+        j = (w.slot[v] if v > 0 else 0) * k + d.y[c]
+        w.freq[j] = rnd(f32, w.freq[j] + w.weight[c])
+    for j in range(t):
+        w.slot[present[j].key] = 0
+    for v in range(t + 1):
+        s = 0.0
+        for j in range(k):
+            s = rnd(f32, s + w.freq[v * k + j])
+        w.totals[v] = s
+    known[0] = rnd(f32, total - w.totals[0])
+    unknown_frac[0] = rnd(f32, w.totals[0] / total)
+    s = 0.0
+    for j in range(k):
+        m = 0.0
+        for v in range(1, t + 1):
+            m = rnd(f32, m + w.freq[v * k + j])
+        s += m * log2_of(f32, m)
+    base[0] = rnd(f32, (known[0] * log2_of(f32, known[0]) - s) / known[0]) if known[0] > 0 else 0.0
+    return t
+
+
 cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                         double total) noexcept nogil:
     """Multiway test on every declared value (§3, §4.1-4.2): sets gain and info."""
@@ -712,7 +766,11 @@ cdef void eval_discrete(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     w.gain[f] = unusable(f32)
     w.raw_gain[f] = unusable(f32)
     w.info[f] = 0.0
-    known = discrete_table(w, f, lo, hi, total, &unknown_frac, &base)
+    if 4 * (hi - lo + 1) < n_values:
+        # Few cases, many values: a table of the values present only.
+        n_values = sparse_table(w, f, lo, hi, total, &known, &unknown_frac, &base)
+    else:
+        known = discrete_table(w, f, lo, hi, total, &unknown_frac, &base)
     if total <= w.totals[0]:
         return
     w.info[f] = rnd(f32, total_info(f32, w.totals, n_values + 1, 1, w.nlogn, w.table_n) / total)
