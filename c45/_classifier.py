@@ -516,7 +516,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if not (w > 0).any():
             raise ValueError("sample_weight is zero for every row; nothing to learn from")
         if normalize:
-            w = w * (np.count_nonzero(w) / w.sum())
+            # Over the nonzero weights only, so that zero rows change no bit.
+            positive = w[w > 0]
+            w = w * (len(positive) / positive.sum())
         if f32:
             w = _round32(w)
         return w, bool(np.all(w[w > 0] == 1.0))

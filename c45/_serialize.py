@@ -138,7 +138,14 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
             raise ValueError(f"feature name {clash[0]!r} is a reserved key of the "
                              f"weighted dict form; pass other feature_names")
 
+    # Children have larger indices than their parents: building the nodes from
+    # the last to the first needs no recursion (trees can be thousands deep).
+    built = {}
+
     def build(node):
+        return built.pop(node)
+
+    def make(node):
         out = {}
         if t.kind[node] != LEAF_KIND:
             f = int(t.feature[node])
@@ -174,7 +181,9 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
             out["_value"] = [float(v) for v in t.value[node]]
         return out
 
-    d = build(0)
+    for node in range(t.node_count - 1, -1, -1):
+        built[node] = make(node)
+    d = built.pop(0)
     if weights:
         d.update(_classes=classes, _features=names, _precision=clf.precision,
                  _laplace=bool(clf.laplace))
