@@ -25,23 +25,29 @@ __all__ = ["predict", "predict_proba"]
 
 def _trees(model):
     """The fitted C4.5 trees of ``model`` and its class labels."""
-    estimators = getattr(model, "estimators_", None)
-    if estimators is None:                       # a single C45Classifier
-        if not hasattr(model, "classes_"):
-            raise ValueError(f"{type(model).__name__} is not fitted yet; call fit first")
+    from dask_ml.ensemble import BlockwiseVotingClassifier
+    from sklearn.utils.validation import check_is_fitted
+
+    from c45 import C45Classifier
+    if isinstance(model, C45Classifier):
+        check_is_fitted(model, "tree_")
         return [model], np.asarray(model.classes_)
-    if getattr(model, "voting", "soft") != "soft":
+    if not isinstance(model, BlockwiseVotingClassifier):
+        raise TypeError(f"model must be a fitted C45Classifier or dask-ml "
+                        f"BlockwiseVotingClassifier, got {type(model).__name__}")
+    check_is_fitted(model, "estimators_")
+    if model.voting != "soft":
         raise ValueError("c45.dask scores BlockwiseVotingClassifier(voting='soft') "
                          "ensembles only (their trees' probabilities are averaged)")
     classes = np.asarray(model.classes_)
-    for i, est in enumerate(estimators):
+    for i, est in enumerate(model.estimators_):
         if len(est.classes_) != len(classes) or np.any(est.classes_ != classes):
             raise ValueError(
                 f"tree {i} of the ensemble knows the classes {list(est.classes_)}, not "
                 f"{list(classes)}: a partition lacked a class. Fit on a y of pandas "
                 f"Categorical dtype with categories={list(classes)} (known categories), "
                 f"so that every tree keeps all classes in that order")
-    return list(estimators), classes
+    return list(model.estimators_), classes
 
 
 def _shared(trees):
