@@ -689,6 +689,79 @@ def root_scores(tuple data, dict options):
         work_free(&w)
 
 
+
+# ---------------------------------------------------------------------------
+# Descending a fitted tree (classification, validation routing, decision paths)
+
+cdef struct TreeView:
+    const signed char* kind
+    const int32_t* feature
+    const int32_t* first
+    const int32_t* n_children
+    const double* threshold
+    const double* weight
+    const int64_t* map_offset
+    const int32_t* value_map
+
+
+cdef struct Rows:
+    const double* cont        # (n_cont, m), NaN unknown
+    const int32_t* codes      # (n_disc, m), 0 unknown or unseen
+    Py_ssize_t m
+    const int32_t* col
+    const int32_t* n_values
+
+
+cdef inline int row_branch(const TreeView* t, const Rows* x, Py_ssize_t nd,
+                           Py_ssize_t r) noexcept nogil:
+    """The branch (1..B) row r takes at test node nd; 0 when its value is unknown
+    or was never seen in training: the row then goes down every branch (§9)."""
+    cdef int32_t f = t.feature[nd]
+    cdef Py_ssize_t fcol = x.col[f]
+    cdef double v_cont
+    cdef int v
+    if t.kind[nd] == CONTINUOUS:
+        v_cont = x.cont[fcol * x.m + r]
+        if isnan(v_cont):
+            return 0
+        return 1 if v_cont <= t.threshold[nd] else 2
+    v = x.codes[fcol * x.m + r]
+    if v < 0 or v > x.n_values[f]:
+        return 0
+    if t.kind[nd] == SUBSET and v > 0:
+        v = t.value_map[t.map_offset[nd] + v]
+    return v if v <= t.n_children[nd] else 0
+
+
+cdef object tree_view(tree, TreeView* t):
+    """Point t at the tree's arrays; returns the memoryviews that keep them."""
+    cdef const signed char[::1] kind = tree.kind
+    cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
+    cdef const int32_t[::1] nch = tree.n_children
+    cdef const double[::1] thr = tree.threshold, weight = tree.weight
+    cdef const int64_t[::1] map_offset = tree.map_offset
+    cdef const int32_t[::1] value_map = np.append(tree.value_map, np.int32(0))
+    t.kind = &kind[0]
+    t.feature = &feature[0]
+    t.first = &first[0]
+    t.n_children = &nch[0]
+    t.threshold = &thr[0]
+    t.weight = &weight[0]
+    t.map_offset = &map_offset[0]
+    t.value_map = &value_map[0]
+    return (kind, feature, first, nch, thr, weight, map_offset, value_map)
+
+
+cdef object row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
+                     const int32_t[::1] col, const int32_t[::1] n_values, Rows* x):
+    x.m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
+    x.cont = &cont[0, 0]
+    x.codes = &codes[0, 0]
+    x.col = &col[0]
+    x.n_values = &n_values[0]
+    return (cont, codes, col, n_values)
+
+
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
                  bint laplace=False, int n_jobs=1):
@@ -699,12 +772,13 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
     cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
     cdef const signed char[::1] kind = tree.kind
-    cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
+    cdef const int32_t[::1] first = tree.first_child
     cdef const int32_t[::1] nch = tree.n_children, ncls = tree.node_class
-    cdef const double[::1] thr = tree.threshold, weight = tree.weight
+    cdef const double[::1] weight = tree.weight
     cdef const double[:, ::1] value = tree.value
-    cdef const int64_t[::1] map_offset = tree.map_offset
-    cdef const int32_t[::1] value_map = tree.value_map
+    cdef TreeView tv
+    cdef Rows rows
+    keep = (tree_view(tree, &tv), row_view(cont, codes, col, n_values, &rows))
     out = np.zeros((m, k), dtype=np.float64)
     cdef double[:, ::1] sums = out
     cdef int n_threads = n_jobs if n_jobs > 1 else 1
@@ -713,8 +787,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef int32_t* stack_node
     cdef double* stack_w
     cdef Py_ssize_t r, top, c, nd, b, v, tid
-    cdef double wt, x, share
-    cdef int32_t fcol, f
+    cdef double wt, share
     if stack_nodes == NULL or stack_ws == NULL:
         free(stack_nodes); free(stack_ws)
         raise MemoryError("c45: out of memory in predict")
@@ -744,21 +817,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     c = ncls[nd]
                     sums[r, c] = rnd(f32, sums[r, c] + wt)
                 continue
-            f = feature[nd]
-            fcol = col[f]
-            v = 0
-            if kind[nd] == CONTINUOUS:
-                x = cont[fcol, r]
-                if not isnan(x):
-                    v = 1 if x <= thr[nd] else 2
-            else:
-                v = codes[fcol, r]
-                if v < 0 or v > n_values[f]:
-                    v = 0
-                elif kind[nd] == SUBSET and v > 0:
-                    v = value_map[map_offset[nd] + v]
-                if v > nch[nd]:
-                    v = 0
+            v = row_branch(&tv, &rows, nd, r)
             if v > 0:
                 stack_node[top] = first[nd] + <int32_t> v - 1
                 stack_w[top] = wt
@@ -783,18 +842,18 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     classification (unknown values split by branch weight): (node_count, k)."""
     cdef Py_ssize_t m = y.shape[0], k = tree.n_classes, n_nodes = tree.node_count
     cdef const signed char[::1] kind = tree.kind
-    cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
+    cdef const int32_t[::1] first = tree.first_child
     cdef const int32_t[::1] nch = tree.n_children
-    cdef const double[::1] thr = tree.threshold, weight = tree.weight
-    cdef const int64_t[::1] map_offset = tree.map_offset
-    cdef const int32_t[::1] value_map = tree.value_map
+    cdef const double[::1] weight = tree.weight
+    cdef TreeView tv
+    cdef Rows rows
+    keep = (tree_view(tree, &tv), row_view(cont, codes, col, n_values, &rows))
     out = np.zeros((n_nodes, k), dtype=np.float64)
     cdef double[:, ::1] reach = out
     cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
     cdef Py_ssize_t r, top, nd, b, v
-    cdef double wt, x
-    cdef int32_t f
+    cdef double wt
     if stack_node == NULL or stack_w == NULL:
         free(stack_node); free(stack_w)
         raise MemoryError("c45: out of memory routing validation cases")
@@ -810,20 +869,7 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                 reach[nd, y[r]] += wt
                 if kind[nd] == LEAF:
                     continue
-                f = feature[nd]
-                v = 0
-                if kind[nd] == CONTINUOUS:
-                    x = cont[col[f], r]
-                    if not isnan(x):
-                        v = 1 if x <= thr[nd] else 2
-                else:
-                    v = codes[col[f], r]
-                    if v < 0 or v > n_values[f]:
-                        v = 0
-                    elif kind[nd] == SUBSET and v > 0:
-                        v = value_map[map_offset[nd] + v]
-                    if v > nch[nd]:
-                        v = 0
+                v = row_branch(&tv, &rows, nd, r)
                 if v > 0:
                     stack_node[top] = first[nd] + <int32_t> v - 1
                     stack_w[top] = wt
@@ -846,11 +892,12 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
     cdef Py_ssize_t n_nodes = tree.node_count
     cdef const signed char[::1] kind = tree.kind
-    cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
+    cdef const int32_t[::1] first = tree.first_child
     cdef const int32_t[::1] nch = tree.n_children
-    cdef const double[::1] thr = tree.threshold, weight = tree.weight
-    cdef const int64_t[::1] map_offset = tree.map_offset
-    cdef const int32_t[::1] value_map = tree.value_map
+    cdef const double[::1] weight = tree.weight
+    cdef TreeView tv
+    cdef Rows rows
+    keep = (tree_view(tree, &tv), row_view(cont, codes, col, n_values, &rows))
     indptr = np.zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] ip = indptr
     cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
@@ -860,8 +907,7 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef double* out_w = <double*> malloc(cap * sizeof(double))
     cdef int32_t* grown_node
     cdef double* grown_w
-    cdef double wt, x
-    cdef int32_t f
+    cdef double wt
     cdef bint failed = False
     if stack_node == NULL or stack_w == NULL or out_node == NULL or out_w == NULL:
         free(stack_node); free(stack_w); free(out_node); free(out_w)
@@ -891,20 +937,7 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                 count += 1
                 if kind[nd] == LEAF:
                     continue
-                f = feature[nd]
-                v = 0
-                if kind[nd] == CONTINUOUS:
-                    x = cont[col[f], r]
-                    if not isnan(x):
-                        v = 1 if x <= thr[nd] else 2
-                else:
-                    v = codes[col[f], r]
-                    if v < 0 or v > n_values[f]:
-                        v = 0
-                    elif kind[nd] == SUBSET and v > 0:
-                        v = value_map[map_offset[nd] + v]
-                    if v > nch[nd]:
-                        v = 0
+                v = row_branch(&tv, &rows, nd, r)
                 if v > 0:
                     stack_node[top] = first[nd] + <int32_t> v - 1
                     stack_w[top] = wt
