@@ -30,10 +30,13 @@ DATASETS = ["golf", "labor-neg", "vote", "monk1", "monk2", "monk3", "crx", "hypo
 
 
 def run(*args, cwd=None):
-    """``python -m c45 ARGS``, importing the same c45 as the tests."""
+    """``python -m c45 ARGS``, importing the same c45 as the tests. ``-m`` puts the
+    working directory first on sys.path, so by default it is the directory that
+    holds that c45 (not a source checkout whose c45/ has no compiled modules)."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(c45.__file__).resolve().parent.parent), env.get("PYTHONPATH", "")])
+    home = str(Path(c45.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([home, env.get("PYTHONPATH", "")])
+    cwd = home if cwd is None else cwd
     return subprocess.run([sys.executable, "-m", "c45", *map(str, args)],
                           capture_output=True, text=True, env=env, cwd=cwd, timeout=300,
                           stdin=subprocess.DEVNULL)
