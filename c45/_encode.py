@@ -163,6 +163,7 @@ def _to_continuous(col, label):
                 raise ValueError(f"X {label} is continuous but row {i} holds {v!r}; "
                                  f"a column must not mix numbers and strings (declare "
                                  f"it in categorical_features to treat it as discrete)")
+    out += 0.0          # -0.0 becomes 0.0: one zero, whatever the rows' order
     bad = np.isinf(out)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
