@@ -266,7 +266,7 @@ def _matrices(columns, schema, names, f32, learnt=None):
                 if np.isinf(x32[np.isfinite(x)]).any():
                     raise ValueError(f"X {label} holds values beyond the float32 range; "
                                      f"use precision='float64'")
-                x = x32.astype(np.float64)
+                x = x32.astype(np.float64) + 0.0     # a tiny negative rounds to -0.0
             cont[schema.col[j]] = x
     return cont, codes
 
