@@ -661,7 +661,17 @@ def build_parser():
     _add_tree_args(p, rules=True)
     common(p)
     p.set_defaults(run=cmd_rules)
+
+    p = sub.add_parser("demo", help="C4.5 on the bundled golf and weather data "
+                                    "(the same as `python -m c45`)")
+    common(p)
+    p.set_defaults(run=cmd_demo)
     return parser
+
+
+def cmd_demo(args, out, progress):
+    from c45.__main__ import main as demo
+    return demo()
 
 
 def main(argv=None):

@@ -391,3 +391,10 @@ def test_large_csv_fits_in_one_pass(tmp_path):
     assert f"Read {n} cases (3 attributes)" in done.stdout
     ours = parse_r8_output(done.stdout)
     assert ours.train.items == n and ours.train.errors_after < 0.2 * n
+
+
+def test_demo_runs_the_bundled_job():
+    out = run("demo")
+    assert out.returncode == 0, out.stderr
+    assert "=== golf: 14 cases" in out.stdout and "=== weather (seed 000)" in out.stdout
+    assert "\t   8    0( 0.0%)      8    0( 0.0%)    (38.5%)   <<" in out.stdout
