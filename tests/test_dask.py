@@ -29,11 +29,12 @@ LEVELS = ["red", "green", "blue", "black", "unused"]     # "unused": declared, n
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(tmp_path_factory):
     # Worker processes must import the c45 under test, not another installed copy.
     path = os.pathsep.join(p for p in (C45_ROOT, os.environ.get("PYTHONPATH")) if p)
     cluster = LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                           dashboard_address=None, env={"PYTHONPATH": path})
+                           dashboard_address=None, env={"PYTHONPATH": path},
+                           local_directory=str(tmp_path_factory.mktemp("dask")))
     try:
         with Client(cluster) as c:
             yield c
