@@ -9,7 +9,7 @@ float32 ratio, pessimistic pruning's share of fit time and peak extra memory in
 multiples of X's float64 bytes. It never asserts on times: it is a measuring
 tool, not a test.
 
-    python benchmarks/bench_scaling.py                    # the full list (20-40 min on 2 cores)
+    python benchmarks/bench_scaling.py                    # the full list (about an hour on 2 cores)
     python benchmarks/bench_scaling.py --quick            # the same list at n/50: a minute or two
     python benchmarks/bench_scaling.py --only growth      # one configuration (see --list)
     python benchmarks/bench_scaling.py --only 1M-d10-c2,threads --json out.json
