@@ -11,7 +11,7 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
-from c45._types cimport Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport Entry, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, total_info, split_gain, worth,
                              EPSILON)
 
@@ -661,6 +661,46 @@ cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_
     choose_cut(w, f, &scan, total)
 
 
+cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t n,
+                               double total) noexcept nogil:
+    """The float64 evaluation on a node's case list for feature f (c45/_presorted):
+    unknown values first in row order, then the known ones by (value, row), each
+    entry carrying its value, weight and class, so the scan reads memory in order."""
+    cdef const Dataset* d = w.data
+    cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
+    cdef CutScan scan = CutScan(0, 0, -1e300, False)
+    cdef double* freq = w.freq
+    cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
+    memset(freq, 0, 3 * k * sizeof(double))
+    w.gain[f] = -EPSILON
+    w.info[f] = 0.0
+    w.raw_gain[f] = -EPSILON
+    w.tries[f] = 0
+    while n_unknown < n and isnan(e[n_unknown].value):
+        freq[e[n_unknown].cls] += e[n_unknown].weight
+        n_unknown += 1
+    for j in range(k):
+        u += freq[j]
+    known = total - u
+    unknown_frac = 1.0 - known / total
+    if known < 2 * w.min_objs:
+        return
+    for i in range(n_unknown, n):
+        freq[2 * k + e[i].cls] += e[i].weight
+    base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
+    min_split = min_split_weight(w, known)
+    for i in range(n_unknown, n - 1):
+        cut_scan_step(w, k, e[i].cls, e[i].weight, &low)
+        if low < min_split:
+            continue
+        if low > known - min_split:
+            break
+        if e[i].value < e[i + 1].value - 1e-5:
+            evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                         e[i + 1].value, &scan)
+    choose_cut(w, f, &scan, total)
+
+
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                           double total, double* unknown_frac, double* base) noexcept nogil:
     """Class weights per value (w.freq, row 0 unknown) and value weights (w.totals)
@@ -971,7 +1011,7 @@ cdef void draw_features(Work* w) noexcept nogil:
         w.drawn[w.perm[f]] = 1
 
 
-cdef inline void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
+cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                                   double total, bint sample) noexcept nogil:
     """Set gain, info (and bar, groups) of feature f at the node [lo, hi]."""
     cdef const Dataset* d = w.data
@@ -1031,8 +1071,7 @@ cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) 
     the evaluation order, so large nodes are evaluated in parallel (n_jobs)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
-    cdef Py_ssize_t f, best = -1, possible = 0, last_continuous = -1
-    cdef double sum_gain = 0.0, av_gain, val, best_val
+    cdef Py_ssize_t f, last_continuous = -1
     cdef bint sample = 0 < d.max_features < d.n_features
     if sample:
         draw_features(w)
@@ -1053,6 +1092,16 @@ cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) 
             for f in range(d.n_features):
                 if d.n_values[f] == 0:
                     evaluate_feature(w, f, lo, hi, total, sample)
+    return select_feature(w)
+
+
+cdef Py_ssize_t select_feature(Work* w) noexcept nogil:
+    """§6: the feature of best worth among those whose gain reaches the average
+    gain of the possible ones; -1 if none is usable."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t f, best = -1, possible = 0
+    cdef double sum_gain = 0.0, av_gain, val, best_val
     for f in range(d.n_features):
         if w.gain[f] > -EPSILON and (d.multival or d.subsets
                                      or d.n_values[f] < 0.3 * d.total_weight):

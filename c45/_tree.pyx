@@ -364,6 +364,9 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
     return 0
 
 
+include "_presorted.pxi"
+
+
 # ---------------------------------------------------------------------------
 # The Python-visible tree
 
@@ -613,7 +616,10 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
     try:
         work_threads_init(&w, n_jobs)
         with nogil:
-            grow(&w, &raw)
+            if d.f32:
+                grow(&w, &raw)
+            else:
+                grow_presorted(&w, &raw)
             err = compact(&raw, &grown_buf)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")

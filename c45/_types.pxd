@@ -69,6 +69,16 @@ cdef struct NodeBuffer:
     Py_ssize_t maps_count
     Py_ssize_t maps_capacity
 
+# One case in a node's case list (float64 growing, c45/_presorted.pyx): the lists
+# of a node hold its cases in row order, or for a continuous feature the unknown
+# values first (row order) then the known ones by (value, row). Value, weight and
+# class sit beside the case id, so scanning a list reads memory in sequence.
+cdef struct Entry:
+    double value          # the feature's value (NaN: unknown); the row list: outcome
+    double weight         # the case's weight at this node (unknowns scaled, §2 step 9)
+    int32_t case
+    int32_t cls
+
 # A test as the reordering primitives see it.
 cdef struct Test:
     int32_t kind

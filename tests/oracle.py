@@ -38,6 +38,14 @@ Project decisions that complete or deviate from the spec:
    continuous ones (on the node's entry order), so the evaluation order, or
    threads, cannot change any sum.
 
+9. ``precision="float64"`` takes every other sum of growing in row order (case
+   index): a node's weight and class distribution, the discrete tables, the
+   unknown and per-branch weights of §2 step 9; it scales the unknown cases'
+   weights from their saved values and restores them exactly instead of dividing
+   back; and pruning starts from the cases in row order. A node's tree then depends
+   only on its cases and weights, never on the order growing visited them, which
+   lets the core grow from presorted lists (c45/_presorted.pxi).
+
 Where the spec leaves room, this oracle reads it as follows:
 
 * §2 step 9 / §8.2 step 5: the cases of branch v are gathered from the whole known
@@ -179,7 +187,7 @@ class C45Run:
 
     # ---- §1.4, §1.5: totals over a range of the case array -------------------
     def total_weight(self, lo, hi):
-        if self.count_mode:
+        if self.count_mode and self.a.r is r32:     # float64: a sum of ones is the count
             return float(max(hi - lo + 1, 0))
         return self.a.sum(self.w[self.cases[i]] for i in range(lo, hi + 1))
 
@@ -257,9 +265,34 @@ class C45Run:
                 w[self.cases[i]] = a.div(w[self.cases[i]], f)
         self.count_mode = saved_mode
 
+    def branches64(self, att, cut, n_branches, lo, hi, W):
+        """float64 growing (project decision 9): branches() with every sum in row
+        order and the scaled weights restored exactly (saved, not divided)."""
+        a, w = self.a, self.w
+        node_cases = sorted(self.cases[lo:hi + 1])
+        unknown = [c for c in node_cases if self.outcome(att, cut, c) == 0]
+        saved = [w[c] for c in unknown]
+        known_w = a.sub(W, a.sum(saved))
+        for v in range(1, n_branches + 1):
+            members = [c for c in node_cases if self.outcome(att, cut, c) == v]
+            if not members:
+                yield v, None, None
+                continue
+            f = a.div(a.sum(w[c] for c in members), known_w)
+            for c, old in zip(unknown, saved):
+                w[c] = a.mul(old, f)
+            self.cases[lo:lo + len(unknown) + len(members)] = unknown + members
+            yield v, lo + len(unknown) + len(members) - 1, f
+            for c, old in zip(unknown, saved):
+                w[c] = old
+        self.cases[lo:hi + 1] = node_cases
+
     # ---- §2: growing ----------------------------------------------------------
     def grow(self, lo, hi):
         a = self.a
+        f64 = a.r is not r32
+        if f64:                             # project decision 9: sums in row order
+            self.cases[lo:hi + 1] = sorted(self.cases[lo:hi + 1])
         W = self.total_weight(lo, hi)                                 # step 1
         dist = self.class_dist(lo, hi)
         best = first_max(dist)                                        # step 2
@@ -303,7 +336,8 @@ class C45Run:
 
         self.tested[att] += 1                                         # step 8
         node.errors = 0.0
-        for v, end, f in self.branches(att, cut, n_branches, lo, hi, W):  # step 9
+        walk = self.branches64 if f64 else self.branches
+        for v, end, f in walk(att, cut, n_branches, lo, hi, W):       # step 9
             if end is None:
                 child = Node(best, 0.0, 0.0, list(dist))      # empty leaf
             else:
@@ -543,8 +577,10 @@ def fit_oracle(columns, kinds, y, n_classes, weights=None, min_samples_leaf=2,
     root = run.grow(0, n - 1)
     grown = root.as_tuple()
     # §8.2: prune a copy, with the initial weights and count mode, starting from
-    # the case order that growing left.
+    # the case order that growing left (float64: row order, project decision 9).
     pruned_root = copy.deepcopy(root)
+    if precision == "float64":
+        run.cases = list(range(n))
     run.w = list(run.initial_w)
     run.count_mode = run.initial_count_mode
     run.estimate(pruned_root, 0, n - 1, True)

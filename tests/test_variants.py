@@ -103,15 +103,17 @@ def test_gain_criterion_can_prefer_many_valued_features():
 def test_soybean_subsets_reproduce_r8_with_its_minobjs_leak():
     """Spec §10/§13 Q2: soybean -s, raw 201/2, pruned 125/20 (13.5%), in float32
     (which copies R8's MINOBJS leak). In float64 the leak is fixed; spec §13 gives
-    169/16 and 107/24 (14.0%) for R8 without the leak; float64 grows 168/16 and
-    106/24 (14.0%): one node differs, by soybean's float32-sensitive ties (§0.2)."""
+    169/16 and 107/24 (14.0%) for R8 without the leak; float64 grows 165/18 and
+    prunes to 106/24 (14.0%): soybean's many unknown values make fractional
+    weights, whose float64 sums (taken in row order, oracle decision 9) move a few
+    of its float32-sensitive near-ties (§0.2)."""
     X, y = load_c45(REFERENCE / "soybean")
     clf = C45Classifier(subset_splits=True, precision="float32").fit(X, y)
     assert (clf.grown_tree_.node_count, errors(clf, X, y, "grown")) == (201, 2)
     assert (clf.tree_.node_count, errors(clf, X, y)) == (125, 20)
     assert f"{100 * clf.tree_.errors[0] / clf.tree_.weight[0]:4.1f}" == "13.5"
     fixed = C45Classifier(subset_splits=True).fit(X, y)
-    assert (fixed.grown_tree_.node_count, errors(fixed, X, y, "grown")) == (168, 16)
+    assert (fixed.grown_tree_.node_count, errors(fixed, X, y, "grown")) == (165, 18)
     assert (fixed.tree_.node_count, errors(fixed, X, y)) == (106, 24)
     assert f"{100 * fixed.tree_.errors[0] / fixed.tree_.weight[0]:4.1f}" == "14.0"
 
