@@ -3,10 +3,18 @@
 The tree is pruned in place: a node that becomes a leaf drops its children, a node
 replaced by its largest branch takes over that child's fields (and children). The
 abandoned nodes stay in the buffer; the caller compacts the tree afterwards.
-"""
-from libc.string cimport memcpy
 
-from c45._types cimport Node, NodeBuffer, Test, LEAF, CONTINUOUS
+precision="float32" walks Release 8's case array with its swaps (estimate).
+precision="float64" walks case lists in row order (estimate_listed): every sum in
+row order and scaled weights restored exactly, as growing does (oracle decision 9),
+and memory read in sequence.
+"""
+from libc.math cimport isnan
+from libc.stdlib cimport realloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int32_t, uint32_t
+
+from c45._types cimport Node, NodeBuffer, Test, Entry, Dataset, LEAF, CONTINUOUS, SUBSET
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank)
@@ -19,6 +27,14 @@ cdef struct Pruner:
     double cf
     double coeff
     bint raising
+    # float64: a stack of case lists (Entry.value holds a case's outcome)
+    Entry* arena
+    Py_ssize_t arena_top
+    Py_ssize_t arena_cap
+    Py_ssize_t* offsets      # per branch of the nodes being visited: list offsets
+    Py_ssize_t off_top
+    Py_ssize_t off_cap
+    bint failed              # out of memory
 
 
 cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
@@ -126,19 +142,216 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     return p.tree.nodes[node].errors
 
 
+cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef Entry* a
+    cdef Py_ssize_t* o
+    if p.arena_top + extra > p.arena_cap:
+        cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
+        a = <Entry*> realloc(p.arena, cap * sizeof(Entry))
+        if a == NULL:
+            return -1
+        p.arena = a
+        p.arena_cap = cap
+    if p.off_top + extra_offsets > p.off_cap:
+        cap = 2 * p.off_cap + extra_offsets + 64
+        o = <Py_ssize_t*> realloc(p.offsets, cap * sizeof(Py_ssize_t))
+        if o == NULL:
+            return -1
+        p.offsets = o
+        p.off_cap = cap
+    return 0
+
+
+cdef inline int listed_outcome(const Dataset* d, const Node* nd, const int32_t* maps,
+                               uint32_t cut, int32_t case) noexcept nogil:
+    """outcome() for float64 pruning, inlined: the branch of a case, 0 if unknown."""
+    cdef uint32_t r
+    cdef int32_t v
+    if nd.kind == CONTINUOUS:
+        r = d.rank[<Py_ssize_t> d.col[nd.feature] * d.n_cases + case]
+        if r >= d.n_known[nd.feature]:
+            return 0
+        return 1 if r < cut else 2
+    v = d.codes[<Py_ssize_t> d.col[nd.feature] * d.n_cases + case]
+    if nd.kind == SUBSET and v > 0:
+        return maps[nd.map_offset + v]
+    return v
+
+
+cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
+                            bint update) noexcept nogil:
+    """estimate() on the case list arena[at .. at + m) in row order (float64)."""
+    cdef const Dataset* d = p.w.data
+    cdef Py_ssize_t k = d.n_classes, c, i, j, v, nb, child, grouped, offs, pos, a, b
+    cdef Py_ssize_t n_unknown, size_v
+    cdef Node* nd = &p.tree.nodes[node]
+    cdef Entry* e
+    cdef Entry* g
+    cdef Entry* out
+    cdef double* dist = p.w.dist
+    cdef double total = 0.0, unknown_w = 0.0, known_w, wv, f, max_f = 0.0
+    cdef double err, u, leaf, tree_est = 0.0, branch_est
+    cdef int best, max_branch = -1
+    cdef uint32_t cut = 0
+    for c in range(k):
+        dist[c] = 0.0
+    e = p.arena + at
+    for i in range(m):
+        total += e[i].weight
+        dist[e[i].cls] += e[i].weight
+    best = nd.node_class
+    for c in range(k):
+        if dist[c] > dist[best]:
+            best = <int> c
+    err = total - dist[best]
+    u = extra_errors(False, total, err, p.cf, p.coeff)
+    leaf = err + u
+    if update:
+        nd.weight = total
+        nd.node_class = best
+        memcpy(&p.tree.value[node * k], dist, k * sizeof(double))
+    if nd.kind == LEAF:
+        if update:
+            nd.errors = leaf
+        return leaf
+
+    # Outcomes, then the cases grouped by outcome (stable): unknown first, then
+    # branch 1, 2, ...; offsets[v] is where outcome v starts in the grouped copy.
+    nb = nd.n_children
+    if nd.kind == CONTINUOUS:
+        cut = cut_rank(d, nd.feature, nd.threshold)
+    if reserve(p, m, nb + 2) < 0:
+        p.failed = True
+        return leaf
+    e = p.arena + at
+    offs = p.off_top
+    p.off_top += nb + 2
+    for v in range(nb + 2):
+        p.offsets[offs + v] = 0
+    for i in range(m):
+        v = listed_outcome(d, nd, p.tree.maps, cut, e[i].case)
+        e[i].value = <double> v
+        p.offsets[offs + v + 1] += 1
+        if v == 0:
+            unknown_w += e[i].weight
+    for v in range(nb + 1):
+        p.offsets[offs + v + 1] += p.offsets[offs + v]
+    grouped = p.arena_top
+    p.arena_top += m
+    g = p.arena + grouped
+    for i in range(m):
+        v = <Py_ssize_t> e[i].value
+        g[p.offsets[offs + v]] = e[i]
+        p.offsets[offs + v] += 1
+    # offsets[v] now ends outcome v; outcome v starts at offsets[v - 1] (0 for v = 0)
+    n_unknown = p.offsets[offs]
+    known_w = total - unknown_w
+    for v in range(1, nb + 1):
+        a = p.offsets[offs + v - 1]
+        b = p.offsets[offs + v]
+        size_v = b - a
+        if size_v == 0:
+            continue
+        wv = 0.0
+        for i in range(a, b):
+            wv += p.arena[grouped + i].weight
+        f = wv / known_w
+        if f >= max_f:
+            max_f = f
+            max_branch = <int> v
+        # The child's list: the unknown cases (scaled) merged with branch v's,
+        # in row order.
+        if reserve(p, n_unknown + size_v, 0) < 0:
+            p.failed = True
+            break
+        g = p.arena + grouped
+        out = p.arena + p.arena_top
+        i = 0
+        j = a
+        pos = 0
+        while i < n_unknown or j < b:
+            if j >= b or (i < n_unknown and g[i].case < g[j].case):
+                out[pos] = g[i]
+                out[pos].weight = g[i].weight * f
+                i += 1
+            else:
+                out[pos] = g[j]
+                j += 1
+            pos += 1
+        p.arena_top += pos
+        tree_est = tree_est + estimate_listed(p, nd.first_child + <int> v - 1,
+                                              p.arena_top - pos, pos, update)
+        p.arena_top -= pos
+        nd = &p.tree.nodes[node]
+    p.off_top = offs
+    p.arena_top = grouped
+    if max_branch < 0:
+        tree_est = leaf
+        max_f = -1.0
+        for v in range(nd.n_children):
+            if p.tree.nodes[nd.first_child + v].weight >= max_f:
+                max_f = p.tree.nodes[nd.first_child + v].weight
+                max_branch = <int> v + 1
+    if not update:
+        return tree_est
+
+    child = nd.first_child + max_branch - 1
+    if p.raising:
+        branch_est = estimate_listed(p, <int> child, at, m, False)
+    else:
+        branch_est = tree_est + 1e38
+    nd = &p.tree.nodes[node]
+    if leaf <= branch_est + 0.1 and leaf <= tree_est + 0.1:
+        nd.kind = LEAF
+        nd.feature = -1
+        nd.first_child = -1
+        nd.n_children = 0
+        nd.errors = leaf
+    elif branch_est <= tree_est + 0.1:
+        estimate_listed(p, <int> child, at, m, True)
+        p.tree.nodes[node] = p.tree.nodes[child]
+        memcpy(&p.tree.value[node * k], &p.tree.value[child * k], k * sizeof(double))
+    else:
+        nd.errors = tree_est
+    return p.tree.nodes[node].errors
+
+
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
                            bint subtree_raising) except -1 nogil:
     """Prune the tree in place on all training cases, weights reset (§8.2)."""
     cdef Pruner p
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, n = w.data.n_cases
     cdef bint f32 = w.data.f32
     p.tree = tree
     p.w = w
     p.cf = confidence
     p.coeff = pessimistic_coeff(f32, confidence)
     p.raising = subtree_raising
+    p.arena = NULL
+    p.arena_top = p.arena_cap = 0
+    p.offsets = NULL
+    p.off_top = p.off_cap = 0
+    p.failed = False
     w.count_mode = w.data.count_mode_init
-    for i in range(w.data.n_cases):
+    for i in range(n):
         w.weight[i] = w.data.init_weight[i]
-    estimate(&p, 0, 0, w.data.n_cases - 1, True)
+    if f32:
+        estimate(&p, 0, 0, n - 1, True)
+        return 0
+    if reserve(&p, 2 * n + 1, 64) < 0:
+        p.failed = True
+    else:
+        for i in range(n):
+            p.arena[i].value = 0.0
+            p.arena[i].weight = w.data.init_weight[i]
+            p.arena[i].case = <int32_t> i
+            p.arena[i].cls = w.data.y[i]
+        p.arena_top = n
+        estimate_listed(&p, 0, 0, n, True)
+    free(p.arena)
+    free(p.offsets)
+    if p.failed:
+        with gil:
+            raise MemoryError("c45: out of memory while pruning the tree")
     return 0

@@ -42,9 +42,10 @@ Project decisions that complete or deviate from the spec:
    index): a node's weight and class distribution, the discrete tables, the
    unknown and per-branch weights of §2 step 9; it scales the unknown cases'
    weights from their saved values and restores them exactly instead of dividing
-   back; and pruning starts from the cases in row order. A node's tree then depends
-   only on its cases and weights, never on the order growing visited them, which
-   lets the core grow from presorted lists (c45/_presorted.pxi).
+   back. Pruning (§8.2) does the same. A node's tree and its estimate then depend
+   only on its cases and weights, never on the order they were visited in, which
+   lets the core grow from presorted lists (c45/_presorted.pxi) and prune on case
+   lists (c45/_prune.pyx).
 
 Where the spec leaves room, this oracle reads it as follows:
 
@@ -507,6 +508,9 @@ class C45Run:
     # ---- §8.2: pessimistic pruning with subtree raising ----------------------------
     def estimate(self, node, lo, hi, update):
         a = self.a
+        f64 = a.r is not r32
+        if f64:                             # project decision 9: sums in row order
+            self.cases[lo:hi + 1] = sorted(self.cases[lo:hi + 1])
         W = self.total_weight(lo, hi)                                 # step 1
         dist = self.class_dist(lo, hi)
         best = node.cls                                               # step 2
@@ -525,7 +529,8 @@ class C45Run:
 
         tree, max_f, max_br = 0.0, 0.0, None                          # step 5
         n_branches = len(node.children)
-        for v, end, f in self.branches(node.att, node.cut, n_branches, lo, hi, W):
+        walk = self.branches64 if f64 else self.branches
+        for v, end, f in walk(node.att, node.cut, n_branches, lo, hi, W):
             if end is None:
                 continue                      # not visited, adds 0
             if f >= max_f:
@@ -577,10 +582,8 @@ def fit_oracle(columns, kinds, y, n_classes, weights=None, min_samples_leaf=2,
     root = run.grow(0, n - 1)
     grown = root.as_tuple()
     # §8.2: prune a copy, with the initial weights and count mode, starting from
-    # the case order that growing left (float64: row order, project decision 9).
+    # the case order that growing left.
     pruned_root = copy.deepcopy(root)
-    if precision == "float64":
-        run.cases = list(range(n))
     run.w = list(run.initial_w)
     run.count_mode = run.initial_count_mode
     run.estimate(pruned_root, 0, n - 1, True)
