@@ -12,6 +12,7 @@ cdef struct CutScan:
     Py_ssize_t kept         # cuts kept in the candidate arrays
     double best_gain        # best raw gain so far
     bint failed             # out of memory growing the arrays
+    Py_ssize_t position     # position of the cut being evaluated
 
 cdef struct RankItem:
     uint32_t key            # the case's rank in the feature (float64 mode)
@@ -53,6 +54,10 @@ cdef struct Work:
     double* cand_split      # split infos,
     double* cand_below      # value just below each cut,
     double* cand_above      # value just above it
+    double* cand_pos        # and its position in the scan (float64 lists: cuts are
+                            # evaluated block by block, not in order)
+    double* snap            # float64 lists: the scan's state at block boundaries
+    Py_ssize_t snap_cap
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
     Py_ssize_t table_n

@@ -6,14 +6,14 @@ sorted), and the order carries over: it decides the order of binary32 sums, so t
 reordering primitives below are exactly those of the spec.
 """
 from cython.parallel cimport prange, threadid
-from libc.math cimport isnan
+from libc.math cimport isnan, log
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Entry, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, total_info, split_gain, worth,
-                             EPSILON)
+                             EPSILON, LN2)
 
 
 cdef int work_init(Work* w, const Dataset* d) except -1:
@@ -60,6 +60,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.cand_split = <double*> calloc(w.cand_cap, sizeof(double))
     w.cand_below = <double*> calloc(w.cand_cap, sizeof(double))
     w.cand_above = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_pos = <double*> calloc(w.cand_cap, sizeof(double))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -76,6 +77,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
             or w.groups == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
             or w.cand_split == NULL or w.cand_below == NULL or w.cand_above == NULL or w.nlogn == NULL
+            or w.cand_pos == NULL
             or w.rankbuf == NULL or w.ranktmp == NULL):
         work_free(w)
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
@@ -96,6 +98,7 @@ cdef void work_free(Work* w) noexcept:
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
+    free(w.cand_pos); free(w.snap)
     free(w.rankbuf); free(w.ranktmp); free(w.pos_of); free(w.arena)
     free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
@@ -144,12 +147,16 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.cand_split = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cand_below = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cand_above = <double*> calloc(tw.cand_cap, sizeof(double))
+        tw.cand_pos = <double*> calloc(tw.cand_cap, sizeof(double))
+        tw.snap = NULL
+        tw.snap_cap = 0
         tw.cases = w.cases if t == w.n_threads else <int32_t*> calloc(n + 1, sizeof(int32_t))
         if (tw.freq == NULL or tw.totals == NULL or tw.slot == NULL or tw.block_freq == NULL
                 or tw.block_totals == NULL or tw.trial_freq == NULL
                 or tw.trial_totals == NULL or tw.rankbuf == NULL or tw.ranktmp == NULL
                 or tw.cand_gain == NULL or tw.cand_split == NULL
-                or tw.cand_below == NULL or tw.cand_above == NULL or tw.cases == NULL):
+                or tw.cand_below == NULL or tw.cand_above == NULL or tw.cases == NULL
+                or tw.cand_pos == NULL):
             raise MemoryError("c45: cannot allocate the thread buffers")
     return 0
 
@@ -158,6 +165,7 @@ cdef void free_thread_scratch(Work* tw, bint own_cases) noexcept:
     free(tw.freq); free(tw.totals); free(tw.slot); free(tw.block_freq); free(tw.block_totals)
     free(tw.trial_freq); free(tw.trial_totals); free(tw.rankbuf); free(tw.ranktmp)
     free(tw.cand_gain); free(tw.cand_split); free(tw.cand_below); free(tw.cand_above)
+    free(tw.cand_pos); free(tw.snap)
     if own_cases:
         free(tw.cases)
 
@@ -468,6 +476,7 @@ cdef inline void evaluate_cut(Work* w, Py_ssize_t k, double u, double low, doubl
                 w.cand_split[kept] = w.cand_split[j]
                 w.cand_below[kept] = w.cand_below[j]
                 w.cand_above[kept] = w.cand_above[j]
+                w.cand_pos[kept] = w.cand_pos[j]
                 kept += 1
         scan.kept = kept
     if g < scan.best_gain - margin:
@@ -480,6 +489,7 @@ cdef inline void evaluate_cut(Work* w, Py_ssize_t k, double u, double low, doubl
     w.cand_split[j] = rnd(f32, total_info(f32, w.totals, 3, 1, w.nlogn, w.table_n) / total)
     w.cand_below[j] = below
     w.cand_above[j] = above
+    w.cand_pos[j] = <double> scan.position
     scan.kept = j + 1
 
 
@@ -501,6 +511,10 @@ cdef int grow_candidates(Work* w) noexcept nogil:
     if a == NULL:
         return -1
     w.cand_above = a
+    a = <double*> realloc(w.cand_pos, cap * sizeof(double))
+    if a == NULL:
+        return -1
+    w.cand_pos = a
     w.cand_cap = cap
     return 0
 
@@ -548,7 +562,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i, j, first
-    cdef CutScan scan = CutScan(0, 0, -1e300, False)
+    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
@@ -599,7 +613,7 @@ cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_
     rank order from per-feature sorted tables instead of by case (cache-friendly)."""
     cdef const Dataset* d = w.data
     cdef Py_ssize_t k = d.n_classes, i, j, n = hi - lo + 1, n_unknown = 0
-    cdef CutScan scan = CutScan(0, 0, -1e300, False)
+    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef Py_ssize_t row = <Py_ssize_t> d.col[f] * d.n_cases
     cdef const uint32_t* rank = d.rank + row
     cdef const double* sval = d.sorted_value + row
@@ -667,8 +681,9 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
     unknown values first in row order, then the known ones by (value, row), each
     entry carrying its value, weight and class, so the scan reads memory in order."""
     cdef const Dataset* d = w.data
-    cdef Py_ssize_t k = d.n_classes, i, j, q, n_unknown = 0
-    cdef CutScan scan = CutScan(0, 0, -1e300, False)
+    cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
+    cdef bint blocked
+    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
     memset(freq, 0, 3 * k * sizeof(double))
@@ -689,26 +704,23 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
         freq[2 * k + e[i].cls] += e[i].weight
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
-    i = n_unknown
-    while i < n - 1:
-        if (low >= min_split and scan.tries > 0
-                and skip_run(w, e, i, n, k, u, low, known, min_split, unknown_frac,
-                             base, &scan, &q)):
-            # The cuts inside the run could not be kept: the scan stands after
-            # entry q, and its cut is evaluated as usual below.
-            low = w.totals[1]
-            i = q
-        else:
-            cut_scan_step(w, k, e[i].cls, e[i].weight, &low)
+    if n - n_unknown >= BLOCKED_MIN:
+        blocked = scan_blocks(w, e, n_unknown, n, k, u, low, known, min_split,
+                              unknown_frac, base, total, &scan)
+        if blocked:
+            choose_cut(w, f, &scan, total)
+            return
+        # (Out of memory for the block states: the plain scan below.)
+    for i in range(n_unknown, n - 1):
+        cut_scan_step(w, k, e[i].cls, e[i].weight, &low)
         if low < min_split:
-            i += 1
             continue
         if low > known - min_split:
             break
         if e[i].value < e[i + 1].value - 1e-5:
+            scan.position = i
             evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
                          e[i + 1].value, &scan)
-        i += 1
     choose_cut(w, f, &scan, total)
 
 
@@ -716,71 +728,192 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
 # carry a relative error of a few ulps, so a gain is off by about 1e-15 * log2(N)
 # at most; this margin is a million times that.
 cdef double GAIN_ROUNDING = 1e-9
-# Runs shorter than this are scanned cut by cut.
-cdef Py_ssize_t MIN_RUN = 4
+# The blocked scan: cuts per block, and the fewest known cases it is used for.
+cdef Py_ssize_t BLOCK = 16
+cdef Py_ssize_t BLOCKED_MIN = 256
 
 
-cdef bint skip_run(Work* w, const Entry* e, Py_ssize_t i, Py_ssize_t n, Py_ssize_t k,
-                   double u, double low, double known, double min_split,
-                   double unknown_frac, double base, CutScan* scan,
-                   Py_ssize_t* last) noexcept nogil:
-    """Try to pass over the cuts inside a run of cases of one class (float64).
+cdef inline double phi(double x) noexcept nogil:
+    """x * log2(x), 0 for x <= 0: one term of TI."""
+    if x <= 0:
+        return 0.0
+    return x * log(x) / LN2
 
-    Moving cases of one class across the cut makes the split's information a
-    concave function of the weight moved (Fayyad and Irani), so no cut inside the
-    run gains more than the better of the cuts at its two ends. When both ends are
-    out of reach of the best cut so far (by more than the rounding of a gain), the
-    inner cuts could never be kept: they are counted (Release 8's Tries) but not
-    evaluated, and the scan state is advanced with the very same additions a cut by
-    cut scan makes, so every bit after the run is unchanged.
 
-    The run is entries i..q (q <= n - 2) after the cut that follows entry i - 1,
-    which is inside the window. On success sets *last = q, leaves the state after
-    entry q in w.freq and low in w.totals[1], and returns True."""
-    cdef int32_t c = e[i].cls
-    cdef Py_ssize_t q = i, j
-    cdef double g_start, g_end, lo_w, left_c, right_c, wt
-    cdef double reach = scan.best_gain - 1e-12 - GAIN_ROUNDING
-    while q + 1 < n - 1 and e[q + 1].cls == c:
-        q += 1
-    if q - i + 1 < MIN_RUN:
-        return False
-    # The cut before the run (the current state).
-    w.totals[0] = u
-    w.totals[1] = low
-    w.totals[2] = known - low
-    g_start = split_gain(False, w.freq, w.totals, 2, k, known, unknown_frac, base,
-                         w.min_objs, w.nlogn, w.table_n)
-    if g_start >= reach:
-        return False
-    # The cut after the run, on copies of the three numbers that change.
-    lo_w = low
-    left_c = w.freq[k + c]
-    right_c = w.freq[2 * k + c]
-    for j in range(i, q + 1):
-        wt = e[j].weight
-        lo_w = lo_w + wt
-        left_c = left_c + wt
-        right_c = right_c - wt
-    if lo_w > known - min_split:
-        return False                    # the window ends inside the run
-    w.freq[k + c], left_c = left_c, w.freq[k + c]
-    w.freq[2 * k + c], right_c = right_c, w.freq[2 * k + c]
-    w.totals[1] = lo_w
-    w.totals[2] = known - lo_w
-    g_end = split_gain(False, w.freq, w.totals, 2, k, known, unknown_frac, base,
-                       w.min_objs, w.nlogn, w.table_n)
-    if g_end >= reach:
-        w.freq[k + c] = left_c          # undo: the run is scanned cut by cut
-        w.freq[2 * k + c] = right_c
-        return False
-    # Every inner cut is in the window (low only grows, up to lo_w): count the
-    # value boundaries among them.
-    for j in range(i, q):
-        if e[j].value < e[j + 1].value - 1e-5:
+cdef inline double block_bound(const double* a, const double* b, Py_ssize_t k
+                               ) noexcept nogil:
+    """A lower bound of I = TI(left) + TI(right) over every cut between the recorded
+    states a and b (see snapshot for their layout).
+
+    I = C(L) - sum_c B_c(left_c), with C(L) = phi(L) + phi(known - L) and
+    B_c(x) = phi(x) + phi(total_c - x), all convex. Between a and b every left_c
+    grows. C lies above its tangent at a (or at b), each B_c below its chord from
+    a to b, so I lies above a function linear in the moves of each class, whose
+    smallest value over the box of moves is found class by class. It is tight when
+    the classes move in the proportions the tangent expects (a feature with little
+    to say), which is where bounding pays."""
+    cdef double lb_a = a[2], lb_b = b[2], d, s
+    cdef Py_ssize_t c
+    for c in range(k):
+        lb_a -= a[4 + c]
+        lb_b -= b[4 + c]
+    for c in range(k):
+        d = b[4 + k + c] - a[4 + k + c]
+        if d > 0:
+            s = (b[4 + c] - a[4 + c]) / d
+            lb_a += min(0.0, (a[3] - s) * d)
+            lb_b += min(0.0, -(b[3] - s) * d)
+    return max(lb_a, lb_b)
+
+
+cdef inline void snapshot(double* out, const double* freq, Py_ssize_t k, double low,
+                          Py_ssize_t position, double* raw) noexcept nogil:
+    """Record the scan state after a cut. raw[]: position, low and the exact counts
+    (to restart from); out[]: low, L, C(L), C'(L) = log2(L / R), then B_c and
+    left_c per class (for block_bound)."""
+    cdef Py_ssize_t c
+    cdef double left = 0.0, right = 0.0
+    raw[0] = <double> position
+    raw[1] = low
+    for c in range(k):
+        raw[2 + c] = freq[k + c]
+        raw[2 + k + c] = freq[2 * k + c]
+        left += freq[k + c]
+        right += freq[2 * k + c]
+        out[4 + c] = phi(freq[k + c]) + phi(freq[2 * k + c])
+        out[4 + k + c] = freq[k + c]
+    out[0] = low
+    out[1] = left
+    out[2] = phi(left) + phi(right)
+    out[3] = log(left / right) / LN2 if left > 0 and right > 0 else 0.0
+
+
+cdef bint scan_blocks(Work* w, const Entry* e, Py_ssize_t first, Py_ssize_t n,
+                      Py_ssize_t k, double u, double low, double known,
+                      double min_split, double unknown_frac, double base,
+                      double total, CutScan* scan) noexcept nogil:
+    """The cut scan of §5.2 by branch and bound, for large float64 nodes.
+
+    Pass 1 walks the cases once with the very additions of the plain scan, counts
+    the candidate cuts (Release 8's Tries) and records the state every BLOCK cuts.
+    Pass 2 evaluates the block whose bound is highest, then every other block whose
+    bound comes within the rounding margin of the best gain found so far; the rest
+    cannot hold a cut that would be kept (evaluate_cut keeps exactly the cuts within
+    a margin of the final best, whatever the order). Restarting a block from its
+    recorded counts repeats the same additions, so every gain has the same bits as
+    in the plain scan. The kept cuts are put back in scan order at the end.
+    Returns False (nothing done) if the block states cannot be allocated."""
+    cdef Py_ssize_t stride = 4 + 2 * k, rstride = 2 + 2 * k, i, j, c, b, nb = 0
+    cdef Py_ssize_t cap = (n - first) // BLOCK + 3, start, stop, top
+    cdef double* bound
+    cdef double* raw
+    cdef double* grown
+    cdef double* freq = w.freq
+    cdef double reach, best_bound, g, t
+    cdef Py_ssize_t last = -1, best_b, tries
+    if cap * (stride + rstride + 1) > w.snap_cap:
+        grown = <double*> realloc(w.snap, cap * (stride + rstride + 1) * sizeof(double))
+        if grown == NULL:
+            return False
+        w.snap = grown
+        w.snap_cap = cap * (stride + rstride + 1)
+    bound = w.snap
+    raw = w.snap + cap * stride
+    # Pass 1.
+    for i in range(first, n - 1):
+        low = low + e[i].weight
+        freq[k + e[i].cls] = freq[k + e[i].cls] + e[i].weight
+        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - e[i].weight
+        if low < min_split:
+            continue
+        if low > known - min_split:
+            break
+        if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
+            snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
+            nb += 1
+        if e[i].value < e[i + 1].value - 1e-5:
             scan.tries += 1
-    last[0] = q
+        last = i
+    if last < 0:
+        return True                      # no cut in the window
+    if <Py_ssize_t> raw[(nb - 1) * rstride] != last:
+        # The state after the last cut, re-walked from the last record.
+        i = <Py_ssize_t> raw[(nb - 1) * rstride]
+        low = raw[(nb - 1) * rstride + 1]
+        memcpy(freq + k, raw + (nb - 1) * rstride + 2, 2 * k * sizeof(double))
+        for j in range(i + 1, last + 1):
+            low = low + e[j].weight
+            freq[k + e[j].cls] = freq[k + e[j].cls] + e[j].weight
+            freq[2 * k + e[j].cls] = freq[2 * k + e[j].cls] - e[j].weight
+        snapshot(bound + nb * stride, freq, k, low, last, raw + nb * rstride)
+        nb += 1
+    # Block b holds the cuts raw[b].position .. raw[b + 1].position - 1, the last
+    # block also its end; its bound covers them all. Turn bounds into gains.
+    if nb == 1:
+        bound[0] = 1e300
+    else:
+        for b in range(nb - 1):
+            t = block_bound(bound + b * stride, bound + (b + 1) * stride, k)
+            if bound[b * stride + 1] <= 0 or bound[b * stride + 1] >= known:
+                t = -1e300                 # no tangent: no bound
+            bound[b * stride] = (1.0 - unknown_frac) * (base - t / known)
+    # Pass 2: the most promising block first, then the others in order.
+    tries = scan.tries                   # evaluate_cut counts again: keep pass 1's
+    best_b = 0
+    best_bound = -1e300
+    for b in range(max(nb - 1, 1)):
+        if bound[b * stride] > best_bound:
+            best_bound = bound[b * stride]
+            best_b = b
+    evaluate_block(w, e, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
+                   total, scan)
+    for b in range(max(nb - 1, 1)):
+        reach = scan.best_gain - 1e-12 - GAIN_ROUNDING
+        if b != best_b and bound[b * stride] >= reach:
+            evaluate_block(w, e, b, nb, raw, rstride, k, u, known, unknown_frac, base,
+                           total, scan)
+    scan.tries = tries
+    # The kept cuts back in scan order (stable insertion sort: they are few).
+    for i in range(1, scan.kept):
+        j = i
+        while j > 0 and w.cand_pos[j - 1] > w.cand_pos[j]:
+            swap_cut(w, j - 1, j)
+            j -= 1
     return True
+
+
+cdef inline void swap_cut(Work* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    w.cand_gain[a], w.cand_gain[b] = w.cand_gain[b], w.cand_gain[a]
+    w.cand_split[a], w.cand_split[b] = w.cand_split[b], w.cand_split[a]
+    w.cand_below[a], w.cand_below[b] = w.cand_below[b], w.cand_below[a]
+    w.cand_above[a], w.cand_above[b] = w.cand_above[b], w.cand_above[a]
+    w.cand_pos[a], w.cand_pos[b] = w.cand_pos[b], w.cand_pos[a]
+
+
+cdef void evaluate_block(Work* w, const Entry* e, Py_ssize_t b, Py_ssize_t nb,
+                         const double* raw, Py_ssize_t rstride, Py_ssize_t k, double u,
+                         double known, double unknown_frac, double base, double total,
+                         CutScan* scan) noexcept nogil:
+    """Evaluate the cuts of block b, restarting from its recorded counts."""
+    cdef Py_ssize_t i = <Py_ssize_t> raw[b * rstride], stop
+    cdef double low = raw[b * rstride + 1]
+    cdef double* freq = w.freq
+    if b + 1 < nb - 1 or nb == 1:
+        stop = <Py_ssize_t> raw[(b + 1) * rstride] - 1 if nb > 1 else i
+    else:
+        stop = <Py_ssize_t> raw[(b + 1) * rstride]      # the last block keeps its end
+    memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
+    while True:
+        if e[i].value < e[i + 1].value - 1e-5:
+            scan.position = i
+            evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                         e[i + 1].value, scan)
+        if i >= stop:
+            break
+        i += 1
+        low = low + e[i].weight
+        freq[k + e[i].cls] = freq[k + e[i].cls] + e[i].weight
+        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - e[i].weight
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
