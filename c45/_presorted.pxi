@@ -24,7 +24,7 @@ from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, NAN
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
@@ -54,6 +54,8 @@ cdef struct Grower:
     int32_t* list_of         # feature -> its list (1..), 0 for a discrete feature
     int32_t* feature_of      # list j >= 1 -> feature
     int32_t* outcome         # per case id: branch of the current split (0: unknown)
+    uint8_t* mark            # per case id, for the child being built: 1 its branch,
+                             # 2 unknown outcome, 0 elsewhere (1 byte: stays in cache)
     double* factor           # per branch of every node on the stack: weight factor
     Py_ssize_t* size         # per branch: known cases of the branch
     Py_ssize_t info_cap
@@ -175,28 +177,26 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
 
 
 cdef void filter_lists(Grower* g, Py_ssize_t src, Py_ssize_t m, Py_ssize_t dst,
-                       Py_ssize_t m_child, int32_t v, double factor) noexcept nogil:
-    """The child's lists (branch v) from the parent's: a stable filter keeping the
-    cases of branch v and those of unknown outcome, whose weight is scaled. dst may
-    equal src (in place): every entry is written at or before where it was read."""
+                       Py_ssize_t m_child, double factor) noexcept nogil:
+    """The child's lists from the parent's: a stable filter keeping the cases
+    marked 1 (its branch) and 2 (unknown outcome, weight scaled). dst may equal
+    src (in place): every entry is written at or before where it was read."""
     cdef Py_ssize_t j, i, t
-    cdef const int32_t* outcome = g.outcome
+    cdef const uint8_t* mark = g.mark
     cdef Entry* a = g.arena
     cdef Entry* s
     cdef Entry* o
-    cdef int32_t b
+    cdef uint8_t b
     for j in range(g.n_lists):
         s = a + src + j * m
         o = a + dst + j * m_child
         t = 0
         for i in range(m):
-            b = outcome[s[i].case]
-            if b == v:
+            b = mark[s[i].case]
+            if b != 0:
                 o[t] = s[i]
-                t += 1
-            elif b == 0:
-                o[t] = s[i]
-                o[t].weight = s[i].weight * factor
+                if b == 2:
+                    o[t].weight = s[i].weight * factor
                 t += 1
 
 
@@ -364,8 +364,9 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1 nogil:
     g.list_of = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     g.feature_of = <int32_t*> calloc(g.n_lists + 1, sizeof(int32_t))
     g.outcome = <int32_t*> calloc(n + 1, sizeof(int32_t))
+    g.mark = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
     stack = <ListFrame*> malloc(cap * sizeof(ListFrame))
-    if (g.list_of == NULL or g.feature_of == NULL or g.outcome == NULL
+    if (g.list_of == NULL or g.feature_of == NULL or g.outcome == NULL or g.mark == NULL
             or stack == NULL or buffer_reserve(t, 1) < 0):
         ok = -1
     if ok == 0:
@@ -410,10 +411,11 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1 nogil:
                 fr.last = 0
                 in_place = True
             if v != 0:
-                # Restore the outcomes of this node's split, saved in its row list.
+                # Mark the child's cases from the outcomes saved in the row list.
                 rl = g.arena + fr.base
                 for i in range(fr.m):
-                    g.outcome[rl[i].case] = <int32_t> rl[i].value
+                    b = <int32_t> rl[i].value
+                    g.mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
                 m_child = g.size[fr.branch_info + v] + fr.n_unknown
                 if top == cap:
                     cap *= 2
@@ -430,7 +432,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1 nogil:
                         ok = -1
                         break
                     i = g.arena_top
-                filter_lists(&g, fr.base, fr.m, i, m_child, v, g.factor[fr.branch_info + v])
+                filter_lists(&g, fr.base, fr.m, i, m_child, g.factor[fr.branch_info + v])
                 g.arena_top = i + g.n_lists * m_child
                 memset(&stack[top], 0, sizeof(ListFrame))
                 stack[top].node = nd.first_child + v - 1
@@ -453,7 +455,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1 nogil:
             g.arena_top = fr.base
             top -= 1
     free(stack)
-    free(g.arena); free(g.list_of); free(g.feature_of); free(g.outcome)
+    free(g.arena); free(g.list_of); free(g.feature_of); free(g.outcome); free(g.mark)
     free(g.factor); free(g.size)
     if ok < 0:
         with gil:

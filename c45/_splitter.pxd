@@ -1,6 +1,6 @@
 # Finding the test at a node (spec §3-§6): the case array and its reordering
 # primitives, continuous cuts, multiway discrete tests, value subsets, selection.
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from c45._types cimport Dataset, Entry, Test
 
 cdef struct SortItem:
@@ -57,6 +57,8 @@ cdef struct Work:
     double* cand_pos        # and its position in the scan (float64 lists: cuts are
                             # evaluated block by block, not in order)
     double* snap            # float64 lists: the scan's state at block boundaries
+    double* phi             # float64 lists: 2 x k cached n*log2(n) of rows 1, 2 of freq
+    uint8_t* phi_dirty      # 2 x k: the count moved since it was cached
     Py_ssize_t snap_cap
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms

@@ -9,11 +9,11 @@ from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, log
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Entry, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
-from c45._criterion cimport (rnd, unusable, log2_of, total_info, split_gain, worth,
-                             EPSILON, LN2)
+from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
+                             worth, EPSILON, LN2)
 
 
 cdef int work_init(Work* w, const Dataset* d) except -1:
@@ -61,6 +61,8 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.cand_below = <double*> calloc(w.cand_cap, sizeof(double))
     w.cand_above = <double*> calloc(w.cand_cap, sizeof(double))
     w.cand_pos = <double*> calloc(w.cand_cap, sizeof(double))
+    w.phi = <double*> calloc(2 * k, sizeof(double))
+    w.phi_dirty = <uint8_t*> calloc(2 * k, sizeof(uint8_t))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -77,7 +79,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
             or w.groups == NULL
             or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
             or w.cand_split == NULL or w.cand_below == NULL or w.cand_above == NULL or w.nlogn == NULL
-            or w.cand_pos == NULL
+            or w.cand_pos == NULL or w.phi == NULL or w.phi_dirty == NULL
             or w.rankbuf == NULL or w.ranktmp == NULL):
         work_free(w)
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
@@ -98,7 +100,7 @@ cdef void work_free(Work* w) noexcept:
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
-    free(w.cand_pos); free(w.snap)
+    free(w.cand_pos); free(w.snap); free(w.phi); free(w.phi_dirty)
     free(w.rankbuf); free(w.ranktmp); free(w.pos_of); free(w.arena)
     free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
@@ -148,6 +150,8 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.cand_below = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cand_above = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cand_pos = <double*> calloc(tw.cand_cap, sizeof(double))
+        tw.phi = <double*> calloc(2 * k, sizeof(double))
+        tw.phi_dirty = <uint8_t*> calloc(2 * k, sizeof(uint8_t))
         tw.snap = NULL
         tw.snap_cap = 0
         tw.cases = w.cases if t == w.n_threads else <int32_t*> calloc(n + 1, sizeof(int32_t))
@@ -156,7 +160,7 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
                 or tw.trial_totals == NULL or tw.rankbuf == NULL or tw.ranktmp == NULL
                 or tw.cand_gain == NULL or tw.cand_split == NULL
                 or tw.cand_below == NULL or tw.cand_above == NULL or tw.cases == NULL
-                or tw.cand_pos == NULL):
+                or tw.cand_pos == NULL or tw.phi == NULL or tw.phi_dirty == NULL):
             raise MemoryError("c45: cannot allocate the thread buffers")
     return 0
 
@@ -165,7 +169,7 @@ cdef void free_thread_scratch(Work* tw, bint own_cases) noexcept:
     free(tw.freq); free(tw.totals); free(tw.slot); free(tw.block_freq); free(tw.block_totals)
     free(tw.trial_freq); free(tw.trial_totals); free(tw.rankbuf); free(tw.ranktmp)
     free(tw.cand_gain); free(tw.cand_split); free(tw.cand_below); free(tw.cand_above)
-    free(tw.cand_pos); free(tw.snap)
+    free(tw.cand_pos); free(tw.snap); free(tw.phi); free(tw.phi_dirty)
     if own_cases:
         free(tw.cases)
 
@@ -455,17 +459,25 @@ cdef inline double cut_scan_step(Work* w, Py_ssize_t k, int32_t cls, double wt,
 cdef inline void evaluate_cut(Work* w, Py_ssize_t k, double u, double low, double known,
                               double unknown_frac, double base, double total,
                               double below, double above, CutScan* scan) noexcept nogil:
-    """Gain of the cut between the values below and above (§5.2). Only the cuts
-    whose gain is within a rounding margin of the best so far are kept (with their
-    split info), since only they can be chosen after the common MDL penalty."""
+    """Gain of the cut between the values below and above (§5.2), then keep_cut."""
     cdef bint f32 = w.data.f32
-    cdef double g, margin = 1e-5 if f32 else 1e-12
-    cdef Py_ssize_t j, kept
+    cdef double g
     w.totals[0] = u
     w.totals[1] = low
     w.totals[2] = rnd(f32, known - low)
     g = split_gain(f32, w.freq, w.totals, 2, k, known, unknown_frac, base,
                    w.min_objs, w.nlogn, w.table_n)
+    keep_cut(w, g, total, below, above, scan)
+
+
+cdef inline void keep_cut(Work* w, double g, double total, double below, double above,
+                          CutScan* scan) noexcept nogil:
+    """Count a cut of gain g (w.totals holding its outcome weights). Only the cuts
+    whose gain is within a rounding margin of the best so far are kept (with their
+    split info), since only they can be chosen after the common MDL penalty."""
+    cdef bint f32 = w.data.f32
+    cdef double margin = 1e-5 if f32 else 1e-12
+    cdef Py_ssize_t j, kept
     scan.tries += 1
     if g > scan.best_gain:
         scan.best_gain = g
@@ -491,6 +503,41 @@ cdef inline void evaluate_cut(Work* w, Py_ssize_t k, double u, double low, doubl
     w.cand_above[j] = above
     w.cand_pos[j] = <double> scan.position
     scan.kept = j + 1
+
+
+cdef inline void list_cut(Work* w, Py_ssize_t k, double u, double low, double known,
+                          double unknown_frac, double base, double total,
+                          double below, double above, CutScan* scan) noexcept nogil:
+    """evaluate_cut for the float64 list scan, with the n*log2(n) of each class
+    count cached in w.phi (rows 1 and 2 of w.freq; w.phi_dirty marks the counts
+    moved since they were cached). The sums run over the same terms in the same
+    order as total_info's, so the gain has the same bits; only the logarithms of
+    counts that did not move are not taken again."""
+    cdef Py_ssize_t v, c, reasonable = 0
+    cdef double info = 0.0, s, t, n
+    cdef double* phi = w.phi
+    cdef uint8_t* dirty = w.phi_dirty
+    w.totals[0] = u
+    w.totals[1] = low
+    w.totals[2] = known - low
+    for v in range(1, 3):
+        if w.totals[v] >= w.min_objs:
+            reasonable += 1
+    if known == 0 or reasonable < 2:
+        keep_cut(w, -EPSILON, total, below, above, scan)
+        return
+    for v in range(2):
+        s = 0.0
+        t = 0.0
+        for c in range(k):
+            n = w.freq[(v + 1) * k + c]
+            if dirty[v * k + c]:
+                phi[v * k + c] = n_log2_n(False, n, w.nlogn, w.table_n)
+                dirty[v * k + c] = 0
+            s = s + phi[v * k + c]
+            t = t + n
+        info = info + (n_log2_n(False, t, w.nlogn, w.table_n) - s)
+    keep_cut(w, (1.0 - unknown_frac) * (base - info / known), total, below, above, scan)
 
 
 cdef int grow_candidates(Work* w) noexcept nogil:
@@ -711,16 +758,19 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
             choose_cut(w, f, &scan, total)
             return
         # (Out of memory for the block states: the plain scan below.)
+    memset(w.phi_dirty, 1, 2 * k * sizeof(uint8_t))
     for i in range(n_unknown, n - 1):
         cut_scan_step(w, k, e[i].cls, e[i].weight, &low)
+        w.phi_dirty[e[i].cls] = 1
+        w.phi_dirty[k + e[i].cls] = 1
         if low < min_split:
             continue
         if low > known - min_split:
             break
         if e[i].value < e[i + 1].value - 1e-5:
             scan.position = i
-            evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
-                         e[i + 1].value, &scan)
+            list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                     e[i + 1].value, &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -903,17 +953,20 @@ cdef void evaluate_block(Work* w, const Entry* e, Py_ssize_t b, Py_ssize_t nb,
     else:
         stop = <Py_ssize_t> raw[(b + 1) * rstride]      # the last block keeps its end
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
+    memset(w.phi_dirty, 1, 2 * k * sizeof(uint8_t))
     while True:
         if e[i].value < e[i + 1].value - 1e-5:
             scan.position = i
-            evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
-                         e[i + 1].value, scan)
+            list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                     e[i + 1].value, scan)
         if i >= stop:
             break
         i += 1
         low = low + e[i].weight
         freq[k + e[i].cls] = freq[k + e[i].cls] + e[i].weight
         freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - e[i].weight
+        w.phi_dirty[e[i].cls] = 1
+        w.phi_dirty[k + e[i].cls] = 1
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
