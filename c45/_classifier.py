@@ -10,7 +10,7 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _pruning, _tree
-from c45._encode import encode_fit, encode_predict, encode_target
+from c45._encode import encode_fit, encode_predict, encode_target, plain_rows
 
 _PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
 _PRECISION = ("float64", "float32")
@@ -558,9 +558,15 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     def _sums(self, X, tree=None):
         check_is_fitted(self, "tree_")
         f32 = self.precision == "float32"
+        tree = self.tree_ if tree is None else tree
+        plain = plain_rows(self._schema, X, f32)
+        if plain is not None:
+            # Every feature continuous and X a float64 array: read it in place.
+            return _tree.predict_sums(tree, plain, np.zeros((1, 1), np.int32),
+                                      self._schema.col, self._schema.n_values, f32,
+                                      bool(self.laplace), self._threads(), True)
         cont, codes = encode_predict(self._schema, X, f32)
-        return _tree.predict_sums(self.tree_ if tree is None else tree,
-                                  np.ascontiguousarray(cont),
+        return _tree.predict_sums(tree, np.ascontiguousarray(cont),
                                   np.ascontiguousarray(codes), self._schema.col,
                                   self._schema.n_values, f32, bool(self.laplace),
                                   self._threads())

@@ -310,6 +310,22 @@ def encode_predict(schema, X, f32):
     return _matrices(columns, schema, schema.names if names is None else names, f32)
 
 
+def plain_rows(schema, X, f32):
+    """X itself, as a C-ordered float64 (n_rows, n_features) array, when prediction
+    can read it in place: a float ndarray, every feature continuous, float64
+    precision, no infinity. None otherwise (encode_predict then checks and copies)."""
+    if f32 or not isinstance(X, np.ndarray) or X.ndim != 2 or X.dtype.kind != "f":
+        return None
+    if schema.discrete.any() or X.shape[1] != schema.n_features or X.shape[0] == 0:
+        return None
+    if not np.array_equal(schema.col, np.arange(schema.n_features)):
+        return None
+    rows = np.ascontiguousarray(X, dtype=np.float64)
+    if np.isinf(rows).any():
+        return None                        # encode_predict names the cell
+    return rows
+
+
 def encode_target(y, n_rows):
     """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
     declared = None

@@ -711,9 +711,11 @@ cdef struct TreeView:
 
 
 cdef struct Rows:
-    const double* cont        # (n_cont, m), NaN unknown
+    const double* cont        # (n_cont, m), or (m, n_cont) with rows_first; NaN unknown
     const int32_t* codes      # (n_disc, m), 0 unknown or unseen
     Py_ssize_t m
+    Py_ssize_t stride_col     # value of row r, column j: cont[j * stride_col + r * stride_row]
+    Py_ssize_t stride_row
     const int32_t* col
     const int32_t* n_values
 
@@ -727,7 +729,7 @@ cdef inline int row_branch(const TreeView* t, const Rows* x, Py_ssize_t nd,
     cdef double v_cont
     cdef int v
     if t.kind[nd] == CONTINUOUS:
-        v_cont = x.cont[fcol * x.m + r]
+        v_cont = x.cont[fcol * x.stride_col + r * x.stride_row]
         if isnan(v_cont):
             return 0
         return 1 if v_cont <= t.threshold[nd] else 2
@@ -761,6 +763,8 @@ cdef object tree_view(tree, TreeView* t):
 cdef object row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
                      const int32_t[::1] col, const int32_t[::1] n_values, Rows* x):
     x.m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
+    x.stride_col = x.m
+    x.stride_row = 1
     x.cont = &cont[0, 0]
     x.codes = &codes[0, 0]
     x.col = &col[0]
@@ -768,14 +772,31 @@ cdef object row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
     return (cont, codes, col, n_values)
 
 
+cdef struct FastNode:
+    double threshold
+    int32_t first
+    int32_t column      # continuous test: the feature's column; LEAF_MARK; OTHER_TEST
+
+
+cdef enum:
+    LEAF_MARK = -1      # a leaf: its class sums for weight 1 are in the leaf table
+    OTHER_TEST = -2     # a discrete or subset test: the general walk
+
+
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
-                 bint laplace=False, int n_jobs=1):
+                 bint laplace=False, int n_jobs=1, bint rows_first=False):
     """Class sums of C4.5's classification (§9) for each row; unknown and unseen
     values descend every branch, weighted by the branches' training weights. With
     laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A).
-    Rows are classified by n_jobs threads."""
-    cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
+    Rows are classified by n_jobs threads. rows_first: cont is (m, n_cont) (the
+    user's own C-ordered array when every feature is continuous) and codes unused.
+
+    A row whose path meets only continuous tests with known values ends in one leaf
+    with weight 1: it walks a packed copy of the nodes (16 bytes each) and copies
+    the leaf's precomputed sums, the very numbers the general walk would add to
+    zero. Any other row takes the general walk with its stack."""
+    cdef Py_ssize_t m
     cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
     cdef const signed char[::1] kind = tree.kind
     cdef const int32_t[::1] first = tree.first_child
@@ -785,19 +806,49 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef TreeView tv
     cdef Rows rows
     keep = (tree_view(tree, &tv), row_view(cont, codes, col, n_values, &rows))
+    if rows_first:
+        rows.m = cont.shape[0]
+        rows.stride_col = 1
+        rows.stride_row = cont.shape[1]
+    m = rows.m
     out = np.zeros((m, k), dtype=np.float64)
     cdef double[:, ::1] sums = out
     cdef int n_threads = n_jobs if n_jobs > 1 else 1
     cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * (n_nodes + 1) * sizeof(int32_t))
     cdef double* stack_ws = <double*> malloc(n_threads * (n_nodes + 1) * sizeof(double))
+    cdef FastNode* fast = <FastNode*> malloc((n_nodes + 1) * sizeof(FastNode))
+    cdef double* leaf_sums = <double*> calloc((n_nodes + 1) * k, sizeof(double))
     cdef int32_t* stack_node
     cdef double* stack_w
     cdef Py_ssize_t r, top, c, nd, b, v, tid
-    cdef double wt, share
-    if stack_nodes == NULL or stack_ws == NULL:
-        free(stack_nodes); free(stack_ws)
+    cdef double wt, share, x
+    cdef const double* xc = rows.cont
+    if stack_nodes == NULL or stack_ws == NULL or fast == NULL or leaf_sums == NULL:
+        free(stack_nodes); free(stack_ws); free(fast); free(leaf_sums)
         raise MemoryError("c45: out of memory in predict")
+    for nd in range(n_nodes):
+        fast[nd].threshold = tv.threshold[nd]
+        fast[nd].first = first[nd]
+        if kind[nd] == LEAF:
+            fast[nd].column = LEAF_MARK
+            leaf_into(&leaf_sums[nd * k], nd, 1.0, k, weight, value, ncls, laplace, f32)
+        elif kind[nd] == CONTINUOUS:
+            fast[nd].column = col[tv.feature[nd]]
+        else:
+            fast[nd].column = OTHER_TEST
     for r in prange(m, nogil=True, schedule="static", num_threads=n_threads):
+        # The fast walk.
+        nd = 0
+        while fast[nd].column >= 0:
+            x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
+            if isnan(x):
+                break
+            nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
+        if fast[nd].column == LEAF_MARK:
+            for c in range(k):
+                sums[r, c] = leaf_sums[nd * k + c]
+            continue
+        # The general walk, from the root.
         tid = threadid()
         stack_node = stack_nodes + tid * (n_nodes + 1)
         stack_w = stack_ws + tid * (n_nodes + 1)
@@ -809,21 +860,13 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             nd = stack_node[top]
             wt = stack_w[top]
             if kind[nd] == LEAF:
-                if weight[nd] > 0 and laplace:
-                    for c in range(k):
-                        share = rnd(f32, rnd(f32, wt * rnd(f32, value[nd, c] + 1))
-                                    / rnd(f32, weight[nd] + k))
-                        sums[r, c] = rnd(f32, sums[r, c] + share)
-                elif weight[nd] > 0:
-                    for c in range(k):
-                        if value[nd, c] != 0:
-                            sums[r, c] = rnd(f32, sums[r, c] + rnd(f32, rnd(
-                                f32, wt * value[nd, c]) / weight[nd]))
-                else:
-                    c = ncls[nd]
-                    sums[r, c] = rnd(f32, sums[r, c] + wt)
+                add_leaf(&sums[r, 0], nd, wt, k, weight, value, ncls, laplace, f32)
                 continue
-            v = row_branch(&tv, &rows, nd, r)
+            if fast[nd].column >= 0:
+                x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
+                v = 0 if isnan(x) else (2 if x > fast[nd].threshold else 1)
+            else:
+                v = row_branch(&tv, &rows, nd, r)
             if v > 0:
                 stack_node[top] = first[nd] + <int32_t> v - 1
                 stack_w[top] = wt
@@ -838,7 +881,37 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     top = top + 1
     free(stack_nodes)
     free(stack_ws)
+    free(fast)
+    free(leaf_sums)
     return out
+
+
+cdef inline void add_leaf(double* sums, Py_ssize_t nd, double wt, Py_ssize_t k,
+                          const double[::1] weight, const double[:, ::1] value,
+                          const int32_t[::1] ncls, bint laplace, bint f32) noexcept nogil:
+    """Add a leaf's answer for a case of weight wt to its class sums (§9)."""
+    cdef Py_ssize_t c
+    cdef double share
+    if weight[nd] > 0 and laplace:
+        for c in range(k):
+            share = rnd(f32, rnd(f32, wt * rnd(f32, value[nd, c] + 1))
+                        / rnd(f32, weight[nd] + k))
+            sums[c] = rnd(f32, sums[c] + share)
+    elif weight[nd] > 0:
+        for c in range(k):
+            if value[nd, c] != 0:
+                sums[c] = rnd(f32, sums[c] + rnd(f32, rnd(f32, wt * value[nd, c])
+                                                 / weight[nd]))
+    else:
+        c = ncls[nd]
+        sums[c] = rnd(f32, sums[c] + wt)
+
+
+cdef inline void leaf_into(double* sums, Py_ssize_t nd, double wt, Py_ssize_t k,
+                           const double[::1] weight, const double[:, ::1] value,
+                           const int32_t[::1] ncls, bint laplace, bint f32) noexcept nogil:
+    """A leaf's answer for a case of weight wt, added to zero sums."""
+    add_leaf(sums, nd, wt, k, weight, value, ncls, laplace, f32)
 
 
 def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
