@@ -18,18 +18,26 @@
 # order in which children are grown, and the number of threads, change no bit.
 # tests/oracle.py states the same orders and is compared with this on random data.
 #
+# Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
+# every child with fewer than n/16 cases (at least 1,000) is set aside as a task
+# with a copy of its lists. The tasks are then grown by the threads, each with its
+# own buffers, into small trees grafted back in the order the tasks were made; the
+# top nodes' errors and collapse (§2 step 11) are settled last, children first.
+# The tasks are made the same way whatever n_jobs is, so the tree never depends on
+# it (with max_features, each task draws from its own seeded stream).
+#
 # precision="float32" grows with R8's own case array and quicksort (c45/_tree.pyx),
 # which this module leaves alone.
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, NAN
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.string cimport memcpy, memmove, memset
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._splitter cimport (Work, draw_features, evaluate_feature, eval_continuous_list,
+from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature, eval_continuous_list,
                             select_feature, global_threshold, is_subset_feature,
                             PARALLEL_MIN_WORK)
 
@@ -61,6 +69,7 @@ cdef struct Grower:
     Py_ssize_t info_cap
     Py_ssize_t info_top
     bint any_discrete
+    bint shares_tables       # list_of, feature_of belong to another grower
 
 
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
@@ -176,28 +185,33 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             eval_continuous_list(w, f, g.arena + base + j * m, m, total)
 
 
-cdef void filter_lists(Grower* g, Py_ssize_t src, Py_ssize_t m, Py_ssize_t dst,
-                       Py_ssize_t m_child, double factor) noexcept nogil:
-    """The child's lists from the parent's: a stable filter keeping the cases
-    marked 1 (its branch) and 2 (unknown outcome, weight scaled). dst may equal
-    src (in place): every entry is written at or before where it was read."""
-    cdef Py_ssize_t j, i, t
-    cdef const uint8_t* mark = g.mark
-    cdef Entry* a = g.arena
-    cdef Entry* s
-    cdef Entry* o
+cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o,
+                            const uint8_t* mark, double factor) noexcept nogil:
+    """One list of a child from its parent's: a stable filter keeping the cases
+    marked 1 (the child's branch) and 2 (unknown outcome, weight scaled). o may
+    equal s (in place): every entry is written at or before where it was read."""
+    cdef Py_ssize_t i, t = 0
     cdef uint8_t b
-    for j in range(g.n_lists):
-        s = a + src + j * m
-        o = a + dst + j * m_child
-        t = 0
-        for i in range(m):
-            b = mark[s[i].case]
-            if b != 0:
-                o[t] = s[i]
-                if b == 2:
-                    o[t].weight = s[i].weight * factor
-                t += 1
+    for i in range(m):
+        b = mark[s[i].case]
+        if b != 0:
+            o[t] = s[i]
+            if b == 2:
+                o[t].weight = s[i].weight * factor
+            t += 1
+
+
+cdef void filter_lists(Grower* g, const Entry* src, Py_ssize_t m, Entry* dst,
+                       Py_ssize_t m_child, double factor, int n_threads) noexcept nogil:
+    """All the child's lists (list j at dst + j * m_child). In place (dst == src)
+    the lists go one after the other; otherwise n_threads filter them at once."""
+    cdef Py_ssize_t j
+    if n_threads > 1 and dst != src:
+        for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
+            filter_one(src + j * m, m, dst + j * m_child, g.mark, factor)
+    else:
+        for j in range(g.n_lists):
+            filter_one(src + j * m, m, dst + j * m_child, g.mark, factor)
 
 
 cdef inline void set_leaf(Node* nd, int32_t cls, double weight, double errors) noexcept nogil:
@@ -339,21 +353,202 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     return 1
 
 
-cdef int grow_presorted(Work* w, NodeBuffer* t) except -1 nogil:
-    """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
-    cdef const Dataset* d = w.data
-    cdef Grower g
-    cdef Py_ssize_t k = d.n_classes, n = d.n_cases, f, j, cap = 64, top, i, m_child
-    cdef ListFrame* stack = NULL
+# A child of at least this many cases is filtered by several threads.
+cdef Py_ssize_t PARALLEL_FILTER_MIN = 50000
+
+
+cdef struct Task:
+    int32_t node             # the subtree's root in the main tree
+    int32_t depth
+    Entry* lists             # its lists (n_lists x m), owned until grown
+    Py_ssize_t m
+    int32_t* used            # the discrete tests on its path (per feature)
+    NodeBuffer sub           # the grown subtree; its node 0 is the task's node
+    int status               # 0 grown, -1 out of memory
+
+
+cdef struct Deferral:
+    Py_ssize_t limit         # a child with fewer cases becomes a task
+    Task* tasks
+    Py_ssize_t n_tasks
+    Py_ssize_t cap
+    int32_t* finish          # top nodes to settle after the tasks, children first
+    Py_ssize_t n_finish
+    Py_ssize_t finish_cap
+
+
+cdef int defer_child(Grower* g, Deferral* df, const Entry* src, Py_ssize_t m,
+                     Py_ssize_t m_child, double factor, int32_t node,
+                     int32_t depth) noexcept nogil:
+    """Set the child aside as a task, with a copy of its lists."""
+    cdef Task* grown
+    cdef Task* task
+    cdef Py_ssize_t nf = g.w.data.n_features
+    if df.n_tasks == df.cap:
+        df.cap = 2 * df.cap + 16
+        grown = <Task*> realloc(df.tasks, df.cap * sizeof(Task))
+        if grown == NULL:
+            return -1
+        df.tasks = grown
+    task = &df.tasks[df.n_tasks]
+    memset(task, 0, sizeof(Task))
+    df.n_tasks += 1
+    task.node = node
+    task.depth = depth
+    task.m = m_child
+    task.lists = <Entry*> malloc(g.n_lists * m_child * sizeof(Entry) + 1)
+    task.used = <int32_t*> malloc((nf + 1) * sizeof(int32_t))
+    if task.lists == NULL or task.used == NULL:
+        return -1
+    memcpy(task.used, g.w.used, nf * sizeof(int32_t))
+    filter_lists(g, src, m, task.lists, m_child, factor, 1)
+    return 0
+
+
+cdef int note_finish(Deferral* df, int32_t node) noexcept nogil:
+    cdef int32_t* grown
+    if df.n_finish == df.finish_cap:
+        df.finish_cap = 2 * df.finish_cap + 64
+        grown = <int32_t*> realloc(df.finish, df.finish_cap * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        df.finish = grown
+    df.finish[df.n_finish] = node
+    df.n_finish += 1
+    return 0
+
+
+cdef void settle(Grower* g, NodeBuffer* t, int32_t node) noexcept nogil:
+    """§2 step 11: the errors of a split node are its children's, summed in branch
+    order; it collapses if they do not beat a leaf by more than epsilon."""
+    cdef Node* nd = &t.nodes[node]
+    cdef Py_ssize_t b, k = t.n_classes
+    cdef double errors = 0.0
+    for b in range(nd.n_children):
+        errors = errors + t.nodes[nd.first_child + b].errors
+    nd.errors = errors
+    if nd.errors >= nd.weight - t.value[node * k + nd.node_class] - EPSILON:
+        nd.kind = LEAF
+
+
+cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize_t m,
+                 Deferral* df) noexcept nogil:
+    """Grow the subtree at node root from the lists at the bottom of g's arena,
+    depth first; with df, set the small children aside as tasks and leave the
+    settling of the nodes grown here to the caller. Returns -1 out of memory."""
+    cdef Work* w = g.w
+    cdef Py_ssize_t cap = 64, top, i, m_child
+    cdef ListFrame* stack = <ListFrame*> malloc(cap * sizeof(ListFrame))
     cdef ListFrame* grown
     cdef ListFrame* fr
     cdef Node* nd
-    cdef int r, ok = 0
+    cdef int r, ok = 0, threads
     cdef bint in_place
-    cdef int32_t v, b, child
+    cdef int32_t v, b
     cdef const Entry* rl
-    cdef double errors
-    memset(&g, 0, sizeof(Grower))
+    cdef Entry* dst
+    if stack == NULL:
+        return -1
+    memset(stack, 0, sizeof(ListFrame))
+    stack[0].node = root
+    stack[0].depth = depth
+    stack[0].base = 0
+    stack[0].m = m
+    g.arena_top = g.n_lists * m
+    top = 1
+    while top > 0:
+        fr = &stack[top - 1]
+        if fr.next == 0:
+            r = enter_listed(g, t, fr)
+            if r < 0:
+                ok = -1
+                break
+            if r == 0:
+                g.arena_top = fr.base
+                top -= 1
+                continue
+        nd = &t.nodes[fr.node]
+        # The next branch to grow: the non-empty ones in order, the largest last.
+        v = 0
+        in_place = False
+        while fr.next <= nd.n_children:
+            b = fr.next
+            fr.next += 1
+            if b != fr.last and g.size[fr.branch_info + b] > 0:
+                v = b
+                break
+        if v == 0 and fr.last > 0:
+            v = fr.last
+            fr.last = 0
+            in_place = True
+        if v != 0:
+            # Mark the child's cases from the outcomes saved in the row list.
+            rl = g.arena + fr.base
+            for i in range(fr.m):
+                b = <int32_t> rl[i].value
+                g.mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
+            m_child = g.size[fr.branch_info + v] + fr.n_unknown
+            if df != NULL and m_child < df.limit:
+                if defer_child(g, df, g.arena + fr.base, fr.m, m_child,
+                               g.factor[fr.branch_info + v], nd.first_child + v - 1,
+                               fr.depth + 1) < 0:
+                    ok = -1
+                    break
+                continue
+            if top == cap:
+                cap *= 2
+                grown = <ListFrame*> realloc(stack, cap * sizeof(ListFrame))
+                if grown == NULL:
+                    ok = -1
+                    break
+                stack = grown
+                fr = &stack[top - 1]
+            threads = w.n_threads if m_child >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
+            if arena_reserve(g, g.n_lists * m_child) < 0:
+                ok = -1
+                break
+            if in_place and threads == 1:
+                i = fr.base              # the parent's lists are not needed any more
+                filter_lists(g, g.arena + i, fr.m, g.arena + i, m_child,
+                             g.factor[fr.branch_info + v], 1)
+            else:
+                i = g.arena_top
+                filter_lists(g, g.arena + fr.base, fr.m, g.arena + i, m_child,
+                             g.factor[fr.branch_info + v], threads)
+                if in_place:
+                    # Filtered by several threads above the parent: moved down.
+                    memmove(g.arena + fr.base, g.arena + i,
+                            g.n_lists * m_child * sizeof(Entry))
+                    i = fr.base
+            g.arena_top = i + g.n_lists * m_child
+            memset(&stack[top], 0, sizeof(ListFrame))
+            stack[top].node = nd.first_child + v - 1
+            stack[top].depth = fr.depth + 1
+            stack[top].base = i
+            stack[top].m = m_child
+            top += 1
+            continue
+        # All branches grown (or set aside).
+        if nd.kind == DISCRETE:
+            w.used[nd.feature] -= 1
+        if df != NULL:
+            if note_finish(df, fr.node) < 0:
+                ok = -1
+                break
+        else:
+            settle(g, t, fr.node)
+        g.info_top = fr.branch_info
+        g.arena_top = fr.base
+        top -= 1
+    free(stack)
+    return ok
+
+
+cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
+    """A grower for w; with model, sharing its read-only feature tables."""
+    cdef const Dataset* d = w.data
+    cdef Py_ssize_t f, j
+    memset(g, 0, sizeof(Grower))
     g.w = w
     g.n_lists = 1
     for f in range(d.n_features):
@@ -361,107 +556,186 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1 nogil:
             g.n_lists += 1
         else:
             g.any_discrete = True
-    g.list_of = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
-    g.feature_of = <int32_t*> calloc(g.n_lists + 1, sizeof(int32_t))
-    g.outcome = <int32_t*> calloc(n + 1, sizeof(int32_t))
-    g.mark = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
-    stack = <ListFrame*> malloc(cap * sizeof(ListFrame))
-    if (g.list_of == NULL or g.feature_of == NULL or g.outcome == NULL or g.mark == NULL
-            or stack == NULL or buffer_reserve(t, 1) < 0):
-        ok = -1
-    if ok == 0:
-        j = 1
-        for f in range(d.n_features):
-            if d.n_values[f] == 0:
-                g.list_of[f] = <int32_t> j
-                g.feature_of[j] = <int32_t> f
-                j += 1
-        g.arena_cap = 0
-        ok = root_lists(&g)
-    if ok == 0:
-        t.count = 1
-        memset(stack, 0, sizeof(ListFrame))
-        stack[0].node = 0
-        stack[0].base = 0
-        stack[0].m = n
-        top = 1
-        while top > 0:
-            fr = &stack[top - 1]
-            if fr.next == 0:
-                r = enter_listed(&g, t, fr)
-                if r < 0:
-                    ok = -1
-                    break
-                if r == 0:
-                    g.arena_top = fr.base
-                    top -= 1
-                    continue
-            nd = &t.nodes[fr.node]
-            # The next branch to grow: the non-empty ones in order, the largest last.
-            v = 0
-            in_place = False
-            while fr.next <= nd.n_children:
-                b = fr.next
-                fr.next += 1
-                if b != fr.last and g.size[fr.branch_info + b] > 0:
-                    v = b
-                    break
-            if v == 0 and fr.last > 0:
-                v = fr.last
-                fr.last = 0
-                in_place = True
-            if v != 0:
-                # Mark the child's cases from the outcomes saved in the row list.
-                rl = g.arena + fr.base
-                for i in range(fr.m):
-                    b = <int32_t> rl[i].value
-                    g.mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
-                m_child = g.size[fr.branch_info + v] + fr.n_unknown
-                if top == cap:
-                    cap *= 2
-                    grown = <ListFrame*> realloc(stack, cap * sizeof(ListFrame))
-                    if grown == NULL:
-                        ok = -1
-                        break
-                    stack = grown
-                    fr = &stack[top - 1]
-                if in_place:
-                    i = fr.base          # the parent's lists are not needed any more
-                else:
-                    if arena_reserve(&g, g.n_lists * m_child) < 0:
-                        ok = -1
-                        break
-                    i = g.arena_top
-                filter_lists(&g, fr.base, fr.m, i, m_child, g.factor[fr.branch_info + v])
-                g.arena_top = i + g.n_lists * m_child
-                memset(&stack[top], 0, sizeof(ListFrame))
-                stack[top].node = nd.first_child + v - 1
-                stack[top].depth = fr.depth + 1
-                stack[top].base = i
-                stack[top].m = m_child
-                top += 1
-                continue
-            # All branches grown: errors summed in branch order, then collapse if
-            # the subtree does not beat a leaf by more than epsilon (§2 step 11).
-            errors = 0.0
-            for b in range(nd.n_children):
-                errors = errors + t.nodes[nd.first_child + b].errors
-            nd.errors = errors
-            if nd.kind == DISCRETE:
-                w.used[nd.feature] -= 1
-            if nd.errors >= nd.weight - t.value[fr.node * k + nd.node_class] - EPSILON:
-                nd.kind = LEAF
-            g.info_top = fr.branch_info
-            g.arena_top = fr.base
-            top -= 1
-    free(stack)
-    free(g.arena); free(g.list_of); free(g.feature_of); free(g.outcome); free(g.mark)
-    free(g.factor); free(g.size)
-    if ok < 0:
-        with gil:
+    g.outcome = <int32_t*> calloc(d.n_cases + 1, sizeof(int32_t))
+    g.mark = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
+    if model != NULL:
+        g.list_of = model.list_of
+        g.feature_of = model.feature_of
+        g.shares_tables = True
+    else:
+        g.list_of = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
+        g.feature_of = <int32_t*> calloc(g.n_lists + 1, sizeof(int32_t))
+        if g.list_of != NULL and g.feature_of != NULL:
+            j = 1
+            for f in range(d.n_features):
+                if d.n_values[f] == 0:
+                    g.list_of[f] = <int32_t> j
+                    g.feature_of[j] = <int32_t> f
+                    j += 1
+    if g.outcome == NULL or g.mark == NULL or g.list_of == NULL or g.feature_of == NULL:
+        return -1
+    return 0
+
+
+cdef void grower_free(Grower* g) noexcept nogil:
+    free(g.arena); free(g.outcome); free(g.mark); free(g.factor); free(g.size)
+    if not g.shares_tables:
+        free(g.list_of); free(g.feature_of)
+    memset(g, 0, sizeof(Grower))
+
+
+cdef int graft(NodeBuffer* t, Task* task) noexcept nogil:
+    """Append the task's subtree to t, its node 0 becoming the task's node."""
+    cdef NodeBuffer* sub = &task.sub
+    cdef Py_ssize_t k = t.n_classes, i, base = t.count - 1, maps_base = t.maps_count
+    cdef Node nd
+    cdef int32_t at
+    if buffer_reserve(t, sub.count - 1) < 0 or maps_reserve(t, sub.maps_count) < 0:
+        return -1
+    if sub.maps_count > 0:
+        memcpy(&t.maps[maps_base], sub.maps, sub.maps_count * sizeof(int32_t))
+    t.maps_count += sub.maps_count
+    for i in range(sub.count):
+        nd = sub.nodes[i]
+        if nd.n_children > 0:
+            nd.first_child = <int32_t> (nd.first_child + base)
+        if nd.map_offset >= 0:
+            nd.map_offset += maps_base
+        at = task.node if i == 0 else <int32_t> (base + i)
+        t.nodes[at] = nd
+        memcpy(&t.value[at * k], &sub.value[i * k], k * sizeof(double))
+    t.count += sub.count - 1
+    return 0
+
+
+cdef int grow_tasks(Grower* main, Deferral* df, int n_threads) except -1:
+    """Grow the tasks, on n_threads threads (largest first), each with its own work
+    buffers; with max_features each task draws from a stream seeded by its index."""
+    cdef const Dataset* d = main.w.data
+    cdef int n_workers = n_threads if n_threads < df.n_tasks else <int> df.n_tasks
+    cdef Work* works = NULL
+    cdef Grower* growers = NULL
+    cdef Py_ssize_t* order = NULL
+    cdef Py_ssize_t i, j, q, tid
+    cdef int failed = 0, saved_threads = main.w.n_threads
+    cdef Task* task
+    cdef Work* tw
+    cdef Grower* tg
+    if df.n_tasks == 0:
+        return 0
+    if n_workers < 1:
+        n_workers = 1
+    works = <Work*> calloc(n_workers, sizeof(Work))
+    growers = <Grower*> calloc(n_workers, sizeof(Grower))
+    order = <Py_ssize_t*> malloc(df.n_tasks * sizeof(Py_ssize_t))
+    try:
+        if works == NULL or growers == NULL or order == NULL:
             raise MemoryError("c45: out of memory while growing the tree")
-    # Pruning starts from the cases in row order with their initial weights.
-    for i in range(n):
-        w.cases[i] = <int32_t> i
-        w.weight[i] = d.init_weight[i]
+        # Worker 0 is the main work (its own threads idle meanwhile); the others
+        # get fresh buffers.
+        for i in range(1, n_workers):
+            work_init(&works[i], d)
+        main.w.n_threads = 1
+        with nogil:
+            for i in range(n_workers):
+                if grower_init(&growers[i], main.w if i == 0 else &works[i], main) < 0:
+                    failed = 1
+            # Largest tasks first (insertion sort of indices by size).
+            for i in range(df.n_tasks):
+                order[i] = i
+                j = i
+                while j > 0 and df.tasks[order[j - 1]].m < df.tasks[order[j]].m:
+                    order[j - 1], order[j] = order[j], order[j - 1]
+                    j -= 1
+            if failed == 0:
+                for q in prange(df.n_tasks, schedule="dynamic", num_threads=n_workers):
+                    tid = threadid()
+                    grow_task(&growers[tid], &df.tasks[order[q]], order[q])
+        for i in range(df.n_tasks):
+            if df.tasks[i].status < 0:
+                failed = 1
+        if failed:
+            raise MemoryError("c45: out of memory while growing the tree")
+    finally:
+        main.w.n_threads = saved_threads
+        if growers != NULL:
+            for i in range(n_workers):
+                growers[i].arena = NULL          # the tasks' lists, freed with them
+                grower_free(&growers[i])
+        if works != NULL:
+            for i in range(1, n_workers):
+                if works[i].data != NULL:
+                    work_free(&works[i])
+        free(works); free(growers); free(order)
+    return 0
+
+
+cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
+    cdef Work* w = g.w
+    cdef const Dataset* d = w.data
+    memcpy(w.used, task.used, d.n_features * sizeof(int32_t))
+    w.rng = (d.seed + 1) * 2685821657736338717ULL ^ ((<uint64_t> index + 1)
+                                                     * 11400714819323198485ULL)
+    if w.rng == 0:
+        w.rng = 88172645463325252ULL
+    w.min_objs = d.min_objs
+    g.arena = task.lists
+    g.arena_cap = g.n_lists * task.m
+    g.arena_top = 0
+    g.info_top = 0
+    task.lists = NULL
+    task.status = -1
+    task.sub.n_classes = d.n_classes
+    if buffer_reserve(&task.sub, 1) == 0:
+        task.sub.count = 1
+        if run_dfs(g, &task.sub, 0, task.depth, task.m, NULL) == 0:
+            task.status = 0
+    free(g.arena)
+    g.arena = NULL
+    g.arena_cap = 0
+
+
+cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
+    """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
+    cdef const Dataset* d = w.data
+    cdef Grower g
+    cdef Deferral df
+    cdef Py_ssize_t n = d.n_cases, i
+    cdef int ok = 0
+    memset(&df, 0, sizeof(Deferral))
+    df.limit = max(n // 16, 1000)
+    try:
+        with nogil:
+            ok = grower_init(&g, w, NULL)
+            if ok == 0 and buffer_reserve(t, 1) < 0:
+                ok = -1
+            if ok == 0:
+                ok = root_lists(&g)
+            if ok == 0:
+                t.count = 1
+                ok = run_dfs(&g, t, 0, 0, n, &df)
+        if ok < 0:
+            raise MemoryError("c45: out of memory while growing the tree")
+        grow_tasks(&g, &df, w.n_threads)
+        with nogil:
+            for i in range(df.n_tasks):
+                if ok == 0 and graft(t, &df.tasks[i]) < 0:
+                    ok = -1
+            if ok == 0:
+                for i in range(df.n_finish):
+                    settle(&g, t, df.finish[i])
+        if ok < 0:
+            raise MemoryError("c45: out of memory while growing the tree")
+    finally:
+        grower_free(&g)
+        for i in range(df.n_tasks):
+            free(df.tasks[i].lists)
+            free(df.tasks[i].used)
+            buffer_free(&df.tasks[i].sub)
+        free(df.tasks)
+        free(df.finish)
+        # Pruning starts from the cases in row order with their initial weights.
+        for i in range(n):
+            w.cases[i] = <int32_t> i
+            w.weight[i] = d.init_weight[i]
     return 0

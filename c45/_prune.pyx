@@ -9,8 +9,8 @@ precision="float64" walks case lists in row order (estimate_listed): every sum i
 row order and scaled weights restored exactly, as growing does (oracle decision 9),
 and memory read in sequence.
 """
-from libc.math cimport isnan
-from libc.stdlib cimport realloc, free
+from libc.math cimport isnan, fabs, INFINITY
+from libc.stdlib cimport calloc, realloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t, uint32_t
 
@@ -34,6 +34,7 @@ cdef struct Pruner:
     Py_ssize_t* offsets      # per branch of the nodes being visited: list offsets
     Py_ssize_t off_top
     Py_ssize_t off_cap
+    uint32_t* cut            # per node of a continuous test: known values <= threshold
     bint failed              # out of memory
 
 
@@ -180,8 +181,14 @@ cdef inline int listed_outcome(const Dataset* d, const Node* nd, const int32_t* 
 
 
 cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
-                            bint update) noexcept nogil:
-    """estimate() on the case list arena[at .. at + m) in row order (float64)."""
+                            bint update, double outer, double stop) noexcept nogil:
+    """estimate() on the case list arena[at .. at + m) in row order (float64).
+
+    Subtree raising only compares the estimate of the largest branch with one
+    threshold (see the end). Every term of an estimate is >= 0, so a running total
+    only grows: once outer (the total of what the enclosing calls have summed so
+    far) plus this call's total passes stop, the estimate is known to pass it, and
+    INFINITY is returned at once (update false only; stop is INFINITY otherwise)."""
     cdef const Dataset* d = p.w.data
     cdef Py_ssize_t k = d.n_classes, c, i, j, v, nb, child, grouped, offs, pos, a, b
     cdef Py_ssize_t n_unknown, size_v
@@ -191,7 +198,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef Entry* out
     cdef double* dist = p.w.dist
     cdef double total = 0.0, unknown_w = 0.0, known_w, wv, f, max_f = 0.0
-    cdef double err, u, leaf, tree_est = 0.0, branch_est
+    cdef double err, u, leaf, tree_est = 0.0, branch_est, threshold
     cdef int best, max_branch = -1
     cdef uint32_t cut = 0
     for c in range(k):
@@ -220,7 +227,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     # branch 1, 2, ...; offsets[v] is where outcome v starts in the grouped copy.
     nb = nd.n_children
     if nd.kind == CONTINUOUS:
-        cut = cut_rank(d, nd.feature, nd.threshold)
+        cut = p.cut[node]
     if reserve(p, m, nb + 2) < 0:
         p.failed = True
         return leaf
@@ -281,9 +288,13 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             pos += 1
         p.arena_top += pos
         tree_est = tree_est + estimate_listed(p, nd.first_child + <int> v - 1,
-                                              p.arena_top - pos, pos, update)
+                                              p.arena_top - pos, pos, update,
+                                              outer + tree_est, stop)
         p.arena_top -= pos
         nd = &p.tree.nodes[node]
+        if outer + tree_est > stop:
+            tree_est = INFINITY
+            break
     p.off_top = offs
     p.arena_top = grouped
     if max_branch < 0:
@@ -298,7 +309,17 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 
     child = nd.first_child + max_branch - 1
     if p.raising:
-        branch_est = estimate_listed(p, <int> child, at, m, False)
+        # Only branch_est versus one threshold decides: with leaf <= tree + 0.1,
+        # whether branch_est + 0.1 >= leaf (then a leaf, else raise); otherwise
+        # whether branch_est <= tree + 0.1 (raise, else keep). Above the threshold
+        # (by a margin for the rounding of sums taken in another grouping) the
+        # answer is the same for any larger value, INFINITY included.
+        if leaf <= tree_est + 0.1:
+            threshold = leaf - 0.1
+        else:
+            threshold = tree_est + 0.1
+        branch_est = estimate_listed(p, <int> child, at, m, False, 0.0,
+                                     threshold + 1e-9 * (1.0 + fabs(threshold)))
     else:
         branch_est = tree_est + 1e38
     nd = &p.tree.nodes[node]
@@ -309,8 +330,9 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         nd.n_children = 0
         nd.errors = leaf
     elif branch_est <= tree_est + 0.1:
-        estimate_listed(p, <int> child, at, m, True)
+        estimate_listed(p, <int> child, at, m, True, 0.0, INFINITY)
         p.tree.nodes[node] = p.tree.nodes[child]
+        p.cut[node] = p.cut[child]
         memcpy(&p.tree.value[node * k], &p.tree.value[child * k], k * sizeof(double))
     else:
         nd.errors = tree_est
@@ -336,21 +358,27 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     w.count_mode = w.data.count_mode_init
     for i in range(n):
         w.weight[i] = w.data.init_weight[i]
+    p.cut = NULL
     if f32:
         estimate(&p, 0, 0, n - 1, True)
         return 0
-    if reserve(&p, 2 * n + 1, 64) < 0:
+    p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
+    if p.cut == NULL or reserve(&p, 2 * n + 1, 64) < 0:
         p.failed = True
     else:
+        for i in range(tree.count):
+            if tree.nodes[i].kind == CONTINUOUS:
+                p.cut[i] = cut_rank(w.data, tree.nodes[i].feature, tree.nodes[i].threshold)
         for i in range(n):
             p.arena[i].value = 0.0
             p.arena[i].weight = w.data.init_weight[i]
             p.arena[i].case = <int32_t> i
             p.arena[i].cls = w.data.y[i]
         p.arena_top = n
-        estimate_listed(&p, 0, 0, n, True)
+        estimate_listed(&p, 0, 0, n, True, 0.0, INFINITY)
     free(p.arena)
     free(p.offsets)
+    free(p.cut)
     if p.failed:
         with gil:
             raise MemoryError("c45: out of memory while pruning the tree")

@@ -615,11 +615,12 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
     work_init(&w, &d)
     try:
         work_threads_init(&w, n_jobs)
-        with nogil:
-            if d.f32:
+        if d.f32:
+            with nogil:
                 grow(&w, &raw)
-            else:
-                grow_presorted(&w, &raw)
+        else:
+            grow_presorted(&w, &raw)
+        with nogil:
             err = compact(&raw, &grown_buf)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
