@@ -20,9 +20,10 @@
 #
 # Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
 # every child with fewer than n/16 cases (at least 1,000) is set aside as a task
-# with a copy of its lists. The tasks are then grown by the threads, each with its
-# own buffers, into small trees grafted back in the order the tasks were made; the
-# top nodes' errors and collapse (§2 step 11) are settled last, children first.
+# with a copy of its lists. Whenever the waiting tasks hold a quarter of the root's
+# lists (and at the end) they are grown by the threads, each with its own buffers,
+# into small trees grafted back in the order the tasks were made; the top nodes'
+# errors and collapse (§2 step 11) are settled last, children first.
 # The tasks are made the same way whatever n_jobs is, so the tree never depends on
 # it (with max_features, each task draws from its own seeded stream).
 #
@@ -372,6 +373,12 @@ cdef struct Deferral:
     Task* tasks
     Py_ssize_t n_tasks
     Py_ssize_t cap
+    Py_ssize_t first_pending # tasks before this one are grown and grafted
+    Py_ssize_t pending       # entries held by the pending tasks' lists
+    Py_ssize_t budget        # ... grown as soon as they reach this (bounds memory)
+    Grower* main
+    NodeBuffer* tree
+    int n_threads
     int32_t* finish          # top nodes to settle after the tasks, children first
     Py_ssize_t n_finish
     Py_ssize_t finish_cap
@@ -402,6 +409,13 @@ cdef int defer_child(Grower* g, Deferral* df, const Entry* src, Py_ssize_t m,
         return -1
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
     filter_lists(g, src, m, task.lists, m_child, factor, 1)
+    df.pending += g.n_lists * m_child
+    if df.pending >= df.budget:
+        with gil:
+            try:
+                flush_tasks(df)
+            except MemoryError:
+                return -1
     return 0
 
 
@@ -608,26 +622,25 @@ cdef int graft(NodeBuffer* t, Task* task) noexcept nogil:
     return 0
 
 
-cdef int grow_tasks(Grower* main, Deferral* df, int n_threads) except -1:
-    """Grow the tasks, on n_threads threads (largest first), each with its own work
-    buffers; with max_features each task draws from a stream seeded by its index."""
+cdef int flush_tasks(Deferral* df) except -1:
+    """Grow the pending tasks on df.n_threads threads (largest first), each thread
+    with its own work buffers, then graft them in the order they were made."""
+    cdef Grower* main = df.main
     cdef const Dataset* d = main.w.data
-    cdef int n_workers = n_threads if n_threads < df.n_tasks else <int> df.n_tasks
+    cdef Py_ssize_t first = df.first_pending, count = df.n_tasks - df.first_pending
+    cdef int n_workers = df.n_threads if df.n_threads < count else <int> count
     cdef Work* works = NULL
     cdef Grower* growers = NULL
     cdef Py_ssize_t* order = NULL
     cdef Py_ssize_t i, j, q, tid
     cdef int failed = 0, saved_threads = main.w.n_threads
-    cdef Task* task
-    cdef Work* tw
-    cdef Grower* tg
-    if df.n_tasks == 0:
+    if count <= 0:
         return 0
     if n_workers < 1:
         n_workers = 1
     works = <Work*> calloc(n_workers, sizeof(Work))
     growers = <Grower*> calloc(n_workers, sizeof(Grower))
-    order = <Py_ssize_t*> malloc(df.n_tasks * sizeof(Py_ssize_t))
+    order = <Py_ssize_t*> malloc(count * sizeof(Py_ssize_t))
     try:
         if works == NULL or growers == NULL or order == NULL:
             raise MemoryError("c45: out of memory while growing the tree")
@@ -640,27 +653,30 @@ cdef int grow_tasks(Grower* main, Deferral* df, int n_threads) except -1:
             for i in range(n_workers):
                 if grower_init(&growers[i], main.w if i == 0 else &works[i], main) < 0:
                     failed = 1
-            # Largest tasks first (insertion sort of indices by size).
-            for i in range(df.n_tasks):
-                order[i] = i
+            for i in range(count):         # largest first (insertion sort)
+                order[i] = first + i
                 j = i
                 while j > 0 and df.tasks[order[j - 1]].m < df.tasks[order[j]].m:
                     order[j - 1], order[j] = order[j], order[j - 1]
                     j -= 1
             if failed == 0:
-                for q in prange(df.n_tasks, schedule="dynamic", num_threads=n_workers):
+                for q in prange(count, schedule="dynamic", num_threads=n_workers):
                     tid = threadid()
                     grow_task(&growers[tid], &df.tasks[order[q]], order[q])
-        for i in range(df.n_tasks):
-            if df.tasks[i].status < 0:
-                failed = 1
+            for i in range(first, df.n_tasks):
+                if df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
+                    failed = 1
+                buffer_free(&df.tasks[i].sub)
+                free(df.tasks[i].used)
+                df.tasks[i].used = NULL
         if failed:
             raise MemoryError("c45: out of memory while growing the tree")
     finally:
+        df.first_pending = df.n_tasks
+        df.pending = 0
         main.w.n_threads = saved_threads
         if growers != NULL:
             for i in range(n_workers):
-                growers[i].arena = NULL          # the tasks' lists, freed with them
                 grower_free(&growers[i])
         if works != NULL:
             for i in range(1, n_workers):
@@ -703,10 +719,16 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     cdef Py_ssize_t n = d.n_cases, i
     cdef int ok = 0
     memset(&df, 0, sizeof(Deferral))
+    memset(&g, 0, sizeof(Grower))
     df.limit = max(n // 16, 1000)
+    df.main = &g
+    df.tree = t
+    df.n_threads = w.n_threads
     try:
         with nogil:
             ok = grower_init(&g, w, NULL)
+            # The pending tasks hold at most about a quarter of the root's lists.
+            df.budget = max(g.n_lists * n // 4, 1)
             if ok == 0 and buffer_reserve(t, 1) < 0:
                 ok = -1
             if ok == 0:
@@ -716,16 +738,10 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 ok = run_dfs(&g, t, 0, 0, n, &df)
         if ok < 0:
             raise MemoryError("c45: out of memory while growing the tree")
-        grow_tasks(&g, &df, w.n_threads)
+        flush_tasks(&df)
         with nogil:
-            for i in range(df.n_tasks):
-                if ok == 0 and graft(t, &df.tasks[i]) < 0:
-                    ok = -1
-            if ok == 0:
-                for i in range(df.n_finish):
-                    settle(&g, t, df.finish[i])
-        if ok < 0:
-            raise MemoryError("c45: out of memory while growing the tree")
+            for i in range(df.n_finish):
+                settle(&g, t, df.finish[i])
     finally:
         grower_free(&g)
         for i in range(df.n_tasks):
