@@ -455,7 +455,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             tables += (np.zeros((1, 1), np.uint32), np.zeros((1, 1)),
                        np.zeros(schema.n_features, np.int64))
         else:
-            ranks, sorted_values, n_known = self._rank_tables(schema, cont)
+            ranks, sorted_values, n_known = self._rank_tables(schema, cont, self._threads())
             tables = (np.zeros((1, 1)), np.zeros(1), np.zeros(schema.n_features + 1, np.int64),
                       ranks, sorted_values, n_known)
         # The layout set_dataset (_tree.pyx) reads.
@@ -524,20 +524,32 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return w, bool(np.all(w[w > 0] == 1.0))
 
     @staticmethod
-    def _rank_tables(schema, cont):
+    def _rank_tables(schema, cont, n_threads=1):
         """float64 mode's tables, per continuous feature: each case's rank in the
         order by (value, row) with unknown values last, the values in that order,
         and the number of known values. cont becomes the table of sorted values, in
-        place (so the fit holds one copy of the values)."""
+        place (so the fit holds one copy of the values). numpy sorts without the
+        GIL, so n_threads threads sort different features at once."""
         n = cont.shape[1]
         n_known = np.zeros(schema.n_features, dtype=np.int64)
         ranks = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
-        for j in np.flatnonzero(~schema.discrete):
+        positions = np.arange(n, dtype=np.uint32)
+
+        def one(j):
             row = schema.col[j]
             order = np.argsort(cont[row], kind="stable")      # NaN sort last
-            ranks[row, order] = np.arange(n, dtype=np.uint32)
+            ranks[row, order] = positions
             n_known[j] = n - int(np.count_nonzero(np.isnan(cont[row])))
             cont[row] = cont[row, order]
+
+        features = np.flatnonzero(~schema.discrete)
+        if n_threads > 1 and len(features) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(min(n_threads, len(features))) as pool:
+                list(pool.map(one, features))
+        else:
+            for j in features:
+                one(j)
         return ranks, cont, n_known
 
     @staticmethod

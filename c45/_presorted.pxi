@@ -634,8 +634,16 @@ cdef int flush_tasks(Deferral* df) except -1:
     cdef Py_ssize_t* order = NULL
     cdef Py_ssize_t i, j, q, tid
     cdef int failed = 0, saved_threads = main.w.n_threads
+    cdef uint64_t saved_rng = main.w.rng
+    cdef double saved_min_objs = main.w.min_objs
+    cdef int32_t* saved_used
     if count <= 0:
         return 0
+    # Worker 0 grows tasks with the main work: keep the top phase's path state.
+    saved_used = <int32_t*> malloc((d.n_features + 1) * sizeof(int32_t))
+    if saved_used == NULL:
+        raise MemoryError("c45: out of memory while growing the tree")
+    memcpy(saved_used, main.w.used, d.n_features * sizeof(int32_t))
     if n_workers < 1:
         n_workers = 1
     works = <Work*> calloc(n_workers, sizeof(Work))
@@ -675,6 +683,10 @@ cdef int flush_tasks(Deferral* df) except -1:
         df.first_pending = df.n_tasks
         df.pending = 0
         main.w.n_threads = saved_threads
+        main.w.rng = saved_rng
+        main.w.min_objs = saved_min_objs
+        memcpy(main.w.used, saved_used, d.n_features * sizeof(int32_t))
+        free(saved_used)
         if growers != NULL:
             for i in range(n_workers):
                 grower_free(&growers[i])
@@ -755,3 +767,25 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             w.cases[i] = <int32_t> i
             w.weight[i] = d.init_weight[i]
     return 0
+
+
+cdef Py_ssize_t root_split_listed(Work* w) except -2:
+    """float64 mode: evaluate every feature on all cases, as at the root, and
+    choose one (§6); the per-feature results stay in w. -1 if none is usable."""
+    cdef Grower g
+    cdef Py_ssize_t i, chosen = -1, n = w.data.n_cases
+    cdef double total = 0.0
+    cdef int ok
+    with nogil:
+        ok = grower_init(&g, w, NULL)
+        if ok == 0:
+            ok = root_lists(&g)
+        if ok == 0:
+            for i in range(n):
+                total += g.arena[i].weight
+            evaluate(&g, 0, n, total)
+            chosen = select_feature(w)
+        grower_free(&g)
+    if ok < 0:
+        raise MemoryError("c45: out of memory evaluating the features")
+    return chosen

@@ -76,9 +76,6 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     test.kind = nd.kind
     test.feature = nd.feature
     test.threshold = nd.threshold
-    test.cut_rank = 0
-    if nd.kind == CONTINUOUS and not w.data.f32:
-        test.cut_rank = cut_rank(w.data, nd.feature, nd.threshold)
     test.value_map = &p.tree.maps[nd.map_offset] if nd.map_offset >= 0 else NULL
     first_known = group(w, &test, 0, lo, hi) + 1
     saved_mode = w.count_mode

@@ -63,11 +63,11 @@ cdef struct Work:
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
     Py_ssize_t table_n
-    # Parallel evaluation (float64 mode): per-thread copies of this struct with
-    # their own scratch; threads[n_threads] evaluates in place.
+    # Parallel evaluation of a node's features (float64 mode): per-thread copies
+    # of this struct with their own scratch (spare: a thread's own case array
+    # while it reads the shared one).
     int n_threads
     Work* threads
-    int32_t* snapshot       # n_cases: the node's cases in entry order
     int32_t* spare
     bint owns_scratch
     # Gathering the branches of many-valued tests (see branch_lists)

@@ -96,7 +96,6 @@ cdef void work_free(Work* w) noexcept:
             if w.threads[t].owns_scratch:
                 free_thread_scratch(&w.threads[t], t != w.n_threads)
         free(w.threads)
-    free(w.snapshot)
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
@@ -124,16 +123,14 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
     for f in range(w.data.n_features):
         if w.data.n_values[f] > max_values:
             max_values = w.data.n_values[f]
-    w.snapshot = <int32_t*> calloc(n + 1, sizeof(int32_t))
     w.threads = <Work*> calloc(w.n_threads + 1, sizeof(Work))
-    if w.snapshot == NULL or w.threads == NULL:
+    if w.threads == NULL:
         raise MemoryError("c45: cannot allocate the thread buffers")
     for t in range(w.n_threads + 1):
         tw = &w.threads[t]
         tw[0] = w[0]                      # shares data, weights, results, tables
         tw.threads = NULL
         tw.n_threads = 0
-        tw.snapshot = NULL
         tw.owns_scratch = True
         tw.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
         tw.totals = <double*> calloc(max_values + 1, sizeof(double))
@@ -211,17 +208,11 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
 # Reordering primitives (§0.5)
 
 cdef int outcome(const Dataset* d, const Test* t, int32_t case) noexcept nogil:
-    """Branch (1..B) a case takes at a test, 0 if its value is unknown."""
+    """Branch (1..B) a case takes at a test, 0 if its value is unknown (float32
+    mode, which keeps the values; float64 mode works on case lists instead)."""
     cdef double x
     cdef int32_t v
-    cdef uint32_t r
     if t.kind == CONTINUOUS:
-        if not d.f32:
-            # float64 mode keeps ranks, not values: rank < cut_rank <=> value <= cut.
-            r = d.rank[<Py_ssize_t> d.col[t.feature] * d.n_cases + case]
-            if r >= d.n_known[t.feature]:
-                return 0
-            return 1 if r < t.cut_rank else 2
         x = d.cont[<Py_ssize_t> d.col[t.feature] * d.n_cases + case]
         if isnan(x):
             return 0
@@ -649,76 +640,6 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         if values[c] < values[w.cases[i + 1]] - 1e-5:
             evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
                          values[c], values[w.cases[i + 1]], &scan)
-    choose_cut(w, f, &scan, total)
-
-
-cdef void eval_continuous_ranked(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
-                                 double total) noexcept nogil:
-    """The same evaluation for precision="float64", on precomputed ranks: one radix
-    sort puts the node's cases in a canonical order (unknowns first by row, then
-    the known cases by value and row), and the values and classes are read in
-    rank order from per-feature sorted tables instead of by case (cache-friendly)."""
-    cdef const Dataset* d = w.data
-    cdef Py_ssize_t k = d.n_classes, i, j, n = hi - lo + 1, n_unknown = 0
-    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
-    cdef Py_ssize_t row = <Py_ssize_t> d.col[f] * d.n_cases
-    cdef const uint32_t* rank = d.rank + row
-    cdef const double* sval = d.sorted_value + row
-    cdef uint32_t n_known = <uint32_t> d.n_known[f], shift = <uint32_t> (d.n_cases - n_known)
-    cdef uint32_t r
-    cdef RankItem* items = w.rankbuf
-    cdef double* freq = w.freq
-    cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0, v, v_next
-    cdef bint ordered = True
-    cdef int32_t c
-    memset(freq, 0, 3 * k * sizeof(double))
-    w.gain[f] = -EPSILON
-    w.info[f] = 0.0
-    w.raw_gain[f] = -EPSILON
-    w.tries[f] = 0
-    # Sort key: unknown cases (ranks n_known..n-1, in row order) first, then the
-    # known ones by rank.
-    for i in range(n):
-        c = w.cases[lo + i]
-        r = rank[c]
-        items[i].case = c
-        items[i].key = r - n_known if r >= n_known else r + shift
-        if r >= n_known:
-            n_unknown += 1
-        if i > 0 and items[i].key < items[i - 1].key:
-            ordered = False
-    if not ordered:
-        radix_sort_keys(items, w.ranktmp, n, <uint32_t> d.n_cases)
-        for i in range(n):
-            w.cases[lo + i] = items[i].case
-    for i in range(n_unknown):
-        c = items[i].case
-        freq[d.y[c]] += w.weight[c]
-    for j in range(k):
-        u += freq[j]
-    known = total - u
-    unknown_frac = 1.0 - known / total
-    if known < 2 * w.min_objs:
-        return
-    for i in range(n_unknown, n):
-        c = items[i].case
-        freq[2 * k + d.y[c]] += w.weight[c]
-    base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
-    min_split = min_split_weight(w, known)
-    v_next = sval[items[n_unknown].key - shift]
-    for i in range(n_unknown, n - 1):
-        r = items[i].key - shift
-        v = v_next
-        v_next = sval[items[i + 1].key - shift]
-        c = items[i].case
-        cut_scan_step(w, k, d.y[c], w.weight[c], &low)
-        if low < min_split:
-            continue
-        if low > known - min_split:
-            break
-        if v < v_next - 1e-5:
-            evaluate_cut(w, k, u, low, known, unknown_frac, base, total, v, v_next,
-                         &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1288,10 +1209,7 @@ cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         w.gain[f] = unusable(f32)
         w.info[f] = 0.0
     elif d.n_values[f] == 0:
-        if f32:
-            eval_continuous(w, f, lo, hi, total)
-        else:
-            eval_continuous_ranked(w, f, lo, hi, total)
+        eval_continuous(w, f, lo, hi, total)  # float32 (float64: eval_continuous_list)
     elif is_subset_feature(d, f):
         eval_subset(w, f, lo, hi, total)     # subset tests may recur on a path
     elif w.used[f] > 0:
@@ -1301,65 +1219,17 @@ cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         eval_discrete(w, f, lo, hi, total)
 
 
-cdef void evaluate_parallel(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total,
-                            bint sample, Py_ssize_t last_continuous) noexcept nogil:
-    """float64 mode, large nodes: the features are evaluated by w.n_threads threads.
-    Each works on its own copy of the node's cases (in the entry order); the last
-    continuous feature is evaluated in place, so the node ends in its order, as
-    after the sequential evaluation."""
-    cdef const Dataset* d = w.data
-    cdef Py_ssize_t n = hi - lo + 1, f, tid
-    cdef Work* tw
-    memcpy(w.snapshot, &w.cases[lo], n * sizeof(int32_t))
-    w.threads[w.n_threads].min_objs = w.min_objs
-    for f in prange(d.n_features, nogil=True, schedule="dynamic",
-                    num_threads=w.n_threads):
-        tid = threadid()
-        tw = &w.threads[tid]
-        tw.min_objs = w.min_objs
-        if f == last_continuous:
-            evaluate_feature(&w.threads[w.n_threads], f, lo, hi, total, sample)
-        elif d.n_values[f] == 0:
-            memcpy(tw.cases, w.snapshot, n * sizeof(int32_t))
-            evaluate_feature(tw, f, 0, n - 1, total, sample)
-        else:
-            # Discrete evaluations only read the cases: all share the snapshot.
-            tw.cases, tw.spare = w.snapshot, tw.cases
-            evaluate_feature(tw, f, 0, n - 1, total, sample)
-            tw.cases, tw.spare = tw.spare, w.snapshot
-
-
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil:
-    """Evaluate every attribute and choose one (§6); -1 if no split is sensible.
-
-    float32 mode evaluates in attribute order, as R8 does (each continuous
-    attribute leaves the cases in its order for the next). float64 mode evaluates
-    the discrete attributes first, on the node's entry order, then the continuous
-    ones, each of which sorts the cases canonically: the result does not depend on
-    the evaluation order, so large nodes are evaluated in parallel (n_jobs)."""
+    """float32 mode: evaluate every attribute in attribute order, as R8 does (each
+    continuous attribute leaves the cases in its order for the next), and choose
+    one (§6); -1 if no split is sensible. (float64 mode: _presorted.pxi.)"""
     cdef const Dataset* d = w.data
-    cdef bint f32 = d.f32
-    cdef Py_ssize_t f, last_continuous = -1
+    cdef Py_ssize_t f
     cdef bint sample = 0 < d.max_features < d.n_features
     if sample:
         draw_features(w)
-    if f32:
-        for f in range(d.n_features):
-            evaluate_feature(w, f, lo, hi, total, sample)
-    else:
-        for f in range(d.n_features):
-            if d.n_values[f] == 0 and not (sample and not w.drawn[f]):
-                last_continuous = f
-        if (w.n_threads > 1 and last_continuous >= 0
-                and (hi - lo + 1) * d.n_features >= PARALLEL_MIN_WORK):
-            evaluate_parallel(w, lo, hi, total, sample, last_continuous)
-        else:
-            for f in range(d.n_features):
-                if d.n_values[f] != 0:
-                    evaluate_feature(w, f, lo, hi, total, sample)
-            for f in range(d.n_features):
-                if d.n_values[f] == 0:
-                    evaluate_feature(w, f, lo, hi, total, sample)
+    for f in range(d.n_features):
+        evaluate_feature(w, f, lo, hi, total, sample)
     return select_feature(w)
 
 

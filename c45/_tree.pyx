@@ -94,9 +94,6 @@ cdef inline void node_test(const Dataset* d, NodeBuffer* t, Py_ssize_t node,
     test.kind = nd.kind
     test.feature = nd.feature
     test.threshold = nd.threshold
-    test.cut_rank = 0
-    if nd.kind == CONTINUOUS and not d.f32:
-        test.cut_rank = cut_rank(d, nd.feature, nd.threshold)
     test.value_map = &t.maps[nd.map_offset] if nd.map_offset >= 0 else NULL
 
 
@@ -211,7 +208,6 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
         test.kind = CONTINUOUS
         test.feature = <int32_t> feature
         test.threshold = threshold
-        test.cut_rank = 0 if d.f32 else cut_rank(d, feature, threshold)
         any_left = any_right = False
         for i in range(lo, hi + 1):
             b = outcome(d, &test, w.cases[i])
@@ -679,8 +675,11 @@ def root_scores(tuple data, dict options):
     nf = d.n_features
     work_init(&w, &d)
     try:
-        with nogil:
-            chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
+        if d.f32:
+            with nogil:
+                chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
+        else:
+            chosen = root_split_listed(&w)
         out = dict(gain=np.array([w.gain[f] for f in range(nf)]),
                    raw_gain=np.array([w.raw_gain[f] for f in range(nf)]),
                    split_info=np.array([w.info[f] for f in range(nf)]),

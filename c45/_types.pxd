@@ -84,5 +84,4 @@ cdef struct Test:
     int32_t kind
     int32_t feature
     double threshold
-    uint32_t cut_rank            # CONTINUOUS, float64 mode: known values <= threshold
     const int32_t* value_map     # SUBSET only: value -> branch

@@ -138,3 +138,38 @@ def test_large_nodes_equal_oracle():
         clf = C45Classifier(min_samples_leaf=2).fit(X, y, sample_weight=weights)
         assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
         assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
+
+
+def task_problem(seed, n=6000):
+    """Enough rows for float64 growing to set subtrees aside as tasks (children of
+    fewer than 1,000 cases here) and grow them in batches while the top of the
+    tree is still being grown, with discrete tests on the top paths."""
+    rng = np.random.default_rng(seed)
+    x0 = rng.normal(size=n).round(2)
+    x1 = rng.normal(size=n)
+    x1[rng.random(n) < 0.1] = np.nan
+    d0 = rng.integers(1, 5, n)
+    d0[rng.random(n) < 0.05] = 0
+    d1 = rng.integers(1, 4, n)
+    score = (x0 + (d0 == 2) * 1.5 - (d1 == 3) + 0.5 * np.nan_to_num(x1)
+             + rng.normal(size=n) * 0.7)
+    y = np.digitize(score, [-0.5, 0.5, 1.5])
+    X = pd.DataFrame({"x0": x0, "x1": x1,
+                      "d0": pd.Categorical.from_codes(d0 - 1, ["a", "b", "c", "d"]),
+                      "d1": pd.Categorical.from_codes(d1 - 1, ["p", "q", "r"])})
+    return X, [x0, x1, d0, d1], [None, None, 4, 3], y
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_subtree_tasks_equal_oracle(n_jobs):
+    """Growing set-aside subtrees (on one thread or two) must keep the top of the
+    tree's path state: a task grown with the main buffers once overwrote the
+    discrete tests in use on the top path (seed 0 then grew 490 nodes, not 569)."""
+    for seed in range(4):
+        X, columns, kinds, y = task_problem(seed)
+        grown, pruned = fit_oracle(columns, kinds, y, 4, min_samples_leaf=2,
+                                   precision="float64")
+        y_cat = pd.Categorical.from_codes(y, ["k0", "k1", "k2", "k3"])
+        clf = C45Classifier(n_jobs=n_jobs).fit(X, y_cat)
+        assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
+        assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
