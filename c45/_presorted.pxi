@@ -31,7 +31,7 @@
 # which this module leaves alone.
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, NAN
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memmove, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
@@ -403,6 +403,7 @@ cdef int defer_child(Grower* g, Deferral* df, const Entry* src, Py_ssize_t m,
     task.node = node
     task.depth = depth
     task.m = m_child
+    task.status = -1                 # until grown
     task.lists = <Entry*> malloc(g.n_lists * m_child * sizeof(Entry) + 1)
     task.used = <int32_t*> malloc((nf + 1) * sizeof(int32_t))
     if task.lists == NULL or task.used == NULL:
@@ -432,7 +433,7 @@ cdef int note_finish(Deferral* df, int32_t node) noexcept nogil:
     return 0
 
 
-cdef void settle(Grower* g, NodeBuffer* t, int32_t node) noexcept nogil:
+cdef void settle(NodeBuffer* t, int32_t node) noexcept nogil:
     """§2 step 11: the errors of a split node are its children's, summed in branch
     order; it collapses if they do not beat a leaf by more than epsilon."""
     cdef Node* nd = &t.nodes[node]
@@ -518,7 +519,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 stack = grown
                 fr = &stack[top - 1]
             threads = w.n_threads if m_child >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
-            if arena_reserve(g, g.n_lists * m_child) < 0:
+            if not (in_place and threads == 1) and arena_reserve(g, g.n_lists * m_child) < 0:
                 ok = -1
                 break
             if in_place and threads == 1:
@@ -550,7 +551,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 ok = -1
                 break
         else:
-            settle(g, t, fr.node)
+            settle(t, fr.node)
         g.info_top = fr.branch_info
         g.arena_top = fr.base
         top -= 1
@@ -622,6 +623,19 @@ cdef int graft(NodeBuffer* t, Task* task) noexcept nogil:
     return 0
 
 
+cdef struct TaskOrder:
+    Py_ssize_t m
+    Py_ssize_t index
+
+
+cdef int by_size(const void* a, const void* b) noexcept nogil:
+    cdef const TaskOrder* x = <const TaskOrder*> a
+    cdef const TaskOrder* y = <const TaskOrder*> b
+    if x.m != y.m:
+        return -1 if x.m > y.m else 1
+    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
 cdef int flush_tasks(Deferral* df) except -1:
     """Grow the pending tasks on df.n_threads threads (largest first), each thread
     with its own work buffers, then graft them in the order they were made."""
@@ -631,7 +645,7 @@ cdef int flush_tasks(Deferral* df) except -1:
     cdef int n_workers = df.n_threads if df.n_threads < count else <int> count
     cdef Work* works = NULL
     cdef Grower* growers = NULL
-    cdef Py_ssize_t* order = NULL
+    cdef TaskOrder* order = NULL
     cdef Py_ssize_t i, j, q, tid
     cdef int failed = 0, saved_threads = main.w.n_threads
     cdef uint64_t saved_rng = main.w.rng
@@ -648,7 +662,7 @@ cdef int flush_tasks(Deferral* df) except -1:
         n_workers = 1
     works = <Work*> calloc(n_workers, sizeof(Work))
     growers = <Grower*> calloc(n_workers, sizeof(Grower))
-    order = <Py_ssize_t*> malloc(count * sizeof(Py_ssize_t))
+    order = <TaskOrder*> malloc(count * sizeof(TaskOrder))
     try:
         if works == NULL or growers == NULL or order == NULL:
             raise MemoryError("c45: out of memory while growing the tree")
@@ -661,18 +675,16 @@ cdef int flush_tasks(Deferral* df) except -1:
             for i in range(n_workers):
                 if grower_init(&growers[i], main.w if i == 0 else &works[i], main) < 0:
                     failed = 1
-            for i in range(count):         # largest first (insertion sort)
-                order[i] = first + i
-                j = i
-                while j > 0 and df.tasks[order[j - 1]].m < df.tasks[order[j]].m:
-                    order[j - 1], order[j] = order[j], order[j - 1]
-                    j -= 1
+            for i in range(count):         # largest first, then in order made
+                order[i].m = df.tasks[first + i].m
+                order[i].index = first + i
+            qsort(order, count, sizeof(TaskOrder), by_size)
             if failed == 0:
                 for q in prange(count, schedule="dynamic", num_threads=n_workers):
                     tid = threadid()
-                    grow_task(&growers[tid], &df.tasks[order[q]], order[q])
+                    grow_task(&growers[tid], &df.tasks[order[q].index], order[q].index)
             for i in range(first, df.n_tasks):
-                if df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
+                if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
                     failed = 1
                 buffer_free(&df.tasks[i].sub)
                 free(df.tasks[i].used)
@@ -753,7 +765,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
         flush_tasks(&df)
         with nogil:
             for i in range(df.n_finish):
-                settle(&g, t, df.finish[i])
+                settle(t, df.finish[i])
     finally:
         grower_free(&g)
         for i in range(df.n_tasks):

@@ -672,7 +672,7 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
         freq[2 * k + e[i].cls] += e[i].weight
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
-    if n - n_unknown >= BLOCKED_MIN:
+    if n - n_unknown >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES:
         blocked = scan_blocks(w, e, n_unknown, n, k, u, low, known, min_split,
                               unknown_frac, base, total, &scan)
         if blocked:
@@ -702,6 +702,8 @@ cdef double GAIN_ROUNDING = 1e-9
 # The blocked scan: cuts per block, and the fewest known cases it is used for.
 cdef Py_ssize_t BLOCK = 16
 cdef Py_ssize_t BLOCKED_MIN = 256
+# With many classes a block's bound costs as much as its cuts: the plain scan.
+cdef Py_ssize_t BLOCKED_MAX_CLASSES = 32
 
 
 cdef inline double phi(double x) noexcept nogil:
@@ -825,7 +827,9 @@ cdef bint scan_blocks(Work* w, const Entry* e, Py_ssize_t first, Py_ssize_t n,
     else:
         for b in range(nb - 1):
             t = block_bound(bound + b * stride, bound + (b + 1) * stride, k)
-            if bound[b * stride + 1] <= 0 or bound[b * stride + 1] >= known:
+            if (bound[b * stride + 1] <= 0 or bound[b * stride + 1] >= known
+                    or bound[(b + 1) * stride + 1] <= 0
+                    or bound[(b + 1) * stride + 1] >= known):
                 t = -1e300                 # no tangent: no bound
             bound[b * stride] = (1.0 - unknown_frac) * (base - t / known)
     # Pass 2: the most promising block first, then the others in order.

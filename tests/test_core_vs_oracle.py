@@ -173,3 +173,15 @@ def test_subtree_tasks_equal_oracle(n_jobs):
         clf = C45Classifier(n_jobs=n_jobs).fit(X, y_cat)
         assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
         assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
+
+
+def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs():
+    """With max_features, each set-aside subtree draws from its own seeded stream
+    and the top of the tree keeps its own: the tree is the same on 1 and 2 threads."""
+    X, _, _, y = task_problem(7, n=8000)
+    trees = [C45Classifier(max_features=2, random_state=3, n_jobs=j).fit(X, y).grown_tree_
+             for j in (1, 2, 1)]
+    for t in trees[1:]:
+        for field in t._fields:
+            assert np.array_equal(getattr(t, field), getattr(trees[0], field),
+                                  equal_nan=getattr(t, field).dtype.kind == "f"), field
