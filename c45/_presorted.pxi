@@ -38,9 +38,9 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature, eval_continuous_list,
-                            select_feature, global_threshold, is_subset_feature,
-                            PARALLEL_MIN_WORK)
+from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
+                            eval_continuous_list, select_feature, global_threshold,
+                            is_subset_feature, PARALLEL_MIN_WORK)
 
 
 cdef struct ListFrame:

@@ -19,7 +19,7 @@ from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             global_threshold, outcome, is_subset_feature,
-                            branch_lists, gather_branch, MANY_BRANCHES, cut_rank)
+                            branch_lists, gather_branch, MANY_BRANCHES)
 from c45._prune cimport prune_pessimistic
 
 cnp.import_array()
