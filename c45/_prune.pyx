@@ -111,11 +111,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         # No known case reaches the node (possible only for cases a raised subtree
         # receives): score it as a leaf, and its largest stored branch as the branch.
         tree_est = leaf
-        max_f = -1.0
-        for v in range(nd.n_children):
-            if p.tree.nodes[nd.first_child + v].weight >= max_f:
-                max_f = p.tree.nodes[nd.first_child + v].weight
-                max_branch = <int> v + 1
+        max_branch = largest_stored_branch(p, nd)
     if not update:
         return tree_est
 
@@ -124,20 +120,48 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         branch_est = estimate(p, <int> child, lo, hi, False)
     else:
         branch_est = tree_est + 1e38
-    nd = &p.tree.nodes[node]
+    if decide(p, node, leaf, tree_est, branch_est):
+        estimate(p, <int> child, lo, hi, True)
+        raise_child(p, node, <int> child)
+    return p.tree.nodes[node].errors
+
+
+cdef int largest_stored_branch(Pruner* p, const Node* nd) noexcept nogil:
+    """The last branch with the largest stored weight (1-based)."""
+    cdef int v, best = 1
+    cdef double max_w = -1.0
+    for v in range(nd.n_children):
+        if p.tree.nodes[nd.first_child + v].weight >= max_w:
+            max_w = p.tree.nodes[nd.first_child + v].weight
+            best = v + 1
+    return best
+
+
+cdef bint decide(Pruner* p, int node, double leaf, double tree_est,
+                 double branch_est) noexcept nogil:
+    """§8.2 step 7: make the node a leaf, or keep its subtree; True when its
+    largest branch is to be raised into it instead (the caller re-estimates it)."""
+    cdef Node* nd = &p.tree.nodes[node]
     if leaf <= branch_est + 0.1 and leaf <= tree_est + 0.1:
         nd.kind = LEAF
         nd.feature = -1
         nd.first_child = -1
         nd.n_children = 0
         nd.errors = leaf
-    elif branch_est <= tree_est + 0.1:
-        estimate(p, <int> child, lo, hi, True)
-        p.tree.nodes[node] = p.tree.nodes[child]
-        memcpy(&p.tree.value[node * k], &p.tree.value[child * k], k * sizeof(double))
-    else:
-        nd.errors = tree_est
-    return p.tree.nodes[node].errors
+        return False
+    if branch_est <= tree_est + 0.1:
+        return True
+    nd.errors = tree_est
+    return False
+
+
+cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
+    """The node takes over its (re-estimated) child's fields and children."""
+    cdef Py_ssize_t k = p.tree.n_classes
+    p.tree.nodes[node] = p.tree.nodes[child]
+    memcpy(&p.tree.value[node * k], &p.tree.value[child * k], k * sizeof(double))
+    if p.cut != NULL:
+        p.cut[node] = p.cut[child]
 
 
 cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
@@ -294,13 +318,9 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             break
     p.off_top = offs
     p.arena_top = grouped
-    if max_branch < 0:
+    if max_branch < 0:                    # as in estimate()
         tree_est = leaf
-        max_f = -1.0
-        for v in range(nd.n_children):
-            if p.tree.nodes[nd.first_child + v].weight >= max_f:
-                max_f = p.tree.nodes[nd.first_child + v].weight
-                max_branch = <int> v + 1
+        max_branch = largest_stored_branch(p, nd)
     if not update:
         return tree_est
 
@@ -319,20 +339,9 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                                      threshold + 1e-9 * (1.0 + fabs(threshold)))
     else:
         branch_est = tree_est + 1e38
-    nd = &p.tree.nodes[node]
-    if leaf <= branch_est + 0.1 and leaf <= tree_est + 0.1:
-        nd.kind = LEAF
-        nd.feature = -1
-        nd.first_child = -1
-        nd.n_children = 0
-        nd.errors = leaf
-    elif branch_est <= tree_est + 0.1:
+    if decide(p, node, leaf, tree_est, branch_est):
         estimate_listed(p, <int> child, at, m, True, 0.0, INFINITY)
-        p.tree.nodes[node] = p.tree.nodes[child]
-        p.cut[node] = p.cut[child]
-        memcpy(&p.tree.value[node * k], &p.tree.value[child * k], k * sizeof(double))
-    else:
-        nd.errors = tree_est
+        raise_child(p, node, <int> child)
     return p.tree.nodes[node].errors
 
 
