@@ -37,6 +37,8 @@ import time
 
 import numpy as np
 
+from bench_vs_sklearn import cpu_model       # this directory
+
 
 def make_data(n, features, seed=0):
     rng = np.random.default_rng(seed)
@@ -152,17 +154,6 @@ def section_n_jobs(C45Classifier, X, y, repeat):
     out["fit_speedup"] = out["fit"][1]["wall"] / out["fit"][2]["wall"]
     out["predict_speedup"] = out["predict"][1]["wall"] / out["predict"][2]["wall"]
     return out
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def environment(c45):

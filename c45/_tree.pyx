@@ -821,7 +821,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef int32_t* stack_node
     cdef double* stack_w
     cdef Py_ssize_t r, top, c, nd, b, v, tid
-    cdef double wt, share, x
+    cdef double wt, x
     cdef const double* xc = rows.cont
     if stack_nodes == NULL or stack_ws == NULL or fast == NULL or leaf_sums == NULL:
         free(stack_nodes); free(stack_ws); free(fast); free(leaf_sums)
@@ -831,7 +831,8 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         fast[nd].first = first[nd]
         if kind[nd] == LEAF:
             fast[nd].column = LEAF_MARK
-            leaf_into(&leaf_sums[nd * k], nd, 1.0, k, weight, value, ncls, laplace, f32)
+            # The answer for weight 1, added to zero sums (leaf_sums is calloc'd).
+            add_leaf(&leaf_sums[nd * k], nd, 1.0, k, weight, value, ncls, laplace, f32)
         elif kind[nd] == CONTINUOUS:
             fast[nd].column = col[tv.feature[nd]]
         else:
@@ -905,13 +906,6 @@ cdef inline void add_leaf(double* sums, Py_ssize_t nd, double wt, Py_ssize_t k,
     else:
         c = ncls[nd]
         sums[c] = rnd(f32, sums[c] + wt)
-
-
-cdef inline void leaf_into(double* sums, Py_ssize_t nd, double wt, Py_ssize_t k,
-                           const double[::1] weight, const double[:, ::1] value,
-                           const int32_t[::1] ncls, bint laplace, bint f32) noexcept nogil:
-    """A leaf's answer for a case of weight wt, added to zero sums."""
-    add_leaf(sums, nd, wt, k, weight, value, ncls, laplace, f32)
 
 
 def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
