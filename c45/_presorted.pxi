@@ -166,9 +166,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             tw.min_objs = w.min_objs
             j = g.list_of[f]
             if j == 0:
-                tw.cases, tw.spare = w.cases, tw.cases    # read only: shared
-                evaluate_feature(tw, f, 0, m - 1, total, sample)
-                tw.cases, tw.spare = tw.spare, w.cases
+                evaluate_feature(tw, f, 0, m - 1, total, sample)   # reads w.cases
             elif sample and not w.drawn[f]:
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0

@@ -64,11 +64,9 @@ cdef struct Work:
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
     Py_ssize_t table_n
     # Parallel evaluation of a node's features (float64 mode): per-thread copies
-    # of this struct with their own scratch (spare: a thread's own case array
-    # while it reads the shared one).
+    # of this struct with their own scratch, sharing the case array read-only.
     int n_threads
     Work* threads
-    int32_t* spare
     bint owns_scratch
     # Gathering the branches of many-valued tests (see branch_lists)
     int32_t* pos_of         # n_cases: position of a case in the case array

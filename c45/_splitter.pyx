@@ -92,9 +92,9 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
 cdef void work_free(Work* w) noexcept:
     cdef int t
     if w.threads != NULL:
-        for t in range(w.n_threads + 1):
+        for t in range(w.n_threads):
             if w.threads[t].owns_scratch:
-                free_thread_scratch(&w.threads[t], t != w.n_threads)
+                free_thread_scratch(&w.threads[t])
         free(w.threads)
     free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
@@ -111,9 +111,9 @@ cdef Py_ssize_t PARALLEL_MIN_WORK = 200000
 
 
 cdef int work_threads_init(Work* w, int n_threads) except -1:
-    """Scratch for n_threads evaluation threads (float64 mode), plus one for the
-    feature evaluated in place. They share the data, weights and per-feature
-    results of w."""
+    """Scratch for n_threads evaluation threads (float64 mode). They share the
+    data, the case array and weights (read only) and the per-feature results of
+    w (each thread writes its own features')."""
     cdef Py_ssize_t n = w.data.n_cases, k = w.data.n_classes, t, max_values = 2, f
     cdef Work* tw
     w.n_threads = n_threads if n_threads > 1 else 1
@@ -123,10 +123,10 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
     for f in range(w.data.n_features):
         if w.data.n_values[f] > max_values:
             max_values = w.data.n_values[f]
-    w.threads = <Work*> calloc(w.n_threads + 1, sizeof(Work))
+    w.threads = <Work*> calloc(w.n_threads, sizeof(Work))
     if w.threads == NULL:
         raise MemoryError("c45: cannot allocate the thread buffers")
-    for t in range(w.n_threads + 1):
+    for t in range(w.n_threads):
         tw = &w.threads[t]
         tw[0] = w[0]                      # shares data, weights, results, tables
         tw.threads = NULL
@@ -151,24 +151,21 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.phi_dirty = <uint8_t*> calloc(2 * k, sizeof(uint8_t))
         tw.snap = NULL
         tw.snap_cap = 0
-        tw.cases = w.cases if t == w.n_threads else <int32_t*> calloc(n + 1, sizeof(int32_t))
         if (tw.freq == NULL or tw.totals == NULL or tw.slot == NULL or tw.block_freq == NULL
                 or tw.block_totals == NULL or tw.trial_freq == NULL
                 or tw.trial_totals == NULL or tw.rankbuf == NULL or tw.ranktmp == NULL
                 or tw.cand_gain == NULL or tw.cand_split == NULL
-                or tw.cand_below == NULL or tw.cand_above == NULL or tw.cases == NULL
+                or tw.cand_below == NULL or tw.cand_above == NULL
                 or tw.cand_pos == NULL or tw.phi == NULL or tw.phi_dirty == NULL):
             raise MemoryError("c45: cannot allocate the thread buffers")
     return 0
 
 
-cdef void free_thread_scratch(Work* tw, bint own_cases) noexcept:
+cdef void free_thread_scratch(Work* tw) noexcept:
     free(tw.freq); free(tw.totals); free(tw.slot); free(tw.block_freq); free(tw.block_totals)
     free(tw.trial_freq); free(tw.trial_totals); free(tw.rankbuf); free(tw.ranktmp)
     free(tw.cand_gain); free(tw.cand_split); free(tw.cand_below); free(tw.cand_above)
     free(tw.cand_pos); free(tw.snap); free(tw.phi); free(tw.phi_dirty)
-    if own_cases:
-        free(tw.cases)
 
 
 # ---------------------------------------------------------------------------

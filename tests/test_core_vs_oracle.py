@@ -185,3 +185,13 @@ def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs():
         for field in t._fields:
             assert np.array_equal(getattr(t, field), getattr(trees[0], field),
                                   equal_nan=getattr(t, field).dtype.kind == "f"), field
+
+
+def test_parallel_node_evaluation_does_not_change_the_tree():
+    """80,000 rows x 4 features: the top nodes' features (discrete ones reading
+    the shared case array) are evaluated and split by two threads."""
+    X, _, _, y = task_problem(1, n=80000)
+    one, two = (C45Classifier(n_jobs=j).fit(X, y).grown_tree_ for j in (1, 2))
+    for field in one._fields:
+        assert np.array_equal(getattr(one, field), getattr(two, field),
+                              equal_nan=getattr(one, field).dtype.kind == "f"), field
