@@ -37,7 +37,7 @@ else:
                         "-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
         link_args = ["-fopenmp", "-fsanitize=address,undefined"]
 
-modules = ["_criterion", "_splitter", "_tree", "_prune"]
+modules = ["_criterion", "_splitter", "_tree", "_prune", "_ranks"]
 extensions = [
     Extension(
         f"c45.{name}",

@@ -9,7 +9,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _pruning, _tree
+from c45 import _pruning, _ranks, _tree
 from c45._encode import encode_fit, encode_predict, encode_target, plain_rows
 
 _PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
@@ -529,19 +529,15 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         """float64 mode's tables, per continuous feature: each case's rank in the
         order by (value, row) with unknown values last, the values in that order,
         and the number of known values. cont becomes the table of sorted values, in
-        place (so the fit holds one copy of the values). numpy sorts without the
-        GIL, so n_threads threads sort different features at once."""
+        place (so the fit holds one copy of the values). The sort (c45/_ranks.pyx)
+        runs without the GIL, so n_threads threads sort different features at once."""
         n = cont.shape[1]
         n_known = np.zeros(schema.n_features, dtype=np.int64)
         ranks = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
-        positions = np.arange(n, dtype=np.uint32)
 
         def one(j):
             row = schema.col[j]
-            order = np.argsort(cont[row], kind="stable")      # NaN sort last
-            ranks[row, order] = positions
-            n_known[j] = n - int(np.count_nonzero(np.isnan(cont[row])))
-            cont[row] = cont[row, order]
+            n_known[j] = _ranks.rank_column(cont[row], ranks[row])
 
         features = np.flatnonzero(~schema.discrete)
         if n_threads > 1 and len(features) > 1:

@@ -184,20 +184,31 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             eval_continuous_list(w, f, g.arena + base + j * m, m, total)
 
 
-cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o,
+cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o, Py_ssize_t m_child,
                             const uint8_t* mark, double factor) noexcept nogil:
     """One list of a child from its parent's: a stable filter keeping the cases
     marked 1 (the child's branch) and 2 (unknown outcome, weight scaled). o may
-    equal s (in place): every entry is written at or before where it was read."""
+    equal s (in place): every entry is written at or before where it was read.
+    Branch-free (a child's cases are interleaved unpredictably with the others):
+    every entry is written at o[t] and t advances only for a kept one; the loop
+    ends at the child's last case, so no write passes o[m_child - 1]."""
     cdef Py_ssize_t i, t = 0
     cdef uint8_t b
+    cdef Entry e
+    cdef double scale[3]
+    scale[0] = 1.0
+    scale[1] = 1.0
+    scale[2] = factor              # w * 1.0 == w exactly
+    if m_child <= 0:
+        return
     for i in range(m):
-        b = mark[s[i].case]
-        if b != 0:
-            o[t] = s[i]
-            if b == 2:
-                o[t].weight = s[i].weight * factor
-            t += 1
+        e = s[i]
+        b = mark[e.case]
+        e.weight = e.weight * scale[b]
+        o[t] = e
+        t += b != 0
+        if t == m_child:
+            break
 
 
 cdef void filter_lists(Grower* g, const Entry* src, Py_ssize_t m, Entry* dst,
@@ -207,10 +218,10 @@ cdef void filter_lists(Grower* g, const Entry* src, Py_ssize_t m, Entry* dst,
     cdef Py_ssize_t j
     if n_threads > 1 and dst != src:
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
-            filter_one(src + j * m, m, dst + j * m_child, g.mark, factor)
+            filter_one(src + j * m, m, dst + j * m_child, m_child, g.mark, factor)
     else:
         for j in range(g.n_lists):
-            filter_one(src + j * m, m, dst + j * m_child, g.mark, factor)
+            filter_one(src + j * m, m, dst + j * m_child, m_child, g.mark, factor)
 
 
 cdef inline void set_leaf(Node* nd, int32_t cls, double weight, double errors) noexcept nogil:

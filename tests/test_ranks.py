@@ -1,0 +1,47 @@
+"""The float64 fit's one sort per feature (c45/_ranks.pyx) against numpy's stable
+argsort: the canonical order by (value, row), NaN last, -0.0 equal to 0.0."""
+import numpy as np
+import pytest
+
+from c45 import _ranks
+
+
+def _expected(x):
+    order = np.argsort(x, kind="stable")           # NaN last, ties in row order
+    ranks = np.zeros(len(x), np.uint32)
+    ranks[order] = np.arange(len(x), dtype=np.uint32)
+    return ranks, x[order], int(np.count_nonzero(~np.isnan(x)))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rank_column_equals_stable_argsort(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 400)) if seed else 0
+    x = rng.normal(scale=10.0 ** rng.integers(-3, 4), size=n)
+    if seed % 3 == 0:
+        x = np.round(x, 1)                          # many ties
+    for value, share in ((np.nan, 0.1), (-0.0, 0.05), (0.0, 0.05), (np.inf, 0.03),
+                         (-np.inf, 0.03), (5e-324, 0.02), (-5e-324, 0.02)):
+        x[rng.random(n) < share] = value
+    ranks, values, n_known = _expected(x)
+    got_values, got_ranks = x.copy(), np.zeros(n, np.uint32)
+    assert _ranks.rank_column(got_values, got_ranks) == n_known
+    np.testing.assert_array_equal(got_ranks, ranks)
+    # The values in that order, bit for bit (the sign of a zero kept).
+    np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
+
+
+def test_rank_column_large_column():
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=200_000)
+    x[rng.random(x.size) < 0.05] = np.nan
+    ranks, values, n_known = _expected(x)
+    got_values, got_ranks = x.copy(), np.zeros(x.size, np.uint32)
+    assert _ranks.rank_column(got_values, got_ranks) == n_known
+    np.testing.assert_array_equal(got_ranks, ranks)
+    np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
+
+
+def test_rank_column_rejects_short_ranks():
+    with pytest.raises(ValueError, match="shorter"):
+        _ranks.rank_column(np.zeros(3), np.zeros(2, np.uint32))
