@@ -386,7 +386,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             pruned = None
             if self.pruning == "pessimistic":
                 pruned = _tree.prune_tree(data, options, self.grown_tree_, order,
-                                          self._cf(), bool(self.subtree_raising))
+                                          self._cf(), bool(self.subtree_raising),
+                                          self._threads())
             self.tree_ = self._finish_pruning(self.grown_tree_, pruned, X_val, y_val)
         except Exception:
             self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})

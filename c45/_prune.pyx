@@ -9,9 +9,10 @@ precision="float64" walks case lists in row order (estimate_listed): every sum i
 row order and scaled weights restored exactly, as growing does (oracle decision 9),
 and memory read in sequence.
 """
+from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, fabs, INFINITY
-from libc.stdlib cimport calloc, realloc, free
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, malloc, qsort, realloc, free
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint32_t
 
 from c45._types cimport Node, NodeBuffer, Test, Entry, Dataset, LEAF, CONTINUOUS, SUBSET
@@ -21,12 +22,24 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 
 
+cdef struct PruneTask:
+    int32_t node             # a subtree's root
+    Entry* cases             # its case list (row order), owned until estimated
+    Py_ssize_t m
+    double result            # its estimate (update: its errors after pruning)
+
+
 cdef struct Pruner:
     NodeBuffer* tree
     Work* w
     double cf
     double coeff
     bint raising
+    double* dist             # k: class weights of the node (each thread its own)
+    int n_threads
+    Py_ssize_t limit         # float64: a descent of this many cases runs in parallel
+    PruneTask* tasks         # the running descent's subtrees estimated already
+    Py_ssize_t n_tasks
     # float64: a stack of case lists (Entry.value holds a case's outcome)
     Entry* arena
     Py_ssize_t arena_top
@@ -201,6 +214,88 @@ cdef inline int listed_outcome(const Dataset* d, const Node* nd, const int32_t* 
     return v
 
 
+cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
+                             Py_ssize_t m) noexcept nogil:
+    """The node's cases grouped by outcome (stable) in a copy at the top of the
+    arena: unknown first, then branch 1, 2, ...; pushes the node's offsets
+    (offsets[v] ends outcome v, which starts at offsets[v - 1], 0 for v = 0).
+    Returns the copy's position, -1 out of memory."""
+    cdef const Dataset* d = p.w.data
+    cdef Py_ssize_t nb = nd.n_children, offs, v, i, grouped
+    cdef uint32_t cut = p.cut[node] if nd.kind == CONTINUOUS else 0
+    cdef Entry* e
+    cdef Entry* g
+    if reserve(p, m, nb + 2) < 0:
+        p.failed = True
+        return -1
+    e = p.arena + at
+    offs = p.off_top
+    p.off_top += nb + 2
+    for v in range(nb + 2):
+        p.offsets[offs + v] = 0
+    for i in range(m):
+        v = listed_outcome(d, nd, p.tree.maps, cut, e[i].case)
+        e[i].value = <double> v
+        p.offsets[offs + v + 1] += 1
+    for v in range(nb + 1):
+        p.offsets[offs + v + 1] += p.offsets[offs + v]
+    grouped = p.arena_top
+    p.arena_top += m
+    g = p.arena + grouped
+    for i in range(m):
+        v = <Py_ssize_t> e[i].value
+        g[p.offsets[offs + v]] = e[i]
+        p.offsets[offs + v] += 1
+    return grouped
+
+
+cdef inline double unknown_w_of(const Pruner* p, Py_ssize_t grouped,
+                                Py_ssize_t offs) noexcept nogil:
+    """Weight of the cases of unknown outcome, summed in row order."""
+    cdef double u = 0.0
+    cdef Py_ssize_t i
+    for i in range(p.offsets[offs]):
+        u += p.arena[grouped + i].weight
+    return u
+
+
+cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
+                            Py_ssize_t v, double known_w, double* f) noexcept nogil:
+    """Branch v's case list at the top of the arena: its cases merged in row order
+    with the unknown ones, scaled by its share f of the known weight. Returns its
+    length (0: an empty branch, no list), -1 out of memory."""
+    cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
+    cdef Py_ssize_t n_unknown = p.offsets[offs], i, j, pos
+    cdef double wv = 0.0
+    cdef Entry* g
+    cdef Entry* out
+    if b == a:
+        return 0
+    for i in range(a, b):
+        wv += p.arena[grouped + i].weight
+    f[0] = wv / known_w
+    if reserve(p, n_unknown + b - a, 0) < 0:
+        p.failed = True
+        return -1
+    g = p.arena + grouped
+    out = p.arena + p.arena_top
+    i = 0
+    j = a
+    pos = 0
+    while i < n_unknown or j < b:
+        if j >= b or (i < n_unknown and g[i].case < g[j].case):
+            out[pos] = g[i]
+            out[pos].weight = g[i].weight * f[0]
+            i += 1
+        else:
+            out[pos] = g[j]
+            j += 1
+        pos += 1
+    p.arena_top += pos
+    return pos
+
+
+
 cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                             bint update, double outer, double stop) noexcept nogil:
     """estimate() on the case list arena[at .. at + m) in row order (float64).
@@ -210,18 +305,16 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     only grows: once outer (the total of what the enclosing calls have summed so
     far) plus this call's total passes stop, the estimate is known to pass it, and
     INFINITY is returned at once (update false only; stop is INFINITY otherwise)."""
-    cdef const Dataset* d = p.w.data
-    cdef Py_ssize_t k = d.n_classes, c, i, j, v, nb, child, grouped, offs, pos, a, b
-    cdef Py_ssize_t n_unknown, size_v
+    cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, child, grouped, offs, pos
     cdef Node* nd = &p.tree.nodes[node]
     cdef Entry* e
-    cdef Entry* g
-    cdef Entry* out
-    cdef double* dist = p.w.dist
-    cdef double total = 0.0, unknown_w = 0.0, known_w, wv, f, max_f = 0.0
+    cdef double* dist = p.dist
+    cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
     cdef double err, u, leaf, tree_est = 0.0, branch_est, threshold
     cdef int best, max_branch = -1
-    cdef uint32_t cut = 0
+    for i in range(p.n_tasks):           # a subtree the threads estimated
+        if p.tasks[i].node == node:
+            return p.tasks[i].result
     for c in range(k):
         dist[c] = 0.0
     e = p.arena + at
@@ -244,70 +337,20 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             nd.errors = leaf
         return leaf
 
-    # Outcomes, then the cases grouped by outcome (stable): unknown first, then
-    # branch 1, 2, ...; offsets[v] is where outcome v starts in the grouped copy.
-    nb = nd.n_children
-    if nd.kind == CONTINUOUS:
-        cut = p.cut[node]
-    if reserve(p, m, nb + 2) < 0:
-        p.failed = True
+    grouped = group_listed(p, nd, node, at, m)
+    if grouped < 0:
         return leaf
-    e = p.arena + at
-    offs = p.off_top
-    p.off_top += nb + 2
-    for v in range(nb + 2):
-        p.offsets[offs + v] = 0
-    for i in range(m):
-        v = listed_outcome(d, nd, p.tree.maps, cut, e[i].case)
-        e[i].value = <double> v
-        p.offsets[offs + v + 1] += 1
-        if v == 0:
-            unknown_w += e[i].weight
-    for v in range(nb + 1):
-        p.offsets[offs + v + 1] += p.offsets[offs + v]
-    grouped = p.arena_top
-    p.arena_top += m
-    g = p.arena + grouped
-    for i in range(m):
-        v = <Py_ssize_t> e[i].value
-        g[p.offsets[offs + v]] = e[i]
-        p.offsets[offs + v] += 1
-    # offsets[v] now ends outcome v; outcome v starts at offsets[v - 1] (0 for v = 0)
-    n_unknown = p.offsets[offs]
-    known_w = total - unknown_w
-    for v in range(1, nb + 1):
-        a = p.offsets[offs + v - 1]
-        b = p.offsets[offs + v]
-        size_v = b - a
-        if size_v == 0:
+    offs = p.off_top - (nd.n_children + 2)
+    known_w = total - unknown_w_of(p, grouped, offs)
+    for v in range(1, nd.n_children + 1):
+        pos = branch_list(p, grouped, offs, v, known_w, &f)
+        if pos < 0:
+            break
+        if pos == 0:
             continue
-        wv = 0.0
-        for i in range(a, b):
-            wv += p.arena[grouped + i].weight
-        f = wv / known_w
         if f >= max_f:
             max_f = f
             max_branch = <int> v
-        # The child's list: the unknown cases (scaled) merged with branch v's,
-        # in row order.
-        if reserve(p, n_unknown + size_v, 0) < 0:
-            p.failed = True
-            break
-        g = p.arena + grouped
-        out = p.arena + p.arena_top
-        i = 0
-        j = a
-        pos = 0
-        while i < n_unknown or j < b:
-            if j >= b or (i < n_unknown and g[i].case < g[j].case):
-                out[pos] = g[i]
-                out[pos].weight = g[i].weight * f
-                i += 1
-            else:
-                out[pos] = g[j]
-                j += 1
-            pos += 1
-        p.arena_top += pos
         tree_est = tree_est + estimate_listed(p, nd.first_child + <int> v - 1,
                                               p.arena_top - pos, pos, update,
                                               outer + tree_est, stop)
@@ -335,19 +378,187 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             threshold = leaf - 0.1
         else:
             threshold = tree_est + 0.1
-        branch_est = estimate_listed(p, <int> child, at, m, False, 0.0,
-                                     threshold + 1e-9 * (1.0 + fabs(threshold)))
+        branch_est = estimate_entry(p, <int> child, at, m, False,
+                                    threshold + 1e-9 * (1.0 + fabs(threshold)))
     else:
         branch_est = tree_est + 1e38
     if decide(p, node, leaf, tree_est, branch_est):
-        estimate_listed(p, <int> child, at, m, True, 0.0, INFINITY)
+        estimate_entry(p, <int> child, at, m, True, INFINITY)
         raise_child(p, node, <int> child)
     return p.tree.nodes[node].errors
 
 
+# ---------------------------------------------------------------------------
+# Threads (float64, n_jobs > 1). A descent (the estimate of a subtree for a case
+# list, with or without update) of at least `limit` cases runs in three steps:
+# collect walks its top nodes as estimate_listed would, building the same case
+# lists, and sets aside every internal node reached with fewer cases as a task
+# with a copy of its list; the threads estimate the tasks, largest first, each
+# with its own arena; then estimate_listed runs the descent again on one thread
+# and takes each task's result where it reaches its node. A task computes exactly
+# what the single-threaded descent computes there (its list is the same, and
+# only the task writes to its subtree), so n_jobs changes no bit. Raising and
+# re-estimating a top node are descents of their own (estimate_entry).
+# Early exits of estimates without update: a task knows only its own sum, so it
+# stops when that alone passes stop; the final result is INFINITY exactly when
+# the single-threaded one is (a sum of non-negative terms passes stop iff some
+# partial sum does, up to the rounding margin of the threshold).
+
+cdef double estimate_entry(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
+                           bint update, double stop) noexcept nogil:
+    """A descent of its own from node (the enclosing descent's tasks set aside)."""
+    cdef PruneTask* saved = p.tasks
+    cdef Py_ssize_t saved_n = p.n_tasks
+    cdef double r
+    p.tasks = NULL
+    p.n_tasks = 0
+    if p.n_threads > 1 and m >= p.limit and p.tree.nodes[node].kind != LEAF:
+        r = estimate_parallel(p, node, at, m, update, stop)
+    else:
+        r = estimate_listed(p, node, at, m, update, 0.0, stop)
+    p.tasks = saved
+    p.n_tasks = saved_n
+    return r
+
+
+cdef struct TaskList:
+    PruneTask* tasks
+    Py_ssize_t count
+    Py_ssize_t cap
+
+
+cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
+                 TaskList* tl) noexcept nogil:
+    """The tasks of a descent from node on arena[at .. at + m): -1 out of memory."""
+    cdef Node* nd = &p.tree.nodes[node]
+    cdef Py_ssize_t i, v, grouped, offs, pos
+    cdef double total = 0.0, f = 0.0
+    cdef PruneTask* grown
+    cdef PruneTask* t
+    if nd.kind == LEAF:
+        return 0
+    if m < p.limit:
+        if tl.count == tl.cap:
+            tl.cap = 2 * tl.cap + 16
+            grown = <PruneTask*> realloc(tl.tasks, tl.cap * sizeof(PruneTask))
+            if grown == NULL:
+                return -1
+            tl.tasks = grown
+        t = &tl.tasks[tl.count]
+        t.node = node
+        t.m = m
+        t.result = 0.0
+        t.cases = <Entry*> malloc(m * sizeof(Entry) + 1)
+        if t.cases == NULL:
+            return -1
+        memcpy(t.cases, p.arena + at, m * sizeof(Entry))
+        tl.count += 1
+        return 0
+    for i in range(m):
+        total += p.arena[at + i].weight
+    grouped = group_listed(p, nd, node, at, m)
+    if grouped < 0:
+        return -1
+    offs = p.off_top - (nd.n_children + 2)
+    total = total - unknown_w_of(p, grouped, offs)
+    for v in range(1, nd.n_children + 1):
+        pos = branch_list(p, grouped, offs, v, total, &f)
+        if pos < 0:
+            return -1
+        if pos > 0:
+            if collect(p, nd.first_child + <int> v - 1, p.arena_top - pos, pos, tl) < 0:
+                return -1
+            p.arena_top -= pos
+    p.off_top = offs
+    p.arena_top = grouped
+    return 0
+
+
+cdef int larger_task(const void* a, const void* b) noexcept nogil:
+    cdef const PruneTask* x = <const PruneTask*> a
+    cdef const PruneTask* y = <const PruneTask*> b
+    return -1 if x.m > y.m else (1 if x.m < y.m else 0)
+
+
+cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop) noexcept nogil:
+    q.arena_top = 0
+    q.off_top = 0
+    if reserve(q, t.m, 0) < 0:
+        q.failed = True
+        return
+    memcpy(q.arena, t.cases, t.m * sizeof(Entry))
+    free(t.cases)
+    t.cases = NULL
+    q.arena_top = t.m
+    t.result = estimate_listed(q, t.node, 0, t.m, update, 0.0, stop)
+
+
+cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
+                              bint update, double stop) noexcept nogil:
+    cdef TaskList tl
+    cdef Pruner* workers = NULL
+    cdef Py_ssize_t i, k = p.w.data.n_classes, arena_top = p.arena_top
+    cdef Py_ssize_t off_top = p.off_top
+    cdef int n_workers = p.n_threads, tid
+    cdef double r = 0.0
+    memset(&tl, 0, sizeof(TaskList))
+    if collect(p, node, at, m, &tl) < 0:
+        p.failed = True
+    p.arena_top = arena_top
+    p.off_top = off_top
+    if not p.failed and tl.count > 0:
+        if n_workers > tl.count:
+            n_workers = <int> tl.count
+        workers = <Pruner*> calloc(n_workers, sizeof(Pruner))
+        if workers == NULL:
+            p.failed = True
+    if not p.failed and tl.count > 0:
+        for i in range(n_workers):
+            workers[i] = p[0]
+            workers[i].arena = NULL
+            workers[i].arena_cap = workers[i].arena_top = 0
+            workers[i].offsets = NULL
+            workers[i].off_cap = workers[i].off_top = 0
+            workers[i].n_threads = 1
+            workers[i].tasks = NULL
+            workers[i].n_tasks = 0
+            workers[i].dist = <double*> malloc((k + 1) * sizeof(double))
+            if workers[i].dist == NULL:
+                p.failed = True
+        if not p.failed:
+            qsort(tl.tasks, tl.count, sizeof(PruneTask), larger_task)
+            for i in prange(tl.count, schedule="dynamic", num_threads=n_workers):
+                tid = threadid()
+                run_task(&workers[tid], &tl.tasks[i], update, stop)
+        for i in range(n_workers):
+            if workers[i].failed:
+                p.failed = True
+            free(workers[i].arena)
+            free(workers[i].offsets)
+            free(workers[i].dist)
+        free(workers)
+    if not p.failed:
+        p.tasks = tl.tasks
+        p.n_tasks = tl.count
+        r = estimate_listed(p, node, at, m, update, 0.0, stop)
+        p.tasks = NULL
+        p.n_tasks = 0
+    for i in range(tl.count):
+        free(tl.tasks[i].cases)
+    free(tl.tasks)
+    return r
+
+
+
+# The fewest cases of a parallel descent's tasks (smaller subtrees are not worth
+# a thread); a descent of the whole training set sets aside subtrees under n / 16.
+cdef Py_ssize_t PARALLEL_PRUNE_MIN = 1000
+
+
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
                            bint subtree_raising) except -1 nogil:
-    """Prune the tree in place on all training cases, weights reset (§8.2)."""
+    """Prune the tree in place on all training cases, weights reset (§8.2);
+    float64 on w.n_threads threads."""
     cdef Pruner p
     cdef Py_ssize_t i, n = w.data.n_cases
     cdef bint f32 = w.data.f32
@@ -361,6 +572,11 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.offsets = NULL
     p.off_top = p.off_cap = 0
     p.failed = False
+    p.dist = w.dist
+    p.n_threads = w.n_threads if w.n_threads > 1 else 1
+    p.limit = max(n // 16, PARALLEL_PRUNE_MIN)
+    p.tasks = NULL
+    p.n_tasks = 0
     w.count_mode = w.data.count_mode_init
     for i in range(n):
         w.weight[i] = w.data.init_weight[i]
@@ -381,7 +597,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
             p.arena[i].case = <int32_t> i
             p.arena[i].cls = w.data.y[i]
         p.arena_top = n
-        estimate_listed(&p, 0, 0, n, True, 0.0, INFINITY)
+        estimate_entry(&p, 0, 0, n, True, INFINITY)
     free(p.arena)
     free(p.offsets)
     free(p.cut)

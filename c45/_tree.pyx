@@ -641,9 +641,10 @@ def check_prunable(tree):
 
 
 def prune_tree(tuple data, dict options, grown, const int32_t[::1] order,
-               double confidence, bint subtree_raising):
+               double confidence, bint subtree_raising, int n_jobs=1):
     """Pessimistic pruning of a stored grown tree, the training cases in the order
-    growing left them: the tree a fit with these settings would give."""
+    growing left them: the tree a fit with these settings would give (float64 on
+    n_jobs threads)."""
     cdef Dataset d
     cdef Work w
     cdef NodeBuffer buf
@@ -652,6 +653,7 @@ def prune_tree(tuple data, dict options, grown, const int32_t[::1] order,
     check_prunable(grown)
     work_init(&w, &d)
     try:
+        work_threads_init(&w, n_jobs)
         if d.n_cases > 0:
             memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
         buffer_from_tree(grown, &buf)
