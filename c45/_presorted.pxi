@@ -123,19 +123,19 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
         e[c].cls = d.y[c]
-    for j in range(1, g.n_lists):
-        f = g.feature_of[j]
-        col = <Py_ssize_t> d.col[f] * n
-        n_known = <uint32_t> d.n_known[f]
-        e = g.arena + j * n
-        for c in range(n):
-            r = d.rank[col + c]
+    for c in range(n):                   # case by case: the ranks are case-major
+        for j in range(1, g.n_lists):
+            f = g.feature_of[j]
+            col = d.col[f]
+            n_known = <uint32_t> d.n_known[f]
+            e = g.arena + j * n
+            r = d.rank[c * d.rank_stride + col]
             if r >= n_known:
                 pos = r - n_known
                 e[pos].value = NAN
             else:
                 pos = r + (n - n_known)
-                e[pos].value = d.sorted_value[col + r]
+                e[pos].value = d.sorted_value[col * n + r]
             e[pos].weight = d.init_weight[c]
             e[pos].case = <int32_t> c
             e[pos].cls = d.y[c]

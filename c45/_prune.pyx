@@ -204,7 +204,7 @@ cdef inline int listed_outcome(const Dataset* d, const Node* nd, const int32_t* 
     cdef uint32_t r
     cdef int32_t v
     if nd.kind == CONTINUOUS:
-        r = d.rank[<Py_ssize_t> d.col[nd.feature] * d.n_cases + case]
+        r = d.rank[<Py_ssize_t> case * d.rank_stride + d.col[nd.feature]]
         if r >= d.n_known[nd.feature]:
             return 0
         return 1 if r < cut else 2
@@ -259,21 +259,25 @@ cdef inline double unknown_w_of(const Pruner* p, Py_ssize_t grouped,
     return u
 
 
+cdef inline double branch_share(const Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
+                                Py_ssize_t v, double known_w) noexcept nogil:
+    """Branch v's share of the known weight (its weight summed in row order)."""
+    cdef double wv = 0.0
+    cdef Py_ssize_t i
+    for i in range(p.offsets[offs + v - 1], p.offsets[offs + v]):
+        wv += p.arena[grouped + i].weight
+    return wv / known_w
+
+
 cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
-                            Py_ssize_t v, double known_w, double* f) noexcept nogil:
+                            Py_ssize_t v, double f) noexcept nogil:
     """Branch v's case list at the top of the arena: its cases merged in row order
-    with the unknown ones, scaled by its share f of the known weight. Returns its
-    length (0: an empty branch, no list), -1 out of memory."""
+    with the unknown ones, scaled by its share f. Returns its length, -1 out of
+    memory."""
     cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
     cdef Py_ssize_t n_unknown = p.offsets[offs], i, j, pos
-    cdef double wv = 0.0
     cdef Entry* g
     cdef Entry* out
-    if b == a:
-        return 0
-    for i in range(a, b):
-        wv += p.arena[grouped + i].weight
-    f[0] = wv / known_w
     if reserve(p, n_unknown + b - a, 0) < 0:
         p.failed = True
         return -1
@@ -285,7 +289,7 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
     while i < n_unknown or j < b:
         if j >= b or (i < n_unknown and g[i].case < g[j].case):
             out[pos] = g[i]
-            out[pos].weight = g[i].weight * f[0]
+            out[pos].weight = g[i].weight * f
             i += 1
         else:
             out[pos] = g[j]
@@ -294,6 +298,52 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
     p.arena_top += pos
     return pos
 
+
+cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t grouped, Py_ssize_t offs,
+                           Py_ssize_t v, double f, bint update) noexcept nogil:
+    """leaf_estimate for the leaf of branch v, its sums taken over branch_list's
+    merge without writing the list (the same additions in the same order)."""
+    cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
+    cdef Py_ssize_t n_unknown = p.offsets[offs], i = 0, j = a, c
+    cdef Py_ssize_t k = p.w.data.n_classes
+    cdef const Entry* g = p.arena + grouped
+    cdef double total = 0.0, wt
+    cdef int32_t cls
+    for c in range(k):
+        p.dist[c] = 0.0
+    while i < n_unknown or j < b:
+        if j >= b or (i < n_unknown and g[i].case < g[j].case):
+            wt = g[i].weight * f
+            cls = g[i].cls
+            i += 1
+        else:
+            wt = g[j].weight
+            cls = g[j].cls
+            j += 1
+        total += wt
+        p.dist[cls] += wt
+    return leaf_estimate(p, node, total, update)
+
+
+cdef double leaf_estimate(Pruner* p, int node, double total, bint update) noexcept nogil:
+    """The node's estimate as a leaf, from its total and class weights (p.dist);
+    with update, the node takes them (and, a leaf, its errors)."""
+    cdef Node* nd = &p.tree.nodes[node]
+    cdef Py_ssize_t k = p.w.data.n_classes, c
+    cdef int best = nd.node_class
+    cdef double err, leaf
+    for c in range(k):
+        if p.dist[c] > p.dist[best]:
+            best = <int> c
+    err = total - p.dist[best]
+    leaf = err + extra_errors(False, total, err, p.cf, p.coeff)
+    if update:
+        nd.weight = total
+        nd.node_class = best
+        memcpy(&p.tree.value[node * k], p.dist, k * sizeof(double))
+        if nd.kind == LEAF:
+            nd.errors = leaf
+    return leaf
 
 
 cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
@@ -310,8 +360,8 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef Entry* e
     cdef double* dist = p.dist
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
-    cdef double err, u, leaf, tree_est = 0.0, branch_est, threshold
-    cdef int best, max_branch = -1
+    cdef double leaf, tree_est = 0.0, branch_est, threshold
+    cdef int max_branch = -1, sub
     for i in range(p.n_tasks):           # a subtree the threads estimated
         if p.tasks[i].node == node:
             return p.tasks[i].result
@@ -321,20 +371,8 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     for i in range(m):
         total += e[i].weight
         dist[e[i].cls] += e[i].weight
-    best = nd.node_class
-    for c in range(k):
-        if dist[c] > dist[best]:
-            best = <int> c
-    err = total - dist[best]
-    u = extra_errors(False, total, err, p.cf, p.coeff)
-    leaf = err + u
-    if update:
-        nd.weight = total
-        nd.node_class = best
-        memcpy(&p.tree.value[node * k], dist, k * sizeof(double))
+    leaf = leaf_estimate(p, node, total, update)
     if nd.kind == LEAF:
-        if update:
-            nd.errors = leaf
         return leaf
 
     grouped = group_listed(p, nd, node, at, m)
@@ -343,18 +381,23 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     offs = p.off_top - (nd.n_children + 2)
     known_w = total - unknown_w_of(p, grouped, offs)
     for v in range(1, nd.n_children + 1):
-        pos = branch_list(p, grouped, offs, v, known_w, &f)
-        if pos < 0:
-            break
-        if pos == 0:
-            continue
+        if p.offsets[offs + v] == p.offsets[offs + v - 1]:
+            continue                      # no known case: no list
+        f = branch_share(p, grouped, offs, v, known_w)
         if f >= max_f:
             max_f = f
             max_branch = <int> v
-        tree_est = tree_est + estimate_listed(p, nd.first_child + <int> v - 1,
-                                              p.arena_top - pos, pos, update,
-                                              outer + tree_est, stop)
-        p.arena_top -= pos
+        sub = nd.first_child + <int> v - 1
+        if p.tree.nodes[sub].kind == LEAF:
+            # A leaf needs only its sums: taken in the order of its list, unmade.
+            tree_est = tree_est + leaf_of_branch(p, sub, grouped, offs, v, f, update)
+        else:
+            pos = branch_list(p, grouped, offs, v, f)
+            if pos < 0:
+                break
+            tree_est = tree_est + estimate_listed(p, sub, p.arena_top - pos, pos, update,
+                                                  outer + tree_est, stop)
+            p.arena_top -= pos
         nd = &p.tree.nodes[node]
         if outer + tree_est > stop:
             tree_est = INFINITY
@@ -432,7 +475,7 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     """The tasks of a descent from node on arena[at .. at + m): -1 out of memory."""
     cdef Node* nd = &p.tree.nodes[node]
     cdef Py_ssize_t i, v, grouped, offs, pos
-    cdef double total = 0.0, f = 0.0
+    cdef double total = 0.0
     cdef PruneTask* grown
     cdef PruneTask* t
     if nd.kind == LEAF:
@@ -462,13 +505,15 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     offs = p.off_top - (nd.n_children + 2)
     total = total - unknown_w_of(p, grouped, offs)
     for v in range(1, nd.n_children + 1):
-        pos = branch_list(p, grouped, offs, v, total, &f)
+        if (p.offsets[offs + v] == p.offsets[offs + v - 1]
+                or p.tree.nodes[nd.first_child + v - 1].kind == LEAF):
+            continue
+        pos = branch_list(p, grouped, offs, v, branch_share(p, grouped, offs, v, total))
         if pos < 0:
             return -1
-        if pos > 0:
-            if collect(p, nd.first_child + <int> v - 1, p.arena_top - pos, pos, tl) < 0:
-                return -1
-            p.arena_top -= pos
+        if collect(p, nd.first_child + <int> v - 1, p.arena_top - pos, pos, tl) < 0:
+            return -1
+        p.arena_top -= pos
     p.off_top = offs
     p.arena_top = grouped
     return 0
