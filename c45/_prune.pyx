@@ -198,6 +198,25 @@ cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept
     return 0
 
 
+cdef extern from *:
+    """
+    #define C45_PREFETCH(addr) __builtin_prefetch((const void*)(addr), 0, 1)
+    """
+    void C45_PREFETCH(const void* addr) noexcept nogil
+
+# Cases ahead whose test value is fetched early: the lookups go to rows spread over
+# the whole table, a cache miss each, and the prefetches overlap them.
+cdef Py_ssize_t PREFETCH = 16
+
+
+cdef inline void prefetch_outcome(const Dataset* d, const Node* nd,
+                                  int32_t case) noexcept nogil:
+    if nd.kind == CONTINUOUS:
+        C45_PREFETCH(&d.rank[<Py_ssize_t> case * d.rank_stride + d.col[nd.feature]])
+    else:
+        C45_PREFETCH(&d.codes[<Py_ssize_t> d.col[nd.feature] * d.n_cases + case])
+
+
 cdef inline int listed_outcome(const Dataset* d, const Node* nd, const int32_t* maps,
                                uint32_t cut, int32_t case) noexcept nogil:
     """outcome() for float64 pruning, inlined: the branch of a case, 0 if unknown."""
@@ -234,6 +253,8 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     for v in range(nb + 2):
         p.offsets[offs + v] = 0
     for i in range(m):
+        if i + PREFETCH < m:
+            prefetch_outcome(d, nd, e[i + PREFETCH].case)
         v = listed_outcome(d, nd, p.tree.maps, cut, e[i].case)
         e[i].value = <double> v
         p.offsets[offs + v + 1] += 1
