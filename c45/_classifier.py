@@ -534,11 +534,11 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         runs without the GIL, so n_threads threads sort different features at once."""
         n = cont.shape[1]
         n_known = np.zeros(schema.n_features, dtype=np.int64)
-        ranks = np.zeros((n, max(cont.shape[0], 1)), dtype=np.uint32)   # case-major
+        ranks = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
 
         def one(j):
             row = schema.col[j]
-            n_known[j] = _ranks.rank_column(cont[row], ranks, row)
+            n_known[j] = _ranks.rank_column(cont[row], ranks[row])
 
         features = np.flatnonzero(~schema.discrete)
         if n_threads > 1 and len(features) > 1:

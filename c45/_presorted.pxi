@@ -123,19 +123,19 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
         e[c].cls = d.y[c]
-    for c in range(n):                   # case by case: the ranks are case-major
-        for j in range(1, g.n_lists):
-            f = g.feature_of[j]
-            col = d.col[f]
-            n_known = <uint32_t> d.n_known[f]
-            e = g.arena + j * n
-            r = d.rank[c * d.rank_stride + col]
+    for j in range(1, g.n_lists):
+        f = g.feature_of[j]
+        col = <Py_ssize_t> d.col[f] * n
+        n_known = <uint32_t> d.n_known[f]
+        e = g.arena + j * n
+        for c in range(n):
+            r = d.rank[col + c]
             if r >= n_known:
                 pos = r - n_known
                 e[pos].value = NAN
             else:
                 pos = r + (n - n_known)
-                e[pos].value = d.sorted_value[col * n + r]
+                e[pos].value = d.sorted_value[col + r]
             e[pos].weight = d.init_weight[c]
             e[pos].case = <int32_t> c
             e[pos].cls = d.y[c]
@@ -455,6 +455,55 @@ cdef void settle(NodeBuffer* t, int32_t node) noexcept nogil:
         nd.kind = LEAF
 
 
+cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
+                      const Deferral* df) noexcept nogil:
+    """At the top of the tree (nodes of n/16 cases or more, which set the peak
+    memory), a split with exactly two non-empty branches, neither child set
+    aside: make both children's lists now, the larger in place over the parent's
+    and the other moved down right above it, so that the parent's lists are not
+    held while the smaller child's subtree grows. (Below, the move would cost
+    more than the memory is worth.) Returns the smaller branch (1-based), 0 when
+    the split does not qualify (the general path grows it), -1 out of memory."""
+    cdef Work* w = g.w
+    cdef Py_ssize_t i, m = fr.m, m_small, m_large, top
+    cdef int32_t v, small = 0, b
+    cdef const Entry* rl
+    cdef int threads
+    if df == NULL:
+        return 0                           # a set-aside subtree: small, no need
+    for v in range(1, nd.n_children + 1):
+        if v != fr.last and g.size[fr.branch_info + v] > 0:
+            if small != 0:
+                return 0                   # more than two non-empty branches
+            small = v
+    if small == 0 or fr.last == 0:
+        return 0
+    m_small = g.size[fr.branch_info + small] + fr.n_unknown
+    m_large = g.size[fr.branch_info + fr.last] + fr.n_unknown
+    if df != NULL and m_small < df.limit:
+        return 0                           # the small child becomes a task
+    top = g.arena_top
+    if arena_reserve(g, g.n_lists * m_small) < 0:
+        return -1
+    # The small child first (by several threads if it is big), then the large one
+    # in place: two filters (one pass writing both children is slower).
+    rl = g.arena + fr.base
+    for i in range(m):
+        b = <int32_t> rl[i].value
+        g.mark[rl[i].case] = 1 if b == small else (2 if b == 0 else 0)
+    threads = w.n_threads if m_small >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
+    filter_lists(g, g.arena + fr.base, m, g.arena + top, m_small,
+                 g.factor[fr.branch_info + small], threads)
+    for i in range(m):
+        b = <int32_t> rl[i].value
+        g.mark[rl[i].case] = 1 if b == fr.last else (2 if b == 0 else 0)
+    filter_lists(g, g.arena + fr.base, m, g.arena + fr.base, m_large,
+                 g.factor[fr.branch_info + fr.last], 1)
+    memmove(g.arena + fr.base + g.n_lists * m_large, g.arena + top,
+            g.n_lists * m_small * sizeof(Entry))
+    return small
+
+
 cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize_t m,
                  Deferral* df) noexcept nogil:
     """Grow the subtree at node root from the lists at the bottom of g's arena,
@@ -492,6 +541,39 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 top -= 1
                 continue
         nd = &t.nodes[fr.node]
+        if fr.next == 1:
+            r = split_binary(g, fr, nd, df)
+            if r < 0:
+                ok = -1
+                break
+            if r > 0:
+                # Both children's lists are made: the small one above the large
+                # one. Grow it first (pushed last), then the large one, as the
+                # general path below would.
+                if top + 2 > cap:
+                    cap = 2 * cap + 2
+                    grown = <ListFrame*> realloc(stack, cap * sizeof(ListFrame))
+                    if grown == NULL:
+                        ok = -1
+                        break
+                    stack = grown
+                    fr = &stack[top - 1]
+                fr.next = nd.n_children + 1
+                v = fr.last                       # the large branch
+                fr.last = 0
+                b = <int32_t> r                   # the small branch
+                memset(&stack[top], 0, 2 * sizeof(ListFrame))
+                stack[top].node = nd.first_child + v - 1
+                stack[top].depth = fr.depth + 1
+                stack[top].base = fr.base
+                stack[top].m = g.size[fr.branch_info + v] + fr.n_unknown
+                stack[top + 1].node = nd.first_child + b - 1
+                stack[top + 1].depth = fr.depth + 1
+                stack[top + 1].base = fr.base + g.n_lists * stack[top].m
+                stack[top + 1].m = g.size[fr.branch_info + b] + fr.n_unknown
+                g.arena_top = stack[top + 1].base + g.n_lists * stack[top + 1].m
+                top += 2
+                continue
         # The next branch to grow: the non-empty ones in order, the largest last.
         v = 0
         in_place = False

@@ -48,7 +48,12 @@ cdef struct Pruner:
     Py_ssize_t off_top
     Py_ssize_t off_cap
     uint32_t* cut            # per node of a continuous test: known values <= threshold
+    # float64: the ranks case-major, rank[case * rank_cols + column] (the ranks a
+    # case needs down a path share cache lines; the fit's table is column-major)
+    uint32_t* rank
+    Py_ssize_t rank_cols
     bint failed              # out of memory
+    char pad[64]             # threads' pruners side by side share no cache line
 
 
 cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
@@ -209,25 +214,20 @@ cdef extern from *:
 cdef Py_ssize_t PREFETCH = 16
 
 
-cdef inline void prefetch_outcome(const Dataset* d, const Node* nd,
-                                  int32_t case) noexcept nogil:
-    if nd.kind == CONTINUOUS:
-        C45_PREFETCH(&d.rank[<Py_ssize_t> case * d.rank_stride + d.col[nd.feature]])
-    else:
-        C45_PREFETCH(&d.codes[<Py_ssize_t> d.col[nd.feature] * d.n_cases + case])
-
-
-cdef inline int listed_outcome(const Dataset* d, const Node* nd, const int32_t* maps,
-                               uint32_t cut, int32_t case) noexcept nogil:
-    """outcome() for float64 pruning, inlined: the branch of a case, 0 if unknown."""
+cdef inline int listed_outcome(const Node* nd, const uint32_t* ranks, Py_ssize_t stride,
+                               uint32_t n_known, const int32_t* codes,
+                               const int32_t* maps, uint32_t cut,
+                               int32_t case) noexcept nogil:
+    """outcome() for float64 pruning, inlined: the branch of a case, 0 if unknown;
+    a continuous test reads ranks[case * stride], a discrete one codes[case]."""
     cdef uint32_t r
     cdef int32_t v
     if nd.kind == CONTINUOUS:
-        r = d.rank[<Py_ssize_t> case * d.rank_stride + d.col[nd.feature]]
-        if r >= d.n_known[nd.feature]:
+        r = ranks[<Py_ssize_t> case * stride]
+        if r >= n_known:
             return 0
         return 1 if r < cut else 2
-    v = d.codes[<Py_ssize_t> d.col[nd.feature] * d.n_cases + case]
+    v = codes[case]
     if nd.kind == SUBSET and v > 0:
         return maps[nd.map_offset + v]
     return v
@@ -240,10 +240,22 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     (offsets[v] ends outcome v, which starts at offsets[v - 1], 0 for v = 0).
     Returns the copy's position, -1 out of memory."""
     cdef const Dataset* d = p.w.data
-    cdef Py_ssize_t nb = nd.n_children, offs, v, i, grouped
-    cdef uint32_t cut = p.cut[node] if nd.kind == CONTINUOUS else 0
+    cdef Py_ssize_t nb = nd.n_children, offs, v, i, grouped, stride = 1, col = d.col[nd.feature]
+    cdef uint32_t cut = 0, n_known = 0
+    cdef const uint32_t* ranks = NULL
+    cdef const int32_t* codes = d.codes + col * d.n_cases
     cdef Entry* e
     cdef Entry* g
+    if nd.kind == CONTINUOUS:
+        cut = p.cut[node]
+        n_known = <uint32_t> d.n_known[nd.feature]
+        if m * 16 >= d.n_cases:
+            # Many cases: the feature's column, read almost in sequence.
+            ranks = d.rank + col * d.n_cases
+        else:
+            # Few: the case-major copy, where the parent's test was read just now.
+            ranks = p.rank + col
+            stride = p.rank_cols
     if reserve(p, m, nb + 2) < 0:
         p.failed = True
         return -1
@@ -254,8 +266,11 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         p.offsets[offs + v] = 0
     for i in range(m):
         if i + PREFETCH < m:
-            prefetch_outcome(d, nd, e[i + PREFETCH].case)
-        v = listed_outcome(d, nd, p.tree.maps, cut, e[i].case)
+            if ranks != NULL:
+                C45_PREFETCH(&ranks[<Py_ssize_t> e[i + PREFETCH].case * stride])
+            else:
+                C45_PREFETCH(&codes[e[i + PREFETCH].case])
+        v = listed_outcome(nd, ranks, stride, n_known, codes, p.tree.maps, cut, e[i].case)
         e[i].value = <double> v
         p.offsets[offs + v + 1] += 1
     for v in range(nb + 1):
@@ -588,8 +603,11 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             workers[i].n_threads = 1
             workers[i].tasks = NULL
             workers[i].n_tasks = 0
-            workers[i].dist = <double*> malloc((k + 1) * sizeof(double))
-            if workers[i].dist == NULL:
+            # 8 spare doubles each side: no cache line shared with another thread
+            workers[i].dist = <double*> malloc((k + 16) * sizeof(double))
+            if workers[i].dist != NULL:
+                workers[i].dist += 8
+            else:
                 p.failed = True
         if not p.failed:
             qsort(tl.tasks, tl.count, sizeof(PruneTask), larger_task)
@@ -601,7 +619,8 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                 p.failed = True
             free(workers[i].arena)
             free(workers[i].offsets)
-            free(workers[i].dist)
+            if workers[i].dist != NULL:
+                free(workers[i].dist - 8)
         free(workers)
     if not p.failed:
         p.tasks = tl.tasks
@@ -614,6 +633,26 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     free(tl.tasks)
     return r
 
+
+
+cdef uint32_t* case_major_ranks(const Dataset* d, Py_ssize_t* n_cols) noexcept nogil:
+    """A case-major copy of the rank table (NULL out of memory), in blocks of
+    cases so that reads and writes both stay in cache."""
+    cdef Py_ssize_t n = d.n_cases, cols = 1, f, c, c0, c1, j
+    cdef uint32_t* out
+    for f in range(d.n_features):
+        if d.n_values[f] == 0 and d.col[f] + 1 > cols:
+            cols = d.col[f] + 1
+    out = <uint32_t*> malloc((n * cols + 1) * sizeof(uint32_t))
+    if out == NULL:
+        return NULL
+    for c0 in range(0, n, 4096):
+        c1 = min(c0 + 4096, n)
+        for j in range(cols):
+            for c in range(c0, c1):
+                out[c * cols + j] = d.rank[j * n + c]
+    n_cols[0] = cols
+    return out
 
 
 # The fewest cases of a parallel descent's tasks (smaller subtrees are not worth
@@ -647,11 +686,14 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     for i in range(n):
         w.weight[i] = w.data.init_weight[i]
     p.cut = NULL
+    p.rank = NULL
+    p.rank_cols = 0
     if f32:
         estimate(&p, 0, 0, n - 1, True)
         return 0
     p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
-    if p.cut == NULL or reserve(&p, 2 * n + 1, 64) < 0:
+    p.rank = case_major_ranks(w.data, &p.rank_cols)
+    if p.cut == NULL or p.rank == NULL or reserve(&p, 2 * n + 1, 64) < 0:
         p.failed = True
     else:
         for i in range(tree.count):
@@ -667,6 +709,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     free(p.arena)
     free(p.offsets)
     free(p.cut)
+    free(p.rank)
     if p.failed:
         with gil:
             raise MemoryError("c45: out of memory while pruning the tree")

@@ -35,11 +35,9 @@ cdef inline uint64_t sort_key(double v) noexcept nogil:
     return bits | 0x8000000000000000ULL
 
 
-cdef int64_t rank_sorted(double* values, uint32_t* ranks, Py_ssize_t stride,
-                         Py_ssize_t n) noexcept nogil:
-    """Sort values in place into the canonical order and set ranks[row * stride]
-    to each row's position in it. Returns the number of known values, -1 out of
-    memory."""
+cdef int64_t rank_sorted(double* values, uint32_t* ranks, Py_ssize_t n) noexcept nogil:
+    """Sort values in place into the canonical order and set ranks[row] to each
+    row's position in it. Returns the number of known values, -1 out of memory."""
     cdef Keyed* a = <Keyed*> malloc((n + 1) * sizeof(Keyed))
     cdef Keyed* b = <Keyed*> malloc((n + 1) * sizeof(Keyed))
     cdef double* tmp = <double*> malloc((n + 1) * sizeof(double))
@@ -73,28 +71,25 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, Py_ssize_t stride,
             count[c] += 1
         t = a; a = b; b = t
     for i in range(n):
-        ranks[<Py_ssize_t> a[i].row * stride] = <uint32_t> i
+        ranks[a[i].row] = <uint32_t> i
         tmp[i] = values[a[i].row]
     memcpy(values, tmp, n * sizeof(double))
     free(a); free(b); free(tmp); free(count)
     return n_known
 
 
-def rank_column(double[::1] values, uint32_t[:, ::1] ranks, Py_ssize_t column):
+def rank_column(double[::1] values, uint32_t[::1] ranks):
     """Sort values in place into the canonical order (by value, then row; NaN last)
-    and set ranks[row, column] to each row's position in it; returns the known
-    count."""
+    and fill ranks with each row's position in it; returns the known count."""
     cdef Py_ssize_t n = values.shape[0]
     cdef int64_t n_known
     if ranks.shape[0] < n:
-        raise ValueError("ranks has fewer rows than values")
-    if not 0 <= column < ranks.shape[1]:
-        raise ValueError(f"column {column} is outside ranks' {ranks.shape[1]} columns")
+        raise ValueError("ranks is shorter than values")
     if n >= 0xFFFFFFFF:
         raise ValueError("a column of more than 2**32 - 2 rows cannot be ranked")
     with nogil:
         n_known = rank_sorted(&values[0] if n > 0 else NULL,
-                              &ranks[0, column] if n > 0 else NULL, ranks.shape[1], n)
+                              &ranks[0] if n > 0 else NULL, n)
     if n_known < 0:
         raise MemoryError("c45: out of memory sorting a feature")
     return n_known

@@ -542,7 +542,6 @@ cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
     cdef const int64_t[::1] n_known = data[15]
     memset(d, 0, sizeof(Dataset))
     d.rank = &rank[0, 0]
-    d.rank_stride = rank.shape[1]
     d.sorted_value = &sorted_value[0, 0]
     d.n_known = &n_known[0]
     d.n_cases = y.shape[0]

@@ -28,11 +28,8 @@ cdef struct Dataset:
     Py_ssize_t n_classes
     const double* cont          # float32 mode: continuous values, NaN = unknown
     # float64 mode: each case's rank in each continuous feature's order by (value,
-    # row), unknown values last, case-major (rank[case * rank_stride + col]: the
-    # ranks a case needs down a path share cache lines); the values in that order
-    # (feature-major); the known counts
+    # row), unknown values last; the values in that order; the known counts
     const uint32_t* rank
-    Py_ssize_t rank_stride
     const double* sorted_value
     const int64_t* n_known      # per feature
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
