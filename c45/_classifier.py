@@ -112,10 +112,11 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         ``n_c / N`` (J48's ``-A``). Empty leaves answer their class with weight 1 in
         both cases (C4.5's rule; J48 uses the parent's distribution).
     n_jobs : int or None, default=None
-        Threads for fitting (float64 mode: subtrees are grown in parallel and
-        the features of large nodes evaluated in parallel; pruning runs on one
-        thread; the tree does not depend on n_jobs) and for prediction (rows in
-        parallel). None means 1, -1 all cores.
+        Threads for fitting (float64 mode: the features are sorted, subtrees
+        grown and the features of large nodes evaluated in parallel, and
+        pessimistic pruning estimates subtrees in parallel, in ``fit`` and in
+        ``prune()``; the tree does not depend on n_jobs) and for prediction
+        (rows in parallel). None means 1, -1 all cores.
         ``precision="float32"`` always fits on one thread, as Release 8's
         evaluation order is part of its arithmetic.
     normalize_sample_weight : bool, default=False

@@ -11,7 +11,9 @@
 # outcome, whose weight is scaled by the branch's share (§2 step 9). The child with
 # the most cases is grown last, filtered in place over its parent's lists; the
 # others are copied to the top of the arena and freed when grown, so the arena
-# stays within a small multiple of the root's lists.
+# stays within a small multiple of the root's lists. At the top of the tree a
+# binary split makes both children at once (split_binary), the small one moved
+# down above the large one, so the parent's lists are not held meanwhile.
 #
 # Every sum is taken in an order that depends only on the node's set of cases and
 # weights (row order, or the canonical order for a continuous feature), so the

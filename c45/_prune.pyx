@@ -7,7 +7,8 @@ abandoned nodes stay in the buffer; the caller compacts the tree afterwards.
 precision="float32" walks Release 8's case array with its swaps (estimate).
 precision="float64" walks case lists in row order (estimate_listed): every sum in
 row order and scaled weights restored exactly, as growing does (oracle decision 9),
-and memory read in sequence.
+and memory read in sequence; with n_jobs > 1, subtrees are estimated on several
+threads (estimate_parallel), which changes no bit.
 """
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, fabs, INFINITY
