@@ -41,6 +41,7 @@ cdef struct Pruner:
     Py_ssize_t limit         # float64: a descent of this many cases runs in parallel
     PruneTask* tasks         # the running descent's subtrees estimated already
     Py_ssize_t n_tasks
+    int32_t* height          # n_jobs > 1: levels of each node's grown subtree
     # float64: a stack of case lists (Entry.value holds a case's outcome)
     Entry* arena
     Py_ssize_t arena_top
@@ -399,9 +400,9 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
     cdef double leaf, tree_est = 0.0, branch_est, threshold
     cdef int max_branch = -1, sub
-    for i in range(p.n_tasks):           # a subtree the threads estimated
-        if p.tasks[i].node == node:
-            return p.tasks[i].result
+    i = task_of(p, node)                 # a subtree the threads estimated
+    if i >= 0:
+        return p.tasks[i].result
     for c in range(k):
         dist[c] = 0.0
     e = p.arena + at
@@ -425,7 +426,9 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             max_f = f
             max_branch = <int> v
         sub = nd.first_child + <int> v - 1
-        if p.tree.nodes[sub].kind == LEAF:
+        if p.n_tasks > 0 and task_of(p, sub) >= 0:
+            tree_est = tree_est + p.tasks[task_of(p, sub)].result
+        elif p.tree.nodes[sub].kind == LEAF:
             # A leaf needs only its sums: taken in the order of its list, unmade.
             tree_est = tree_est + leaf_of_branch(p, sub, grouped, offs, v, f, update)
         else:
@@ -458,12 +461,12 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             threshold = leaf - 0.1
         else:
             threshold = tree_est + 0.1
-        branch_est = estimate_entry(p, <int> child, at, m, False,
-                                    threshold + 1e-9 * (1.0 + fabs(threshold)))
+        branch_est = descend(p, <int> child, at, m, False,
+                             threshold + 1e-9 * (1.0 + fabs(threshold)))
     else:
         branch_est = tree_est + 1e38
     if decide(p, node, leaf, tree_est, branch_est):
-        estimate_entry(p, <int> child, at, m, True, INFINITY)
+        descend(p, <int> child, at, m, True, INFINITY)
         raise_child(p, node, <int> child)
     return p.tree.nodes[node].errors
 
@@ -483,6 +486,25 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 # stops when that alone passes stop; the final result is INFINITY exactly when
 # the single-threaded one is (a sum of non-negative terms passes stop iff some
 # partial sum does, up to the rounding margin of the threshold).
+
+cdef inline Py_ssize_t task_of(const Pruner* p, int node) noexcept nogil:
+    """The running descent's task at node, -1 if none (the tasks are few)."""
+    cdef Py_ssize_t i
+    for i in range(p.n_tasks):
+        if p.tasks[i].node == node:
+            return i
+    return -1
+
+
+cdef inline double descend(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
+                          bint update, double stop) noexcept nogil:
+    """estimate_entry, or straight estimate_listed when there is no enclosing
+    descent's task to set aside and no parallel descent to start: a tall tree
+    then costs one stack frame per level."""
+    if p.n_tasks == 0 and not (p.n_threads > 1 and m >= p.limit):
+        return estimate_listed(p, node, at, m, update, 0.0, stop)
+    return estimate_entry(p, node, at, m, update, stop)
+
 
 cdef double estimate_entry(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                            bint update, double stop) noexcept nogil:
@@ -505,11 +527,25 @@ cdef struct TaskList:
     PruneTask* tasks
     Py_ssize_t count
     Py_ssize_t cap
+    Py_ssize_t first_pending # the tasks before it are estimated
+    Py_ssize_t pending       # entries held by the pending tasks' lists
+    Py_ssize_t budget        # ... estimated as soon as they reach this
+    Pruner* workers
+    int n_workers
+    bint update
+    double stop
+    bint failed
+
+
+# A set-aside subtree runs on a worker thread, whose stack may be 2 MiB: taller
+# subtrees are walked into instead (about 450 bytes of stack per level).
+cdef int32_t MAX_TASK_HEIGHT = 2000
 
 
 cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                  TaskList* tl) noexcept nogil:
-    """The tasks of a descent from node on arena[at .. at + m): -1 out of memory."""
+    """The tasks of a descent from node on arena[at .. at + m), estimated in
+    batches as their lists reach the budget: -1 out of memory."""
     cdef Node* nd = &p.tree.nodes[node]
     cdef Py_ssize_t i, v, grouped, offs, pos
     cdef double total = 0.0
@@ -517,7 +553,7 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef PruneTask* t
     if nd.kind == LEAF:
         return 0
-    if m < p.limit:
+    if m < p.limit and p.height[node] <= MAX_TASK_HEIGHT:
         if tl.count == tl.cap:
             tl.cap = 2 * tl.cap + 16
             grown = <PruneTask*> realloc(tl.tasks, tl.cap * sizeof(PruneTask))
@@ -533,6 +569,9 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             return -1
         memcpy(t.cases, p.arena + at, m * sizeof(Entry))
         tl.count += 1
+        tl.pending += m
+        if tl.pending >= tl.budget:
+            run_pending(tl)
         return 0
     for i in range(m):
         total += p.arena[at + i].weight
@@ -575,55 +614,68 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop) noexcept n
     t.result = estimate_listed(q, t.node, 0, t.m, update, 0.0, stop)
 
 
+cdef void run_pending(TaskList* tl) noexcept nogil:
+    """Estimate the pending tasks on the workers, largest first."""
+    cdef Py_ssize_t i, first = tl.first_pending, count = tl.count - tl.first_pending
+    cdef int tid
+    if count <= 0:
+        return
+    qsort(&tl.tasks[first], count, sizeof(PruneTask), larger_task)
+    for i in prange(count, schedule="dynamic", num_threads=tl.n_workers):
+        tid = threadid()
+        run_task(&tl.workers[tid], &tl.tasks[first + i], tl.update, tl.stop)
+    for i in range(tl.n_workers):
+        if tl.workers[i].failed:
+            tl.failed = True
+    tl.first_pending = tl.count
+    tl.pending = 0
+
+
 cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                               bint update, double stop) noexcept nogil:
     cdef TaskList tl
-    cdef Pruner* workers = NULL
     cdef Py_ssize_t i, k = p.w.data.n_classes, arena_top = p.arena_top
     cdef Py_ssize_t off_top = p.off_top
-    cdef int n_workers = p.n_threads, tid
     cdef double r = 0.0
     memset(&tl, 0, sizeof(TaskList))
-    if collect(p, node, at, m, &tl) < 0:
+    tl.n_workers = p.n_threads
+    tl.update = update
+    tl.stop = stop
+    tl.budget = 2 * p.w.data.n_cases      # the task lists held at once, in entries
+    tl.workers = <Pruner*> calloc(tl.n_workers, sizeof(Pruner))
+    if tl.workers == NULL:
         p.failed = True
+        return 0.0
+    for i in range(tl.n_workers):
+        tl.workers[i] = p[0]
+        tl.workers[i].arena = NULL
+        tl.workers[i].arena_cap = tl.workers[i].arena_top = 0
+        tl.workers[i].offsets = NULL
+        tl.workers[i].off_cap = tl.workers[i].off_top = 0
+        tl.workers[i].n_threads = 1
+        tl.workers[i].tasks = NULL
+        tl.workers[i].n_tasks = 0
+        # 8 spare doubles each side: no cache line shared with another thread
+        tl.workers[i].dist = <double*> malloc((k + 16) * sizeof(double))
+        if tl.workers[i].dist != NULL:
+            tl.workers[i].dist += 8
+        else:
+            tl.failed = True
+    if not tl.failed and collect(p, node, at, m, &tl) < 0:
+        tl.failed = True
     p.arena_top = arena_top
     p.off_top = off_top
-    if not p.failed and tl.count > 0:
-        if n_workers > tl.count:
-            n_workers = <int> tl.count
-        workers = <Pruner*> calloc(n_workers, sizeof(Pruner))
-        if workers == NULL:
-            p.failed = True
-    if not p.failed and tl.count > 0:
-        for i in range(n_workers):
-            workers[i] = p[0]
-            workers[i].arena = NULL
-            workers[i].arena_cap = workers[i].arena_top = 0
-            workers[i].offsets = NULL
-            workers[i].off_cap = workers[i].off_top = 0
-            workers[i].n_threads = 1
-            workers[i].tasks = NULL
-            workers[i].n_tasks = 0
-            # 8 spare doubles each side: no cache line shared with another thread
-            workers[i].dist = <double*> malloc((k + 16) * sizeof(double))
-            if workers[i].dist != NULL:
-                workers[i].dist += 8
-            else:
-                p.failed = True
-        if not p.failed:
-            qsort(tl.tasks, tl.count, sizeof(PruneTask), larger_task)
-            for i in prange(tl.count, schedule="dynamic", num_threads=n_workers):
-                tid = threadid()
-                run_task(&workers[tid], &tl.tasks[i], update, stop)
-        for i in range(n_workers):
-            if workers[i].failed:
-                p.failed = True
-            free(workers[i].arena)
-            free(workers[i].offsets)
-            if workers[i].dist != NULL:
-                free(workers[i].dist - 8)
-        free(workers)
-    if not p.failed:
+    if not tl.failed:
+        run_pending(&tl)
+    for i in range(tl.n_workers):
+        free(tl.workers[i].arena)
+        free(tl.workers[i].offsets)
+        if tl.workers[i].dist != NULL:
+            free(tl.workers[i].dist - 8)
+    free(tl.workers)
+    if tl.failed:
+        p.failed = True
+    else:
         p.tasks = tl.tasks
         p.n_tasks = tl.count
         r = estimate_listed(p, node, at, m, update, 0.0, stop)
@@ -634,6 +686,41 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     free(tl.tasks)
     return r
 
+
+cdef int32_t* subtree_heights(const NodeBuffer* tree) noexcept nogil:
+    """Levels of every node's subtree (1 for a leaf), NULL out of memory: a
+    pre-order by an explicit stack, then the nodes in reverse pre-order."""
+    cdef Py_ssize_t count = tree.count, top = 0, n_order = 0, i, b
+    cdef int32_t* height = <int32_t*> calloc(count + 1, sizeof(int32_t))
+    cdef int32_t* order = <int32_t*> malloc((count + 1) * sizeof(int32_t))
+    cdef int32_t* stack = <int32_t*> malloc((count + 1) * sizeof(int32_t))
+    cdef int32_t nd, h
+    if height == NULL or order == NULL or stack == NULL:
+        free(height); free(order); free(stack)
+        return NULL
+    if count > 0:
+        stack[0] = 0
+        top = 1
+    while top > 0:
+        top -= 1
+        nd = stack[top]
+        order[n_order] = nd
+        n_order += 1
+        if tree.nodes[nd].kind != LEAF:
+            for b in range(tree.nodes[nd].n_children):
+                stack[top] = tree.nodes[nd].first_child + <int32_t> b
+                top += 1
+    for i in range(n_order - 1, -1, -1):
+        nd = order[i]
+        h = 0
+        if tree.nodes[nd].kind != LEAF:
+            for b in range(tree.nodes[nd].n_children):
+                if height[tree.nodes[nd].first_child + b] > h:
+                    h = height[tree.nodes[nd].first_child + b]
+        height[nd] = h + 1
+    free(order)
+    free(stack)
+    return height
 
 
 cdef uint32_t* case_major_ranks(const Dataset* d, Py_ssize_t* n_cols) noexcept nogil:
@@ -683,6 +770,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.limit = max(n // 16, PARALLEL_PRUNE_MIN)
     p.tasks = NULL
     p.n_tasks = 0
+    p.height = NULL
     w.count_mode = w.data.count_mode_init
     for i in range(n):
         w.weight[i] = w.data.init_weight[i]
@@ -694,7 +782,10 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
         return 0
     p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
     p.rank = case_major_ranks(w.data, &p.rank_cols)
-    if p.cut == NULL or p.rank == NULL or reserve(&p, 2 * n + 1, 64) < 0:
+    if p.n_threads > 1:
+        p.height = subtree_heights(tree)
+    if (p.cut == NULL or p.rank == NULL or (p.n_threads > 1 and p.height == NULL)
+            or reserve(&p, 2 * n + 1, 64) < 0):
         p.failed = True
     else:
         for i in range(tree.count):
@@ -711,6 +802,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     free(p.offsets)
     free(p.cut)
     free(p.rank)
+    free(p.height)
     if p.failed:
         with gil:
             raise MemoryError("c45: out of memory while pruning the tree")

@@ -224,3 +224,28 @@ def test_parallel_pruning_does_not_change_the_tree(params):
     for clf in fits:
         clf.prune(confidence=0.1)
     same_trees()
+
+
+def test_parallel_pruning_in_batches_does_not_change_the_tree():
+    """Many-valued discrete features with 20% unknown values copy a case into
+    every branch: the set-aside subtrees' lists add up to many times n, so the
+    threads estimate them in batches (every 2n entries) while the top of the
+    tree is still being walked. The tree is the one-thread tree."""
+    rng = np.random.default_rng(11)
+    n = 20000
+    cols = {}
+    for j in range(3):
+        codes = rng.integers(0, 25, n)
+        cols[f"d{j}"] = pd.Categorical.from_codes(
+            np.where(rng.random(n) < 0.2, -1, codes), [f"v{i}" for i in range(25)])
+    x0, x1 = rng.normal(size=(2, n))
+    x0[rng.random(n) < 0.2] = np.nan
+    cols["x0"], cols["x1"] = x0, x1
+    X = pd.DataFrame(cols)
+    y = ((np.asarray(cols["d0"].codes) % 3 == 0) ^ (np.asarray(cols["d1"].codes) % 2 == 0)
+         ^ (x1 > 0.3) ^ (rng.random(n) < 0.1))
+    one, two = (C45Classifier(n_jobs=j, min_samples_leaf=1).fit(X, y).tree_ for j in (1, 2))
+    assert one.node_count > 1000
+    for field in one._fields:
+        assert np.array_equal(getattr(one, field), getattr(two, field),
+                              equal_nan=getattr(one, field).dtype.kind == "f"), field

@@ -555,6 +555,75 @@ def test_very_deep_tree_prunes():
     assert raised.get_depth() == 399
 
 
+# Two chains 10,000 levels deep, each just under n / 16 cases, below a short top:
+# the pessimistic pruning of the synthetic grown tree on 1 and 2 threads.
+TALL_TASKS = """
+import sys
+import numpy as np
+from c45 import C45Classifier
+from c45._tree import Tree
+
+n = 320016                      # n / 16 = 20001: both chains would be tasks
+x = np.arange(n, dtype=float)[:, None]
+y = (np.random.default_rng(0).random(n) < 0.5).astype(int)
+kind, first, nch, thr = [], [], [], []
+
+def node():
+    kind.append(0); first.append(-1); nch.append(0); thr.append(np.nan)
+    return len(kind) - 1
+
+def split(i, t):
+    a, b = node(), node()
+    kind[i], first[i], nch[i], thr[i] = 2, a, 2, t
+    return a, b
+
+def chain(i, lo, hi):           # node i holds x in [lo, hi): peel 2 cases a level
+    while hi - lo >= 4:
+        _, i = split(i, lo + 1.5)
+        lo += 2
+
+root = node()
+_, r = split(root, 280017.5)
+c1, c2 = split(r, 300016.5)
+chain(c1, 280018, 300017)
+chain(c2, 300017, n)
+m = len(kind)
+grown = Tree(kind, [-1 if k == 0 else 0 for k in kind], first, nch, np.zeros(m, np.int32),
+             thr, np.zeros(m), np.zeros(m), np.zeros((m, 2)))
+out = []
+for n_jobs in (1, 2):
+    clf = C45Classifier(n_jobs=n_jobs, max_depth=1).fit(x, y)
+    clf.grown_tree_ = grown
+    clf.prune(subtree_raising=False)
+    out.append(clf.tree_)
+assert grown.max_depth >= 10000, grown.max_depth
+for field in out[0]._fields:
+    a, b = getattr(out[0], field), getattr(out[1], field)
+    assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f"), field
+print("ok", out[0].node_count)
+"""
+
+
+def test_parallel_pruning_keeps_tall_subtrees_off_worker_stacks(tmp_path):
+    """Pruning on n_jobs threads estimates set-aside subtrees on OpenMP worker
+    threads, whose stacks may be small (1 MiB here; 2 MiB is glibc's default
+    with an unlimited ulimit -s): a subtree taller than MAX_TASK_HEIGHT is walked
+    by the calling thread instead. Two chains 10,000 levels deep, each under
+    n / 16 cases, once crashed the process."""
+    import subprocess
+    import sys
+    script = tmp_path / "tall_tasks.py"
+    script.write_text(TALL_TASKS)
+    import c45
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(c45.__file__)))
+    env = dict(os.environ, OMP_STACKSIZE="1M",
+               PYTHONPATH=os.pathsep.join([package_dir, os.environ.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    assert run.stdout.startswith("ok ")
+
+
 def test_pruning_deeper_than_max_prune_depth_is_refused(monkeypatch):
     monkeypatch.setattr(c45_tree, "MAX_PRUNE_DEPTH", 50)
     X, y, w = chain(200)
