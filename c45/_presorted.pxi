@@ -482,7 +482,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
         return 0
     m_small = g.size[fr.branch_info + small] + fr.n_unknown
     m_large = g.size[fr.branch_info + fr.last] + fr.n_unknown
-    if df != NULL and m_small < df.limit:
+    if m_small < df.limit:
         return 0                           # the small child becomes a task
     top = g.arena_top
     if arena_reserve(g, g.n_lists * m_small) < 0:

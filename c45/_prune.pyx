@@ -475,9 +475,10 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 # Threads (float64, n_jobs > 1). A descent (the estimate of a subtree for a case
 # list, with or without update) of at least `limit` cases runs in three steps:
 # collect walks its top nodes as estimate_listed would, building the same case
-# lists, and sets aside every internal node reached with fewer cases as a task
-# with a copy of its list; the threads estimate the tasks, largest first, each
-# with its own arena; then estimate_listed runs the descent again on one thread
+# lists, and sets aside every internal node reached with fewer cases (and at most
+# MAX_TASK_HEIGHT levels) as a task with a copy of its list; the threads estimate
+# the tasks, largest first, each with its own arena, in batches as their lists
+# reach 2n entries; then estimate_listed runs the descent again on one thread
 # and takes each task's result where it reaches its node. A task computes exactly
 # what the single-threaded descent computes there (its list is the same, and
 # only the task writes to its subtree), so n_jobs changes no bit. Raising and
