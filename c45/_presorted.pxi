@@ -457,6 +457,17 @@ cdef void settle(NodeBuffer* t, int32_t node) noexcept nogil:
         nd.kind = LEAF
 
 
+cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v) noexcept nogil:
+    """g.mark for the child of branch v, from the outcomes saved in the row list
+    of the node at base: 1 its branch, 2 unknown outcome, 0 elsewhere."""
+    cdef const Entry* rl = g.arena + base
+    cdef Py_ssize_t i
+    cdef int32_t b
+    for i in range(m):
+        b = <int32_t> rl[i].value
+        g.mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
+
+
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
                       const Deferral* df) noexcept nogil:
     """At the top of the tree (nodes of n/16 cases or more, which set the peak
@@ -467,9 +478,8 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     more than the memory is worth.) Returns the smaller branch (1-based), 0 when
     the split does not qualify (the general path grows it), -1 out of memory."""
     cdef Work* w = g.w
-    cdef Py_ssize_t i, m = fr.m, m_small, m_large, top
-    cdef int32_t v, small = 0, b
-    cdef const Entry* rl
+    cdef Py_ssize_t m = fr.m, m_small, m_large, top
+    cdef int32_t v, small = 0
     cdef int threads
     if df == NULL:
         return 0                           # a set-aside subtree: small, no need
@@ -489,16 +499,11 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
         return -1
     # The small child first (by several threads if it is big), then the large one
     # in place: two filters (one pass writing both children is slower).
-    rl = g.arena + fr.base
-    for i in range(m):
-        b = <int32_t> rl[i].value
-        g.mark[rl[i].case] = 1 if b == small else (2 if b == 0 else 0)
+    mark_branch(g, fr.base, m, small)
     threads = w.n_threads if m_small >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
     filter_lists(g, g.arena + fr.base, m, g.arena + top, m_small,
                  g.factor[fr.branch_info + small], threads)
-    for i in range(m):
-        b = <int32_t> rl[i].value
-        g.mark[rl[i].case] = 1 if b == fr.last else (2 if b == 0 else 0)
+    mark_branch(g, fr.base, m, fr.last)
     filter_lists(g, g.arena + fr.base, m, g.arena + fr.base, m_large,
                  g.factor[fr.branch_info + fr.last], 1)
     memmove(g.arena + fr.base + g.n_lists * m_large, g.arena + top,
@@ -520,8 +525,6 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
     cdef int r, ok = 0, threads
     cdef bint in_place
     cdef int32_t v, b
-    cdef const Entry* rl
-    cdef Entry* dst
     if stack == NULL:
         return -1
     memset(stack, 0, sizeof(ListFrame))
@@ -590,11 +593,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
             fr.last = 0
             in_place = True
         if v != 0:
-            # Mark the child's cases from the outcomes saved in the row list.
-            rl = g.arena + fr.base
-            for i in range(fr.m):
-                b = <int32_t> rl[i].value
-                g.mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
+            mark_branch(g, fr.base, fr.m, v)
             m_child = g.size[fr.branch_info + v] + fr.n_unknown
             if df != NULL and m_child < df.limit:
                 if defer_child(g, df, g.arena + fr.base, fr.m, m_child,

@@ -245,7 +245,7 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     cdef Py_ssize_t nb = nd.n_children, offs, v, i, grouped, stride = 1, col = d.col[nd.feature]
     cdef uint32_t cut = 0, n_known = 0
     cdef const uint32_t* ranks = NULL
-    cdef const int32_t* codes = d.codes + col * d.n_cases
+    cdef const int32_t* codes = NULL
     cdef Entry* e
     cdef Entry* g
     if nd.kind == CONTINUOUS:
@@ -258,6 +258,8 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
             # Few: the case-major copy, where the parent's test was read just now.
             ranks = p.rank + col
             stride = p.rank_cols
+    else:
+        codes = d.codes + col * d.n_cases
     if reserve(p, m, nb + 2) < 0:
         p.failed = True
         return -1
@@ -400,9 +402,6 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
     cdef double leaf, tree_est = 0.0, branch_est, threshold
     cdef int max_branch = -1, sub
-    i = task_of(p, node)                 # a subtree the threads estimated
-    if i >= 0:
-        return p.tasks[i].result
     for c in range(k):
         dist[c] = 0.0
     e = p.arena + at
@@ -426,8 +425,9 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             max_f = f
             max_branch = <int> v
         sub = nd.first_child + <int> v - 1
-        if p.n_tasks > 0 and task_of(p, sub) >= 0:
-            tree_est = tree_est + p.tasks[task_of(p, sub)].result
+        i = task_of(p, sub)               # a subtree the threads estimated
+        if i >= 0:
+            tree_est = tree_est + p.tasks[i].result
         elif p.tree.nodes[sub].kind == LEAF:
             # A leaf needs only its sums: taken in the order of its list, unmade.
             tree_est = tree_est + leaf_of_branch(p, sub, grouped, offs, v, f, update)

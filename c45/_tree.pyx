@@ -851,11 +851,12 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             for c in range(k):
                 sums[r, c] = leaf_sums[nd * k + c]
             continue
-        # The general walk, from the root.
+        # The general walk, from where the fast one stopped (the path above it has
+        # weight 1 and no leaf).
         tid = threadid()
         stack_node = stack_nodes + tid * (n_nodes + 1)
         stack_w = stack_ws + tid * (n_nodes + 1)
-        stack_node[0] = 0
+        stack_node[0] = <int32_t> nd
         stack_w[0] = 1.0
         top = 1
         while top > 0:
