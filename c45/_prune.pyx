@@ -8,7 +8,8 @@ precision="float32" walks Release 8's case array with its swaps (estimate).
 precision="float64" walks case lists in row order (estimate_listed): every sum in
 row order and scaled weights restored exactly, as growing does (oracle decision 9),
 and memory read in sequence; with n_jobs > 1, subtrees are estimated on several
-threads (estimate_parallel), which changes no bit.
+threads (estimate_parallel), and the lists of the top nodes (n/16 cases or more)
+are grouped and merged by the threads in chunks, which changes no bit.
 """
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, fabs, INFINITY
@@ -16,16 +17,24 @@ from libc.stdlib cimport calloc, malloc, qsort, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint32_t
 
-from c45._types cimport Node, NodeBuffer, Test, Entry, Dataset, LEAF, CONTINUOUS, SUBSET
+from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 
 
+cdef struct Listed:
+    # A case in a float64 pruning list: growing's Entry without the value (pruning
+    # reads a case's test value by its row), 16 bytes, so a list is a third smaller.
+    double weight
+    int32_t case
+    int32_t cls
+
+
 cdef struct PruneTask:
     int32_t node             # a subtree's root
-    Entry* cases             # its case list (row order), owned until estimated
+    Listed* cases            # its case list (row order), owned until estimated
     Py_ssize_t m
     double result            # its estimate (update: its errors after pruning)
 
@@ -42,13 +51,15 @@ cdef struct Pruner:
     PruneTask* tasks         # the running descent's subtrees estimated already
     Py_ssize_t n_tasks
     int32_t* height          # n_jobs > 1: levels of each node's grown subtree
-    # float64: a stack of case lists (Entry.value holds a case's outcome)
-    Entry* arena
+    # float64: a stack of case lists
+    Listed* arena
     Py_ssize_t arena_top
     Py_ssize_t arena_cap
     Py_ssize_t* offsets      # per branch of the nodes being visited: list offsets
     Py_ssize_t off_top
     Py_ssize_t off_cap
+    int32_t* outcome         # group_listed's scratch: the outcome of each case
+    Py_ssize_t outcome_cap
     uint32_t* cut            # per node of a continuous test: known values <= threshold
     # float64: the ranks case-major, rank[case * rank_cols + column] (the ranks a
     # case needs down a path share cache lines; the fit's table is column-major)
@@ -186,11 +197,11 @@ cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
 
 cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
     cdef Py_ssize_t cap
-    cdef Entry* a
+    cdef Listed* a
     cdef Py_ssize_t* o
     if p.arena_top + extra > p.arena_cap:
         cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
-        a = <Entry*> realloc(p.arena, cap * sizeof(Entry))
+        a = <Listed*> realloc(p.arena, cap * sizeof(Listed))
         if a == NULL:
             return -1
         p.arena = a
@@ -216,23 +227,59 @@ cdef extern from *:
 cdef Py_ssize_t PREFETCH = 16
 
 
-cdef inline int listed_outcome(const Node* nd, const uint32_t* ranks, Py_ssize_t stride,
-                               uint32_t n_known, const int32_t* codes,
-                               const int32_t* maps, uint32_t cut,
-                               int32_t case) noexcept nogil:
-    """outcome() for float64 pruning, inlined: the branch of a case, 0 if unknown;
-    a continuous test reads ranks[case * stride], a discrete one codes[case]."""
+cdef struct Lookup:
+    # What a case's outcome at one node is read from (listed_outcome).
+    const Node* nd
+    const uint32_t* ranks    # continuous: ranks[case * stride], else NULL
+    Py_ssize_t stride
+    uint32_t n_known
+    uint32_t cut
+    const int32_t* codes     # discrete: codes[case]
+    const int32_t* maps
+
+
+cdef inline int listed_outcome(const Lookup* lk, int32_t case) noexcept nogil:
+    """outcome() for float64 pruning, inlined: the branch of a case, 0 if unknown."""
     cdef uint32_t r
     cdef int32_t v
-    if nd.kind == CONTINUOUS:
-        r = ranks[<Py_ssize_t> case * stride]
-        if r >= n_known:
+    if lk.ranks != NULL:
+        r = lk.ranks[<Py_ssize_t> case * lk.stride]
+        if r >= lk.n_known:
             return 0
-        return 1 if r < cut else 2
-    v = codes[case]
-    if nd.kind == SUBSET and v > 0:
-        return maps[nd.map_offset + v]
+        return 1 if r < lk.cut else 2
+    v = lk.codes[case]
+    if lk.nd.kind == SUBSET and v > 0:
+        return lk.maps[lk.nd.map_offset + v]
     return v
+
+
+cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize_t hi,
+                      int32_t* out, Py_ssize_t* count) noexcept nogil:
+    """out[i] = the outcome of e[i] for i in [lo, hi); count[v + 1] += 1 for each.
+    The lookups go to rows spread over a table, so each is fetched PREFETCH
+    cases early."""
+    cdef Py_ssize_t i
+    cdef int v
+    for i in range(lo, hi):
+        if i + PREFETCH < hi:
+            if lk.ranks != NULL:
+                C45_PREFETCH(&lk.ranks[<Py_ssize_t> e[i + PREFETCH].case * lk.stride])
+            else:
+                C45_PREFETCH(&lk.codes[e[i + PREFETCH].case])
+        v = listed_outcome(lk, e[i].case)
+        out[i] = v
+        count[v + 1] += 1
+
+
+cdef void scatter(const Listed* e, const int32_t* outcome, Py_ssize_t lo, Py_ssize_t hi,
+                  Listed* g, Py_ssize_t* cursor) noexcept nogil:
+    """e[lo .. hi) to g by outcome, each at (and advancing) its outcome's cursor."""
+    cdef Py_ssize_t i
+    cdef int32_t v
+    for i in range(lo, hi):
+        v = outcome[i]
+        g[cursor[v]] = e[i]
+        cursor[v] += 1
 
 
 cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
@@ -240,52 +287,78 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     """The node's cases grouped by outcome (stable) in a copy at the top of the
     arena: unknown first, then branch 1, 2, ...; pushes the node's offsets
     (offsets[v] ends outcome v, which starts at offsets[v - 1], 0 for v = 0).
-    Returns the copy's position, -1 out of memory."""
+    Returns the copy's position, -1 out of memory. A list of at least p.limit
+    cases is grouped by the threads, in chunks, into the same copy."""
     cdef const Dataset* d = p.w.data
-    cdef Py_ssize_t nb = nd.n_children, offs, v, i, grouped, stride = 1, col = d.col[nd.feature]
-    cdef uint32_t cut = 0, n_known = 0
-    cdef const uint32_t* ranks = NULL
-    cdef const int32_t* codes = NULL
-    cdef Entry* e
-    cdef Entry* g
+    cdef Py_ssize_t nb = nd.n_children, offs, v, t, grouped, col = d.col[nd.feature]
+    cdef Py_ssize_t n_chunks = p.n_threads if p.n_threads > 1 and m >= p.limit else 1
+    cdef Py_ssize_t pos, c
+    cdef Py_ssize_t* counts
+    cdef int32_t* grown
+    cdef Lookup lk
+    cdef Listed* e
+    lk.nd = nd
+    lk.ranks = NULL
+    lk.stride = 1
+    lk.n_known = 0
+    lk.cut = 0
+    lk.codes = NULL
+    lk.maps = p.tree.maps
     if nd.kind == CONTINUOUS:
-        cut = p.cut[node]
-        n_known = <uint32_t> d.n_known[nd.feature]
+        lk.cut = p.cut[node]
+        lk.n_known = <uint32_t> d.n_known[nd.feature]
         if m * 16 >= d.n_cases:
             # Many cases: the feature's column, read almost in sequence.
-            ranks = d.rank + col * d.n_cases
+            lk.ranks = d.rank + col * d.n_cases
         else:
             # Few: the case-major copy, where the parent's test was read just now.
-            ranks = p.rank + col
-            stride = p.rank_cols
+            lk.ranks = p.rank + col
+            lk.stride = p.rank_cols
     else:
-        codes = d.codes + col * d.n_cases
+        lk.codes = d.codes + col * d.n_cases
     if reserve(p, m, nb + 2) < 0:
         p.failed = True
         return -1
+    if m > p.outcome_cap:
+        grown = <int32_t*> realloc(p.outcome, (m + m // 2 + 64) * sizeof(int32_t))
+        if grown == NULL:
+            p.failed = True
+            return -1
+        p.outcome = grown
+        p.outcome_cap = m + m // 2 + 64
     e = p.arena + at
     offs = p.off_top
     p.off_top += nb + 2
-    for v in range(nb + 2):
-        p.offsets[offs + v] = 0
-    for i in range(m):
-        if i + PREFETCH < m:
-            if ranks != NULL:
-                C45_PREFETCH(&ranks[<Py_ssize_t> e[i + PREFETCH].case * stride])
-            else:
-                C45_PREFETCH(&codes[e[i + PREFETCH].case])
-        v = listed_outcome(nd, ranks, stride, n_known, codes, p.tree.maps, cut, e[i].case)
-        e[i].value = <double> v
-        p.offsets[offs + v + 1] += 1
-    for v in range(nb + 1):
-        p.offsets[offs + v + 1] += p.offsets[offs + v]
     grouped = p.arena_top
     p.arena_top += m
-    g = p.arena + grouped
-    for i in range(m):
-        v = <Py_ssize_t> e[i].value
-        g[p.offsets[offs + v]] = e[i]
-        p.offsets[offs + v] += 1
+    for v in range(nb + 2):
+        p.offsets[offs + v] = 0
+    if n_chunks == 1:
+        outcomes_of(&lk, e, 0, m, p.outcome, p.offsets + offs)
+        for v in range(nb + 1):               # offsets[v]: where outcome v starts
+            p.offsets[offs + v + 1] += p.offsets[offs + v]
+        scatter(e, p.outcome, 0, m, p.arena + grouped, p.offsets + offs)
+        return grouped
+    # In chunks: chunk t's cases of outcome v go after the earlier chunks' ones.
+    counts = <Py_ssize_t*> calloc(n_chunks * (nb + 2), sizeof(Py_ssize_t))
+    if counts == NULL:
+        p.failed = True
+        return -1
+    for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
+        outcomes_of(&lk, e, m * t // n_chunks, m * (t + 1) // n_chunks, p.outcome,
+                    counts + t * (nb + 2))
+    pos = 0
+    for v in range(nb + 1):
+        for t in range(n_chunks):
+            c = counts[t * (nb + 2) + v + 1]
+            counts[t * (nb + 2) + v] = pos
+            pos += c
+        p.offsets[offs + v] = pos
+    p.offsets[offs + nb + 1] = m
+    for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
+        scatter(e, p.outcome, m * t // n_chunks, m * (t + 1) // n_chunks,
+                p.arena + grouped, counts + t * (nb + 2))
+    free(counts)
     return grouped
 
 
@@ -309,34 +382,68 @@ cdef inline double branch_share(const Pruner* p, Py_ssize_t grouped, Py_ssize_t 
     return wv / known_w
 
 
+cdef void merge_range(const Listed* g, Py_ssize_t i, Py_ssize_t i_end, Py_ssize_t j,
+                      Py_ssize_t j_end, double f, Listed* out) noexcept nogil:
+    """Merge unknown cases g[i .. i_end) (weights scaled by f) with known ones
+    g[j .. j_end) into out, in row order."""
+    while i < i_end or j < j_end:
+        if j >= j_end or (i < i_end and g[i].case < g[j].case):
+            out[0] = g[i]
+            out[0].weight = g[i].weight * f
+            i += 1
+        else:
+            out[0] = g[j]
+            j += 1
+        out += 1
+
+
 cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
                             Py_ssize_t v, double f) noexcept nogil:
     """Branch v's case list at the top of the arena: its cases merged in row order
     with the unknown ones, scaled by its share f. Returns its length, -1 out of
-    memory."""
+    memory. A list of at least p.limit cases is merged by the threads: chunk t
+    takes the t-th part of the known cases and the unknown ones that fall between
+    them in row order, and writes them where the whole merge would."""
     cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
-    cdef Py_ssize_t n_unknown = p.offsets[offs], i, j, pos
-    cdef Entry* g
-    cdef Entry* out
-    if reserve(p, n_unknown + b - a, 0) < 0:
+    cdef Py_ssize_t n_unknown = p.offsets[offs], m = n_unknown + b - a, t, lo, hi, mid
+    cdef Py_ssize_t n_chunks = p.n_threads if p.n_threads > 1 and m >= p.limit else 1
+    cdef Py_ssize_t bounds[2 * 64 + 2]
+    cdef const Listed* g
+    cdef Listed* out
+    if reserve(p, m, 0) < 0:
         p.failed = True
         return -1
     g = p.arena + grouped
     out = p.arena + p.arena_top
-    i = 0
-    j = a
-    pos = 0
-    while i < n_unknown or j < b:
-        if j >= b or (i < n_unknown and g[i].case < g[j].case):
-            out[pos] = g[i]
-            out[pos].weight = g[i].weight * f
-            i += 1
+    if n_chunks == 1:
+        merge_range(g, 0, n_unknown, a, b, f, out)
+        p.arena_top += m
+        return m
+    n_chunks = min(n_chunks, 64)
+    # bounds[2t], bounds[2t + 1]: where chunk t starts in the unknown and the
+    # known cases (the unknown ones before its first known case in row order).
+    for t in range(n_chunks + 1):
+        bounds[2 * t + 1] = a + (b - a) * t // n_chunks
+        if t == 0:
+            bounds[0] = 0
+        elif t == n_chunks:
+            bounds[2 * t] = n_unknown
         else:
-            out[pos] = g[j]
-            j += 1
-        pos += 1
-    p.arena_top += pos
-    return pos
+            lo = 0
+            hi = n_unknown
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if g[mid].case < g[bounds[2 * t + 1]].case:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            bounds[2 * t] = lo
+    for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
+        merge_range(g, bounds[2 * t], bounds[2 * t + 2], bounds[2 * t + 1],
+                    bounds[2 * t + 3], f,
+                    out + bounds[2 * t] + bounds[2 * t + 1] - a)
+    p.arena_top += m
+    return m
 
 
 cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t grouped, Py_ssize_t offs,
@@ -346,7 +453,7 @@ cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t grouped, Py_ssize_t o
     cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
     cdef Py_ssize_t n_unknown = p.offsets[offs], i = 0, j = a, c
     cdef Py_ssize_t k = p.w.data.n_classes
-    cdef const Entry* g = p.arena + grouped
+    cdef const Listed* g = p.arena + grouped
     cdef double total = 0.0, wt
     cdef int32_t cls
     for c in range(k):
@@ -397,7 +504,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     INFINITY is returned at once (update false only; stop is INFINITY otherwise)."""
     cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, child, grouped, offs, pos
     cdef Node* nd = &p.tree.nodes[node]
-    cdef Entry* e
+    cdef Listed* e
     cdef double* dist = p.dist
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
     cdef double leaf, tree_est = 0.0, branch_est, threshold
@@ -565,10 +672,10 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         t.node = node
         t.m = m
         t.result = 0.0
-        t.cases = <Entry*> malloc(m * sizeof(Entry) + 1)
+        t.cases = <Listed*> malloc(m * sizeof(Listed) + 1)
         if t.cases == NULL:
             return -1
-        memcpy(t.cases, p.arena + at, m * sizeof(Entry))
+        memcpy(t.cases, p.arena + at, m * sizeof(Listed))
         tl.count += 1
         tl.pending += m
         if tl.pending >= tl.budget:
@@ -608,7 +715,7 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop) noexcept n
     if reserve(q, t.m, 0) < 0:
         q.failed = True
         return
-    memcpy(q.arena, t.cases, t.m * sizeof(Entry))
+    memcpy(q.arena, t.cases, t.m * sizeof(Listed))
     free(t.cases)
     t.cases = NULL
     q.arena_top = t.m
@@ -653,6 +760,8 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         tl.workers[i].arena_cap = tl.workers[i].arena_top = 0
         tl.workers[i].offsets = NULL
         tl.workers[i].off_cap = tl.workers[i].off_top = 0
+        tl.workers[i].outcome = NULL
+        tl.workers[i].outcome_cap = 0
         tl.workers[i].n_threads = 1
         tl.workers[i].tasks = NULL
         tl.workers[i].n_tasks = 0
@@ -671,6 +780,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     for i in range(tl.n_workers):
         free(tl.workers[i].arena)
         free(tl.workers[i].offsets)
+        free(tl.workers[i].outcome)
         if tl.workers[i].dist != NULL:
             free(tl.workers[i].dist - 8)
     free(tl.workers)
@@ -765,6 +875,8 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.arena_top = p.arena_cap = 0
     p.offsets = NULL
     p.off_top = p.off_cap = 0
+    p.outcome = NULL
+    p.outcome_cap = 0
     p.failed = False
     p.dist = w.dist
     p.n_threads = w.n_threads if w.n_threads > 1 else 1
@@ -793,7 +905,6 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
             if tree.nodes[i].kind == CONTINUOUS:
                 p.cut[i] = cut_rank(w.data, tree.nodes[i].feature, tree.nodes[i].threshold)
         for i in range(n):
-            p.arena[i].value = 0.0
             p.arena[i].weight = w.data.init_weight[i]
             p.arena[i].case = <int32_t> i
             p.arena[i].cls = w.data.y[i]
@@ -801,6 +912,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
         estimate_entry(&p, 0, 0, n, True, INFINITY)
     free(p.arena)
     free(p.offsets)
+    free(p.outcome)
     free(p.cut)
     free(p.rank)
     free(p.height)
