@@ -112,11 +112,12 @@ cdef int info_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
 
 cdef int root_lists(Grower* g) noexcept nogil:
     """The root's lists from the ranks: row list, then each continuous feature in
-    canonical order (ranks n_known.. are the unknowns, in row order)."""
+    canonical order (ranks n_known.. are the unknowns, in row order); the
+    features' lists are made by the threads at once."""
     cdef const Dataset* d = g.w.data
-    cdef Py_ssize_t n = d.n_cases, j, f, c, pos, col
-    cdef uint32_t r, n_known
+    cdef Py_ssize_t n = d.n_cases, j, c
     cdef Entry* e
+    cdef int threads = g.w.n_threads if g.w.n_threads > 1 else 1
     if arena_reserve(g, g.n_lists * n) < 0:
         return -1
     e = g.arena
@@ -125,24 +126,27 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
         e[c].cls = d.y[c]
-    for j in range(1, g.n_lists):
-        f = g.feature_of[j]
-        col = <Py_ssize_t> d.col[f] * n
-        n_known = <uint32_t> d.n_known[f]
-        e = g.arena + j * n
-        for c in range(n):
-            r = d.rank[col + c]
-            if r >= n_known:
-                pos = r - n_known
-                e[pos].value = NAN
-            else:
-                pos = r + (n - n_known)
-                e[pos].value = d.sorted_value[col + r]
-            e[pos].weight = d.init_weight[c]
-            e[pos].case = <int32_t> c
-            e[pos].cls = d.y[c]
+    for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
+        feature_list(d, g.feature_of[j], g.arena + j * n)
     g.arena_top = g.n_lists * n
     return 0
+
+
+cdef void feature_list(const Dataset* d, Py_ssize_t f, Entry* e) noexcept nogil:
+    """The root's list of continuous feature f: each case placed by its rank."""
+    cdef Py_ssize_t n = d.n_cases, c, pos, col = <Py_ssize_t> d.col[f] * n
+    cdef uint32_t r, n_known = <uint32_t> d.n_known[f]
+    for c in range(n):
+        r = d.rank[col + c]
+        if r >= n_known:
+            pos = r - n_known
+            e[pos].value = NAN
+        else:
+            pos = r + (n - n_known)
+            e[pos].value = d.sorted_value[col + r]
+        e[pos].weight = d.init_weight[c]
+        e[pos].case = <int32_t> c
+        e[pos].cls = d.y[c]
 
 
 cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexcept nogil:
@@ -365,8 +369,10 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     return 1
 
 
-# A child of at least this many cases is filtered by several threads.
+# A child of at least this many cases is filtered by several threads; a task's
+# copy of its lists (made while the other threads wait) from this many.
 cdef Py_ssize_t PARALLEL_FILTER_MIN = 50000
+cdef Py_ssize_t PARALLEL_COPY_MIN = 10000
 
 
 cdef struct Task:
@@ -420,7 +426,8 @@ cdef int defer_child(Grower* g, Deferral* df, const Entry* src, Py_ssize_t m,
     if task.lists == NULL or task.used == NULL:
         return -1
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
-    filter_lists(g, src, m, task.lists, m_child, factor, 1)
+    filter_lists(g, src, m, task.lists, m_child, factor,
+                 g.w.n_threads if m_child >= PARALLEL_COPY_MIN and g.w.n_threads > 1 else 1)
     df.pending += g.n_lists * m_child
     if df.pending >= df.budget:
         with gil:
@@ -478,7 +485,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     more than the memory is worth.) Returns the smaller branch (1-based), 0 when
     the split does not qualify (the general path grows it), -1 out of memory."""
     cdef Work* w = g.w
-    cdef Py_ssize_t m = fr.m, m_small, m_large, top
+    cdef Py_ssize_t m = fr.m, m_small, m_large, top, j
     cdef int32_t v, small = 0
     cdef int threads
     if df == NULL:
@@ -504,8 +511,20 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     filter_lists(g, g.arena + fr.base, m, g.arena + top, m_small,
                  g.factor[fr.branch_info + small], threads)
     mark_branch(g, fr.base, m, fr.last)
-    filter_lists(g, g.arena + fr.base, m, g.arena + fr.base, m_large,
-                 g.factor[fr.branch_info + fr.last], 1)
+    threads = w.n_threads if m_large >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
+    if threads > 1:
+        # In place by the threads: each list within its own place, then the
+        # lists moved down one after the other (list j ends before list j+1's
+        # place starts, as m_large <= m).
+        for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
+            filter_one(g.arena + fr.base + j * m, m, g.arena + fr.base + j * m, m_large,
+                       g.mark, g.factor[fr.branch_info + fr.last])
+        for j in range(1, g.n_lists):
+            memmove(g.arena + fr.base + j * m_large, g.arena + fr.base + j * m,
+                    m_large * sizeof(Entry))
+    else:
+        filter_lists(g, g.arena + fr.base, m, g.arena + fr.base, m_large,
+                     g.factor[fr.branch_info + fr.last], 1)
     memmove(g.arena + fr.base + g.n_lists * m_large, g.arena + top,
             g.n_lists * m_small * sizeof(Entry))
     return small

@@ -187,6 +187,25 @@ def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs():
                                   equal_nan=getattr(t, field).dtype.kind == "f"), field
 
 
+def test_parallel_top_splits_do_not_change_the_tree():
+    """150,000 rows, continuous features with unknown values: the root's lists are
+    made by two threads, and the top binary splits filter their larger child in
+    place by two threads (each list within its own place, then moved down). The
+    tree equals the one-thread tree field for field."""
+    rng = np.random.default_rng(21)
+    n = 150_000
+    X = rng.normal(size=(n, 4))
+    y = ((X[:, 0] > 0.1).astype(int) + (X[:, 1] * X[:, 2] > 0.2)
+         + (rng.random(n) < 0.1))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    one, two = (C45Classifier(n_jobs=j, min_samples_leaf=20).fit(X, y).grown_tree_
+                for j in (1, 2))
+    assert one.node_count > 100
+    for field in one._fields:
+        assert np.array_equal(getattr(one, field), getattr(two, field),
+                              equal_nan=getattr(one, field).dtype.kind == "f"), field
+
+
 def test_parallel_node_evaluation_does_not_change_the_tree():
     """80,000 rows x 4 features: the top nodes' features (discrete ones reading
     the shared case array) are evaluated and split by two threads."""
