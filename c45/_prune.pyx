@@ -590,10 +590,13 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 # what the single-threaded descent computes there (its list is the same, and
 # only the task writes to its subtree), so n_jobs changes no bit. Raising and
 # re-estimating a top node are descents of their own (estimate_entry).
-# Early exits of estimates without update: a task knows only its own sum, so it
-# stops when that alone passes stop; the final result is INFINITY exactly when
-# the single-threaded one is (a sum of non-negative terms passes stop iff some
-# partial sum does, up to the rounding margin of the threshold).
+# Early exits of estimates without update: a task knows its own sum and, from
+# when it starts, the results of the descent's tasks finished so far, so it stops
+# when those together pass stop. The final result is INFINITY whenever the
+# single-threaded one is, and otherwise only when the single-threaded one lies
+# within the rounding margin above the threshold (a sum of non-negative terms
+# passes stop iff some partial sum does, up to that margin), which decides the
+# same way.
 
 cdef inline Py_ssize_t task_of(const Pruner* p, int node) noexcept nogil:
     """The running descent's task at node, -1 if none (the tasks are few)."""
@@ -642,6 +645,7 @@ cdef struct TaskList:
     int n_workers
     bint update
     double stop
+    double done              # without update: the sum of the finished tasks' results
     bint failed
 
 
@@ -709,7 +713,34 @@ cdef int larger_task(const void* a, const void* b) noexcept nogil:
     return -1 if x.m > y.m else (1 if x.m < y.m else 0)
 
 
-cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop) noexcept nogil:
+cdef extern from *:
+    """
+    /* The running sum of a descent's finished tasks, shared by the threads. */
+    static double c45_shared_read(const double* s) {
+        double r;
+    #ifdef _OPENMP
+    #pragma omp critical(c45_prune_done)
+    #endif
+        { r = *s; }
+        return r;
+    }
+    static void c45_shared_add(double* s, double v) {
+    #ifdef _OPENMP
+    #pragma omp critical(c45_prune_done)
+    #endif
+        { *s += v; }
+    }
+    """
+    double c45_shared_read(const double* s) noexcept nogil
+    void c45_shared_add(double* s, double v) noexcept nogil
+
+
+cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
+                   double* done) noexcept nogil:
+    """Estimate one task. Without update, the results of the descent's tasks
+    finished so far (done) count as already summed: every term is >= 0, so once
+    they and this task's own sum pass stop, the descent's estimate passes it."""
+    cdef double outer = 0.0
     q.arena_top = 0
     q.off_top = 0
     if reserve(q, t.m, 0) < 0:
@@ -719,7 +750,11 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop) noexcept n
     free(t.cases)
     t.cases = NULL
     q.arena_top = t.m
-    t.result = estimate_listed(q, t.node, 0, t.m, update, 0.0, stop)
+    if not update:
+        outer = c45_shared_read(done)
+    t.result = estimate_listed(q, t.node, 0, t.m, update, outer, stop)
+    if not update:
+        c45_shared_add(done, t.result)
 
 
 cdef void run_pending(TaskList* tl) noexcept nogil:
@@ -731,7 +766,7 @@ cdef void run_pending(TaskList* tl) noexcept nogil:
     qsort(&tl.tasks[first], count, sizeof(PruneTask), larger_task)
     for i in prange(count, schedule="dynamic", num_threads=tl.n_workers):
         tid = threadid()
-        run_task(&tl.workers[tid], &tl.tasks[first + i], tl.update, tl.stop)
+        run_task(&tl.workers[tid], &tl.tasks[first + i], tl.update, tl.stop, &tl.done)
     for i in range(tl.n_workers):
         if tl.workers[i].failed:
             tl.failed = True
