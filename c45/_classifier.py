@@ -566,7 +566,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return distinct, np.asarray(starts, dtype=np.int64)
 
     # -- prediction --------------------------------------------------------
-    def _sums(self, X, tree=None):
+    def _sums(self, X, tree=None, classes_only=False):
+        """The class sums of C4.5's classification of each row, (m, k); with
+        classes_only, each row's class index instead (first of largest sum)."""
         check_is_fitted(self, "tree_")
         f32 = self.precision == "float32"
         tree = self.tree_ if tree is None else tree
@@ -575,12 +577,13 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             # Every feature continuous and X a float64 array: read it in place.
             return _tree.predict_sums(tree, plain, np.zeros((1, 1), np.int32),
                                       self._schema.col, self._schema.n_values, f32,
-                                      bool(self.laplace), self._threads(), True)
+                                      bool(self.laplace), self._threads(), True,
+                                      classes_only)
         cont, codes = encode_predict(self._schema, X, f32)
         return _tree.predict_sums(tree, np.ascontiguousarray(cont),
                                   np.ascontiguousarray(codes), self._schema.col,
                                   self._schema.n_values, f32, bool(self.laplace),
-                                  self._threads())
+                                  self._threads(), False, classes_only)
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,
@@ -592,11 +595,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return sums / np.where(total > 0, total, 1.0)
 
     def predict(self, X, tree="final"):
-        """Most probable class (C4.5's classification; ties to the first class).
+        """Most probable class (C4.5's classification: the class of largest class
+        sum, ties to the first class).
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
-        proba = self.predict_proba(X, tree)
-        return self.classes_.take(np.argmax(proba, axis=1))
+        index = self._sums(X, self._pick_tree(tree), classes_only=True)
+        return self.classes_.take(index)
 
     def _visits(self, X):
         check_is_fitted(self, "tree_")

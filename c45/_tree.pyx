@@ -787,17 +787,22 @@ cdef enum:
 
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
-                 bint laplace=False, int n_jobs=1, bint rows_first=False):
+                 bint laplace=False, int n_jobs=1, bint rows_first=False,
+                 bint classes_only=False):
     """Class sums of C4.5's classification (§9) for each row; unknown and unseen
     values descend every branch, weighted by the branches' training weights. With
     laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A).
     Rows are classified by n_jobs threads. rows_first: cont is (m, n_cont) (the
     user's own C-ordered array when every feature is continuous) and codes unused.
+    classes_only: return, instead of the (m, k) sums, each row's class index, the
+    first class of largest sum (C4.5's choice), without writing the sums.
 
     A row whose path meets only continuous tests with known values ends in one leaf
     with weight 1: it walks a packed copy of the nodes (16 bytes each) and copies
     the leaf's precomputed sums, the very numbers the general walk would add to
-    zero. Any other row takes the general walk with its stack."""
+    zero (or, for classes_only, takes the precomputed class of those sums, so the
+    leaf's row of sums is not read). Any other row takes the general walk with its
+    stack."""
     cdef Py_ssize_t m
     cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
     cdef const signed char[::1] kind = tree.kind
@@ -813,20 +818,29 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         rows.stride_col = 1
         rows.stride_row = cont.shape[1]
     m = rows.m
-    out = np.zeros((m, k), dtype=np.float64)
+    out = np.zeros((0 if classes_only else m, k), dtype=np.float64)
     cdef double[:, ::1] sums = out
+    classes = np.zeros(m if classes_only else 0, dtype=np.intp)
+    cdef Py_ssize_t[::1] cls_out = classes
     cdef int n_threads = n_jobs if n_jobs > 1 else 1
     cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * (n_nodes + 1) * sizeof(int32_t))
     cdef double* stack_ws = <double*> malloc(n_threads * (n_nodes + 1) * sizeof(double))
     cdef FastNode* fast = <FastNode*> malloc((n_nodes + 1) * sizeof(FastNode))
     cdef double* leaf_sums = <double*> calloc((n_nodes + 1) * k, sizeof(double))
+    cdef Py_ssize_t* leaf_class = <Py_ssize_t*> calloc(n_nodes + 1, sizeof(Py_ssize_t))
+    # classes_only: each thread's sums of the row it classifies (a cache line apart)
+    cdef Py_ssize_t scratch_stride = k + 8
+    cdef double* scratch = <double*> malloc(n_threads * scratch_stride * sizeof(double))
+    cdef double* target
     cdef int32_t* stack_node
     cdef double* stack_w
     cdef Py_ssize_t r, top, c, nd, b, v, tid
     cdef double wt, x
     cdef const double* xc = rows.cont
-    if stack_nodes == NULL or stack_ws == NULL or fast == NULL or leaf_sums == NULL:
+    if (stack_nodes == NULL or stack_ws == NULL or fast == NULL or leaf_sums == NULL
+            or leaf_class == NULL or scratch == NULL):
         free(stack_nodes); free(stack_ws); free(fast); free(leaf_sums)
+        free(leaf_class); free(scratch)
         raise MemoryError("c45: out of memory in predict")
     for nd in range(n_nodes):
         fast[nd].threshold = tv.threshold[nd]
@@ -835,6 +849,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             fast[nd].column = LEAF_MARK
             # The answer for weight 1, added to zero sums (leaf_sums is calloc'd).
             add_leaf(&leaf_sums[nd * k], nd, 1.0, k, weight, value, ncls, laplace, f32)
+            leaf_class[nd] = first_max(&leaf_sums[nd * k], k)
         elif kind[nd] == CONTINUOUS:
             fast[nd].column = col[tv.feature[nd]]
         else:
@@ -848,14 +863,23 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                 break
             nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
         if fast[nd].column == LEAF_MARK:
-            for c in range(k):
-                sums[r, c] = leaf_sums[nd * k + c]
+            if classes_only:
+                cls_out[r] = leaf_class[nd]
+            else:
+                for c in range(k):
+                    sums[r, c] = leaf_sums[nd * k + c]
             continue
         # The general walk, from where the fast one stopped (the path above it has
         # weight 1 and no leaf).
         tid = threadid()
         stack_node = stack_nodes + tid * (n_nodes + 1)
         stack_w = stack_ws + tid * (n_nodes + 1)
+        if classes_only:
+            target = scratch + tid * scratch_stride
+            for c in range(k):
+                target[c] = 0.0
+        else:
+            target = &sums[r, 0]
         stack_node[0] = <int32_t> nd
         stack_w[0] = 1.0
         top = 1
@@ -864,7 +888,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             nd = stack_node[top]
             wt = stack_w[top]
             if kind[nd] == LEAF:
-                add_leaf(&sums[r, 0], nd, wt, k, weight, value, ncls, laplace, f32)
+                add_leaf(target, nd, wt, k, weight, value, ncls, laplace, f32)
                 continue
             if fast[nd].column >= 0:
                 x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
@@ -883,11 +907,24 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
                                        / weight[nd])
                     top = top + 1
+        if classes_only:
+            cls_out[r] = first_max(target, k)
     free(stack_nodes)
     free(stack_ws)
     free(fast)
     free(leaf_sums)
-    return out
+    free(leaf_class)
+    free(scratch)
+    return classes if classes_only else out
+
+
+cdef inline Py_ssize_t first_max(const double* sums, Py_ssize_t k) noexcept nogil:
+    """The first class of largest sum."""
+    cdef Py_ssize_t c, best = 0
+    for c in range(1, k):
+        if sums[c] > sums[best]:
+            best = c
+    return best
 
 
 cdef inline void add_leaf(double* sums, Py_ssize_t nd, double wt, Py_ssize_t k,

@@ -60,13 +60,18 @@ def _proba_frame(part, trees, classes):
                         columns=pd.Index(classes, dtype=classes.dtype))
 
 
+def _labels(X, trees, classes):
+    if len(trees) == 1:
+        return np.asarray(trees[0].predict(X))     # the class of largest class sum
+    return classes.take(np.argmax(_proba(X, trees), axis=1))
+
+
 def _label_series(part, trees, classes):
-    return pd.Series(classes.take(np.argmax(_proba(part, trees), axis=1)),
-                     index=part.index, dtype=classes.dtype)
+    return pd.Series(_labels(part, trees, classes), index=part.index, dtype=classes.dtype)
 
 
 def _label_block(block, trees, classes):
-    return classes.take(np.argmax(_proba(block, trees), axis=1))
+    return _labels(block, trees, classes)
 
 
 def _rows_only(X):

@@ -231,3 +231,45 @@ def test_adaboost_with_relative_weights():
     boosted = AdaBoostClassifier(C45Classifier(max_depth=1, normalize_sample_weight=True),
                                  n_estimators=20, random_state=0).fit(X, y)
     assert boosted.score(X, y) > one + 0.02
+
+
+@pytest.mark.parametrize("params", [{}, {"precision": "float32"}, {"laplace": True},
+                                    {"n_jobs": 2}, {"pruning": None}])
+def test_predict_is_the_first_class_of_largest_sum(params):
+    """predict reads each row's class off the walk (a single leaf's precomputed
+    class, or the first largest of the sums of a row sent down several branches)
+    without making the sums: it equals the first largest class sum and the first
+    largest probability, on continuous and discrete features with unknown
+    values, on encoded data and on a float array read in place."""
+    rng = np.random.default_rng(4)
+    X, _ = mixed_frame(3000, seed=4)
+    score = np.nan_to_num(X["num"].to_numpy()) + (X["colour"] == "red").to_numpy()
+    y = np.asarray(["lo", "mid", "hi"])[np.digitize(score + rng.normal(size=3000) * 0.5,
+                                                    [0.0, 1.0])]
+    clf = C45Classifier(min_samples_leaf=3, **params).fit(X, y)
+    Xt, _ = mixed_frame(2000, seed=5)
+    pred = clf.predict(Xt)
+    assert np.array_equal(pred, clf.classes_.take(np.argmax(clf._sums(Xt), axis=1)))
+    assert np.array_equal(pred, clf.classes_.take(np.argmax(clf.predict_proba(Xt), axis=1)))
+    # Every feature continuous, X read in place: the fast walk, then the general one.
+    Xc = np.column_stack([X["num"], rng.normal(size=3000)])
+    Xc[rng.random(Xc.shape) < 0.1] = np.nan
+    clf = C45Classifier(min_samples_leaf=3, **params).fit(Xc, y)
+    Xct = Xc[::-1].copy()
+    assert np.isnan(Xct).any(axis=1).sum() > 100
+    assert np.array_equal(clf.predict(Xct),
+                          clf.classes_.take(np.argmax(clf._sums(Xct), axis=1)))
+
+
+@pytest.mark.parametrize("labels", [["a", "b"], ["b", "a"]])
+def test_predict_ties_go_to_the_first_class(labels):
+    """A row sent down both branches of a split between two pure leaves of equal
+    weight has equal class sums: C4.5 picks the first class, whichever leaf holds
+    it. So does a leaf holding as much of two classes."""
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [1.0], [1.0]])
+    y = np.repeat(labels, 3)
+    clf = C45Classifier(min_samples_leaf=1, pruning=None).fit(X, y)
+    assert clf.tree_.node_count == 3
+    assert list(clf.predict(np.array([[np.nan], [0.0], [1.0]]))) == ["a", labels[0], labels[1]]
+    one = C45Classifier().fit(np.zeros((2, 1)), labels)
+    assert list(one.predict(np.zeros((1, 1)))) == ["a"]
