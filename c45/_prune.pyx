@@ -326,6 +326,12 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
             return -1
         p.outcome = grown
         p.outcome_cap = m + m // 2 + 64
+    counts = NULL
+    if n_chunks > 1:
+        counts = <Py_ssize_t*> calloc(n_chunks * (nb + 2), sizeof(Py_ssize_t))
+        if counts == NULL:
+            p.failed = True
+            return -1
     e = p.arena + at
     offs = p.off_top
     p.off_top += nb + 2
@@ -340,10 +346,6 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         scatter(e, p.outcome, 0, m, p.arena + grouped, p.offsets + offs)
         return grouped
     # In chunks: chunk t's cases of outcome v go after the earlier chunks' ones.
-    counts = <Py_ssize_t*> calloc(n_chunks * (nb + 2), sizeof(Py_ssize_t))
-    if counts == NULL:
-        p.failed = True
-        return -1
     for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
         outcomes_of(&lk, e, m * t // n_chunks, m * (t + 1) // n_chunks, p.outcome,
                     counts + t * (nb + 2))
