@@ -219,15 +219,27 @@ cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o, Py_ssize_t m
 
 cdef void filter_lists(Grower* g, const Entry* src, Py_ssize_t m, Entry* dst,
                        Py_ssize_t m_child, double factor, int n_threads) noexcept nogil:
-    """All the child's lists (list j at dst + j * m_child). In place (dst == src)
-    the lists go one after the other; otherwise n_threads filter them at once."""
+    """All the child's lists (list j at dst + j * m_child), by n_threads at once.
+    In place (dst == src) on one thread the lists go one after the other; on
+    several, each list is filtered within its own place, then the lists are moved
+    down in order (list j's new place ends before list j+1's starts: m_child <= m)."""
     cdef Py_ssize_t j
-    if n_threads > 1 and dst != src:
+    if n_threads <= 1:
+        for j in range(g.n_lists):
+            filter_one(src + j * m, m, dst + j * m_child, m_child, g.mark, factor)
+    elif dst != src:
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
             filter_one(src + j * m, m, dst + j * m_child, m_child, g.mark, factor)
     else:
-        for j in range(g.n_lists):
-            filter_one(src + j * m, m, dst + j * m_child, m_child, g.mark, factor)
+        for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
+            filter_one(dst + j * m, m, dst + j * m, m_child, g.mark, factor)
+        for j in range(1, g.n_lists):
+            memmove(dst + j * m_child, dst + j * m, m_child * sizeof(Entry))
+
+
+cdef inline int threads_for(const Work* w, Py_ssize_t m, Py_ssize_t least) noexcept nogil:
+    """Threads to filter a child of m cases: all of n_jobs from least cases on."""
+    return w.n_threads if m >= least and w.n_threads > 1 else 1
 
 
 cdef inline void set_leaf(Node* nd, int32_t cls, double weight, double errors) noexcept nogil:
@@ -427,7 +439,7 @@ cdef int defer_child(Grower* g, Deferral* df, const Entry* src, Py_ssize_t m,
         return -1
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
     filter_lists(g, src, m, task.lists, m_child, factor,
-                 g.w.n_threads if m_child >= PARALLEL_COPY_MIN and g.w.n_threads > 1 else 1)
+                 threads_for(g.w, m_child, PARALLEL_COPY_MIN))
     df.pending += g.n_lists * m_child
     if df.pending >= df.budget:
         with gil:
@@ -485,9 +497,8 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     more than the memory is worth.) Returns the smaller branch (1-based), 0 when
     the split does not qualify (the general path grows it), -1 out of memory."""
     cdef Work* w = g.w
-    cdef Py_ssize_t m = fr.m, m_small, m_large, top, j
+    cdef Py_ssize_t m = fr.m, m_small, m_large, top
     cdef int32_t v, small = 0
-    cdef int threads
     if df == NULL:
         return 0                           # a set-aside subtree: small, no need
     for v in range(1, nd.n_children + 1):
@@ -507,24 +518,11 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     # The small child first (by several threads if it is big), then the large one
     # in place: two filters (one pass writing both children is slower).
     mark_branch(g, fr.base, m, small)
-    threads = w.n_threads if m_small >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
     filter_lists(g, g.arena + fr.base, m, g.arena + top, m_small,
-                 g.factor[fr.branch_info + small], threads)
+                 g.factor[fr.branch_info + small], threads_for(w, m_small, PARALLEL_FILTER_MIN))
     mark_branch(g, fr.base, m, fr.last)
-    threads = w.n_threads if m_large >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
-    if threads > 1:
-        # In place by the threads: each list within its own place, then the
-        # lists moved down one after the other (list j ends before list j+1's
-        # place starts, as m_large <= m).
-        for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
-            filter_one(g.arena + fr.base + j * m, m, g.arena + fr.base + j * m, m_large,
-                       g.mark, g.factor[fr.branch_info + fr.last])
-        for j in range(1, g.n_lists):
-            memmove(g.arena + fr.base + j * m_large, g.arena + fr.base + j * m,
-                    m_large * sizeof(Entry))
-    else:
-        filter_lists(g, g.arena + fr.base, m, g.arena + fr.base, m_large,
-                     g.factor[fr.branch_info + fr.last], 1)
+    filter_lists(g, g.arena + fr.base, m, g.arena + fr.base, m_large,
+                 g.factor[fr.branch_info + fr.last], threads_for(w, m_large, PARALLEL_FILTER_MIN))
     memmove(g.arena + fr.base + g.n_lists * m_large, g.arena + top,
             g.n_lists * m_small * sizeof(Entry))
     return small
@@ -541,7 +539,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
     cdef ListFrame* grown
     cdef ListFrame* fr
     cdef Node* nd
-    cdef int r, ok = 0, threads
+    cdef int r, ok = 0
     cdef bint in_place
     cdef int32_t v, b
     if stack == NULL:
@@ -629,23 +627,16 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                     break
                 stack = grown
                 fr = &stack[top - 1]
-            threads = w.n_threads if m_child >= PARALLEL_FILTER_MIN and w.n_threads > 1 else 1
-            if not (in_place and threads == 1) and arena_reserve(g, g.n_lists * m_child) < 0:
+            if in_place:
+                i = fr.base              # the parent's lists are not needed any more
+            elif arena_reserve(g, g.n_lists * m_child) < 0:
                 ok = -1
                 break
-            if in_place and threads == 1:
-                i = fr.base              # the parent's lists are not needed any more
-                filter_lists(g, g.arena + i, fr.m, g.arena + i, m_child,
-                             g.factor[fr.branch_info + v], 1)
             else:
                 i = g.arena_top
-                filter_lists(g, g.arena + fr.base, fr.m, g.arena + i, m_child,
-                             g.factor[fr.branch_info + v], threads)
-                if in_place:
-                    # Filtered by several threads above the parent: moved down.
-                    memmove(g.arena + fr.base, g.arena + i,
-                            g.n_lists * m_child * sizeof(Entry))
-                    i = fr.base
+            filter_lists(g, g.arena + fr.base, fr.m, g.arena + i, m_child,
+                         g.factor[fr.branch_info + v],
+                         threads_for(w, m_child, PARALLEL_FILTER_MIN))
             g.arena_top = i + g.n_lists * m_child
             memset(&stack[top], 0, sizeof(ListFrame))
             stack[top].node = nd.first_child + v - 1
