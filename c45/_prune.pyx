@@ -77,10 +77,9 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     cdef bint f32 = w.data.f32
     cdef Py_ssize_t k = w.data.n_classes, c, first_known, ep, v, child
     cdef Node* nd = &p.tree.nodes[node]
-    cdef double* row
     cdef double total, known_weight, e, u, leaf, tree_est = 0.0, branch_est
     cdef double f, max_f = 0.0, wv
-    cdef int best, max_branch = -1, b
+    cdef int best, max_branch = -1
     cdef bint saved_mode
     cdef Test test
     cdef Py_ssize_t lists = -1, arena_mark
