@@ -1,19 +1,23 @@
 # Included by _tree.pyx (it shares the node buffer helpers).
 # Growing in precision="float64" (§2) on presorted case lists.
 #
-# Every feature is sorted once. A node then owns, side by side in one arena, a
-# list of its cases in row order (the "row list") and one list per continuous
-# feature with the unknown values first (row order) and the known ones by (value,
-# row): the canonical order of project decision 7. Each entry carries the case's
+# Every feature is sorted once. A node then owns a list of its cases in row order
+# (the "row list") and one list per continuous feature with the unknown values
+# first (row order) and the known ones by (value, row): the canonical order of
+# project decision 7. Each list has an arena of its own (list j of every node is in
+# arena j, all nodes at the same offset in every arena), so a split works on one
+# list at a time. Each entry carries the case's
 # value, weight and class, so evaluating a feature is one sequential scan and no
 # node ever sorts. A split builds each child's lists by a stable filter of the
 # parent's: the child keeps the cases of its branch and every case of unknown
 # outcome, whose weight is scaled by the branch's share (§2 step 9). The child with
 # the most cases is grown last, filtered in place over its parent's lists; the
-# others are copied to the top of the arena and freed when grown, so the arena
-# stays within a small multiple of the root's lists. At the top of the tree a
-# binary split makes both children at once (split_binary), the small one moved
-# down above the large one, so the parent's lists are not held meanwhile.
+# others are copied to the top of the arenas and freed when grown, so the arenas
+# stay within a small multiple of the root's lists. At the top of the tree a
+# binary split makes both children at once, list by list (split_binary): the
+# small child's list goes through a scratch buffer of one list to its place right
+# above the large one's, so the peak is the root's lists plus the cases of unknown
+# outcome, not the parent's lists plus a copy of the small child's.
 #
 # Every sum is taken in an order that depends only on the node's set of cases and
 # weights (row order, or the canonical order for a continuous feature), so the
@@ -48,7 +52,7 @@ from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_
 cdef struct ListFrame:
     int32_t node
     int32_t depth
-    Py_ssize_t base          # the node's lists: arena[base + j*m .. base + (j+1)*m)
+    Py_ssize_t base          # the node's list j: lists[j][base .. base + m)
     Py_ssize_t m             # cases at the node
     Py_ssize_t branch_info   # offset of the node's per-branch sizes and factors
     int32_t next             # next branch to grow (1-based); 0: node not entered yet
@@ -58,15 +62,16 @@ cdef struct ListFrame:
 
 cdef struct Grower:
     Work* w
-    Entry* arena
+    Entry** lists            # list j's arena (n_lists of them, arena_cap entries each)
     Py_ssize_t arena_cap
-    Py_ssize_t arena_top
+    Py_ssize_t arena_top     # entries in use, the same in every arena
     Py_ssize_t n_lists       # 1 + number of continuous features
     int32_t* list_of         # feature -> its list (1..), 0 for a discrete feature
     int32_t* feature_of      # list j >= 1 -> feature
     int32_t* outcome         # per case id: branch of the current split (0: unknown)
     uint8_t* mark            # per case id, for the child being built: 1 its branch,
                              # 2 unknown outcome, 0 elsewhere (1 byte: stays in cache)
+    uint8_t* mark_small      # the same for split_binary's small child (main grower)
     double* factor           # per branch of every node on the stack: weight factor
     Py_ssize_t* size         # per branch: known cases of the branch
     Py_ssize_t info_cap
@@ -76,16 +81,18 @@ cdef struct Grower:
 
 
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
-    cdef Py_ssize_t cap = g.arena_cap
+    """Room for extra more entries in every arena."""
+    cdef Py_ssize_t cap = g.arena_cap, j
     cdef Entry* grown
     if g.arena_top + extra <= cap:
         return 0
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
-    grown = <Entry*> realloc(g.arena, cap * sizeof(Entry))
-    if grown == NULL:
-        return -1
-    g.arena = grown
+    for j in range(g.n_lists):
+        grown = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
+        if grown == NULL:
+            return -1                  # the arenas grown so far keep their data
+        g.lists[j] = grown
     g.arena_cap = cap
     return 0
 
@@ -118,17 +125,17 @@ cdef int root_lists(Grower* g) noexcept nogil:
     cdef Py_ssize_t n = d.n_cases, j, c
     cdef Entry* e
     cdef int threads = g.w.n_threads if g.w.n_threads > 1 else 1
-    if arena_reserve(g, g.n_lists * n) < 0:
+    if arena_reserve(g, n) < 0:
         return -1
-    e = g.arena
+    e = g.lists[0]
     for c in range(n):
         e[c].value = 0.0
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
         e[c].cls = d.y[c]
     for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
-        feature_list(d, g.feature_of[j], g.arena + j * n)
-    g.arena_top = g.n_lists * n
+        feature_list(d, g.feature_of[j], g.lists[j])
+    g.arena_top = n
     return 0
 
 
@@ -154,7 +161,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
     cdef Py_ssize_t f, i, j, tid
-    cdef const Entry* rl = g.arena + base
+    cdef const Entry* rl = g.lists[0] + base
     cdef bint sample = 0 < d.max_features < d.n_features
     cdef Work* tw
     if sample:
@@ -177,7 +184,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0
             else:
-                eval_continuous_list(tw, f, g.arena + base + j * m, m, total)
+                eval_continuous_list(tw, f, g.lists[j] + base, m, total)
         return
     for f in range(d.n_features):
         j = g.list_of[f]
@@ -187,7 +194,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             w.gain[f] = -EPSILON
             w.info[f] = 0.0
         else:
-            eval_continuous_list(w, f, g.arena + base + j * m, m, total)
+            eval_continuous_list(w, f, g.lists[j] + base, m, total)
 
 
 cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o, Py_ssize_t m_child,
@@ -217,24 +224,40 @@ cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o, Py_ssize_t m
             break
 
 
-cdef void filter_lists(Grower* g, const Entry* src, Py_ssize_t m, Entry* dst,
-                       Py_ssize_t m_child, double factor, int n_threads) noexcept nogil:
-    """All the child's lists (list j at dst + j * m_child), by n_threads at once.
-    In place (dst == src) on one thread the lists go one after the other; on
-    several, each list is filtered within its own place, then the lists are moved
-    down in order (list j's new place ends before list j+1's starts: m_child <= m)."""
+cdef void filter_lists(Grower* g, Entry** src, Py_ssize_t src_base, Py_ssize_t m,
+                       Entry** dst, Py_ssize_t dst_base, Py_ssize_t m_child,
+                       double factor, int n_threads) noexcept nogil:
+    """All the child's lists, list j from src[j] + src_base to dst[j] + dst_base
+    (in place when they are the same), by n_threads at once."""
     cdef Py_ssize_t j
     if n_threads <= 1:
         for j in range(g.n_lists):
-            filter_one(src + j * m, m, dst + j * m_child, m_child, g.mark, factor)
-    elif dst != src:
-        for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
-            filter_one(src + j * m, m, dst + j * m_child, m_child, g.mark, factor)
+            filter_one(src[j] + src_base, m, dst[j] + dst_base, m_child, g.mark, factor)
     else:
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
-            filter_one(dst + j * m, m, dst + j * m, m_child, g.mark, factor)
-        for j in range(1, g.n_lists):
-            memmove(dst + j * m_child, dst + j * m, m_child * sizeof(Entry))
+            filter_one(src[j] + src_base, m, dst[j] + dst_base, m_child, g.mark, factor)
+
+
+cdef Entry** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
+    """n_lists arenas of m entries each; NULL when memory runs out."""
+    cdef Entry** lists = <Entry**> calloc(n_lists, sizeof(Entry*))
+    cdef Py_ssize_t j
+    if lists == NULL:
+        return NULL
+    for j in range(n_lists):
+        lists[j] = <Entry*> malloc(m * sizeof(Entry) + 1)
+        if lists[j] == NULL:
+            free_lists(lists, n_lists)
+            return NULL
+    return lists
+
+
+cdef void free_lists(Entry** lists, Py_ssize_t n_lists) noexcept nogil:
+    cdef Py_ssize_t j
+    if lists != NULL:
+        for j in range(n_lists):
+            free(lists[j])
+        free(lists)
 
 
 cdef inline int threads_for(const Work* w, Py_ssize_t m, Py_ssize_t least) noexcept nogil:
@@ -260,7 +283,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
     cdef Py_ssize_t k = d.n_classes, m = fr.m, i, c, feature, n_branches, v, best_v
-    cdef Entry* rl = g.arena + fr.base
+    cdef Entry* rl = g.lists[0] + fr.base
     cdef const Entry* fl
     cdef double total = 0.0, best_weight, threshold = NAN, unknown_w = 0.0, known_w
     cdef int best = 0, kind
@@ -297,7 +320,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         kind = CONTINUOUS
         n_branches = 2
         threshold = w.bar[feature] if d.midpoint else global_threshold(d, feature, w.bar[feature])
-        fl = g.arena + fr.base + g.list_of[feature] * m
+        fl = g.lists[g.list_of[feature]] + fr.base
         while n_unknown < m and isnan(fl[n_unknown].value):
             n_unknown += 1
         if n_unknown >= m:
@@ -390,7 +413,7 @@ cdef Py_ssize_t PARALLEL_COPY_MIN = 10000
 cdef struct Task:
     int32_t node             # the subtree's root in the main tree
     int32_t depth
-    Entry* lists             # its lists (n_lists x m), owned until grown
+    Entry** lists            # its lists (n_lists of m entries), owned until grown
     Py_ssize_t m
     int32_t* used            # the discrete tests on its path (per feature)
     NodeBuffer sub           # the grown subtree; its node 0 is the task's node
@@ -413,10 +436,11 @@ cdef struct Deferral:
     Py_ssize_t finish_cap
 
 
-cdef int defer_child(Grower* g, Deferral* df, const Entry* src, Py_ssize_t m,
+cdef int defer_child(Grower* g, Deferral* df, Py_ssize_t base, Py_ssize_t m,
                      Py_ssize_t m_child, double factor, int32_t node,
                      int32_t depth) noexcept nogil:
-    """Set the child aside as a task, with a copy of its lists."""
+    """Set the child aside as a task, with a copy of its lists (from the parent's
+    at base)."""
     cdef Task* grown
     cdef Task* task
     cdef Py_ssize_t nf = g.w.data.n_features
@@ -433,12 +457,12 @@ cdef int defer_child(Grower* g, Deferral* df, const Entry* src, Py_ssize_t m,
     task.depth = depth
     task.m = m_child
     task.status = -1                 # until grown
-    task.lists = <Entry*> malloc(g.n_lists * m_child * sizeof(Entry) + 1)
+    task.lists = new_lists(g.n_lists, m_child)
     task.used = <int32_t*> malloc((nf + 1) * sizeof(int32_t))
     if task.lists == NULL or task.used == NULL:
         return -1
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
-    filter_lists(g, src, m, task.lists, m_child, factor,
+    filter_lists(g, g.lists, base, m, task.lists, 0, m_child, factor,
                  threads_for(g.w, m_child, PARALLEL_COPY_MIN))
     df.pending += g.n_lists * m_child
     if df.pending >= df.budget:
@@ -476,30 +500,48 @@ cdef void settle(NodeBuffer* t, int32_t node) noexcept nogil:
         nd.kind = LEAF
 
 
-cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v) noexcept nogil:
-    """g.mark for the child of branch v, from the outcomes saved in the row list
-    of the node at base: 1 its branch, 2 unknown outcome, 0 elsewhere."""
-    cdef const Entry* rl = g.arena + base
+cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
+                      uint8_t* mark) noexcept nogil:
+    """mark (g.mark, or g.mark_small) for the child of branch v, from the outcomes
+    saved in the row list of the node at base: 1 its branch, 2 unknown outcome, 0
+    elsewhere."""
+    cdef const Entry* rl = g.lists[0] + base
     cdef Py_ssize_t i
     cdef int32_t b
     for i in range(m):
         b = <int32_t> rl[i].value
-        g.mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
+        mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
+
+
+cdef inline void split_one(Entry* e, Py_ssize_t m, Entry* scratch, Py_ssize_t m_small,
+                           Py_ssize_t m_large, const uint8_t* mark_small,
+                           const uint8_t* mark_large, double f_small,
+                           double f_large) noexcept nogil:
+    """One list of a binary split: the small child's into scratch, the large one's
+    in place, then the small one's right above it (e[m_large .. m_large + m_small),
+    which may pass the parent's end by the cases of unknown outcome)."""
+    filter_one(e, m, scratch, m_small, mark_small, f_small)
+    filter_one(e, m, e, m_large, mark_large, f_large)
+    memcpy(e + m_large, scratch, m_small * sizeof(Entry))
 
 
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
                       const Deferral* df) noexcept nogil:
     """At the top of the tree (nodes of n/16 cases or more, which set the peak
     memory), a split with exactly two non-empty branches, neither child set
-    aside: make both children's lists now, the larger in place over the parent's
-    and the other moved down right above it, so that the parent's lists are not
-    held while the smaller child's subtree grows. (Below, the move would cost
-    more than the memory is worth.) Returns the smaller branch (1-based), 0 when
-    the split does not qualify (the general path grows it), -1 out of memory."""
+    aside: make both children's lists now, list by list (split_one), the larger
+    in place over the parent's and the other right above it. Only a scratch list
+    per thread is held besides, not a copy of the small child's lists while the
+    parent's are. (Below, the copy would cost more than the memory is worth.)
+    Returns the smaller branch (1-based), 0 when the split does not qualify (the
+    general path grows it), -1 out of memory."""
     cdef Work* w = g.w
-    cdef Py_ssize_t m = fr.m, m_small, m_large, top
+    cdef Py_ssize_t m = fr.m, m_small, m_large, need, j
     cdef int32_t v, small = 0
-    if df == NULL:
+    cdef int n_threads
+    cdef double f_small, f_large
+    cdef Entry* scratch
+    if df == NULL or g.mark_small == NULL:
         return 0                           # a set-aside subtree: small, no need
     for v in range(1, nd.n_children + 1):
         if v != fr.last and g.size[fr.branch_info + v] > 0:
@@ -512,25 +554,35 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     m_large = g.size[fr.branch_info + fr.last] + fr.n_unknown
     if m_small < df.limit:
         return 0                           # the small child becomes a task
-    top = g.arena_top
-    if arena_reserve(g, g.n_lists * m_small) < 0:
+    need = fr.base + m_large + m_small - g.arena_top
+    if need > 0 and arena_reserve(g, need) < 0:
         return -1
-    # The small child first (by several threads if it is big), then the large one
-    # in place: two filters (one pass writing both children is slower).
-    mark_branch(g, fr.base, m, small)
-    filter_lists(g, g.arena + fr.base, m, g.arena + top, m_small,
-                 g.factor[fr.branch_info + small], threads_for(w, m_small, PARALLEL_FILTER_MIN))
-    mark_branch(g, fr.base, m, fr.last)
-    filter_lists(g, g.arena + fr.base, m, g.arena + fr.base, m_large,
-                 g.factor[fr.branch_info + fr.last], threads_for(w, m_large, PARALLEL_FILTER_MIN))
-    memmove(g.arena + fr.base + g.n_lists * m_large, g.arena + top,
-            g.n_lists * m_small * sizeof(Entry))
+    n_threads = threads_for(w, m_large, PARALLEL_FILTER_MIN)
+    if n_threads > g.n_lists:
+        n_threads = <int> g.n_lists
+    scratch = <Entry*> malloc(n_threads * m_small * sizeof(Entry) + 1)
+    if scratch == NULL:
+        return -1
+    # Both marks first: filtering the row list overwrites the saved outcomes.
+    mark_branch(g, fr.base, m, small, g.mark_small)
+    mark_branch(g, fr.base, m, fr.last, g.mark)
+    f_small = g.factor[fr.branch_info + small]
+    f_large = g.factor[fr.branch_info + fr.last]
+    if n_threads <= 1:
+        for j in range(g.n_lists):
+            split_one(g.lists[j] + fr.base, m, scratch, m_small, m_large,
+                      g.mark_small, g.mark, f_small, f_large)
+    else:
+        for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
+            split_one(g.lists[j] + fr.base, m, scratch + threadid() * m_small, m_small,
+                      m_large, g.mark_small, g.mark, f_small, f_large)
+    free(scratch)
     return small
 
 
 cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize_t m,
                  Deferral* df) noexcept nogil:
-    """Grow the subtree at node root from the lists at the bottom of g's arena,
+    """Grow the subtree at node root from the lists at the bottom of g's arenas,
     depth first; with df, set the small children aside as tasks and leave the
     settling of the nodes grown here to the caller. Returns -1 out of memory."""
     cdef Work* w = g.w
@@ -549,7 +601,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
     stack[0].depth = depth
     stack[0].base = 0
     stack[0].m = m
-    g.arena_top = g.n_lists * m
+    g.arena_top = m
     top = 1
     while top > 0:
         fr = &stack[top - 1]
@@ -591,9 +643,9 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 stack[top].m = g.size[fr.branch_info + v] + fr.n_unknown
                 stack[top + 1].node = nd.first_child + b - 1
                 stack[top + 1].depth = fr.depth + 1
-                stack[top + 1].base = fr.base + g.n_lists * stack[top].m
+                stack[top + 1].base = fr.base + stack[top].m
                 stack[top + 1].m = g.size[fr.branch_info + b] + fr.n_unknown
-                g.arena_top = stack[top + 1].base + g.n_lists * stack[top + 1].m
+                g.arena_top = stack[top + 1].base + stack[top + 1].m
                 top += 2
                 continue
         # The next branch to grow: the non-empty ones in order, the largest last.
@@ -610,10 +662,10 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
             fr.last = 0
             in_place = True
         if v != 0:
-            mark_branch(g, fr.base, fr.m, v)
+            mark_branch(g, fr.base, fr.m, v, g.mark)
             m_child = g.size[fr.branch_info + v] + fr.n_unknown
             if df != NULL and m_child < df.limit:
-                if defer_child(g, df, g.arena + fr.base, fr.m, m_child,
+                if defer_child(g, df, fr.base, fr.m, m_child,
                                g.factor[fr.branch_info + v], nd.first_child + v - 1,
                                fr.depth + 1) < 0:
                     ok = -1
@@ -629,15 +681,15 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 fr = &stack[top - 1]
             if in_place:
                 i = fr.base              # the parent's lists are not needed any more
-            elif arena_reserve(g, g.n_lists * m_child) < 0:
+            elif arena_reserve(g, m_child) < 0:
                 ok = -1
                 break
             else:
                 i = g.arena_top
-            filter_lists(g, g.arena + fr.base, fr.m, g.arena + i, m_child,
+            filter_lists(g, g.lists, fr.base, fr.m, g.lists, i, m_child,
                          g.factor[fr.branch_info + v],
                          threads_for(w, m_child, PARALLEL_FILTER_MIN))
-            g.arena_top = i + g.n_lists * m_child
+            g.arena_top = i + m_child
             memset(&stack[top], 0, sizeof(ListFrame))
             stack[top].node = nd.first_child + v - 1
             stack[top].depth = fr.depth + 1
@@ -675,6 +727,14 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
             g.any_discrete = True
     g.outcome = <int32_t*> calloc(d.n_cases + 1, sizeof(int32_t))
     g.mark = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
+    g.lists = <Entry**> calloc(g.n_lists, sizeof(Entry*))
+    if g.lists == NULL:
+        return -1
+    if model == NULL:
+        # Only the main grower splits in two at once (split_binary).
+        g.mark_small = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
+        if g.mark_small == NULL:
+            return -1
     if model != NULL:
         g.list_of = model.list_of
         g.feature_of = model.feature_of
@@ -695,7 +755,8 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
 
 
 cdef void grower_free(Grower* g) noexcept nogil:
-    free(g.arena); free(g.outcome); free(g.mark); free(g.factor); free(g.size)
+    free_lists(g.lists, g.n_lists)
+    free(g.outcome); free(g.mark); free(g.mark_small); free(g.factor); free(g.size)
     if not g.shares_tables:
         free(g.list_of); free(g.feature_of)
     memset(g, 0, sizeof(Grower))
@@ -815,25 +876,30 @@ cdef int flush_tasks(Deferral* df) except -1:
 cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
+    cdef Py_ssize_t j
+    task.status = -1
+    if task.lists == NULL:
+        return
     memcpy(w.used, task.used, d.n_features * sizeof(int32_t))
     w.rng = (d.seed + 1) * 2685821657736338717ULL ^ ((<uint64_t> index + 1)
                                                      * 11400714819323198485ULL)
     if w.rng == 0:
         w.rng = 88172645463325252ULL
     w.min_objs = d.min_objs
-    g.arena = task.lists
-    g.arena_cap = g.n_lists * task.m
+    memcpy(g.lists, task.lists, g.n_lists * sizeof(Entry*))   # the grower owns them now
+    free(task.lists)
+    g.arena_cap = task.m
     g.arena_top = 0
     g.info_top = 0
     task.lists = NULL
-    task.status = -1
     task.sub.n_classes = d.n_classes
     if buffer_reserve(&task.sub, 1) == 0:
         task.sub.count = 1
         if run_dfs(g, &task.sub, 0, task.depth, task.m, NULL) == 0:
             task.status = 0
-    free(g.arena)
-    g.arena = NULL
+    for j in range(g.n_lists):
+        free(g.lists[j])
+        g.lists[j] = NULL
     g.arena_cap = 0
 
 
@@ -869,13 +935,13 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             for i in range(df.n_finish):
                 settle(t, df.finish[i])
     finally:
-        grower_free(&g)
         for i in range(df.n_tasks):
-            free(df.tasks[i].lists)
+            free_lists(df.tasks[i].lists, g.n_lists)
             free(df.tasks[i].used)
             buffer_free(&df.tasks[i].sub)
         free(df.tasks)
         free(df.finish)
+        grower_free(&g)
         # Pruning starts from the cases in row order with their initial weights.
         for i in range(n):
             w.cases[i] = <int32_t> i
@@ -896,7 +962,7 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
             ok = root_lists(&g)
         if ok == 0:
             for i in range(n):
-                total += g.arena[i].weight
+                total += g.lists[0][i].weight
             evaluate(&g, 0, n, total)
             chosen = select_feature(w)
         grower_free(&g)
