@@ -97,6 +97,22 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     return 0
 
 
+cdef void arena_trim(Grower* g) noexcept nogil:
+    """Give back the arenas' room above their top (a shrinking realloc releases
+    the pages), so that set-aside tasks do not stack on pages the top nodes
+    touched and no longer use. A failed shrink keeps the larger block, which has
+    the room too."""
+    cdef Py_ssize_t cap = g.arena_top + 1024, j
+    cdef Entry* kept
+    if cap >= g.arena_cap:
+        return
+    for j in range(g.n_lists):
+        kept = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
+        if kept != NULL:
+            g.lists[j] = kept
+    g.arena_cap = cap
+
+
 cdef int info_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     cdef Py_ssize_t cap = g.info_cap
     cdef double* f
@@ -457,6 +473,8 @@ cdef int defer_child(Grower* g, Deferral* df, Py_ssize_t base, Py_ssize_t m,
     task.depth = depth
     task.m = m_child
     task.status = -1                 # until grown
+    if g.arena_cap - g.arena_top >= df.limit:
+        arena_trim(g)
     task.lists = new_lists(g.n_lists, m_child)
     task.used = <int32_t*> malloc((nf + 1) * sizeof(int32_t))
     if task.lists == NULL or task.used == NULL:
