@@ -15,9 +15,10 @@
 # others are copied to the top of the arenas and freed when grown, so the arenas
 # stay within a small multiple of the root's lists. At the top of the tree a
 # binary split makes both children at once, list by list (split_binary): the
-# small child's list goes through a scratch buffer of one list to its place right
-# above the large one's, so the peak is the root's lists plus the cases of unknown
-# outcome, not the parent's lists plus a copy of the small child's.
+# small child's list goes through a scratch list (one per thread) to its place
+# right above the large one's, so the peak is the root's lists plus the cases of
+# unknown outcome and the scratch, not the parent's lists plus a copy of the small
+# child's.
 #
 # Every sum is taken in an order that depends only on the node's set of cases and
 # weights (row order, or the canonical order for a continuous feature), so the
@@ -38,7 +39,7 @@
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, NAN
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
-from libc.string cimport memcpy, memmove, memset
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
@@ -62,7 +63,7 @@ cdef struct ListFrame:
 
 cdef struct Grower:
     Work* w
-    Entry** lists            # list j's arena (n_lists of them, arena_cap entries each)
+    Entry** lists            # list j's arena (n_lists of them, arena_cap entries or more)
     Py_ssize_t arena_cap
     Py_ssize_t arena_top     # entries in use, the same in every arena
     Py_ssize_t n_lists       # 1 + number of continuous features
@@ -98,10 +99,11 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
 
 
 cdef void arena_trim(Grower* g) noexcept nogil:
-    """Give back the arenas' room above their top (a shrinking realloc releases
-    the pages), so that set-aside tasks do not stack on pages the top nodes
-    touched and no longer use. A failed shrink keeps the larger block, which has
-    the room too."""
+    """Give back the arenas' room above their top, so that set-aside tasks do not
+    stack on pages the top nodes touched and no longer use (glibc returns a
+    shrunk mmapped block's pages at once; a heap block's tail goes back to malloc
+    for the task copies). A failed shrink keeps the larger block, which has the
+    room too."""
     cdef Py_ssize_t cap = g.arena_top + 1024, j
     cdef Entry* kept
     if cap >= g.arena_cap:
