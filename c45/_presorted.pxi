@@ -6,9 +6,8 @@
 # first (row order) and the known ones by (value, row): the canonical order of
 # project decision 7. Each list has an arena of its own (list j of every node is in
 # arena j, all nodes at the same offset in every arena), so a split works on one
-# list at a time. Each entry carries the case's
-# value, weight and class, so evaluating a feature is one sequential scan and no
-# node ever sorts. A split builds each child's lists by a stable filter of the
+# list at a time. Each entry carries the case's value, weight and class, so
+# evaluating a feature is one sequential scan and no node ever sorts. A split builds each child's lists by a stable filter of the
 # parent's: the child keeps the cases of its branch and every case of unknown
 # outcome, whose weight is scaled by the branch's share (§2 step 9). The child with
 # the most cases is grown last, filtered in place over its parent's lists; the
