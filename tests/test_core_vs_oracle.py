@@ -160,6 +160,37 @@ def task_problem(seed, n=6000):
     return X, [x0, x1, d0, d1], [None, None, 4, 3], y
 
 
+def top_split_problem(seed, n=4000):
+    """A root split into two children of 1,000 cases or more on a feature with
+    unknown values: float64 growing makes both children at once, list by list
+    (split_binary), the unknown-outcome cases in both with their branch's factor."""
+    rng = np.random.default_rng(seed)
+    x0 = rng.normal(size=n).round(2)
+    x1 = rng.normal(size=n).round(1)
+    x0[rng.random(n) < 0.15] = np.nan
+    x1[rng.random(n) < 0.1] = np.nan
+    score = 2.0 * (np.nan_to_num(x0) > 0.2) + np.sin(2 * np.nan_to_num(x1))
+    y = np.where(rng.random(n) < 0.8, (score > 0.6).astype(int) + (score > 2.2),
+                 rng.integers(0, 3, n))
+    weights = rng.choice([0.5, 1.0, 2.0], size=n) if seed % 2 else None
+    return [x0, x1], y, weights
+
+
+@pytest.mark.filterwarnings("ignore:the total sample weight")
+def test_top_binary_splits_equal_oracle():
+    """The children of a top binary split over unknown values (split_binary): with
+    the two children's weight factors swapped in that path, every seed fails."""
+    for seed in range(3):
+        columns, y, weights = top_split_problem(seed)
+        grown, pruned = fit_oracle(columns, [None, None], y, 3, weights=weights,
+                                   min_samples_leaf=2, precision="float64")
+        X = pd.DataFrame({"x0": columns[0], "x1": columns[1]})
+        clf = C45Classifier(min_samples_leaf=2).fit(X, y, sample_weight=weights)
+        assert clf.grown_tree_.feature[0] == 0 and np.isnan(columns[0]).any()
+        assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
+        assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
+
+
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_subtree_tasks_equal_oracle(n_jobs):
     """Growing set-aside subtrees (on one thread or two) must keep the top of the
