@@ -560,7 +560,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     cdef int n_threads
     cdef double f_small, f_large
     cdef Entry* scratch
-    if df == NULL or g.mark_small == NULL:
+    if df == NULL:
         return 0                           # a set-aside subtree: small, no need
     for v in range(1, nd.n_children + 1):
         if v != fr.last and g.size[fr.branch_info + v] > 0:
@@ -749,11 +749,6 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     g.lists = <Entry**> calloc(g.n_lists, sizeof(Entry*))
     if g.lists == NULL:
         return -1
-    if model == NULL:
-        # Only the main grower splits in two at once (split_binary).
-        g.mark_small = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
-        if g.mark_small == NULL:
-            return -1
     if model != NULL:
         g.list_of = model.list_of
         g.feature_of = model.feature_of
@@ -938,6 +933,11 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     try:
         with nogil:
             ok = grower_init(&g, w, NULL)
+            if ok == 0:
+                # Only the main grower splits in two at once (split_binary).
+                g.mark_small = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
+                if g.mark_small == NULL:
+                    ok = -1
             # The pending tasks hold at most about a quarter of the root's lists.
             df.budget = max(g.n_lists * n // 4, 1)
             if ok == 0 and buffer_reserve(t, 1) < 0:

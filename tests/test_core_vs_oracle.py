@@ -220,8 +220,8 @@ def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs():
 
 def test_parallel_top_splits_do_not_change_the_tree():
     """170,000 rows, continuous features with unknown values: the root's lists are
-    made by two threads, the top binary splits filter their larger child in
-    place by two threads (each list within its own place, then moved down), and
+    made by two threads, the top binary splits make both children by two
+    threads (each list in its own arena, through a scratch list per thread), and
     the set-aside subtrees of 10,000 cases or more (under n / 16) have their lists
     copied by two threads. The tree equals the one-thread tree field for field."""
     rng = np.random.default_rng(21)
