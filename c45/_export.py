@@ -47,7 +47,8 @@ def export_text(clf, tree="final", feature_names=None):
                          f"has {clf.n_features_in_} features")
     classes = clf.classes_
     if t.kind[0] == LEAF_KIND:
-        return _leaf_text(t, 0, classes) + "\n"
+        # C4.5 prints a tree that is one leaf after a space (" k0 (15.0/7.0)").
+        return " " + _leaf_text(t, 0, classes) + "\n"
 
     lines = []
 

@@ -41,7 +41,7 @@ def critical_alphas(tree):
     return alpha
 
 
-def rebuild(tree, make_leaf=None, n_children=None, leaf_errors=None):
+def rebuild(tree, make_leaf=None, n_children=None, leaf_errors=None, value_map=None):
     """A compact copy of tree where the nodes in make_leaf become leaves (keeping
     their class and distribution) and n_children (optional) drops trailing branches.
     leaf_errors(i) gives the errors field of a node made a leaf."""
@@ -73,7 +73,7 @@ def rebuild(tree, make_leaf=None, n_children=None, leaf_errors=None):
                 threshold=np.where(leaf, np.nan, tree.threshold[order]),
                 weight=tree.weight[order], errors=errors, value=tree.value[order],
                 map_offset=np.where(leaf, -1, tree.map_offset[order]),
-                value_map=tree.value_map)
+                value_map=tree.value_map if value_map is None else value_map)
 
 
 def training_errors(tree):
@@ -123,11 +123,16 @@ def reduced_error(tree, reach):
 
 
 def subset_cleanup(tree, n_values):
-    """After pruning under -s (§8.2): at each subset test, the last branch keeps
-    only the values still possible on the path; if none remain it is dropped."""
+    """After pessimistic pruning under -s (C4.5's subset cleanup): at each subset
+    test, the last branch keeps only the values still possible on the path from the
+    root (Release 8 prints that branch with those values alone, e.g. ``d0 = v2``
+    where growing made ``d0 in {v1,v2,v4,v6,v7}``: R8 corpus r0017); if none
+    remain, the branch is dropped. The values taken out map to no branch: no case
+    holding them can reach the node, so prediction does not change."""
     if not np.any(tree.kind == SUBSET_KIND):
         return tree
     n_children = tree.n_children.copy()
+    value_map = tree.value_map.copy()
     stack = [(0, {})]
     while stack:
         node, possible = stack.pop()
@@ -138,7 +143,10 @@ def subset_cleanup(tree, n_values):
         if tree.kind[node] == SUBSET_KIND:
             here = possible.get(f, set(range(n_values[f])))
             groups = [set(g) for g in tree.branch_values(node, n_values[f])]
-            if not (groups[-1] & here):
+            for v in groups[-1] - here:
+                value_map[tree.map_offset[node] + v + 1] = 0
+            groups[-1] &= here
+            if not groups[-1]:
                 n_children[node] -= 1
         s = tree.first_child[node]
         for b in range(n_children[node]):
@@ -147,6 +155,7 @@ def subset_cleanup(tree, n_values):
                 child_possible = dict(possible)
                 child_possible[f] = possible.get(f, set(range(n_values[f]))) & groups[b]
             stack.append((s + b, child_possible))
-    if np.array_equal(n_children, tree.n_children):
+    if np.array_equal(n_children, tree.n_children) and np.array_equal(
+            value_map, tree.value_map):
         return tree
-    return rebuild(tree, n_children=n_children)
+    return rebuild(tree, n_children=n_children, value_map=value_map)

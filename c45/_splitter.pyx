@@ -593,7 +593,11 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                           double total) noexcept nogil:
     """Best cut of a continuous attribute (§5): sets gain (MDL-penalised), info, bar.
     Release 8's way, for precision="float32": unknowns swapped to the front, the
-    known cases sorted by R8's quicksort, their order carried to the next step."""
+    known cases sorted by R8's quicksort, their order carried to the next step.
+    The node's weight is summed again here, in the order the previous attribute
+    left the cases: with fractional weights that float32 sum can differ in its last
+    bit from the node's (a MINOBJS or MinSplit test at the boundary then goes the
+    other way); R8 recounts it so (the R8 corpus: r0044, r0014, r0045)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i, j, first
@@ -607,6 +611,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     w.info[f] = 0.0
     w.raw_gain[f] = unusable(f32)
     w.tries[f] = 0
+    total = total_weight(w, lo, hi)
     # Unknowns to the front, their class weights in row 0.
     first = lo
     for i in range(lo, hi + 1):

@@ -284,6 +284,17 @@ def _same_tree(a, b):
         and np.array_equal(a.threshold, b.threshold, equal_nan=True)
 
 
+def _pruning_changed(clf):
+    """Whether C4.5 prints a "Simplified Decision Tree": pruning changed the tree.
+    Under -s the subset cleanup after pruning does not count (R8 prints no
+    simplified tree when only the cleanup dropped empty branches: corpus r0034)."""
+    from c45._pruning import subset_cleanup
+    grown = clf.grown_tree_
+    if clf.subset_splits and clf.pruning == "pessimistic":
+        grown = subset_cleanup(grown, clf._schema.n_values)
+    return not _same_tree(clf.tree_, grown)
+
+
 def _fit(clf, progress, X, y, what):
     def fit():
         with warnings.catch_warnings(record=True) as caught:
@@ -327,7 +338,7 @@ def cmd_fit(args, out, progress):
     clf = _fit(make_classifier(args), progress, X, y,
                f"growing and pruning a tree on {len(y)} cases")
     out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
-    if not _same_tree(clf.tree_, clf.grown_tree_):
+    if _pruning_changed(clf):
         out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
     out.write("\n\n")
     if args.save:

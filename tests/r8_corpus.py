@@ -1,0 +1,205 @@
+"""The R8 corpus: 300 generated problems and everything C4.5 Release 8 printed for them.
+
+The corpus (``r8-random/`` of the project's reference data) is kept compressed in
+``tests/data/r8-random.tar.xz``: for each problem ``rNNNN`` its ``.names``, ``.data``
+and ``.test`` files, R8's output for ``c4.5 -f rNNNN -u`` under five options
+(``default``, ``m1`` = ``-m 1``, ``c10`` = ``-c 10``, ``s`` = ``-s``, ``g`` = ``-g``),
+R8's ``c4.5rules -f rNNNN -u`` output (``rules``), the per-case classes and class sums
+of R8's default trees (``pred.csv``) and ``index.json`` (sizes and errors of each).
+
+This module extracts the archive once per process and compares c45 with it:
+
+* :func:`fit_output` runs ``c45 fit -f STEM -u --precision float32`` with an option
+  in-process and returns its output; :func:`tree_report` keeps, of either program's
+  output, the part that must be equal line for line (from ``Decision Tree:`` on: the
+  grown and pruned trees, both evaluation tables and the confusion matrix);
+* :func:`sums_differences` compares every case's class and class sums (train and
+  test, grown and pruned tree) with ``pred.csv``, as float32;
+* :func:`ruleset` keeps the final ruleset of c4.5rules' output (``Final rules`` to
+  ``Default class``).
+
+Run as a script it measures the whole corpus (``python tests/r8_corpus.py [-j N]
+[problem ...]``) and prints every difference; the tests in ``test_r8_corpus.py``
+assert the same checks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import functools
+import io
+import json
+import os
+import tarfile
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARCHIVE = os.path.join(HERE, "data", "r8-random.tar.xz")
+OPTIONS = {"default": [], "m1": ["-m", "1"], "c10": ["-c", "10"], "s": ["-s"],
+           "g": ["-g"]}
+
+
+@functools.lru_cache(maxsize=None)
+def corpus_dir() -> str:
+    """The extracted corpus (a temporary folder, removed at exit)."""
+    tmp = tempfile.TemporaryDirectory(prefix="c45-r8-random-")
+    _KEEP.append(tmp)
+    with tarfile.open(ARCHIVE, "r:xz") as tar:
+        tar.extractall(tmp.name, filter="data")
+    return os.path.join(tmp.name, "r8-random")
+
+
+_KEEP: list = []
+
+
+@functools.lru_cache(maxsize=None)
+def index() -> dict:
+    with open(os.path.join(corpus_dir(), "index.json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def problems() -> list:
+    return sorted(index())
+
+
+def stem(problem: str) -> str:
+    return os.path.join(corpus_dir(), problem)
+
+
+def r8_text(problem: str, what: str) -> str:
+    with open(f"{stem(problem)}.r8.{what}.txt", encoding="utf-8") as fh:
+        return fh.read()
+
+
+def run_cli(argv) -> str:
+    from c45.cli import main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(argv)
+    if status != 0:
+        raise RuntimeError(f"c45 {' '.join(argv)} exited {status}")
+    return out.getvalue()
+
+
+def fit_output(problem: str, option: str) -> str:
+    return run_cli(["fit", "-f", stem(problem), "-u", "--precision", "float32", "-q",
+                    *OPTIONS[option]])
+
+
+def rules_output(problem: str) -> str:
+    return run_cli(["rules", "-f", stem(problem), "-u", "--precision", "float32", "-q"])
+
+
+def tree_report(text: str) -> list:
+    """Lines from ``Decision Tree:`` on, without blank lines and ``Tree saved``."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    start = lines.index("Decision Tree:")
+    return [line for line in lines[start:]
+            if line.strip() and not line.startswith("Tree saved")]
+
+
+def ruleset(text: str) -> list:
+    """The final ruleset: ``Final rules from tree 0:`` to ``Default class: C``."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    start = lines.index("Final rules from tree 0:")
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("Default class:"))
+    return [line for line in lines[start:end + 1] if line.strip()]
+
+
+def first_difference(got: list, expected: list) -> str:
+    if got == expected:
+        return ""
+    n = min(len(got), len(expected))
+    i = next((k for k in range(n) if got[k] != expected[k]), n)
+    return (f"line {i + 1} (R8 {len(expected)} lines, c45 {len(got)}): "
+            f"R8 {expected[i] if i < len(expected) else '<end>'!r}, "
+            f"c45 {got[i] if i < len(got) else '<end>'!r}")
+
+
+@functools.lru_cache(maxsize=8)
+def fitted_default(problem: str):
+    """The default-option float32 classifier and the problem's train and test data."""
+    from c45 import C45Classifier
+    from c45.io import C45Files
+    files = C45Files(stem(problem))
+    X, y = files.read("data")
+    Xt, yt = files.read("test")
+    clf = C45Classifier(precision="float32").fit(X, y)
+    return clf, (X, Xt)
+
+
+def sums_differences(problem: str, limit: int = 5) -> list:
+    """Cases whose class or float32 class sums differ from R8's ``pred.csv``."""
+    clf, (X, Xt) = fitted_default(problem)
+    parts = {"train": X, "test": Xt}
+    got = {}
+    for part, data in parts.items():
+        for tree, name in (("final", "pruned"), ("grown", "unpruned")):
+            sums = clf._sums(data, clf._pick_tree(tree)).astype(np.float32)
+            cls = clf.predict(data, tree=tree)
+            got[part, name] = (sums, cls)
+    classes = [str(c) for c in clf.classes_]
+    out = []
+    with open(f"{stem(problem)}.r8.pred.csv", encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            part, i = row["part"], int(row["row"])
+            for name in ("pruned", "unpruned"):
+                sums, cls = got[part, name]
+                want = np.array([np.float32(row[f"{name}_sum[{c}]"]) for c in classes],
+                                dtype=np.float32)
+                if str(cls[i]) != row[name] or not np.array_equal(sums[i], want):
+                    out.append(f"{part} row {i} {name}: R8 {row[name]} {want.tolist()}, "
+                               f"c45 {cls[i]} {sums[i].tolist()}")
+                    if len(out) >= limit:
+                        return out
+    return out
+
+
+def check_problem(problem: str) -> dict:
+    """Every difference of one problem, by check (empty lists: all equal)."""
+    result = {}
+    for option in OPTIONS:
+        try:
+            got = tree_report(fit_output(problem, option))
+            diff = first_difference(got, tree_report(r8_text(problem, option)))
+        except Exception as exc:  # noqa: BLE001 - reported, not hidden
+            diff = f"{type(exc).__name__}: {exc}"
+        result[option] = [diff] if diff else []
+    try:
+        result["sums"] = sums_differences(problem)
+    except Exception as exc:  # noqa: BLE001
+        result["sums"] = [f"{type(exc).__name__}: {exc}"]
+    try:
+        got = ruleset(rules_output(problem))
+        diff = first_difference(got, ruleset(r8_text(problem, "rules")))
+    except Exception as exc:  # noqa: BLE001
+        diff = f"{type(exc).__name__}: {exc}"
+    result["rules"] = [diff] if diff else []
+    return result
+
+
+def _main(argv=None):
+    import argparse
+    from concurrent.futures import ProcessPoolExecutor
+    p = argparse.ArgumentParser(description="compare c45 float32 with R8 on the corpus")
+    p.add_argument("problems", nargs="*")
+    p.add_argument("-j", type=int, default=os.cpu_count() or 1)
+    args = p.parse_args(argv)
+    names = args.problems or problems()
+    with ProcessPoolExecutor(args.j) as pool:
+        results = dict(zip(names, pool.map(check_problem, names, chunksize=4)))
+    checks = list(OPTIONS) + ["sums", "rules"]
+    for name, res in results.items():
+        for check in checks:
+            for line in res[check]:
+                print(f"{name} {check}: {line}")
+    for check in checks:
+        ok = sum(1 for r in results.values() if not r[check])
+        print(f"{check}: {ok}/{len(results)} equal")
+
+
+if __name__ == "__main__":
+    _main()
