@@ -582,10 +582,12 @@ class RuleBuilder:
         """(Actual, Pess) of a condition set covering `total` cases, `errors` wrong."""
         f32 = self.f32
         if total == 0:
-            # §11.3: Pess is DefaultError. (choice) Actual is 0/0, NaN as in C, so
-            # no comparison with it holds. (Choosing 0, 1 or DefaultError instead
-            # gives the same rulesets on every reference data set.)
-            return math.nan, default_error
+            # Pess is DefaultError; Actual is 0, so a condition set that covers no
+            # case with a condition left out that covers only right ones (Actual 0)
+            # drops that condition. Release 8 does so: with NaN or 1 here, rules
+            # are rejected that it keeps (R8 corpus r0209, r0089, r0183: the rule
+            # numbers after them shift).
+            return 0.0, default_error
         if f32:
             actual = float(np.float32(errors) / np.float32(total))
             pess = float((np.float32(errors) + np.float32(self._u(total, errors)))
