@@ -47,6 +47,19 @@ Project decisions that complete or deviate from the spec:
    lets the core grow from presorted lists (c45/_presorted.pxi) and prune on case
    lists (c45/_prune.pyx).
 
+Two corrections to the spec, taught by Release 8's own outputs on the R8 corpus
+(300 generated problems with unknown values, ``tests/data/r8-random.tar.xz``);
+they matter only with fractional weights, where a float32 sum's last bit can
+decide a MINOBJS or MinSplit test or a leaf's class sums:
+
+R1. §5.1 (``precision="float32"``): the continuous evaluation sums the node's
+    weight ``W`` again over the cases in their current order (the order the
+    previous attribute's sort left), and uses that sum throughout §5, instead of
+    the node's weight of §2 step 1.
+R2. §8.2 step 5: pruning's known weight is the sum of the known cases' weights in
+    array order, not ``W`` less the unknown ones (growing, §2 step 9, does
+    subtract).
+
 Where the spec leaves room, this oracle reads it as follows:
 
 * §2 step 9 / §8.2 step 5: the cases of branch v are gathered from the whole known
@@ -169,6 +182,7 @@ class C45Run:
             else:
                 self.X.append([int(v) for v in col])
         self.cases = list(range(n))           # the one case array (§0.5)
+        self.pruning = False                  # set for §8.2 (correction R2)
         if weights is None:                   # project decision 3
             self.initial_w = [1.0] * n
             self.initial_count_mode = True
@@ -252,6 +266,9 @@ class C45Run:
         if kp > lo:
             self.count_mode = False
         known_w = a.sub(W, self.total_weight(lo, kp - 1))
+        if self.pruning:
+            # Correction R2: pruning sums the known weights instead.
+            known_w = self.total_weight(kp, hi)
         for v in range(1, n_branches + 1):
             end = self.group(kp, hi, lambda c: self.outcome(att, cut, c) == v)
             if end < kp:
@@ -391,6 +408,10 @@ class C45Run:
         """Return (gain, info, bar); reorders [lo..hi]: unknowns first, then sorted."""
         a, k, X, cases = self.a, self.k, self.X[att], self.cases
         unusable = (self.minus_eps, 0.0, None)
+        if a.r is r32:
+            # Correction R1: R8 counts the node's weight again, in the order the
+            # previous attribute left the cases.
+            W = self.total_weight(lo, hi)
         # §5.1 preparation
         if a.r is r32:
             kp = self.group(lo, hi, lambda c: _is_unknown(X[c])) + 1  # step 2
@@ -586,6 +607,7 @@ def fit_oracle(columns, kinds, y, n_classes, weights=None, min_samples_leaf=2,
     pruned_root = copy.deepcopy(root)
     run.w = list(run.initial_w)
     run.count_mode = run.initial_count_mode
+    run.pruning = True
     run.estimate(pruned_root, 0, n - 1, True)
     return grown, pruned_root.as_tuple()
 

@@ -75,23 +75,43 @@ def r8_text(problem: str, what: str) -> str:
         return fh.read()
 
 
-def run_cli(argv) -> str:
-    from c45.cli import main
+def run_cli(argv):
+    """(output, fitted model) of ``c45 ARGV`` run in this process."""
+    from c45 import cli
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(argv)
+    fitted = []
+    fit = cli._fit
+
+    def keep(*args, **kwargs):
+        fitted.append(fit(*args, **kwargs))
+        return fitted[-1]
+
+    cli._fit = keep
+    try:
+        with contextlib.redirect_stdout(out):
+            status = cli.main(argv)
+    finally:
+        cli._fit = fit
     if status != 0:
         raise RuntimeError(f"c45 {' '.join(argv)} exited {status}")
-    return out.getvalue()
+    return out.getvalue(), (fitted[0] if fitted else None)
 
 
-def fit_output(problem: str, option: str) -> str:
+def fit_run(problem: str, option: str):
     return run_cli(["fit", "-f", stem(problem), "-u", "--precision", "float32", "-q",
                     *OPTIONS[option]])
 
 
-def rules_output(problem: str) -> str:
+def fit_output(problem: str, option: str) -> str:
+    return fit_run(problem, option)[0]
+
+
+def rules_run(problem: str):
     return run_cli(["rules", "-f", stem(problem), "-u", "--precision", "float32", "-q"])
+
+
+def rules_output(problem: str) -> str:
+    return rules_run(problem)[0]
 
 
 def tree_report(text: str) -> list:
@@ -124,26 +144,26 @@ def first_difference(got: list, expected: list) -> str:
 
 
 @functools.lru_cache(maxsize=8)
-def fitted_default(problem: str):
-    """The default-option float32 classifier and the problem's train and test data."""
-    from c45 import C45Classifier
+def data(problem: str):
+    """((X, y), (X_test, y_test)) of a problem, as the c45 command reads them."""
     from c45.io import C45Files
     files = C45Files(stem(problem))
-    X, y = files.read("data")
-    Xt, yt = files.read("test")
-    clf = C45Classifier(precision="float32").fit(X, y)
-    return clf, (X, Xt)
+    return files.read("data"), files.read("test")
 
 
-def sums_differences(problem: str, limit: int = 5) -> list:
-    """Cases whose class or float32 class sums differ from R8's ``pred.csv``."""
-    clf, (X, Xt) = fitted_default(problem)
+def sums_differences(problem: str, clf=None, limit: int = 5) -> list:
+    """Cases whose class or float32 class sums differ from R8's ``pred.csv``, for
+    clf (by default fitted with R8's default options, in float32)."""
+    (X, y), (Xt, _) = data(problem)
+    if clf is None:
+        from c45 import C45Classifier
+        clf = C45Classifier(precision="float32").fit(X, y)
     parts = {"train": X, "test": Xt}
     got = {}
-    for part, data in parts.items():
+    for part, rows in parts.items():
         for tree, name in (("final", "pruned"), ("grown", "unpruned")):
-            sums = clf._sums(data, clf._pick_tree(tree)).astype(np.float32)
-            cls = clf.predict(data, tree=tree)
+            sums = clf._sums(rows, clf._pick_tree(tree)).astype(np.float32)
+            cls = clf.predict(rows, tree=tree)
             got[part, name] = (sums, cls)
     classes = [str(c) for c in clf.classes_]
     out = []

@@ -1,0 +1,77 @@
+"""c45 ``precision="float32"`` against C4.5 Release 8 on the R8 corpus.
+
+300 generated problems (15 to 1,000 training cases, about 60% with unknown values,
+so fractional case weights everywhere), each run by Release 8 itself: ``c4.5 -u``
+with default options, ``-m 1``, ``-c 10``, ``-s`` and ``-g``; ``c4.5rules -u``;
+and R8's class sums of every case (see ``r8_corpus``). For every problem:
+
+* ``test_c45_output_and_class_sums``: ``c45 fit -f STEM -u --precision float32`` prints, from
+  ``Decision Tree:`` on, what R8 printed, line for line, under each option: the
+  grown and the pruned tree, both evaluation tables (sizes, errors, estimate) and
+  the confusion matrix; and the sizes and errors equal ``index.json``'s; with the
+  default options every training and test case gets R8's class from the grown
+  and from the pruned tree, and R8's float32 class sums, bit for bit;
+* ``test_rules``: ``c45 rules -f STEM -u --precision float32`` prints R8's
+  c4.5rules report line for line from ``Final rules from tree 0:`` on (the ruleset,
+  its evaluation with the rules dropped, test evaluation, confusion matrices), and
+  the rules kept (those used on the training data), default class and errors
+  equal ``index.json``'s.
+"""
+import numpy as np
+import pytest
+
+import r8_corpus as corpus
+from r8_output import parse_r8_output
+
+PROBLEMS = corpus.problems()
+
+# c4.5rules selects rule 112 where c45 selects rule 22, a rule with the same three
+# conditions (d1 = v1, d2 = v4, c0 <= 5) and the same cover, formed at an earlier
+# leaf and printed by R8 with another condition order: the one rule of the 4,643
+# compared whose order the path-slot scan of RuleBuilder._reorder does not give.
+RULES_DIFFER = {"r0194"}
+
+
+def _rules_cases():
+    for p in PROBLEMS:
+        marks = [pytest.mark.xfail(strict=True, reason="rule order, see RULES_DIFFER")] \
+            if p in RULES_DIFFER else []
+        yield pytest.param(p, marks=marks, id=p)
+
+
+@pytest.mark.parametrize("problem", PROBLEMS)
+def test_c45_output_and_class_sums(problem):
+    expected = corpus.index()[problem]
+    for option in corpus.OPTIONS:
+        text, clf = corpus.fit_run(problem, option)
+        if option == "default":
+            diffs = corpus.sums_differences(problem, clf)
+            assert not diffs, f"{problem}: class sums: " + "; ".join(diffs)
+        diff = corpus.first_difference(corpus.tree_report(text),
+                                       corpus.tree_report(corpus.r8_text(problem, option)))
+        assert not diff, f"{problem} {option}: {diff}"
+        got = parse_r8_output(text)
+        want = expected[option]
+        assert (got.train.size_before, got.train.errors_before, got.train.size_after,
+                got.train.errors_after) == (want["unpruned_size"], want["unpruned_errors"],
+                                            want["pruned_size"], want["pruned_errors"])
+        assert (got.test.errors_before, got.test.errors_after) == (
+            want["test_unpruned_errors"], want["test_pruned_errors"])
+
+
+@pytest.mark.parametrize("problem", list(_rules_cases()))
+def test_rules(problem):
+    text, clf = corpus.rules_run(problem)
+    diff = corpus.first_difference(corpus.rules_report(text),
+                                   corpus.rules_report(corpus.r8_text(problem, "rules")))
+    assert not diff, f"{problem}: {diff}"
+    (X, y), (Xt, yt) = corpus.data(problem)
+    want = corpus.index()[problem]["rules"]
+    errors = int(np.sum(clf.predict(X).astype(object) != np.asarray(y, dtype=object)))
+    test_errors = int(np.sum(clf.predict(Xt).astype(object) != np.asarray(yt, dtype=object)))
+    # index.json's "rules kept" counts the rows of R8's last training table: the
+    # rules that classify some training case (a kept rule that classifies none,
+    # such as an inactive one of Error > 70%, has no row).
+    used = sum(1 for r in clf.rules_ if r.used > 0)
+    assert (used, str(clf.default_class_), errors, test_errors) == (
+        want["rules_kept"], want["default_class"], want["train_errors"], want["test_errors"])
