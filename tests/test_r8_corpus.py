@@ -17,6 +17,8 @@ and R8's class sums of every case (see ``r8_corpus``). For every problem:
   the rules kept (those used on the training data), default class and errors
   equal ``index.json``'s.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -75,3 +77,20 @@ def test_rules(problem):
     used = sum(1 for r in clf.rules_ if r.used > 0)
     assert (used, str(clf.default_class_), errors, test_errors) == (
         want["rules_kept"], want["default_class"], want["train_errors"], want["test_errors"])
+
+
+def test_labor_57_cases_grow_release8s_tree_in_float32():
+    """Weka's labor.arff is labor-neg's 40 training cases followed by its 17 test
+    cases. Release 8 grows 17 nodes on it: at `wage increase first year <= 2.5`,
+    `education allowance = yes` the known weight of the continuous evaluation is
+    7.49999952 in float32 and the only cut's upper side 1.99999934 < MINOBJS, so
+    R8 does not split there. Exactly 7.5 in float64, where J48's 22-node tree grows."""
+    import pandas as pd
+    from c45 import C45Classifier
+    from c45.io import C45Files
+    files = C45Files(os.path.join(os.path.dirname(__file__), "data", "reference",
+                                  "labor-neg"))
+    (X, y), (Xt, yt) = files.read("data"), files.read("test")
+    X, y = pd.concat([X, Xt], ignore_index=True), pd.concat([y, yt], ignore_index=True)
+    assert C45Classifier(precision="float32").fit(X, y).grown_tree_.node_count == 17
+    assert C45Classifier(precision="float64").fit(X, y).grown_tree_.node_count == 22
