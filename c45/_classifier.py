@@ -1,5 +1,6 @@
 """C45Classifier: the scikit-learn face of the C4.5 Release 8 core."""
 import numbers
+import hashlib
 import warnings
 
 import numpy as np
@@ -26,6 +27,23 @@ MAX_SUBSET_CATEGORIES = 512       # subset_splits: C4.5's value grouping is cubi
 MAX_CASES = 2**31 - 2             # case indices are 32-bit
 # Version of the fitted model's pickled state (raise it when the state changes).
 PICKLE_FORMAT = 1
+
+
+def _fingerprint(data):
+    """(rows, features, digest) of encoded training data: values, labels, weights."""
+    h = hashlib.blake2b(digest_size=16)
+    # float32 data hold the values (0) and codes (1); float64 data the codes and
+    # the ranks and sorted values (13, 14); both the labels (4) and weights (6).
+    for a in (data[0], data[1], data[4], data[6], data[13], data[14]):
+        a = np.ascontiguousarray(a)
+        h.update(str(a.shape).encode())
+        h.update(memoryview(a).cast("B"))
+    return (len(data[4]), len(data[2]), h.hexdigest())
+
+
+def _same_arrays(a, b):
+    return all(np.array_equal(getattr(a, f), getattr(b, f), equal_nan=True)
+               for f in a._fields)
 
 
 def _round32(x):
@@ -162,7 +180,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                  mdl_correction=True, categorical_features="auto", precision="float64",
                  max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None,
                  max_features=None, random_state=None, laplace=False,
-                 normalize_sample_weight=False, n_jobs=None):
+                 normalize_sample_weight=False, n_jobs=None, keep_training_data=False):
         self.min_samples_leaf = min_samples_leaf
         self.confidence = confidence
         self.pruning = pruning
@@ -184,6 +202,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.laplace = laplace
         self.normalize_sample_weight = normalize_sample_weight
         self.n_jobs = n_jobs
+        self.keep_training_data = keep_training_data
 
     # -- parameters --------------------------------------------------------
     def _check_params(self):
@@ -302,7 +321,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             data, options, self._cf() if pessimistic else -1.0, bool(self.subtree_raising),
             self._threads())
         self.grown_tree_ = grown
-        self._train = (data, options, order)
+        # A fitted model is its trees: the training data (about 1.75 times X once
+        # encoded) is kept only when asked, for prune() without passing it again.
+        self._train = (data, order) if self.keep_training_data else None
+        self._train_check = _fingerprint(data)
         self.tree_ = self._finish_pruning(grown, pruned, X_val, y_val)
         return self
 
@@ -363,37 +385,86 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                                    np.ascontiguousarray(codes), self._schema.col,
                                    self._schema.n_values, y_codes)
 
-    def prune(self, X_val=None, y_val=None, **params):
+    def prune(self, X=None, y=None, sample_weight=None, *, X_val=None, y_val=None,
+              **params):
         """Prune again from the stored grown tree, without growing it again.
 
         ``params`` may set ``pruning``, ``confidence``, ``subtree_raising`` and
         ``ccp_alpha``; they are also stored on the estimator, so that the result is
         the tree ``fit`` gives with the new parameters. ``pruning="reduced_error"``
-        needs ``X_val, y_val`` (a fit with them gives the same tree). Needs the
-        training data kept by ``fit`` (not kept in pickles: refit after loading)."""
+        needs ``X_val, y_val`` (a fit with them gives the same tree).
+
+        Pessimistic pruning estimates errors on the training cases, which a fitted
+        model does not keep: pass the same ``X, y`` (and ``sample_weight``) that
+        ``fit`` had; they are checked to be the same data (shape, then a digest of
+        the encoded values) and refused with the difference named otherwise. A
+        model fitted with ``keep_training_data=True`` kept them and needs none.
+        With ``precision="float32"`` the tree is grown once more to recover the
+        order Release 8's arithmetic leaves the cases in (the same tree, checked),
+        unless the data were kept. Cost-complexity, reduced-error and no pruning
+        need no training data."""
         check_is_fitted(self, "tree_")
         unknown = set(params) - set(_PRUNE_PARAMS)
         if unknown:
             raise ValueError(f"prune() accepts only {list(_PRUNE_PARAMS)}; {sorted(unknown)} "
                              f"change how the tree grows: refit instead")
-        if getattr(self, "_train", None) is None:
-            raise ValueError("this model no longer holds its training data (it was "
-                             "unpickled or loaded from JSON); fit it again to re-prune")
+        if (X is None) != (y is None):
+            raise ValueError("give both X and y (the training data), or neither")
         old = self.get_params()
         self.set_params(**params)
         try:
             self._check_params()
-            data, options, order = self._train
             pruned = None
             if self.pruning == "pessimistic":
-                pruned = _tree.prune_tree(data, options, self.grown_tree_, order,
-                                          self._cf(), bool(self.subtree_raising),
-                                          self._threads())
+                data, order = self._training_data(X, y, sample_weight)
+                pruned = _tree.prune_tree(data, self._options(self.n_features_in_),
+                                          self.grown_tree_, order, self._cf(),
+                                          bool(self.subtree_raising), self._threads())
             self.tree_ = self._finish_pruning(self.grown_tree_, pruned, X_val, y_val)
         except Exception:
             self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
             raise
         return self
+
+    def _training_data(self, X, y, sample_weight):
+        """(data, case order after growing) for pessimistic pruning: the kept
+        training data, or (X, y, sample_weight) checked to be the fit's."""
+        if X is None:
+            if getattr(self, "_train", None) is None:
+                raise ValueError(
+                    "pessimistic pruning needs the training cases: pass them, "
+                    "clf.prune(X, y[, sample_weight], ...), or fit with "
+                    "keep_training_data=True (the model then holds them: about 1.75 "
+                    "times the size of X)")
+            return self._train
+        check = getattr(self, "_train_check", None)
+        if check is None:
+            raise ValueError("this model was loaded from a model file, which does not "
+                             "record a digest of its training data to check them "
+                             "against: fit it again to re-prune pessimistically")
+        schema, classes, data = self._prepare(X, y, sample_weight)
+        got = _fingerprint(data)
+        for what, a, b in (("rows (of positive weight)", got[0], check[0]),
+                           ("features", got[1], check[1])):
+            if a != b:
+                raise ValueError(f"prune(X, y) needs the training data of fit: it had "
+                                 f"{b} {what}, these have {a}")
+        if list(classes) != list(self.classes_):
+            raise ValueError(f"prune(X, y) needs the training data of fit: its classes "
+                             f"were {list(self.classes_)}, y has {list(classes)}")
+        if got != check:
+            raise ValueError("prune(X, y) needs the training data of fit: these have "
+                             "the same shape but other values, labels or weights (or "
+                             "another row order)")
+        if self.precision == "float32":
+            grown, _, order = _tree.build_tree(data, self._options(schema.n_features),
+                                               -1.0, True, 1)
+            if not _same_arrays(grown, self.grown_tree_):
+                raise ValueError("growing again on these data gives another tree: "
+                                 "refit instead")
+        else:
+            order = np.arange(len(data[4]), dtype=np.int32)   # float64: row order
+        return data, order
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """The alphas at which ``pruning="cost_complexity"`` changes the tree, in
@@ -405,7 +476,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
     def __getstate__(self):
-        state = super().__getstate__()
+        state = dict(super().__getstate__())    # a copy: the model keeps its data
         state.pop("_train", None)       # the training data stays out of pickles
         if "tree_" in state:
             state["_pickle_format"] = PICKLE_FORMAT

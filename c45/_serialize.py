@@ -658,5 +658,5 @@ def from_json(text):
     clf.categories_ = [None if c is None else list(c) for c in categories]
     clf.tree_ = final
     clf.grown_tree_ = grown
-    clf._train = None
+    clf._train = clf._train_check = None
     return clf

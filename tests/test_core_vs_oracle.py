@@ -273,7 +273,7 @@ def test_parallel_pruning_does_not_change_the_tree(params):
 
     same_trees()
     for clf in fits:
-        clf.prune(confidence=0.1)
+        clf.prune(X, y, w, confidence=0.1)
     same_trees()
 
 

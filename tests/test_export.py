@@ -194,8 +194,8 @@ def test_json_round_trip_is_a_fitted_classifier(golf, weather):
             assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True)
         assert to_json(loaded) == text
         assert np.array_equal(from_json(text.encode("utf-8")).predict(X), clf.predict(X))
-    with pytest.raises(ValueError, match="training data"):
-        loaded.prune(confidence=0.1)
+    with pytest.raises(ValueError, match="training cases"):
+        loaded.prune(pruning="pessimistic", confidence=0.1)
 
 
 def test_json_keeps_value_types_and_class_dtype():

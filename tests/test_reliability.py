@@ -594,7 +594,7 @@ out = []
 for n_jobs in (1, 2):
     clf = C45Classifier(n_jobs=n_jobs, max_depth=1).fit(x, y)
     clf.grown_tree_ = grown
-    clf.prune(subtree_raising=False)
+    clf.prune(x, y, subtree_raising=False)
     out.append(clf.tree_)
 assert grown.max_depth >= 10000, grown.max_depth
 for field in out[0]._fields:
@@ -635,7 +635,7 @@ def test_pruning_deeper_than_max_prune_depth_is_refused(monkeypatch):
     clf = C45Classifier(min_samples_leaf=1000, pruning=None).fit(X, y, sample_weight=w)
     before = clf.tree_
     with pytest.raises(ValueError, match=msg):
-        clf.prune(pruning="pessimistic")
+        clf.prune(X, y, w, pruning="pessimistic")
     assert clf.pruning is None and clf.tree_ is before
     # The advice works: max_depth keeps the tree within the limit.
     clf = C45Classifier(min_samples_leaf=1000, max_depth=50).fit(X, y, sample_weight=w)

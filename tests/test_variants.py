@@ -250,7 +250,7 @@ def test_node_count_is_monotone_in_pruning_strength(name):
     bigger subtree than the one a weaker pruning keeps; see the next test.)"""
     X, y = load_c45(REFERENCE / name)
     clf = C45Classifier(subtree_raising=False).fit(X, y)
-    sizes = [clf.prune(confidence=c).tree_.node_count
+    sizes = [clf.prune(X, y, confidence=c).tree_.node_count
              for c in (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 0.9, 1.0)]
     assert sizes == sorted(sizes)
     sizes = [clf.prune(pruning="cost_complexity", ccp_alpha=a).tree_.node_count
@@ -261,32 +261,65 @@ def test_node_count_is_monotone_in_pruning_strength(name):
 def test_subtree_raising_is_not_monotone_in_confidence():
     X, y = load_c45(REFERENCE / "soybean")
     clf = C45Classifier().fit(X, y)
-    sizes = [clf.prune(confidence=c).tree_.node_count for c in (0.01, 0.05)]
+    sizes = [clf.prune(X, y, confidence=c).tree_.node_count for c in (0.01, 0.05)]
     assert sizes[0] < sizes[1]
 
 
 @pytest.mark.parametrize("name", ["labor-neg", "vote", "crx", "hypo", "soybean"])
 @pytest.mark.parametrize("precision", ["float32", "float64"])
 def test_prune_equals_a_fresh_fit(name, precision):
+    """prune(X, y) with the fit's data, and prune() of a model that kept them."""
     X, y = load_c45(REFERENCE / name)
     clf = C45Classifier(precision=precision, subset_splits=name == "soybean").fit(X, y)
+    kept = C45Classifier(precision=precision, subset_splits=name == "soybean",
+                         keep_training_data=True).fit(X, y)
     for params in [dict(confidence=0.1), dict(confidence=0.6, subtree_raising=False),
                    dict(pruning=None), dict(pruning="cost_complexity", ccp_alpha=1.5),
                    dict(pruning="pessimistic", confidence=0.25)]:
-        clf.prune(**params)
+        clf.prune(X, y, **params)
+        kept.prune(**params)
         fresh = C45Classifier(**clf.get_params()).fit(X, y)
         assert nested(clf.tree_) == nested(fresh.tree_), params
+        assert nested(kept.tree_) == nested(fresh.tree_), params
 
 
-def test_prune_refuses_growing_parameters_and_unpickled_models():
+def test_prune_refuses_growing_parameters_and_other_data():
     import pickle
     X, y = load_golf()
     clf = C45Classifier().fit(X, y)
     with pytest.raises(ValueError, match="refit"):
-        clf.prune(min_samples_leaf=5)
-    with pytest.raises(ValueError, match="fit it again"):
-        pickle.loads(pickle.dumps(clf)).prune(confidence=0.1)
+        clf.prune(X, y, min_samples_leaf=5)
     assert clf.get_params()["min_samples_leaf"] == 2
+    # The training data are not kept, not even in pickles; the fit's data prune.
+    assert getattr(clf, "_train", None) is None
+    with pytest.raises(ValueError, match="needs the training cases"):
+        clf.prune(confidence=0.1)
+    loaded = pickle.loads(pickle.dumps(clf))
+    assert nested(loaded.prune(X, y, confidence=0.1).tree_) == nested(
+        C45Classifier(confidence=0.1).fit(X, y).tree_)
+    with pytest.raises(ValueError, match="14 rows .* these have 13"):
+        clf.prune(X.iloc[1:], y[1:])
+    other = X.copy()
+    other.loc[0, "humidity"] = 99.0
+    with pytest.raises(ValueError, match="same shape but other values"):
+        clf.prune(other, y)
+    with pytest.raises(ValueError, match="same shape but other values"):
+        clf.prune(X, y, sample_weight=np.full(len(y), 2.0))
+    with pytest.raises(ValueError, match="give both X and y"):
+        clf.prune(X)
+    # Pruning kinds that need no training cases need no data.
+    clf.prune(pruning="cost_complexity", ccp_alpha=1.0)
+
+
+def test_pickle_and_deepcopy_keep_the_models_kept_data():
+    import copy
+    import pickle
+    X, y = load_golf()
+    clf = C45Classifier(keep_training_data=True).fit(X, y)
+    pickle.dumps(clf)
+    copy.deepcopy(clf)
+    assert nested(clf.prune(confidence=0.1).tree_) == nested(
+        C45Classifier(confidence=0.1).fit(X, y).tree_)
 
 
 def test_reduced_error_with_given_validation_data_and_holdout():
