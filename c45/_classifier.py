@@ -82,11 +82,19 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         Release 8's ``log2(cuts)/N`` penalty on the gain of continuous tests; False
         drops it (J48's ``-J``; seed 000).
     categorical_features : "auto", list of int or str, bool mask, or None, default="auto"
-        Discrete features. ``"auto"``: pandas category/object/string/bool columns
-        and numpy object columns holding strings are discrete, numeric columns are
-        continuous. A pandas Categorical's declared categories are the branches, in
-        their order, unused ones included; otherwise the sorted values seen in
-        training are.
+        Discrete features. Columns of strings (pandas object/string columns, numpy
+        string or object columns holding strings) and pandas Categoricals are always
+        discrete. ``"auto"``: bool columns are discrete too, numeric columns are
+        continuous. A list of column indices or names, or a boolean mask, adds
+        numeric columns to those discrete ones (e.g. integer codes); ``None`` makes
+        bool columns continuous (0/1) as well. A pandas Categorical's declared
+        categories are the branches, in their order, unused ones included;
+        otherwise the sorted values seen in training are. Dates and durations are
+        refused (convert them to numbers, e.g. days since 1970). At prediction, a
+        value of another type than the column's categories (``True`` where
+        training had the strings ``"true"``/``"false"``) is unknown and warns once
+        per column; a value of the right type never seen in training is unknown
+        silently, as in C4.5.
     precision : {"float64", "float32"}, default="float64"
         ``"float32"`` reproduces C4.5 Release 8 bit for bit, with its
         single-precision arithmetic and ties (and its MINOBJS leak under ``-s``,

@@ -1049,7 +1049,8 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
 
     def _encode(self, X):
         check_is_fitted(self, "rules_")
-        cont, codes = encode_predict(self._schema, X, self.precision == "float32")
+        cont, codes = encode_predict(self._schema, X, self.precision == "float32",
+                                     "C45RulesClassifier")
         return cont, codes
 
     def apply(self, X):
