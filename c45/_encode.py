@@ -389,6 +389,11 @@ class Schema:
         self.col[discrete] = np.arange(int(discrete.sum()), dtype=np.int32)
         self.col[~discrete] = np.arange(int((~discrete).sum()), dtype=np.int32)
 
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_kinds", None)           # a cache: pickles stay byte-identical
+        return state
+
     def category_kinds(self, j):
         """The kinds of value (_type_kind) of feature j's categories, cached."""
         cache = self.__dict__.setdefault("_kinds", {})

@@ -126,3 +126,13 @@ def test_feature_names_as_scikit_learn_sets_them():
         named.predict(X.set_axis(["a", "b"], axis=1))
         clf.predict(X)
         clf.predict(X.to_numpy())
+
+
+def test_predicting_leaves_the_pickle_unchanged():
+    import pickle
+    X, y, clf = golf_like()
+    blob = pickle.dumps(clf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.predict(X.assign(windy=True))        # fills the schema's type cache
+    assert pickle.dumps(clf) == blob
