@@ -25,13 +25,16 @@ if sys.platform == "win32":
     compile_args = ["/O2", "/fp:strict", "/openmp"]
     link_args = []
 elif sys.platform == "darwin":
-    compile_args = ["-O2", "-ffp-contract=off"]
-    link_args = []
+    # -g0 and -Wl,-S: release builds carry no debug information (Python's own
+    # CFLAGS often hold -g, which would make the wheel's modules several MB).
+    compile_args = ["-O2", "-ffp-contract=off", "-g0"]
+    link_args = ["-Wl,-S"]
 else:
     # -ffp-contract=off: no fused multiply-add, so binary32 arithmetic rounds after
     # every operation as C4.5 Release 8's does (precision="float32" is bit-exact).
-    compile_args = ["-O2", "-ffp-contract=off", "-fopenmp"]
-    link_args = ["-fopenmp"]
+    # -g0 and -s: no debug information or symbol table in release builds.
+    compile_args = ["-O2", "-ffp-contract=off", "-fopenmp", "-g0"]
+    link_args = ["-fopenmp", "-s"]
     if DEBUG:
         compile_args = ["-O1", "-g", "-ffp-contract=off", "-fopenmp",
                         "-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
@@ -50,4 +53,8 @@ extensions = [
     for name in modules
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+# Compile the modules in parallel (pip builds a wheel with build_ext's defaults,
+# one module at a time otherwise).
+setup(ext_modules=cythonize(extensions, compiler_directives=directives,
+                            nthreads=os.cpu_count() or 1),
+      options={"build_ext": {"parallel": os.cpu_count() or 1}})

@@ -1,14 +1,48 @@
-"""c45: Quinlan's C4.5 Release 8 decision tree, in Cython, for scikit-learn."""
-from c45._classifier import C45Classifier
-from c45._export import evaluation_table, export_text
-from c45._scores import split_scores
-from c45._rules import C45RulesClassifier, export_rules
-from c45._graph import export_graphviz, plot_tree
-from c45._serialize import dict_predict, dict_predict_proba, from_json, to_dict, to_json
+"""c45: Quinlan's C4.5 Release 8 decision tree, in Cython, for scikit-learn.
+
+The public names are imported on first use, so that ``c45 --help`` and
+``import c45.io`` do not load scikit-learn.
+"""
+import importlib
+import importlib.util
+import os
 
 __version__ = "0.1.0"
-__all__ = ["C45Classifier", "export_text", "evaluation_table", "split_scores",
-           "C45RulesClassifier", "export_rules",
-           "export_graphviz", "plot_tree", "to_dict", "dict_predict",
-           "dict_predict_proba", "to_json", "from_json",
-           "__version__"]
+
+if importlib.util.find_spec(__name__ + "._tree") is None:
+    _here = os.path.dirname(os.path.abspath(__file__))
+    raise ImportError(
+        f"c45's compiled modules are not built in {_here} (this is the source "
+        f"checkout, which shadows an installed c45). Either build them here with "
+        f"`pip install -e .` (or `python setup.py build_ext --inplace`), or run "
+        f"Python from another directory so that the installed c45 is imported.")
+
+_PUBLIC = {
+    "C45Classifier": "c45._classifier",
+    "export_text": "c45._export",
+    "evaluation_table": "c45._export",
+    "split_scores": "c45._scores",
+    "C45RulesClassifier": "c45._rules",
+    "export_rules": "c45._rules",
+    "export_graphviz": "c45._graph",
+    "plot_tree": "c45._graph",
+    "to_dict": "c45._serialize",
+    "dict_predict": "c45._serialize",
+    "dict_predict_proba": "c45._serialize",
+    "to_json": "c45._serialize",
+    "from_json": "c45._serialize",
+}
+__all__ = list(_PUBLIC) + ["__version__"]
+
+
+def __getattr__(name):
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'c45' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

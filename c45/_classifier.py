@@ -68,10 +68,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         C4.5's ``-m`` (MINOBJS), in case weight: a test needs at least two
         branches with this much weight, and a node lighter than twice it is a leaf.
     confidence : float in (0, 1], default=0.25
-        C4.5's ``-c`` (CF, as a fraction) for pessimistic pruning: smaller prunes more.
+        C4.5's CF for pessimistic pruning, as a fraction (C4.5's ``-c 25``, in
+        percent, is 0.25): smaller prunes more.
     pruning : {"pessimistic", "cost_complexity", "reduced_error", None}, default="pessimistic"
         ``"pessimistic"``: C4.5's error-based pruning with subtree raising.
-        ``"cost_complexity"``: seed 000's rule with ``ccp_alpha``: bottom-up, a node
+        ``"cost_complexity"``: a textbook rule (not C4.5's) with ``ccp_alpha``:
+        bottom-up, a node
         whose children are leaves becomes a leaf when ``N*H(node) + alpha`` does not
         exceed ``sum(N_t*H(t)) + alpha*T`` (H the entropy in bits, T the children).
         ``"reduced_error"``: J48's ``-R``; the tree is grown on the training data and
@@ -95,27 +97,37 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     threshold : {"data", "midpoint"}, default="data"
         The stored cut of a continuous test: C4.5 R8's largest training value not
         above the best midpoint, or the midpoint itself (J48's
-        ``-doNotMakeSplitPointActualValue``; seeds 000 and 003).
+        ``-doNotMakeSplitPointActualValue``, and many textbook examples).
     mdl_correction : bool, default=True
         Release 8's ``log2(cuts)/N`` penalty on the gain of continuous tests; False
-        drops it (J48's ``-J``; seed 000).
+        drops it (J48's ``-J``; textbook hand calculations).
     categorical_features : "auto", list of int or str, bool mask, or None, default="auto"
-        Discrete features. ``"auto"``: pandas category/object/string/bool columns
-        and numpy object columns holding strings are discrete, numeric columns are
-        continuous. A pandas Categorical's declared categories are the branches, in
-        their order, unused ones included; otherwise the sorted values seen in
-        training are.
+        Discrete features. Columns of strings (pandas object/string columns, numpy
+        string or object columns holding strings) and pandas Categoricals are always
+        discrete. ``"auto"``: bool columns are discrete too, numeric columns are
+        continuous. A list of column indices or names, or a boolean mask, adds
+        numeric columns to those discrete ones (e.g. integer codes); ``None`` makes
+        bool columns continuous (0/1) as well. A pandas Categorical's declared
+        categories are the branches, in their order, unused ones included;
+        otherwise the sorted values seen in training are. Dates and durations are
+        refused (convert them to numbers, e.g. days since 1970). At prediction, a
+        value of another type than the column's categories (``True`` where
+        training had the strings ``"true"``/``"false"``) is unknown and warns once
+        per column; a value of the right type never seen in training is unknown
+        silently, as in C4.5.
     precision : {"float64", "float32"}, default="float64"
         ``"float32"`` reproduces C4.5 Release 8 bit for bit, with its
-        single-precision arithmetic and ties (and its MINOBJS leak under ``-s``,
-        spec §13 Q2). ``"float64"`` runs the same algorithm in double precision,
+        single-precision arithmetic and ties (and its MINOBJS leak under ``-s``:
+        after a node where a grouped feature has no known value, MINOBJS stays
+        1). ``"float64"`` runs the same algorithm in double precision,
         without the leak.
     max_depth : int or None, default=None
         Pre-pruning: nodes at this depth are leaves (the root has depth 0).
     min_samples_split : float, default=0
         Pre-pruning: a node with less case weight is a leaf.
     max_purity : float in (0, 1], default=1.0
-        Pre-pruning (seed 000): a node whose majority class holds at least this
+        Pre-pruning (a textbook option): a node whose majority class holds at
+        least this
         share of its weight is a leaf. 1.0 is C4.5's rule (only pure nodes).
     min_gain : float or None, default=None
         Pre-pruning: a node whose chosen test gains less (bits; continuous gains

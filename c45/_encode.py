@@ -7,6 +7,7 @@ feature, whether it is discrete and its categories, so that prediction encodes
 new data the same way (a category never seen in training gets code 0: unknown).
 """
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
@@ -34,13 +35,107 @@ def _is_missing_scalar(v):
     return False
 
 
+def _frame_names(X):
+    """Feature names of a DataFrame as scikit-learn sets them: all-string column
+    names are kept, non-string names (integers, as in ``pd.DataFrame(array)``)
+    give no names, and a mix of both is refused."""
+    cols = list(X.columns)
+    kinds = {type(c).__name__ for c in cols}
+    strings = [isinstance(c, str) for c in cols]
+    if all(strings) and cols:
+        names = np.asarray(cols, dtype=object)
+        if len(set(cols)) != len(cols):
+            raise ValueError("X has duplicate column names; c45 needs them unique")
+        return names
+    if any(strings):
+        raise TypeError(
+            f"Feature names are only supported if all input features have string "
+            f"names, but your input has {sorted(kinds)} as feature name / column name "
+            f"types. If you want feature names to be stored and validated, you must "
+            f"convert them all to strings, by using X.columns = X.columns.astype(str) "
+            f"for example. Otherwise you can remove feature / column names from your "
+            f"input data, or convert them all to a non-string data type.")
+    return None
+
+
+def _date_kind(col):
+    """'datetime', 'timedelta' or 'period' if the column holds such values, else None."""
+    if pd is not None and isinstance(col, pd.Series):
+        dt = col.dtype
+        if isinstance(dt, pd.CategoricalDtype):
+            return None                     # declared categories: discrete values
+        if pd.api.types.is_datetime64_any_dtype(dt):
+            return "datetime"
+        if pd.api.types.is_timedelta64_dtype(dt):
+            return "timedelta"
+        if isinstance(dt, pd.PeriodDtype):
+            return "period"
+        if dt != object:
+            return None
+        values = col.to_numpy(dtype=object)
+    else:
+        values = np.asarray(col)
+        if values.dtype.kind == "M":
+            return "datetime"
+        if values.dtype.kind == "m":
+            return "timedelta"
+        if values.dtype.kind != "O":
+            return None
+    if pd is not None:
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        return {"datetime": "datetime", "datetime64": "datetime", "date": "datetime",
+                "time": "datetime", "timedelta": "timedelta", "timedelta64": "timedelta",
+                "period": "period"}.get(kind)
+    import datetime
+    for v in values:
+        if isinstance(v, (datetime.date, datetime.time, np.datetime64)):
+            return "datetime"
+        if isinstance(v, (datetime.timedelta, np.timedelta64)):
+            return "timedelta"
+    return None
+
+
+def _refuse_dates(col, label, name):
+    """Dates and durations are refused: their tick counts depend on the unit
+    (datetime64[s] and [ns] of one date differ by 10^9), so reading them as
+    numbers would give a tree that misreads the same dates in another unit."""
+    kind = _date_kind(col)
+    if kind is None:
+        return
+    dtype = getattr(col, "dtype", None)
+    ref = f"X[{name!r}]" if name is not None else "the column"
+    if kind == "timedelta":
+        how = f"{ref} / pd.Timedelta(hours=1) (hours)"
+    elif kind == "period":
+        how = f"{ref}.dt.to_timestamp(), then as for dates"
+    else:
+        tz = getattr(dtype, "tz", None)
+        tz_text = f", tz={str(tz)!r}" if tz is not None else ""
+        how = (f"({ref} - pd.Timestamp('1970-01-01'{tz_text})) / pd.Timedelta(days=1) "
+               f"(days since 1970), or its parts ({ref}.dt.year, .dt.month, "
+               f".dt.dayofweek)")
+    raise TypeError(
+        f"X {label} holds {kind} values ({dtype}); c45 does not read them as "
+        f"numbers (their tick counts depend on the unit). Convert the column to "
+        f"numbers first, e.g. {how}, or to strings / a Categorical to treat each "
+        f"value as a category")
+
+
 def _columns(X):
     """(list of 1-D column arrays or Series, feature names or None)."""
     if _is_dataframe(X):
-        names = np.asarray([str(c) for c in X.columns], dtype=object)
-        if len(set(names)) != len(names):
-            raise ValueError("X has duplicate column names; c45 needs them unique")
-        return [X.iloc[:, j] for j in range(X.shape[1])], names
+        names = _frame_names(X)
+        columns = [X.iloc[:, j] for j in range(X.shape[1])]
+    else:
+        names = None
+        columns = _array_columns(X)
+    for j, col in enumerate(columns):
+        _refuse_dates(col, _feature_label(j, names),
+                      names[j] if names is not None else None)
+    return columns, names
+
+
+def _array_columns(X):
     if pd is not None and isinstance(X, pd.Series):
         raise ValueError("X must be 2-dimensional (a DataFrame or a 2-D array), "
                          "got a pandas Series; use X.to_frame()")
@@ -57,29 +152,39 @@ def _columns(X):
             f"single feature or X.reshape(1, -1) for a single sample")
     if arr.dtype.kind == "c":
         raise ValueError("Complex data not supported: X has a complex dtype")
-    if arr.dtype.kind not in "biufO?US":
+    if arr.dtype.kind not in "biufO?USMm":
         raise ValueError(f"X has unsupported dtype {arr.dtype}")
-    return [arr[:, j] for j in range(arr.shape[1])], None
+    return [arr[:, j] for j in range(arr.shape[1])]
 
 
-def _column_is_discrete_auto(col):
+def _auto_kind(col):
+    """How "auto" reads a column: "discrete" (strings, bytes, a pandas Categorical,
+    mixed values: never continuous), "bool" (discrete unless categorical_features
+    is None) or "numeric" (continuous unless declared)."""
+    numeric = ("integer", "floating", "mixed-integer-float", "decimal", "empty")
     if pd is not None and isinstance(col, pd.Series):
         dt = col.dtype
-        if isinstance(dt, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dt):
-            return True
+        if isinstance(dt, pd.CategoricalDtype):
+            return "discrete"
+        if pd.api.types.is_bool_dtype(dt):
+            return "bool"
         if pd.api.types.is_string_dtype(dt) or dt == object:
-            return pd.api.types.infer_dtype(col, skipna=True) not in (
-                "integer", "floating", "mixed-integer-float", "decimal", "empty")
-        return False
+            kind = pd.api.types.infer_dtype(col, skipna=True)
+            return "numeric" if kind in numeric else "bool" if kind == "boolean" \
+                else "discrete"
+        return "numeric"
     a = np.asarray(col)
-    if a.dtype.kind in "bUS":
-        return True
+    if a.dtype.kind == "b":
+        return "bool"
+    if a.dtype.kind in "US":
+        return "discrete"
     if a.dtype.kind == "O":
         if pd is not None:
-            return pd.api.types.infer_dtype(a, skipna=True) not in (
-                "integer", "floating", "mixed-integer-float", "decimal", "empty")
-        return _object_holds_strings(a)
-    return False
+            kind = pd.api.types.infer_dtype(a, skipna=True)
+            return "numeric" if kind in numeric else "bool" if kind == "boolean" \
+                else "discrete"
+        return "discrete" if _object_holds_strings(a) else "numeric"
+    return "numeric"
 
 
 def _object_holds_strings(a):
@@ -90,7 +195,8 @@ def _object_holds_strings(a):
 
 
 def _resolve_categorical(categorical_features, n_features, names):
-    """Boolean mask of discrete features from the user's specification, or None for auto."""
+    """Boolean mask of the features the user declares discrete, or None for "auto"
+    (encode_fit adds the columns that cannot be continuous to either)."""
     if isinstance(categorical_features, str):
         if categorical_features == "auto":
             return None
@@ -160,9 +266,9 @@ def _to_continuous(col, label):
                 raise TypeError(f"X {label} row {i}: argument must be a string or a "
                                 f"number, got {type(v).__name__} {v!r}")
             else:
-                raise ValueError(f"X {label} is continuous but row {i} holds {v!r}; "
-                                 f"a column must not mix numbers and strings (declare "
-                                 f"it in categorical_features to treat it as discrete)")
+                raise ValueError(f"X {label} is continuous (numbers in training) but "
+                                 f"row {i} holds {v!r}; give this column numbers or "
+                                 f"NaN/None for unknown values")
     out += 0.0          # -0.0 becomes 0.0: one zero, whatever the rows' order
     bad = np.isinf(out)
     if bad.any():
@@ -226,6 +332,52 @@ def _discrete_codes(col, categories, label):
     return codes, categories
 
 
+def _type_kind(v):
+    """The kind of a category value, for the predict-time type check: bool, number,
+    string, bytes, or the type's own name."""
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (numbers.Number, np.number)):
+        return "number"
+    if isinstance(v, (str, np.str_)):
+        return "str"
+    if isinstance(v, bytes):
+        return "bytes"
+    return type(v).__name__
+
+
+def _warn_foreign_types(col, codes, schema, j, label):
+    """Warn (once per column and call) when values that match no category are of
+    another type than the training categories, e.g. True where training had the
+    strings "true"/"false": they are treated as unknown, as C4.5 treats a value
+    never seen, but a type mismatch is most likely a mistake."""
+    unmatched = codes == 0
+    if not unmatched.any():
+        return
+    if pd is not None and isinstance(col, pd.Series) and isinstance(
+            col.dtype, pd.CategoricalDtype):
+        values = np.asarray(col.cat.categories, dtype=object)
+    elif pd is not None and isinstance(col, pd.Series):
+        values = col.to_numpy(dtype=object)[unmatched]
+    else:
+        values = np.asarray(col, dtype=object)[unmatched]
+    trained = schema.category_kinds(j)
+    for v in values:
+        if _is_missing_scalar(v) or (pd is not None and v is pd.NaT):
+            continue
+        kind = _type_kind(v)
+        if kind not in trained:
+            warnings.warn(
+                f"X {label} holds a value of type {type(v).__name__} ({v!r}), but the "
+                f"model was trained on {' / '.join(sorted(trained))} values in this "
+                f"column: values of another type are treated as unknown (as a value "
+                f"never seen in training is). Convert the column to the training "
+                f"type (categories {schema.categories[j][:5]!r}"
+                f"{' ...' if len(schema.categories[j]) > 5 else ''}).",
+                UserWarning, stacklevel=6)
+            return
+
+
 class Schema:
     """What fit learned about the columns of X."""
 
@@ -236,6 +388,18 @@ class Schema:
         self.col = np.zeros(len(discrete), dtype=np.int32)
         self.col[discrete] = np.arange(int(discrete.sum()), dtype=np.int32)
         self.col[~discrete] = np.arange(int((~discrete).sum()), dtype=np.int32)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_kinds", None)           # a cache: pickles stay byte-identical
+        return state
+
+    def category_kinds(self, j):
+        """The kinds of value (_type_kind) of feature j's categories, cached."""
+        cache = self.__dict__.setdefault("_kinds", {})
+        if j not in cache:
+            cache[j] = {_type_kind(c) for c in self.categories[j]} or {"(none)"}
+        return cache[j]
 
     @property
     def n_features(self):
@@ -256,8 +420,11 @@ def _matrices(columns, schema, names, f32, learnt=None):
     for j, col in enumerate(columns):
         label = _feature_label(j, names)
         if schema.discrete[j]:
-            codes[schema.col[j]] = (learnt[j] if learnt else
-                                    _discrete_codes(col, schema.categories[j], label)[0])
+            if learnt:
+                codes[schema.col[j]] = learnt[j]
+            else:
+                codes[schema.col[j]] = _discrete_codes(col, schema.categories[j], label)[0]
+                _warn_foreign_types(col, codes[schema.col[j]], schema, j, label)
         else:
             x = _to_continuous(col, label)
             if f32:
@@ -282,9 +449,15 @@ def encode_fit(X, categorical_features, f32):
     if n_rows == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape=(0, {n_features})) while "
                          f"a minimum of 1 is required.")
-    mask = _resolve_categorical(categorical_features, n_features, names)
-    if mask is None:
-        mask = np.array([_column_is_discrete_auto(c) for c in columns], dtype=bool)
+    # One rule: string / Categorical columns are always discrete, bool columns
+    # unless categorical_features is None, and categorical_features adds numeric
+    # columns to those.
+    kinds = [_auto_kind(c) for c in columns]
+    declared = _resolve_categorical(categorical_features, n_features, names)
+    if declared is None:
+        declared = np.zeros(n_features, dtype=bool)
+    always = ("discrete",) if categorical_features is None else ("discrete", "bool")
+    mask = declared | np.array([k in always for k in kinds], dtype=bool)
     categories, learnt = [], {}
     for j, col in enumerate(columns):
         if mask[j]:
@@ -297,12 +470,18 @@ def encode_fit(X, categorical_features, f32):
     return schema, cont, codes
 
 
-def encode_predict(schema, X, f32):
+def encode_predict(schema, X, f32, estimator="C45Classifier"):
     """Encode new data with a fitted schema: (cont, codes)."""
     columns, names = _columns(X)
     if len(columns) != schema.n_features:
-        raise ValueError(f"X has {len(columns)} features, but C45Classifier is "
+        raise ValueError(f"X has {len(columns)} features, but {estimator} is "
                          f"expecting {schema.n_features} features as input")
+    if schema.names is not None and names is None:
+        warnings.warn(f"X does not have valid feature names, but {estimator} was "
+                      f"fitted with feature names", UserWarning, stacklevel=4)
+    elif schema.names is None and names is not None:
+        warnings.warn(f"X has feature names, but {estimator} was fitted without "
+                      f"feature names", UserWarning, stacklevel=4)
     if schema.names is not None and names is not None and not np.array_equal(
             names, schema.names):
         raise ValueError(f"X has columns {list(names)}, but the model was fitted with "
@@ -316,6 +495,8 @@ def plain_rows(schema, X, f32):
     precision, no infinity. None otherwise (encode_predict then checks and copies)."""
     if f32 or not isinstance(X, np.ndarray) or X.ndim != 2 or X.dtype.kind != "f":
         return None
+    if schema.names is not None:
+        return None                        # encode_predict warns: no feature names
     if schema.discrete.any() or X.shape[1] != schema.n_features or X.shape[0] == 0:
         return None
     if not np.array_equal(schema.col, np.arange(schema.n_features)):

@@ -14,7 +14,8 @@ def _leaf_text(tree, node, classes):
     return f"{label} ({items:.1f})"
 
 
-def export_text(clf, tree="final", feature_names=None):
+def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
+                decimals=None, class_names=None):
     """The tree in C4.5's own layout.
 
     Each branch is a line ``att = value:`` (discrete) or ``att <= t :`` /
@@ -33,6 +34,19 @@ def export_text(clf, tree="final", feature_names=None):
         ``"grown"``: ``clf.grown_tree_``, the tree before pruning.
     feature_names : list of str, optional
         Defaults to ``feature_names_in_``, else ``x0, x1, ...``.
+    max_depth : int, optional
+        Print branches down to this depth (the root's branches are depth 0); a
+        deeper subtree is one line ``att = v: ... (subtree of depth d, N cases)``.
+    decimals : int, optional
+        Print thresholds with this many decimals instead of C4.5's ``%g``, which
+        keeps 6 significant digits (a cut at 51885.95 prints ``51886``).
+    class_names : list of str, optional
+        Names for ``classes_``, in their order.
+
+    With the defaults the text is C4.5 Release 8's, byte for byte. Unknown and
+    unseen values are not shown: C4.5 sends a case whose tested value is unknown
+    down every branch, weighted by the branch's share of the node's cases (the N
+    of each leaf line), and sums the leaves' class distributions.
     """
     check_is_fitted(clf, "tree_")
     if tree not in ("final", "grown"):
@@ -46,6 +60,19 @@ def export_text(clf, tree="final", feature_names=None):
         raise ValueError(f"feature_names has {len(feature_names)} entries, the model "
                          f"has {clf.n_features_in_} features")
     classes = clf.classes_
+    if class_names is not None:
+        if len(class_names) != len(classes):
+            raise ValueError(f"class_names has {len(class_names)} entries, the model "
+                             f"has {len(classes)} classes")
+        classes = [str(c) for c in class_names]
+    if max_depth is not None and (not isinstance(max_depth, (int, np.integer))
+                                  or isinstance(max_depth, bool) or max_depth < 0):
+        raise ValueError(f"max_depth must be None or a non-negative int, got "
+                         f"{max_depth!r}")
+    if decimals is not None and (not isinstance(decimals, (int, np.integer))
+                                 or isinstance(decimals, bool) or decimals < 0):
+        raise ValueError(f"decimals must be None or a non-negative int, got "
+                         f"{decimals!r}")
     if t.kind[0] == LEAF_KIND:
         # C4.5 prints a tree that is one leaf after a space (" k0 (15.0/7.0)").
         return " " + _leaf_text(t, 0, classes) + "\n"
@@ -57,7 +84,9 @@ def export_text(clf, tree="final", feature_names=None):
         name = feature_names[f]
         if t.kind[node] == CONTINUOUS_KIND:
             op = "<=" if b == 0 else ">"
-            return f"{name} {op} {t.threshold[node]:g} :"
+            cut = (f"{t.threshold[node]:g}" if decimals is None
+                   else f"{t.threshold[node]:.{decimals}f}")
+            return f"{name} {op} {cut} :"
         cats = clf.categories_[f]
         if t.kind[node] == SUBSET_KIND:
             group = t.branch_values(node, len(cats))[b]
@@ -91,10 +120,26 @@ def export_text(clf, tree="final", feature_names=None):
         text = "|   " * depth + branch_label(node, b)
         if t.kind[child] == LEAF_KIND:
             lines.append(text + " " + _leaf_text(t, child, classes))
+        elif max_depth is not None and depth >= max_depth:
+            lines.append(f"{text} ... (subtree of depth {_depth_below(t, child)}, "
+                         f"{t.weight[child]:.1f} cases)")
         else:
             lines.append(text)
             stack.append((child, depth + 1, iter(ordered_branches(child))))
     return "\n".join(lines) + "\n"
+
+
+def _depth_below(t, node):
+    """Levels of tests below ``node`` and including it (explicit stack)."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        if t.kind[n] == LEAF_KIND:
+            continue
+        deepest = max(deepest, d)
+        first = t.first_child[n]
+        stack.extend((first + b, d + 1) for b in range(t.n_children[n]))
+    return deepest
 
 
 def evaluation_table(clf, X, y, title="training data"):

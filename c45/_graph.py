@@ -14,6 +14,8 @@ import numpy as np
 from c45._serialize import _branch_groups, _feature_names, _pick_tree, threshold_text
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND
 
+MIN_FONTSIZE = 6.0        # plot_tree warns when a tree shrinks its text below this
+
 MISSING_NOTE = ("This picture cannot route missing or unseen values: C4.5 sends them "
                 "down every branch, weighted by the child's N / the node's N.")
 
@@ -31,6 +33,14 @@ def _num(x, precision):
     if s in ("0", "-0"):                   # a small fraction: significant digits
         s = f"{x:.{max(precision, 1)}g}"
     return s
+
+
+def _threshold(t, precision, f32):
+    """A cut as text: ``precision`` decimals (as scikit-learn's exporters round
+    thresholds), or exact when ``precision`` is None."""
+    if precision is None:
+        return threshold_text(t, f32)
+    return _num(t, precision)
 
 
 def _wrap(items, per_line, sep):
@@ -53,7 +63,12 @@ class _Layout:
                                       or max_depth < 0):
             raise ValueError(f"max_depth must be None or a non-negative int, got "
                              f"{max_depth!r}")
+        if precision is not None and (not isinstance(precision, (int, np.integer))
+                                      or isinstance(precision, bool) or precision < 0):
+            raise ValueError(f"precision must be None or a non-negative int, got "
+                             f"{precision!r}")
         self.t, self.clf, self.precision = t, clf, precision
+        self.decimals = 2 if precision is None else int(precision)   # case weights
         self.f32 = clf.precision == "float32"
         # Preorder records: node, depth, parent record, edge label, truncated.
         self.records = []
@@ -76,7 +91,7 @@ class _Layout:
         first = int(t.first_child[node])
         f = int(t.feature[node])
         if t.kind[node] == CONTINUOUS_KIND:
-            s = threshold_text(t.threshold[node], self.f32)
+            s = _threshold(t.threshold[node], self.precision, self.f32)
             return [(f"<= {s}", first), (f"> {s}", first + 1)]
         out = []
         for b, group in enumerate(_branch_groups(t, node, self.clf.categories_[f])):
@@ -117,10 +132,11 @@ class _Layout:
             head = self.class_names[t.node_class[node]]
         else:
             head = self.names[t.feature[node]]
-        out = [head, f"N = {_num(t.weight[node], self.precision)}"]
+        out = [head, f"N = {_num(t.weight[node], self.decimals)}"]
         if t.weight[node] <= 0:
             return out                 # an empty leaf: no cases, it answers its class
-        dist = [f"{self.class_names[c]} {_num(v, self.precision)}"
+        # "class: weight", so that integer classes read clearly (0: 4 · 1: 139).
+        dist = [f"{self.class_names[c]}: {_num(v, self.decimals)}"
                 for c, v in enumerate(t.value[node]) if v > 0]
         out += _wrap(dist, 3, " \u00b7 ")
         return out
@@ -157,7 +173,7 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
     weight reaching it (C4.5's Items, fractional where unknown values were
     split), and its class distribution; each edge its branch values: a category
     (one edge per category of a multiway test), ``{a, b}`` for a subset branch,
-    ``<= t`` / ``> t`` for a continuous cut (``t`` exact, as short as possible).
+    ``<= t`` / ``> t`` for a continuous cut (``t`` to ``precision`` decimals).
     Render it with the ``graphviz`` package or the ``dot`` program, e.g.
     ``graphviz.Source(export_graphviz(clf)).render("tree", format="png")``.
 
@@ -179,8 +195,10 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
     filled : bool, default=True
         Fill nodes with their class colour, paler when less pure.
     rounded : bool, default=True
-    precision : int, default=2
-        Decimals of fractional case weights.
+    precision : int or None, default=2
+        Decimals of thresholds and of fractional case weights (as scikit-learn's
+        ``precision``); None prints each threshold exactly (the shortest
+        decimal that reads back as the stored value).
     rotate : bool, default=False
         Left to right instead of top down.
     fontname : str, default="Helvetica"
@@ -289,9 +307,11 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
     Shows the same as :func:`export_graphviz`: per node the feature tested (a
     leaf: its class), N and the class distribution; per edge the branch values.
     Every subtree gets a band as wide as its widest row of boxes, so multiway
-    nodes fan out without overlapping; with a given ``ax`` the font shrinks
-    until the tree fits (for a large tree give a large figure or ``max_depth``),
-    and without one the figure is sized to the tree (up to 60 x 40 inches).
+    nodes fan out without overlapping. It draws on ``ax``, else on the current
+    axes (``plt.gca()``) when a figure is open, as scikit-learn's ``plot_tree``
+    does; with no figure open it makes one sized to the tree (up to 60 x 40
+    inches). The font shrinks until the tree fits; below 6 pt a warning gives
+    the figure size that keeps the text readable and a ``max_depth`` that fits.
 
     Feature or class names in Chinese, Japanese or Korean need a CJK font: one
     is looked up among the installed fonts (Noto Sans CJK, Source Han Sans,
@@ -303,7 +323,8 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
     clf : fitted C45Classifier
     tree : {"final", "grown"}, default="final"
     ax : matplotlib Axes, optional
-        Drawn into; by default a new figure sized to the tree.
+        Drawn into; by default the current axes, or a new figure sized to the
+        tree when no figure is open.
     feature_names, class_names, max_depth, filled, rounded, precision, note :
         As in :func:`export_graphviz`.
     fontsize : float, optional
@@ -316,7 +337,8 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
     list of matplotlib Text
         The node boxes, in preorder.
     """
-    import matplotlib.pyplot as plt
+    from c45._optional import require
+    plt = require("matplotlib.pyplot", "plot_tree")
 
     lay = _Layout(clf, tree, feature_names, class_names, max_depth, precision)
     recs = lay.records
@@ -332,10 +354,14 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
             fontfamily = ["DejaVu Sans", cjk]
     font = {} if fontfamily is None else {"fontfamily": fontfamily}
     size = 10.0 if fontsize is None else float(fontsize)
-    own_figure = ax is None
+    # As scikit-learn's plot_tree: draw on the current axes (plt.gca()) when a
+    # figure is open; only without one is a figure made, sized to the tree.
+    own_figure = ax is None and not plt.get_fignums()
     if own_figure:
         fig = plt.figure(figsize=(6.0, 4.0))
         ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
+    elif ax is None:
+        ax = plt.gca()
     fig = ax.figure
     ax.set_axis_off()
 
@@ -403,6 +429,17 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
     ax.set_ylim(bottom, top)
     if fontsize is None and scale < 1.0:
         new = size * scale
+        if new < MIN_FONTSIZE:
+            w_now, h_now = fig.get_size_inches()
+            grow = MIN_FONTSIZE / new
+            warnings.warn(
+                f"plot_tree: the tree ({lay.n_slots} leaves, depth {lay.depth}) "
+                f"shrinks the text to {new:.1f} pt to fit; for {MIN_FONTSIZE:g} pt "
+                f"give a figure of about {w_now * grow:.0f} x {h_now * grow:.0f} "
+                f"inches (plt.figure(figsize=({w_now * grow:.0f}, "
+                f"{h_now * grow:.0f}))), or draw the top levels with "
+                f"max_depth={_depth_that_fits(lay, 1.0 / grow)}",
+                UserWarning, stacklevel=2)
         for a in nodes:
             a.set_fontsize(new)
         for a in labels[1:]:
@@ -426,6 +463,20 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
         fig.canvas.draw()
         _fit_caption(ax, caption, fig.canvas.get_renderer())
     return nodes
+
+
+def _depth_that_fits(lay, need):
+    """The largest max_depth whose drawing is about ``need`` times as wide as the
+    whole tree's, or less (leaf slots as the measure of width)."""
+    best = 0
+    for d in range(lay.depth):
+        # Drawn with max_depth=d: the leaves down to depth d, and every node at
+        # depth d + 1 (a leaf, or "(...)" for its subtree).
+        slots = sum(1 for i, r in enumerate(lay.records)
+                    if r["depth"] == d + 1 or (r["depth"] <= d and not lay.children[i]))
+        if slots <= max(1.0, need * lay.n_slots):
+            best = d
+    return best
 
 
 def _fit_caption(ax, caption, renderer):

@@ -1,4 +1,4 @@
-"""C4.5 Release 8's rule generator ``c4.5rules`` (spec §11) as a scikit-learn classifier.
+"""C4.5 Release 8's rule generator ``c4.5rules`` as a scikit-learn classifier.
 
 The rules are read off the *unpruned* tree (``grown_tree_``), one candidate per leaf
 holding at least one case. Each candidate loses the conditions whose removal does
@@ -898,7 +898,7 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
     """C4.5 Release 8's production rules (``c4.5rules``) as a classifier.
 
     A tree is grown exactly as :class:`C45Classifier` grows it; its *unpruned*
-    form is turned into rules as c4.5rules does (spec §11):
+    form is turned into rules as c4.5rules does:
 
     1. one rule per leaf holding at least one case: the path's tests -> the leaf's
        class;
@@ -938,7 +938,8 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     rules_ : list of Rule
-        The final ordered ruleset (after the drops of §11.6). Each rule has
+        The final ordered ruleset (after c4.5rules' final drops of unhelpful
+        rules). Each rule has
         ``number`` (c4.5rules' numbering), ``conditions``, ``class_``, ``error``
         (pessimistic error rate), ``confidence`` (``1 - error``, printed
         ``[nn.n%]``), training ``used``/``wrong``/``advantage``.
@@ -962,7 +963,7 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         error rate, condition left out; None for the whole rule) and ``dropped``
         (the condition dropped, or None).
     attribute_bits_, attribute_test_bits_ :
-        The code lengths of §11.1: per feature, and for choosing an attribute.
+        c4.5rules' code lengths: per feature, and for choosing an attribute.
     grown_tree_ : Tree
         The unpruned tree the rules come from; ``tree_estimator_`` is the fitted
         C45Classifier (``pruning=None``) that grew it.
@@ -975,8 +976,9 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
     Unknown values (and categories unseen in training) satisfy no condition, in
     fitting and in prediction; a case without a firing rule gets the default class.
 
-    Where spec §11 is silent, this implementation chooses as follows. On the
-    nine reference data sets (default options, ``-s`` and ``-m 1``) the obvious
+    Where c4.5rules' behaviour is not pinned down, this implementation chooses as
+    follows. On the nine reference data sets (default options, ``-s`` and
+    ``-m 1``) the obvious
     alternatives give the same rulesets, except that skipping the draws of trials
     t = 0 and t = 10 changes monk2 and monk3 under ``-m 1``.
 
@@ -1096,7 +1098,8 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
 
     def _encode(self, X):
         check_is_fitted(self, "rules_")
-        cont, codes = encode_predict(self._schema, X, self.precision == "float32")
+        cont, codes = encode_predict(self._schema, X, self.precision == "float32",
+                                     "C45RulesClassifier")
         return cont, codes
 
     def apply(self, X):

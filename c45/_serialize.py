@@ -1,6 +1,6 @@
 """A fitted tree as a nested dict, and the whole model as a versioned JSON file.
 
-``to_dict`` gives seed 002's ``{feature: {value: subtree-or-class}}`` form, or with
+``to_dict`` gives the textbook ``{feature: {value: subtree-or-class}}`` form, or with
 ``weights=True`` a richer form that carries what C4.5's fractional descent needs,
 which ``dict_predict_proba`` evaluates exactly as ``predict_proba`` does.
 ``to_json`` / ``from_json`` write and read the model format of
@@ -85,7 +85,8 @@ def _branch_groups(t, node, categories):
 # Nested dict
 
 def to_dict(clf, tree="final", weights=False, feature_names=None):
-    """The tree as nested dicts: ``{feature: {value: subtree-or-class}}`` (seed 002).
+    """The tree as nested dicts: ``{feature: {value: subtree-or-class}}`` (the
+    form of textbook ID3/C4.5 code).
 
     A test node is a dict with one key, the feature's name, mapping each branch
     value to the subtree below it; a leaf is the class label. Discrete branches are

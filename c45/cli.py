@@ -126,7 +126,9 @@ def _check_source_args(args):
         raise UsageError("--target is for --csv and --arff; C4.5 files declare the "
                          "classes in STEM.names")
     csv_only = [o for o, v in (("--discrete", args.discrete), ("--continuous",
-                args.continuous), ("--ignore", args.ignore)) if v]
+                args.continuous), ("--ignore", args.ignore),
+                ("--numeric-target-as-classes",
+                 getattr(args, "numeric_target_as_classes", False))) if v]
     if csv_only and args.csv is None:
         raise UsageError(f"{csv_only[0]} is for --csv files (C4.5 and ARFF files "
                          f"declare their attribute types)")
@@ -161,6 +163,7 @@ def read_data(args, progress, with_test=True):
                     ignore=_names_list(args.ignore), sep=args.sep,
                     encoding=args.encoding, progress=progress.update)
         X, y = progress.run(f"reading {args.csv}", read_csv, args.csv, args.target, **opts)
+        _check_csv_target(y, args)
         data = Data(X, y, args.csv, X.shape[1])
         if test_file:
             opts["discrete"] = [c for c in X.columns if X[c].dtype == "category"]
@@ -182,6 +185,27 @@ def read_data(args, progress, with_test=True):
             raise UsageError(f"{test_file} has no class attribute {y.name!r}")
         data.test, data.test_source = (Xt, yt), test_file
     return data
+
+
+def _check_csv_target(y, args):
+    """A CSV class column of numbers is refused unless asked for: C4.5 classifies,
+    and a measurement (wine's alcohol) read as classes gives one class per value.
+    (ARFF declares its types, and refuses a numeric class attribute.)"""
+    if getattr(args, "numeric_target_as_classes", False):
+        return
+    labels = [str(c) for c in y.cat.categories] if hasattr(y, "cat") else []
+    try:
+        numbers = [float(c) for c in labels]
+    except ValueError:
+        return
+    if not numbers:
+        return
+    examples = ", ".join(labels[:4]) + (", ..." if len(labels) > 4 else "")
+    raise UsageError(
+        f"the class column {y.name!r} of {args.csv} holds numbers ({len(labels)} "
+        f"distinct values: {examples}); C4.5 predicts classes, not numbers. If these "
+        f"numbers are class labels (e.g. 0/1), add --numeric-target-as-classes; "
+        f"otherwise choose another --target")
 
 
 def _read_c45_test(files, path, encoding):
@@ -265,7 +289,9 @@ def confusion_matrix_text(classes, y_true, y_pred):
     for t, p in zip(np.asarray(y_true, dtype=object), np.asarray(y_pred, dtype=object)):
         m[index[t], index[p]] += 1
     labels = _letters(k)
-    w = max(4, max(len(s) + 2 for s in labels))
+    # C4.5's 5-character columns; wider when a count has 5 digits or more, so that
+    # cells never run together.
+    w = max(4, max(len(s) + 2 for s in labels), len(str(int(m.max(initial=0)))))
     out = ["", "", "\t" + "".join(f"({s})".rjust(w + 1) for s in labels)
            + "\t<-classified as",
            "\t" + "".join(" " + "-" * w for _ in labels)]
@@ -337,9 +363,10 @@ def cmd_fit(args, out, progress):
               f"{data.source}\n")
     clf = _fit(make_classifier(args), progress, X, y,
                f"growing and pruning a tree on {len(y)} cases")
-    out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
-    if _pruning_changed(clf):
-        out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
+    if not args.no_trees:
+        out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
+        if _pruning_changed(clf):
+            out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
     out.write("\n\n")
     if args.save:
         text = to_json(clf)
@@ -574,6 +601,9 @@ def _add_data_args(p, test=True, predict=False):
                             "error)")
         g.add_argument("--ignore", action="append", metavar="COLS",
                        help="--csv columns to leave out")
+        g.add_argument("--numeric-target-as-classes", action="store_true",
+                       help="accept a --csv class column of numbers, each value a "
+                            "class (refused otherwise)")
     g.add_argument("--sep", default=",", help="--csv field separator (default ',')")
     g.add_argument("--encoding", default="utf-8", help="text encoding (default utf-8)")
     if test:
@@ -639,6 +669,9 @@ def build_parser():
     _add_data_args(p)
     _add_tree_args(p)
     p.add_argument("--save", metavar="FILE", help="save the model as JSON (c45.to_json)")
+    p.add_argument("--no-trees", action="store_true",
+                   help="leave the trees out (print the evaluation tables and the "
+                        "confusion matrix only); for large trees")
     common(p)
     p.set_defaults(run=cmd_fit)
 

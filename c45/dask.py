@@ -1,7 +1,8 @@
 """Scoring C4.5 trees on Dask collections, partition by partition.
 
 Optional: ``pip install "c45[dask]"`` (dask[dataframe], distributed, dask-ml), then
-``import c45.dask``. See docs/dask.md for grid searches with joblib's Dask backend
+``import c45.dask`` (scoring plain C45Classifier models needs dask only; dask-ml is
+for its ensembles). See docs/dask.md for grid searches with joblib's Dask backend
 and for training with dask-ml's ``BlockwiseVotingClassifier``.
 
 ``predict(model, X)`` and ``predict_proba(model, X)`` apply a fitted
@@ -14,23 +15,27 @@ categories give the same answers. Each task carries the model, pickled (a few MB
 and milliseconds for a 100k-node tree), as dask-ml's ``ParallelPostFit`` does; the
 tree walk in each task releases the GIL.
 """
-import dask.array as da
-import dask.dataframe as dd
 import numpy as np
 import pandas as pd
+
+from c45._optional import require
+
+da = require("dask.array", "c45.dask")
+dd = require("dask.dataframe", "c45.dask")
 
 __all__ = ["predict", "predict_proba"]
 
 
 def _trees(model):
     """The fitted C4.5 trees of ``model`` and its class labels."""
-    from dask_ml.ensemble import BlockwiseVotingClassifier
     from sklearn.utils.validation import check_is_fitted
 
     from c45 import C45Classifier
     if isinstance(model, C45Classifier):
         check_is_fitted(model, "tree_")
         return [model], np.asarray(model.classes_)
+    BlockwiseVotingClassifier = require(
+        "dask_ml.ensemble", "scoring a BlockwiseVotingClassifier").BlockwiseVotingClassifier
     if not isinstance(model, BlockwiseVotingClassifier):
         raise TypeError(f"model must be a fitted C45Classifier or dask-ml "
                         f"BlockwiseVotingClassifier, got {type(model).__name__}")

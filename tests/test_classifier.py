@@ -174,7 +174,7 @@ BAD = [
     (dict(X=[[1.0], [2.0]], y=[0, 1], sample_weight=[0, 0]), ValueError, "zero for every row"),
     (dict(X=[[1.0], [2.0]], y=[0, 1], sample_weight=[1, 1, 1]), ValueError, r"shape \(2,\)"),
     (dict(X=np.array([[1.0], ["a"], [2.0]], dtype=object), y=[0, 1, 0],
-          categorical_features=[]), ValueError, "row 1 holds 'a'"),
+          categorical_features=[]), ValueError, "mixes numbers and strings"),
     (dict(X=np.array([[1], ["a"]], dtype=object), y=[0, 1]), ValueError, "mixes numbers and strings"),
     (dict(X=np.zeros((2, 2)), y=[0, 1], categorical_features=[5]), ValueError, "out of range"),
     (dict(X=pd.DataFrame({"a": [1, 2]}), y=[0, 1], categorical_features=["zz"]),

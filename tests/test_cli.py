@@ -325,7 +325,7 @@ def test_no_arguments_still_runs_the_demo():
     done = run()
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("=== golf: 14 cases")
-    assert "weather (seed 000)" in done.stdout
+    assert "=== weather: 12 cases" in done.stdout
 
 
 class FakeTerminal(io.StringIO):
@@ -396,5 +396,69 @@ def test_large_csv_fits_in_one_pass(tmp_path):
 def test_demo_runs_the_bundled_job():
     out = run("demo")
     assert out.returncode == 0, out.stderr
-    assert "=== golf: 14 cases" in out.stdout and "=== weather (seed 000)" in out.stdout
+    assert "=== golf: 14 cases" in out.stdout and "=== weather: 12 cases" in out.stdout
     assert "\t   8    0( 0.0%)      8    0( 0.0%)    (38.5%)   <<" in out.stdout
+
+
+# -- a newcomer's first runs -----------------------------------------------------
+def test_demo_prints_no_simplified_tree_when_pruning_changed_nothing():
+    out = run("demo")
+    golf = out.stdout.split("=== weather")[0]
+    assert "Simplified Decision Tree" not in golf        # golf: pruning keeps 8 nodes
+    assert "Pruning changed nothing" in golf
+
+
+def test_confusion_matrix_widens_for_counts_of_five_digits():
+    y = ["a"] * 163703 + ["b"] * 58699 + ["a"] * 12
+    p = ["a"] * 163703 + ["b"] * 58699 + ["b"] * 12
+    text = cli.confusion_matrix_text(["a", "b"], y, p)
+    lines = text.splitlines()
+    assert lines[2] == "\t    (a)    (b)\t<-classified as"
+    assert lines[4] == "\t 163703     12\t(a): class a"
+    assert lines[5] == "\t         58699\t(b): class b"
+    # Below 10,000 the columns stay C4.5's five characters.
+    small = cli.confusion_matrix_text(["a", "b"], ["a"] * 9999 + ["b"], ["a"] * 10000)
+    assert small.splitlines()[2] == "\t  (a)  (b)\t<-classified as"
+    assert small.splitlines()[4] == "\t 9999     \t(a): class a"
+
+
+def test_fit_no_trees_leaves_only_the_evaluation(capsys):
+    stem = REFERENCE / "golf"
+    assert cli.main(["fit", "-f", str(stem), "--no-trees", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "Decision Tree" not in out and "outlook" not in out
+    assert "Evaluation on training data (14 items)" in out and "<-classified as" in out
+
+
+def test_csv_numeric_target_is_refused_unless_asked(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=40), "alcohol": rng.normal(13, 1, 40).round(2)})
+    frame.to_csv(tmp_path / "wine.csv", index=False)
+    argv = ["fit", "--csv", str(tmp_path / "wine.csv"), "--target", "alcohol", "-q"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "class column 'alcohol'" in err and "holds numbers" in err
+    assert "--numeric-target-as-classes" in err
+    assert cli.main(argv + ["--numeric-target-as-classes"]) == 0
+    assert "Evaluation on training data (40 items)" in capsys.readouterr().out
+
+
+def test_output_into_a_closed_pipe_has_no_traceback():
+    env = dict(os.environ)
+    home = str(Path(c45.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([home, env.get("PYTHONPATH", "")])
+    done = subprocess.run(f"'{sys.executable}' -m c45 | head -1", shell=True, cwd=home,
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.stdout.startswith("=== golf")
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+def test_help_does_not_import_scikit_learn():
+    code = ("import sys, contextlib, io\nfrom c45 import cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try: cli.main(['--help'])\n    except SystemExit: pass\n"
+            "print('sklearn' in sys.modules, 'pandas' in sys.modules)")
+    home = str(Path(c45.__file__).resolve().parent.parent)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=home, timeout=120)
+    assert done.stdout.split() == ["False", "False"], done.stderr

@@ -297,11 +297,11 @@ def test_export_graphviz_shows_tests_values_and_distributions(golf):
     _, _, clf = golf
     dot = export_graphviz(clf)
     assert dot.startswith("digraph C45Tree {") and dot.rstrip().endswith("}")
-    assert '0 [label="outlook\\nN = 14\\nPlay 9 · Don\'t Play 5"' in dot
+    assert '0 [label="outlook\\nN = 14\\nPlay: 9 · Don\'t Play: 5"' in dot
     for edge in ('0 -> 1 [label="sunny"]', '1 -> 2 [label="<= 75"]',
                  '1 -> 3 [label="> 75"]', '[label="overcast"]', '[label="rain"]'):
         assert edge in dot
-    assert '[label="Don\'t Play\\nN = 3\\nDon\'t Play 3"' in dot
+    assert '[label="Don\'t Play\\nN = 3\\nDon\'t Play: 3"' in dot
     assert "cannot route missing or unseen values" in dot
     assert "every branch, weighted by the child's N / the node's N" in dot
     assert dot.count(" -> ") == clf.tree_.node_count - 1
@@ -313,7 +313,7 @@ def test_export_graphviz_multiway_cjk_subsets_and_depth(weather, tmp_path):
     _, _, clf = weather
     dot = export_graphviz(clf)
     for text in ("紫外线指数", '[label="东"]', '[label="南"]', '[label="西"]', '[label="北"]',
-                 "晴天 4 · 阴天 4 · 雨天 4"):
+                 "晴天: 4 · 阴天: 4 · 雨天: 4"):
         assert text in dot
     export_graphviz(clf, tmp_path / "w.dot", max_depth=0)
     short = (tmp_path / "w.dot").read_text(encoding="utf-8")
@@ -356,7 +356,7 @@ def test_plot_tree_golf_and_weather_png(golf, weather, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")           # no CJK font: glyph warnings
         boxes = _render(weather[2], tmp_path / "weather.png")
-    assert boxes[0].get_text() == "紫外线指数\nN = 12\n晴天 4 · 阴天 4 · 雨天 4"
+    assert boxes[0].get_text() == "紫外线指数\nN = 12\n晴天: 4 · 阴天: 4 · 雨天: 4"
     assert len(boxes) == weather[2].tree_.node_count
 
 
@@ -392,3 +392,97 @@ def test_public_names():
     for name in ("export_graphviz", "plot_tree", "to_dict", "dict_predict",
                  "dict_predict_proba", "to_json", "from_json"):
         assert name in c45.__all__
+
+
+# ---------------------------------------------------------------------------
+# Reading well: the current axes, a font floor, thresholds to `precision`
+
+def cuts(n=3000, seed=0):
+    """Continuous cuts with many digits and three integer classes."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"income": rng.gamma(3, 20000, n).round(2),
+                      "ratio": rng.random(n)})
+    y = np.where(X.income > 51885.95, 2, np.where(X.ratio < 0.2867688654485352, 1, 0))
+    return X, y, C45Classifier().fit(X, y)
+
+
+def test_thresholds_follow_precision_and_integer_classes_read_clearly():
+    X, y, clf = cuts()
+    dot = export_graphviz(clf)
+    income = clf.tree_.threshold[0]
+    assert f'[label="<= {income:.2f}"]' in dot and "e-01" not in dot
+    assert f"N = {len(y)}\\n0: " in dot                  # "0: 1234 · 1: ..."
+    exact = export_graphviz(clf, precision=None)
+    assert f'[label="<= {threshold_text(income, False)}"]' in exact
+    four = f"{income:.4f}".rstrip("0").rstrip(".")     # fractions: trailing zeros off
+    assert f'[label="<= {four}"]' in export_graphviz(clf, precision=4)
+    with pytest.raises(ValueError, match="precision"):
+        export_graphviz(clf, precision=-1)
+
+
+def test_export_text_options_keep_release_8_defaults(golf):
+    _, _, clf = golf
+    assert export_text(clf, max_depth=None, decimals=None) == export_text(clf)
+    assert export_text(clf) == GOLF_PRUNED_R8
+    X, y, big = cuts()
+    text = export_text(big, decimals=2)
+    assert f"income <= {big.tree_.threshold[0]:.2f} :" in text
+    assert f"income <= {big.tree_.threshold[0]:g} :" in export_text(big)
+    short = export_text(big, max_depth=0)
+    assert "... (subtree of depth" in short and "|   " not in short
+    named = export_text(golf[2], class_names=["yes", "no"])
+    assert named == GOLF_PRUNED_R8.replace("Don't Play", "no").replace("Play", "yes")
+    with pytest.raises(ValueError, match="class_names"):
+        export_text(clf, class_names=["a"])
+    with pytest.raises(ValueError, match="max_depth"):
+        export_text(clf, max_depth=-1)
+
+
+GOLF_PRUNED_R8 = """outlook = overcast: Play (4.0/1.2)
+outlook = sunny:
+|   humidity <= 75 : Play (2.0/1.0)
+|   humidity > 75 : Don't Play (3.0/1.1)
+outlook = rain:
+|   windy = true: Don't Play (2.0/1.0)
+|   windy = false: Play (3.0/1.1)
+"""
+
+
+def test_plot_tree_draws_on_the_current_axes(golf, tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    fig = plt.figure(figsize=(8, 4))
+    boxes = plot_tree(golf[2])
+    assert plt.get_fignums() == [fig.number] and boxes[0].figure is fig
+    assert boxes[0].axes is plt.gca()
+    fig.savefig(tmp_path / "gca.png", dpi=50)
+    plt.close("all")
+    boxes = plot_tree(golf[2])                 # no figure open: one sized to the tree
+    assert len(plt.get_fignums()) == 1
+    plt.close("all")
+
+
+def test_plot_tree_warns_below_a_readable_font_with_a_size():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rng = np.random.default_rng(1)
+    X = rng.random((2000, 2))
+    y = (np.floor(X[:, 0] * 8) + np.floor(X[:, 1] * 8)).astype(int) % 3
+    clf = C45Classifier(pruning=None, min_samples_leaf=1).fit(X, y)
+    assert clf.get_n_leaves() > 60
+    fig, ax = plt.subplots(figsize=(4, 3))
+    with pytest.warns(UserWarning, match=r"shrinks the text to \d+\.\d pt.*figure of "
+                                         r"about \d+ x \d+ inches.*max_depth=\d"):
+        plot_tree(clf, ax=ax)
+    plt.close("all")
+
+
+def test_missing_matplotlib_says_how_to_install_it(golf, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r'plot_tree needs matplotlib.*pip install '
+                                          r'matplotlib \(or pip install "c45\[plot\]"\)'):
+        plot_tree(golf[2])

@@ -2,10 +2,10 @@
 
 - golf: the 14-case play/don't-play example distributed with C4.5 Release 8
   (UCI Machine Learning Repository), with C4.5's declared value and class order.
-- loan: the 16-case loan application data of seed 002 (Li Hang's textbook
-  example): age group, has a job, owns a house, credit rating -> loan granted.
-- weather: the 12-case weather example of the C4.5 tutorial (seed 000 of this
-  project): wind direction, humidity, UV index (discrete), temperature
+- loan: the 16-case loan application data of Li Hang's textbook
+  (Statistical Learning Methods): age group, has a job, owns a house, credit rating -> loan granted.
+- weather: the 12-case weather example of the C4.5 tutorial (a Chinese C4.5
+  tutorial): wind direction, humidity, UV index (discrete), temperature
   (continuous, degrees C) and the weather class, labels in Chinese as published.
 """
 import csv
@@ -49,7 +49,8 @@ def _load(spec, as_frame):
     columns = {h: [r[i] for r in body] for i, h in enumerate(header)}
     features = [h for h in header if h != spec["target"]]
     if as_frame:
-        import pandas as pd
+        from c45._optional import require
+        pd = require("pandas", "the bundled data as a DataFrame (as_frame=True)")
         X = pd.DataFrame({
             h: (pd.Categorical(columns[h], categories=spec["discrete"][h])
                 if h in spec["discrete"] else np.asarray(columns[h], dtype=np.float64))
@@ -75,7 +76,7 @@ def load_golf(as_frame=True):
 
 
 def load_weather(as_frame=True):
-    """The 12-case weather data of seed 000 (Chinese labels kept): (X, y).
+    """The 12-case weather data of a Chinese C4.5 tutorial (labels kept): (X, y).
 
     Features 风向 (wind direction), 湿度 (humidity), 紫外线指数 (UV index) are
     discrete, 温度 (temperature) is continuous; the classes are 晴天 (sunny),
@@ -85,7 +86,7 @@ def load_weather(as_frame=True):
 
 
 def load_loan(as_frame=True):
-    """The 16-case loan data of seed 002 (Chinese labels kept): (X, y).
+    """The 16-case loan data of Li Hang's textbook (Chinese labels kept): (X, y).
 
     Features 年龄段 (age group: 青年 young, 中年 middle-aged, 老年 old), 有工作
     (has a job), 有自己的房子 (owns a house), 信贷情况 (credit: 一般 fair, 好 good,

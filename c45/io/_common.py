@@ -30,11 +30,8 @@ class DataFileError(ValueError):
 
 
 def need_pandas(what="reading data files"):
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is in the test extra
-        raise ImportError(f"{what} needs pandas: pip install 'c45[pandas]'") from None
-    return pd
+    from c45._optional import require
+    return require("pandas", what)
 
 
 def decoded_lines(fh, path, encoding):

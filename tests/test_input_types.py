@@ -1,0 +1,138 @@
+"""Data types a user may pass that C4.5 cannot read as given: dates, values of
+another type at prediction, column names, and categorical_features adding to the
+columns that are always discrete."""
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from c45 import C45Classifier, export_text
+
+
+def dates(unit, tz=None):
+    s = pd.Series(pd.to_datetime(["2020-01-01", "2021-06-01", "2022-03-15"] * 4))
+    s = s.astype(f"datetime64[{unit}]")
+    return s.dt.tz_localize(tz) if tz else s
+
+
+@pytest.mark.parametrize("column", [
+    dates("us"), dates("ns"), dates("s", tz="UTC"), dates("ns", tz="Europe/Paris"),
+    pd.Series(pd.to_timedelta([1, 2, 3] * 4, unit="h")),
+    pd.Series(list(pd.to_datetime(["2020-01-01", "2021-01-01", "2022-01-01"] * 4)),
+              dtype=object),
+])
+def test_dates_are_refused_naming_the_column_and_the_conversion(column):
+    X = pd.DataFrame({"signup": column, "n": np.arange(12.0)})
+    y = [0, 1, 1] * 4
+    with pytest.raises(TypeError, match=r"column 'signup' holds (datetime|timedelta) "
+                                        r"values.*Convert the column to numbers"):
+        C45Classifier().fit(X, y)
+    # The documented conversion works, and gives the same tree whatever the unit.
+    ok = X.assign(signup=np.arange(12.0))
+    clf = C45Classifier(min_samples_leaf=1).fit(ok, y)
+    with pytest.raises(TypeError, match="column 'signup' holds"):
+        clf.predict(X)
+
+
+def test_days_since_1970_is_unit_free():
+    y = [0, 1, 1] * 4
+    trees = set()
+    for unit in ("s", "ms", "us", "ns"):
+        s = dates(unit)
+        X = pd.DataFrame({"signup": (s - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)})
+        trees.add(export_text(C45Classifier(min_samples_leaf=1).fit(X, y)))
+    assert len(trees) == 1
+
+
+def test_numpy_datetime_array_is_refused():
+    X = np.array(["2020-01-01", "2021-01-01"] * 3, dtype="datetime64[D]").reshape(-1, 1)
+    with pytest.raises(TypeError, match="column 0 holds datetime values"):
+        C45Classifier().fit(X, [0, 1] * 3)
+
+
+def golf_like():
+    X = pd.DataFrame({"windy": ["true", "false", "true", "false"] * 3,
+                      "code": pd.Categorical([1, 2, 3, 1] * 3),
+                      "t": np.arange(12.0)})
+    y = ["a", "b", "a", "b"] * 3
+    return X, y, C45Classifier(min_samples_leaf=1).fit(X, y)
+
+
+def test_value_of_another_type_warns_once_per_column_and_is_unknown():
+    X, y, clf = golf_like()
+    new = pd.DataFrame({"windy": [True, False, True], "code": pd.Categorical(["1", "2", "1"]),
+                        "t": [0.0, 1.0, 2.0]})
+    unknown = X.iloc[:3].copy()
+    unknown["windy"] = None
+    unknown["code"] = pd.Categorical([None] * 3, categories=[1, 2, 3])
+    unknown["t"] = new["t"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        p = clf.predict_proba(new)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 2, messages                 # one per column, not per row
+    assert "column 'windy'" in messages[0] and "type bool (True)" in messages[0]
+    assert "trained on str values" in messages[0]
+    assert "column 'code'" in messages[1] and "type str ('1')" in messages[1]
+    assert "trained on number values" in messages[1]
+    assert np.array_equal(p, clf.predict_proba(unknown))   # treated as unknown
+
+
+def test_value_never_seen_is_unknown_silently():
+    X, y, clf = golf_like()
+    new = pd.DataFrame({"windy": ["maybe"], "code": pd.Categorical([7]), "t": [0.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf.predict(new)
+    # A float for an integer category is the same number: matched, no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same = clf.predict_proba(X.assign(code=X["code"].astype(float)))
+    assert np.array_equal(same, clf.predict_proba(X))
+
+
+def test_categorical_features_adds_to_string_columns():
+    X = pd.DataFrame({"age": [20, 30, 40, 20, 30, 40] * 3,
+                      "city": ["Nice", "Paris", "Nice", "Lyon", "Paris", "Lyon"] * 3})
+    y = ["y", "n", "n", "y", "n", "y"] * 3
+    for spec in (["age"], [0], [True, False]):
+        clf = C45Classifier(categorical_features=spec).fit(X, y)
+        assert clf.categories_ == [[20, 30, 40], ["Lyon", "Nice", "Paris"]]
+    assert C45Classifier().fit(X, y).categories_[0] is None
+    # None: only the columns that cannot be continuous are discrete.
+    clf = C45Classifier(categorical_features=None).fit(X, y)
+    assert clf.categories_ == [None, ["Lyon", "Nice", "Paris"]]
+
+
+def test_feature_names_as_scikit_learn_sets_them():
+    X = pd.DataFrame(np.arange(24.0).reshape(12, 2))       # integer column names
+    y = [0, 1] * 6
+    clf = C45Classifier().fit(X, y)
+    assert not hasattr(clf, "feature_names_in_")
+    with pytest.raises(TypeError, match=r"only supported if all input features have "
+                                        r"string names.*\['int', 'str'\]"):
+        C45Classifier().fit(pd.DataFrame(np.zeros((4, 3)), columns=["a", 1, "b"]),
+                            [0, 1] * 2)
+    named = C45Classifier().fit(X.set_axis(["a", "b"], axis=1), y)
+    with pytest.warns(UserWarning, match="X does not have valid feature names, but "
+                                         "C45Classifier was fitted with feature names"):
+        named.predict(X.to_numpy())
+    with pytest.warns(UserWarning, match="X has feature names, but C45Classifier was "
+                                         "fitted without feature names"):
+        C45Classifier().fit(X.to_numpy(), y).predict(X.set_axis(["a", "b"], axis=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        named.predict(X.set_axis(["a", "b"], axis=1))
+        clf.predict(X)
+        clf.predict(X.to_numpy())
+
+
+def test_predicting_leaves_the_pickle_unchanged():
+    import pickle
+    X, y, clf = golf_like()
+    blob = pickle.dumps(clf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.predict(X.assign(windy=True))        # fills the schema's type cache
+    assert pickle.dumps(clf) == blob
