@@ -150,8 +150,12 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
         e[c].cls = d.y[c]
-    for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
-        feature_list(d, g.feature_of[j], g.lists[j])
+    if threads > 1:
+        for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
+            feature_list(d, g.feature_of[j], g.lists[j])
+    else:       # no OpenMP region at all: a forked child must not enter one
+        for j in range(1, g.n_lists):
+            feature_list(d, g.feature_of[j], g.lists[j])
     g.arena_top = n
     return 0
 
@@ -856,10 +860,13 @@ cdef int flush_tasks(Deferral* df) except -1:
                 order[i].m = df.tasks[first + i].m
                 order[i].index = first + i
             qsort(order, count, sizeof(TaskOrder), by_size)
-            if failed == 0:
+            if failed == 0 and n_workers > 1:
                 for q in prange(count, schedule="dynamic", num_threads=n_workers):
                     tid = threadid()
                     grow_task(&growers[tid], &df.tasks[order[q].index], order[q].index)
+            elif failed == 0:   # no OpenMP region for one worker (fork safety)
+                for q in range(count):
+                    grow_task(&growers[0], &df.tasks[order[q].index], order[q].index)
             for i in range(first, df.n_tasks):
                 if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
                     failed = 1

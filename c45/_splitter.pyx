@@ -11,6 +11,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from c45._threads import clamp as clamp_threads
+
 from c45._types cimport Entry, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
@@ -116,7 +118,7 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
     w (each thread writes its own features')."""
     cdef Py_ssize_t n = w.data.n_cases, k = w.data.n_classes, t, max_values = 2, f
     cdef Work* tw
-    w.n_threads = n_threads if n_threads > 1 else 1
+    w.n_threads = clamp_threads(n_threads if n_threads > 1 else 1)
     if w.n_threads == 1 or w.data.f32:
         w.n_threads = 1
         return 0

@@ -588,8 +588,9 @@ c1, c2 = split(r, 300016.5)
 chain(c1, 280018, 300017)
 chain(c2, 300017, n)
 m = len(kind)
+# Weights only need to be a valid tree's (pruning counts the cases again).
 grown = Tree(kind, [-1 if k == 0 else 0 for k in kind], first, nch, np.zeros(m, np.int32),
-             thr, np.zeros(m), np.zeros(m), np.zeros((m, 2)))
+             thr, np.ones(m), np.zeros(m), np.tile([1.0, 0.0], (m, 1)), n_values=[0])
 out = []
 for n_jobs in (1, 2):
     clf = C45Classifier(n_jobs=n_jobs, max_depth=1).fit(x, y)
