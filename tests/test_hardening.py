@@ -429,3 +429,61 @@ def test_lone_surrogate_category_fits_and_to_json_says_why_not():
     assert clf.predict(X).tolist() == y
     with pytest.raises(ValueError, match="not valid Unicode text"):
         to_json(clf)
+
+
+# -- fork after OpenMP ----------------------------------------------------------
+
+FORK_AFTER_OPENMP = """
+import os, sys, time, warnings
+import numpy as np
+from c45 import C45Classifier
+rng = np.random.default_rng(0)
+X = rng.normal(size=(60000, 6)); y = (X[:, 0] + X[:, 1] * X[:, 2] > 0).astype(int)
+parent = C45Classifier(n_jobs=2).fit(X, y)          # the parent's libgomp pool runs
+expected = parent.predict(X)
+pid = os.fork()
+if pid == 0:
+    code = 1
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            clf = C45Classifier(n_jobs=2).fit(X, y)
+            same = (clf.predict(X) == expected).all()
+            C45Classifier(n_jobs=2).fit(X[:5000], y[:5000])
+        n_warn = sum("forked" in str(w.message) for w in caught)
+        print("CHILD", same, n_warn, flush=True)
+        code = 0 if same and n_warn == 1 else 1
+    finally:
+        os._exit(code)
+deadline = time.time() + 120
+while time.time() < deadline:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        print("CHILD_EXIT", os.waitstatus_to_exitcode(status)); break
+    time.sleep(0.1)
+else:
+    os.kill(pid, 9); print("CHILD_HUNG")
+"""
+
+
+def test_child_forked_after_openmp_fits_serially_with_one_warning():
+    """fit n_jobs=2, fork, fit n_jobs=2 in the child hung in libgomp."""
+    run = expect_outcome(FORK_AFTER_OPENMP, "CHILD_EXIT 0", timeout=300)
+    assert "CHILD True 1" in run.stdout, run.stdout
+
+
+def test_cross_val_score_under_joblib_multiprocessing_backend():
+    code = """
+    import joblib, warnings
+    import numpy as np
+    from sklearn.model_selection import cross_val_score
+    from c45 import C45Classifier
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40000, 6)); y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    C45Classifier(n_jobs=2).fit(X, y).predict(X)     # OpenMP threads in the parent
+    warnings.simplefilter("ignore", RuntimeWarning)
+    with joblib.parallel_backend("multiprocessing"):
+        scores = cross_val_score(C45Classifier(n_jobs=2), X, y, cv=4, n_jobs=2)
+    print("SCORES", len(scores), bool((scores > 0.9).all()))
+    """
+    expect_outcome(code, "SCORES 4 True", timeout=300)
