@@ -502,15 +502,16 @@ def cmd_rules(args, out, progress):
               criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
               precision=args.precision, random_state=args.seed)
     clf = _fit(clf, progress, X, y, f"growing a tree and its rules on {len(y)} cases")
+    from c45._rules import evaluation_text
+    # c4.5rules' report: the ruleset, its evaluation (and drops) on the training
+    # data with the confusion matrix, then the same on the test data.
+    out.write("------------------\nProcessing tree 0\n\n")
     out.write(export(clf, evaluation=True))
-    shown_X, shown_y = X, y
+    out.write(confusion_matrix_text(clf.classes_, y, clf.predict(X)))
     if data.test is not None:
         Xt, yt = data.test
-        errors = int(np.sum(clf.predict(Xt).astype(object) != np.asarray(yt, dtype=object)))
-        out.write(f"\nEvaluation on test data ({len(yt)} items): {errors} errors "
-                  f"({100.0 * errors / len(yt):.1f}%)\n")
-        shown_X, shown_y = Xt, yt
-    out.write(confusion_matrix_text(clf.classes_, shown_y, clf.predict(shown_X)))
+        out.write("\n\n" + evaluation_text(clf, Xt, yt, "test data"))
+        out.write(confusion_matrix_text(clf.classes_, yt, clf.predict(Xt)))
     out.write("\n")
     return 0
 

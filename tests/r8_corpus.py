@@ -15,8 +15,9 @@ This module extracts the archive once per process and compares c45 with it:
   grown and pruned trees, both evaluation tables and the confusion matrix);
 * :func:`sums_differences` compares every case's class and class sums (train and
   test, grown and pruned tree) with ``pred.csv``, as float32;
-* :func:`ruleset` keeps the final ruleset of c4.5rules' output (``Final rules`` to
-  ``Default class``).
+* :func:`rules_report` keeps, of either program's c4.5rules output, the part that
+  must be equal line for line (from ``Final rules``: the ruleset, the evaluations
+  on the training and test data with the rules dropped, the confusion matrices).
 
 Run as a script it measures the whole corpus (``python tests/r8_corpus.py [-j N]
 [problem ...]``) and prints every difference; the tests in ``test_r8_corpus.py``
@@ -101,12 +102,15 @@ def tree_report(text: str) -> list:
             if line.strip() and not line.startswith("Tree saved")]
 
 
-def ruleset(text: str) -> list:
-    """The final ruleset: ``Final rules from tree 0:`` to ``Default class: C``."""
+def rules_report(text: str) -> list:
+    """c4.5rules' report from ``Final rules from tree 0:`` on: the ruleset, the
+    evaluations (with the rules dropped) and the confusion matrices, every line
+    (blank ones included) without trailing whitespace."""
     lines = [line.rstrip() for line in text.splitlines()]
     start = lines.index("Final rules from tree 0:")
-    end = next(i for i in range(start, len(lines)) if lines[i].startswith("Default class:"))
-    return [line for line in lines[start:end + 1] if line.strip()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines[start:]
 
 
 def first_difference(got: list, expected: list) -> str:
@@ -173,8 +177,8 @@ def check_problem(problem: str) -> dict:
     except Exception as exc:  # noqa: BLE001
         result["sums"] = [f"{type(exc).__name__}: {exc}"]
     try:
-        got = ruleset(rules_output(problem))
-        diff = first_difference(got, ruleset(r8_text(problem, "rules")))
+        got = rules_report(rules_output(problem))
+        diff = first_difference(got, rules_report(r8_text(problem, "rules")))
     except Exception as exc:  # noqa: BLE001
         diff = f"{type(exc).__name__}: {exc}"
     result["rules"] = [diff] if diff else []

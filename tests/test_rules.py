@@ -413,10 +413,22 @@ def test_condition_order_is_the_specified_scan_not_a_sort():
     b = _cond(1, 1)                 # discrete on attribute 1: lower type
     # x replaces the pick when x.att < pick.att or x.type < pick.type: not a strict
     # ordering, so the result depends on the input order.
-    assert RuleBuilder._reorder([a, b]) == [b, a]
-    assert RuleBuilder._reorder([b, a]) == [a, b]
+    assert RuleBuilder._reorder([a, b], [a, b]) == [b, a]
+    assert RuleBuilder._reorder([b, a], [b, a]) == [a, b]
     lo, hi = _cond(0, 2, 1.0), _cond(0, 2, 9.0)
-    assert RuleBuilder._reorder([hi, lo]) == [lo, hi]
+    assert RuleBuilder._reorder([hi, lo], [hi, lo]) == [lo, hi]
+
+
+def test_condition_order_keeps_the_dropped_conditions_slots():
+    # Path c0 <= 6, c1 > 6, d0 = v0 (attribute 3), c2 <= 6 with c0 dropped: the scan
+    # runs over the path's slots (c0's is skipped, and filled by the pick), which
+    # is not the same as scanning the shortened list. Release 8 prints c2, d0, c1
+    # (R8 corpus r0000-r0299 hold many such rules); the shortened list gives c2,
+    # c1, d0.
+    c0, c1 = _cond(0, 2, 6.0), _cond(1, 2, 6.0, branch=1)
+    d0, c2 = _cond(3, 1), _cond(2, 2, 6.0)
+    assert RuleBuilder._reorder([c0, c1, d0, c2], [c1, d0, c2]) == [c2, d0, c1]
+    assert RuleBuilder._reorder([c1, d0, c2], [c1, d0, c2]) == [c2, c1, d0]
 
 
 def test_duplicate_tests_ignore_the_threshold_side_and_compare_subsets_by_node():
