@@ -65,7 +65,7 @@ def _warn_fine_features(schema, cont):
                 f"{len(v) - 1} possible cuts lie between values closer than C4.5's "
                 f"cut tolerance ({CUT_TOLERANCE:g}, absolute), so they are never "
                 f"tried; rescale the feature (e.g. multiply it by 1e6) to let C4.5 "
-                f"split on it", UserWarning, stacklevel=4)
+                f"split on it", UserWarning, stacklevel=5)
 
 
 class C45Classifier(ClassifierMixin, BaseEstimator):
@@ -313,6 +313,16 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             Rows of weight 0 are ignored entirely.
         X_val, y_val : validation data for ``pruning="reduced_error"``.
         """
+        # All or nothing: an error or Ctrl-C leaves the model as it was.
+        before = dict(self.__dict__)
+        try:
+            return self._fit(X, y, sample_weight, X_val, y_val)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+
+    def _fit(self, X, y, sample_weight, X_val, y_val):
         self._check_params()
         if (X_val is None) != (y_val is None):
             raise ValueError("give both X_val and y_val, or neither")
@@ -423,7 +433,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                                           self._cf(), bool(self.subtree_raising),
                                           self._threads())
             self.tree_ = self._finish_pruning(self.grown_tree_, pruned, X_val, y_val)
-        except Exception:
+        except BaseException:          # Ctrl-C too: the model stays as it was
             self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
             raise
         return self
@@ -518,7 +528,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 f"({2 * min_objs:g}), so the tree is a single leaf: min_samples_leaf is "
                 f"in units of case weight (C4.5's -m). For relative weights (AdaBoost's "
                 f"sum to 1) set normalize_sample_weight=True.", UserWarning,
-                stacklevel=3)
+                stacklevel=4)
         y_codes = np.ascontiguousarray(y_codes, np.int32)
         _warn_fine_features(schema, cont)
         if f32:

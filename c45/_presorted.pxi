@@ -199,7 +199,10 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             tw = &w.threads[tid]
             tw.min_objs = w.min_objs
             j = g.list_of[f]
-            if j == 0:
+            if interrupted(d.intr):      # unusable: the node becomes a leaf, then unwinds
+                w.gain[f] = -EPSILON
+                w.info[f] = 0.0
+            elif j == 0:
                 evaluate_feature(tw, f, 0, m - 1, total, sample)   # reads w.cases
             elif sample and not w.drawn[f]:
                 w.gain[f] = -EPSILON
@@ -209,7 +212,10 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
         return
     for f in range(d.n_features):
         j = g.list_of[f]
-        if j == 0:
+        if interrupted(d.intr):
+            w.gain[f] = -EPSILON
+            w.info[f] = 0.0
+        elif j == 0:
             evaluate_feature(w, f, 0, m - 1, total, sample)
         elif sample and not w.drawn[f]:
             w.gain[f] = -EPSILON
@@ -627,6 +633,9 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
     g.arena_top = m
     top = 1
     while top > 0:
+        if interrupted(w.data.intr):
+            ok = -1
+            break
         fr = &stack[top - 1]
         if fr.next == 0:
             r = enter_listed(g, t, fr)
@@ -873,6 +882,8 @@ cdef int flush_tasks(Deferral* df) except -1:
                 buffer_free(&df.tasks[i].sub)
                 free(df.tasks[i].used)
                 df.tasks[i].used = NULL
+        if failed and d.intr != NULL and d.intr.stop:
+            return 0        # interrupted: the caller's loop unwinds on the stop flag
         if failed:
             raise MemoryError("c45: out of memory while growing the tree")
     finally:
@@ -954,9 +965,12 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             if ok == 0:
                 t.count = 1
                 ok = run_dfs(&g, t, 0, 0, n, &df)
+        if ok == 0:
+            flush_tasks(&df)
+        if d.intr != NULL and d.intr.stop:
+            raise_interrupt()
         if ok < 0:
             raise MemoryError("c45: out of memory while growing the tree")
-        flush_tasks(&df)
         with nogil:
             for i in range(df.n_finish):
                 settle(t, df.finish[i])

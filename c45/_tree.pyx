@@ -5,21 +5,25 @@ contiguous nodes first_child .. first_child + n_children - 1, in branch order. T
 whole build, prune and predict loops run without the GIL and without a Python call
 or an allocation per node.
 """
+import time
+
 import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange, threadid
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport NAN, isnan
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
 
-from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             global_threshold, outcome, is_subset_feature,
-                            branch_lists, gather_branch, MANY_BRANCHES)
+                            branch_lists, gather_branch, MANY_BRANCHES,
+                            interrupt_init, interrupted, raise_interrupt)
 from c45._prune cimport prune_pessimistic
 
 from c45._threads import clamp as clamp_threads
@@ -284,6 +288,10 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
     stack[0].hi = d.n_cases - 1
     top = 1
     while top > 0:
+        if interrupted(d.intr):
+            free(stack)
+            with gil:
+                raise_interrupt()
         fr = &stack[top - 1]
         if fr.branch == 0:
             r = enter_node(w, t, fr)
@@ -775,8 +783,11 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
     cdef Work w
     cdef NodeBuffer raw, grown_buf
     cdef int err = 0
+    cdef Interrupt intr
     memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
     set_dataset(&d, data, options)
+    interrupt_init(&intr)
+    d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
     work_init(&w, &d)
     try:
@@ -819,8 +830,11 @@ def prune_tree(tuple data, dict options, grown, const int32_t[::1] order,
     cdef Dataset d
     cdef Work w
     cdef NodeBuffer buf
+    cdef Interrupt intr
     memset(&buf, 0, sizeof(NodeBuffer))
     set_dataset(&d, data, options)
+    interrupt_init(&intr)
+    d.intr = &intr
     check_prunable(grown)
     work_init(&w, &d)
     try:
@@ -965,6 +979,80 @@ cdef enum:
     OTHER_TEST = -2     # a discrete or subset test: the general walk
 
 
+cdef void classify_rows(Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t tid,
+                        const FastNode* fast, const double* xc, const Rows* rows_p,
+                        const TreeView* tv_p, Py_ssize_t k, Py_ssize_t n_nodes,
+                        const signed char[::1] kind, const int32_t[::1] first,
+                        const int32_t[::1] nch, const int32_t[::1] ncls,
+                        const double[::1] weight, const double[:, ::1] value,
+                        const double* leaf_sums, const Py_ssize_t* leaf_class,
+                        double[:, ::1] sums, Py_ssize_t[::1] cls_out,
+                        int32_t* stack_nodes, double* stack_ws, double* scratch,
+                        Py_ssize_t scratch_stride, bint laplace, bint f32,
+                        bint classes_only) noexcept nogil:
+    """predict_sums' classification of rows lo .. hi - 1 on thread tid's stack."""
+    cdef Rows rows = rows_p[0]
+    cdef TreeView tv = tv_p[0]
+    cdef double* target
+    cdef int32_t* stack_node
+    cdef double* stack_w
+    cdef Py_ssize_t r, top, c, nd, b, v
+    cdef double wt, x
+    for r in range(lo, hi):
+        # The fast walk.
+        nd = 0
+        while fast[nd].column >= 0:
+            x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
+            if isnan(x):
+                break
+            nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
+        if fast[nd].column == LEAF_MARK:
+            if classes_only:
+                cls_out[r] = leaf_class[nd]
+            else:
+                for c in range(k):
+                    sums[r, c] = leaf_sums[nd * k + c]
+            continue
+        # The general walk, from where the fast one stopped (the path above it has
+        # weight 1 and no leaf).
+        stack_node = stack_nodes + tid * (n_nodes + 1)
+        stack_w = stack_ws + tid * (n_nodes + 1)
+        if classes_only:
+            target = scratch + tid * scratch_stride
+            for c in range(k):
+                target[c] = 0.0
+        else:
+            target = &sums[r, 0]
+        stack_node[0] = <int32_t> nd
+        stack_w[0] = 1.0
+        top = 1
+        while top > 0:
+            top = top - 1
+            nd = stack_node[top]
+            wt = stack_w[top]
+            if kind[nd] == LEAF:
+                add_leaf(target, nd, wt, k, weight, value, ncls, laplace, f32)
+                continue
+            if fast[nd].column >= 0:
+                x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
+                v = 0 if isnan(x) else (2 if x > fast[nd].threshold else 1)
+            else:
+                v = row_branch(&tv, &rows, nd, r)
+            if v > 0:
+                stack_node[top] = first[nd] + <int32_t> v - 1
+                stack_w[top] = wt
+                top = top + 1
+            else:
+                # Push in reverse so branches are visited in order (the order
+                # of the binary32 sums).
+                for b in range(nch[nd] - 1, -1, -1):
+                    stack_node[top] = first[nd] + <int32_t> b
+                    stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
+                                       / weight[nd])
+                    top = top + 1
+        if classes_only:
+            cls_out[r] = first_max(target, k)
+
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
                  bint laplace=False, int n_jobs=1, bint rows_first=False,
@@ -1035,67 +1123,43 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             fast[nd].column = col[tv.feature[nd]]
         else:
             fast[nd].column = OTHER_TEST
-    for r in prange(m, nogil=True, schedule="static", num_threads=n_threads):
-        # The fast walk.
-        nd = 0
-        while fast[nd].column >= 0:
-            x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
-            if isnan(x):
-                break
-            nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
-        if fast[nd].column == LEAF_MARK:
-            if classes_only:
-                cls_out[r] = leaf_class[nd]
+    # Rows in blocks of about 10 ms: Ctrl-C is polled between blocks; one thread
+    # runs no OpenMP region at all (a forked child must not enter one).
+    cdef Py_ssize_t lo = 0, hi, block = 16, q
+    cdef double t0
+    try:
+        while lo < m:
+            hi = min(m, lo + block)
+            t0 = time.monotonic()
+            if n_threads > 1:
+                for q in prange(n_threads, nogil=True, schedule="static",
+                                num_threads=n_threads):
+                    classify_rows(lo + (hi - lo) * q // n_threads,
+                                  lo + (hi - lo) * (q + 1) // n_threads, q, fast, xc,
+                                  &rows, &tv, k, n_nodes, kind, first, nch, ncls,
+                                  weight, value, leaf_sums, leaf_class, sums, cls_out,
+                                  stack_nodes, stack_ws, scratch, scratch_stride,
+                                  laplace, f32, classes_only)
             else:
-                for c in range(k):
-                    sums[r, c] = leaf_sums[nd * k + c]
-            continue
-        # The general walk, from where the fast one stopped (the path above it has
-        # weight 1 and no leaf).
-        tid = threadid()
-        stack_node = stack_nodes + tid * (n_nodes + 1)
-        stack_w = stack_ws + tid * (n_nodes + 1)
-        if classes_only:
-            target = scratch + tid * scratch_stride
-            for c in range(k):
-                target[c] = 0.0
-        else:
-            target = &sums[r, 0]
-        stack_node[0] = <int32_t> nd
-        stack_w[0] = 1.0
-        top = 1
-        while top > 0:
-            top = top - 1
-            nd = stack_node[top]
-            wt = stack_w[top]
-            if kind[nd] == LEAF:
-                add_leaf(target, nd, wt, k, weight, value, ncls, laplace, f32)
-                continue
-            if fast[nd].column >= 0:
-                x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
-                v = 0 if isnan(x) else (2 if x > fast[nd].threshold else 1)
-            else:
-                v = row_branch(&tv, &rows, nd, r)
-            if v > 0:
-                stack_node[top] = first[nd] + <int32_t> v - 1
-                stack_w[top] = wt
-                top = top + 1
-            else:
-                # Push in reverse so branches are visited in order (the order
-                # of the binary32 sums).
-                for b in range(nch[nd] - 1, -1, -1):
-                    stack_node[top] = first[nd] + <int32_t> b
-                    stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
-                                       / weight[nd])
-                    top = top + 1
-        if classes_only:
-            cls_out[r] = first_max(target, k)
-    free(stack_nodes)
-    free(stack_ws)
-    free(fast)
-    free(leaf_sums)
-    free(leaf_class)
-    free(scratch)
+                with nogil:
+                    classify_rows(lo, hi, 0, fast, xc, &rows, &tv, k, n_nodes, kind,
+                                  first, nch, ncls, weight, value, leaf_sums,
+                                  leaf_class, sums, cls_out, stack_nodes, stack_ws,
+                                  scratch, scratch_stride, laplace, f32, classes_only)
+            lo = hi
+            t0 = time.monotonic() - t0
+            if t0 < 0.002 and block < (1 << 24):
+                block *= 2
+            elif t0 > 0.02 and block > 1:
+                block //= 2
+            PyErr_CheckSignals()
+    finally:
+        free(stack_nodes)
+        free(stack_ws)
+        free(fast)
+        free(leaf_sums)
+        free(leaf_class)
+        free(scratch)
     return classes if classes_only else out
 
 
