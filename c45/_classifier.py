@@ -11,7 +11,8 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _pruning, _ranks, _tree
-from c45._encode import encode_fit, encode_predict, encode_target, plain_rows
+from c45._threads import clamp as clamp_threads
+from c45._encode import Schema, encode_fit, encode_predict, encode_target, plain_rows
 
 _PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
 _PRECISION = ("float64", "float32")
@@ -25,6 +26,7 @@ MAX_CLASSES = 65_535
 MAX_CATEGORIES = 10_000_000       # per discrete feature
 MAX_SUBSET_CATEGORIES = 512       # subset_splits: C4.5's value grouping is cubic
 MAX_CASES = 2**31 - 2             # case indices are 32-bit
+MAX_DEPTH = 2**31 - 2             # the core's depths are 32-bit
 # Version of the fitted model's pickled state (raise it when the state changes).
 PICKLE_FORMAT = 1
 
@@ -52,6 +54,36 @@ def _round32(x):
 
 def _is_number(x):
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+# C4.5 considers a cut between two values only when they differ by more than this
+# absolute amount (v[i] < v[i+1] - 1e-5 in eval_continuous, in both precisions).
+CUT_TOLERANCE = 1e-5
+
+
+def _warn_fine_features(schema, cont):
+    """Warn about continuous features whose values are so close together that
+    C4.5's absolute cut tolerance keeps most of their cuts from being tried (a
+    feature on a 1e-6 scale never splits). Only features spanning less than
+    1000 tolerances are examined, so typical data costs one min/max per feature."""
+    for j in np.flatnonzero(~schema.discrete):
+        x = cont[schema.col[j]]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)     # all unknown
+            lo, hi = np.nanmin(x), np.nanmax(x)
+        if not (hi > lo and hi - lo < 1000 * CUT_TOLERANCE):
+            continue
+        v = np.unique(x[~np.isnan(x)])
+        blocked = int(np.count_nonzero(~(v[:-1] < v[1:] - CUT_TOLERANCE)))
+        if blocked:
+            name = (f"column {schema.names[j]!r}" if schema.names is not None
+                    else f"column {j}")
+            warnings.warn(
+                f"X {name}: its values span only {hi - lo:.3g}, and {blocked} of its "
+                f"{len(v) - 1} possible cuts lie between values closer than C4.5's "
+                f"cut tolerance ({CUT_TOLERANCE:g}, absolute), so they are never "
+                f"tried; rescale the feature (e.g. multiply it by 1e6) to let C4.5 "
+                f"split on it", UserWarning, stacklevel=5)
 
 
 class C45Classifier(ClassifierMixin, BaseEstimator):
@@ -241,9 +273,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"validation_fraction must be in (0, 1), got {v!r}")
         d = self.max_depth
         if d is not None and (not isinstance(d, numbers.Integral) or isinstance(d, bool)
-                              or d < 0):
-            raise ValueError(f"max_depth must be None or a non-negative integer, "
-                             f"got {d!r}")
+                              or not 0 <= d <= MAX_DEPTH):
+            raise ValueError(f"max_depth must be None or an integer in 0..{MAX_DEPTH} "
+                             f"(None: no limit), got {d!r}")
         s = self.min_samples_split
         if not _is_number(s) or not np.isfinite(s) or s < 0:
             raise ValueError(f"min_samples_split must be a non-negative number, got {s!r}")
@@ -264,7 +296,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                                         or isinstance(self.n_jobs, bool) or self.n_jobs == 0):
             raise ValueError(f"n_jobs must be None, -1 or a non-zero integer, got "
                              f"{self.n_jobs!r}")
-        return int(effective_n_jobs(self.n_jobs))
+        # Never more than the usable CPUs (n_jobs=100000 would crash libgomp).
+        return clamp_threads(effective_n_jobs(self.n_jobs))
 
     def _max_features(self, n_features):
         m = self.max_features
@@ -311,6 +344,16 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             Rows of weight 0 are ignored entirely.
         X_val, y_val : validation data for ``pruning="reduced_error"``.
         """
+        # All or nothing: an error or Ctrl-C leaves the model as it was.
+        before = dict(self.__dict__)
+        try:
+            return self._fit(X, y, sample_weight, X_val, y_val)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+
+    def _fit(self, X, y, sample_weight, X_val, y_val):
         self._check_params()
         if (X_val is None) != (y_val is None):
             raise ValueError("give both X_val and y_val, or neither")
@@ -433,7 +476,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                                           self.grown_tree_, order, self._cf(),
                                           bool(self.subtree_raising), self._threads())
             self.tree_ = self._finish_pruning(self.grown_tree_, pruned, X_val, y_val)
-        except Exception:
+        except BaseException:          # Ctrl-C too: the model stays as it was
             self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
             raise
         return self
@@ -488,7 +531,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
     def __getstate__(self):
-        state = dict(super().__getstate__())    # a copy: the model keeps its data
+        # A copy: pickling (joblib.dump, copy.deepcopy) must not change the model.
+        state = dict(super().__getstate__())
         state.pop("_train", None)       # the training data stays out of pickles
         if "tree_" in state:
             state["_pickle_format"] = PICKLE_FORMAT
@@ -502,7 +546,41 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 f"this C45Classifier was pickled in c45 model format {fmt!r}; c45 "
                 f"{__version__} reads format {PICKLE_FORMAT} only. Load it with the c45 "
                 f"version that saved it and re-save it with c45.to_json, or refit.")
+        if "tree_" in state:
+            state = dict(state, **self._checked_fitted_state(state))
         super().__setstate__(state)
+
+    @staticmethod
+    def _checked_fitted_state(state):
+        """The trees of a fitted pickle, checked against its schema and classes
+        (each Tree checked its own arrays when it was unpickled)."""
+        schema, classes = state.get("_schema"), state.get("classes_")
+        if not isinstance(schema, Schema):
+            raise ValueError("c45: the pickled model has no valid schema")
+        n_values = schema.n_values
+        out = {}
+        for name in ("tree_", "grown_tree_"):
+            tree = state.get(name)
+            if type(tree) is not _tree.Tree:
+                raise ValueError(f"c45: the pickled model's {name} is not a c45 Tree")
+            if tree.n_values is None:         # pickled before trees knew their features
+                tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
+                                  n_values=n_values)
+            _tree.check_walkable(tree, n_values)
+            tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
+            empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
+            if empty:       # fit never tests a feature it saw no category of
+                raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
+                                 f"which has no categories")
+            if classes is None or len(classes) != tree.n_classes:
+                raise ValueError(f"c45: the pickled model's {name} has "
+                                 f"{tree.n_classes} classes, classes_ has "
+                                 f"{None if classes is None else len(classes)}")
+            out[name] = tree
+        if state.get("n_features_in_") != schema.n_features:
+            raise ValueError("c45: the pickled model's n_features_in_ does not match "
+                             "its schema")
+        return out
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, data tuple)."""
@@ -533,8 +611,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 f"({2 * min_objs:g}), so the tree is a single leaf: min_samples_leaf is "
                 f"in units of case weight (C4.5's -m). For relative weights (AdaBoost's "
                 f"sum to 1) set normalize_sample_weight=True.", UserWarning,
-                stacklevel=3)
+                stacklevel=4)
         y_codes = np.ascontiguousarray(y_codes, np.int32)
+        _warn_fine_features(schema, cont)
         if f32:
             # Release 8's way: the values, and each feature's distinct values.
             tables = (cont,) + self._distinct_values(schema, cont)
@@ -601,12 +680,30 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"sample_weight must be non-negative; row {i} holds {w[i]}")
         if not (w > 0).any():
             raise ValueError("sample_weight is zero for every row; nothing to learn from")
+        with np.errstate(over="ignore"):
+            total = w.sum()
+        if not np.isfinite(total):
+            raise ValueError(f"sample_weight sums to {total} (more than float64 holds); "
+                             f"scale the weights down (C4.5 reads them as case counts)")
         if normalize:
             # Over the nonzero weights only, so that zero rows change no bit.
             positive = w[w > 0]
             w = w * (len(positive) / positive.sum())
         if f32:
-            w = _round32(w)
+            with np.errstate(over="ignore", under="ignore"):
+                w32 = w.astype(np.float32)
+                total32 = np.cumsum(w32)[-1]     # float32 sums of the weights, as fit
+            lost = (w > 0) & (w32 == 0)
+            if lost.any():
+                i = int(np.flatnonzero(lost)[0])
+                raise ValueError(f"sample_weight row {i} holds {w[i]}, which is 0 in "
+                                 f"float32 (precision='float32'); scale the weights up "
+                                 f"or use precision='float64'")
+            if not np.isfinite(total32):
+                raise ValueError(f"sample_weight sums to more than float32 holds "
+                                 f"(precision='float32'); scale the weights down or use "
+                                 f"precision='float64'")
+            w = w32.astype(np.float64)
         return w, bool(np.all(w[w > 0] == 1.0))
 
     @staticmethod

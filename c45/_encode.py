@@ -304,7 +304,10 @@ def _discrete_codes(col, categories, label):
     value. With categories None they are learnt: a pandas Categorical's declared
     categories, else the sorted values present."""
     if pd is not None:
-        s = col if isinstance(col, pd.Series) else pd.Series(np.asarray(col, dtype=object))
+        # dtype=object: no conversion to Arrow strings (pandas 3), which copies
+        # the strings and refuses lone surrogates.
+        s = col if isinstance(col, pd.Series) else pd.Series(np.asarray(col, dtype=object),
+                                                             dtype=object, copy=False)
         if categories is None:
             if isinstance(s.dtype, pd.CategoricalDtype):
                 categories = list(s.cat.categories)
@@ -378,6 +381,25 @@ def _warn_foreign_types(col, codes, schema, j, label):
             return
 
 
+def check_labels(values, where):
+    """Raise ValueError unless values (a model's categories or classes) are
+    distinct, known (not NaN/None) and of one kind: what fit produces, and what
+    lookups by value need (NaN != NaN, 1 == True, and b"a" sorts with no int)."""
+    kinds = set()
+    for v in values:
+        if _is_missing_scalar(v):
+            raise ValueError(f"{where} hold a missing value ({v!r})")
+        kinds.add("bool" if isinstance(v, (bool, np.bool_)) else _value_kind(v))
+    if len(kinds) > 1:
+        raise ValueError(f"{where} mix kinds of value ({sorted(kinds)})")
+    try:
+        distinct = len(set(values))
+    except TypeError as exc:
+        raise ValueError(f"{where} hold an unhashable value: {exc}") from None
+    if distinct != len(values):
+        raise ValueError(f"{where} list a value twice")
+
+
 class Schema:
     """What fit learned about the columns of X."""
 
@@ -400,6 +422,32 @@ class Schema:
         if j not in cache:
             cache[j] = {_type_kind(c) for c in self.categories[j]} or {"(none)"}
         return cache[j]
+
+    def __setstate__(self, state):
+        # Unpickled schemas are checked as loaded model files are (col recomputed).
+        self.__init__(state.get("names"), state.get("discrete"), state.get("categories"))
+        self.check()
+
+    def check(self):
+        """Raise ValueError unless the schema is one fit could have made: one
+        flag per feature, a list of distinct known values of one kind for each
+        discrete feature, None for each continuous one."""
+        d = self.discrete
+        if not isinstance(d, np.ndarray) or d.dtype != bool or d.ndim != 1 or len(d) < 1:
+            raise ValueError("c45 schema: discrete must be a non-empty 1-D bool array")
+        if not isinstance(self.categories, list) or len(self.categories) != len(d):
+            raise ValueError("c45 schema: categories must be a list, one entry per feature")
+        if self.names is not None and (len(self.names) != len(d) or not all(
+                isinstance(n, str) for n in self.names)):
+            raise ValueError("c45 schema: names must be None or one string per feature")
+        for j, cats in enumerate(self.categories):
+            if not d[j]:
+                if cats is not None:
+                    raise ValueError(f"c45 schema: continuous feature {j} has categories")
+                continue
+            if not isinstance(cats, list):
+                raise ValueError(f"c45 schema: feature {j}'s categories must be a list")
+            check_labels(cats, f"feature {j}'s categories")
 
     @property
     def n_features(self):
@@ -507,6 +555,16 @@ def plain_rows(schema, X, f32):
     return rows
 
 
+def _check_label_kinds(values):
+    """y must hold one kind of label: numbers, strings, bytes or booleans. Mixed,
+    they would be turned into strings or merged (1 == True) without a word."""
+    kinds = {"bool" if isinstance(v, (bool, np.bool_)) else _value_kind(v)
+             for v in values if not _is_missing_scalar(v)}
+    if len(kinds) > 1:
+        raise ValueError(f"Mix of label input types ({' and '.join(sorted(kinds))}) in y; "
+                         f"use one type of label")
+
+
 def encode_target(y, n_rows):
     """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
     declared = None
@@ -522,6 +580,9 @@ def encode_target(y, n_rows):
         arr = np.asarray(y, dtype=object) if declared is not None or y.dtype == object \
             else np.asarray(y)
     else:
+        if not isinstance(y, np.ndarray):
+            # A list of mixed labels would become strings silently: [1, "a"] -> "1".
+            _check_label_kinds(np.asarray(y, dtype=object).ravel())
         arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = column_or_1d(arr, warn=True)
@@ -546,9 +607,7 @@ def encode_target(y, n_rows):
         codes = np.array([lookup[v] for v in arr], dtype=np.int32)
         return classes, codes
     if arr.dtype.kind == "O":
-        kinds = {type(v) for v in arr}
-        if any(issubclass(t, str) for t in kinds) and not all(issubclass(t, str) for t in kinds):
-            raise ValueError("y mixes strings and other values; use one type of label")
+        _check_label_kinds(arr)
     if arr.dtype.kind in "fiub":
         check_classification_targets(arr)      # refuses a continuous target
     classes, codes = np.unique(arr, return_inverse=True)

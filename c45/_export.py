@@ -23,8 +23,13 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
     level; a leaf appends ``class (N)`` or ``class (N/E)``, N the case weight
     reaching it and E its errors (training errors in the grown tree, the
     pessimistic estimate in the pruned tree). As C4.5 does, at each node the
-    branches ending in a leaf come first, then those with subtrees. C4.5's
-    ``Subtree [Sn]`` blocks are printed inline.
+    branches ending in a leaf come first, then those with subtrees. As C4.5
+    Release 8 does, a subtree whose lines would reach past column 80 (its depth
+    times 4 plus its widest branch line, R8's MaxLine) is printed as a reference
+    ``[Sn]`` on its branch line and then, after the tree, as a block ``Subtree
+    [Sn]`` indented from the left again: the width stays bounded however deep
+    the tree. (R8 numbers at most 99 blocks, printing ``[S??]`` and dropping the
+    subtree after that; c45 numbers them all.)
 
     Parameters
     ----------
@@ -77,8 +82,6 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         # C4.5 prints a tree that is one leaf after a space (" k0 (15.0/7.0)").
         return " " + _leaf_text(t, 0, classes) + "\n"
 
-    lines = []
-
     def branch_label(node, b):
         f = t.feature[node]
         name = feature_names[f]
@@ -109,24 +112,63 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         inner = [b for b in range(nb) if t.kind[first + b] != LEAF_KIND and shown(node, b)]
         return leaves + inner
 
-    stack = [(0, 0, iter(ordered_branches(0)))]
-    while stack:
-        node, depth, branches = stack[-1]
-        b = next(branches, None)
-        if b is None:
-            stack.pop()
-            continue
-        child = t.first_child[node] + b
-        text = "|   " * depth + branch_label(node, b)
-        if t.kind[child] == LEAF_KIND:
-            lines.append(text + " " + _leaf_text(t, child, classes))
-        elif max_depth is not None and depth >= max_depth:
-            lines.append(f"{text} ... (subtree of depth {_depth_below(t, child)}, "
-                         f"{t.weight[child]:.1f} cases)")
-        else:
-            lines.append(text)
-            stack.append((child, depth + 1, iter(ordered_branches(child))))
-    return "\n".join(lines) + "\n"
+    def max_line(node):
+        """Release 8's MaxLine (trees.c): the widest branch line of the node,
+        counted in bytes as strlen counts: the attribute, 4, then per branch 4
+        (continuous) or its value's name (value number b, even for subset
+        tests), 1, and for a leaf branch its class and 6."""
+        f = t.feature[node]
+        cats = clf.categories_[f]
+        widest = 0
+        for b in range(t.n_children[node]):
+            child = t.first_child[node] + b
+            if t.kind[node] == CONTINUOUS_KIND:
+                width = 4
+            else:
+                width = len(str(cats[b]).encode()) if b < len(cats) else 0
+            width += 1
+            if t.kind[child] == LEAF_KIND:
+                width += len(str(classes[t.node_class[child]]).encode()) + 6
+            widest = max(widest, width)
+        return len(str(feature_names[f]).encode()) + 4 + widest
+
+    subtrees = []           # roots printed as separate blocks, in R8's numbering
+
+    def show(root, base=0):
+        """The lines of the subtree at root, branches indented from depth 0; a
+        test node at depth d with d * 4 + max_line > 80 becomes a reference
+        [Sn] to a block printed after the tree (R8's Show, TabSize 4, Width 80)."""
+        lines = []
+        stack = [(root, 0, iter(ordered_branches(root)))]
+        while stack:
+            node, depth, branches = stack[-1]
+            b = next(branches, None)
+            if b is None:
+                stack.pop()
+                continue
+            child = t.first_child[node] + b
+            text = "|   " * depth + branch_label(node, b)
+            if t.kind[child] == LEAF_KIND:
+                lines.append(text + " " + _leaf_text(t, child, classes))
+            elif max_depth is not None and base + depth >= max_depth:
+                lines.append(f"{text} ... (subtree of depth {_depth_below(t, child)}, "
+                             f"{t.weight[child]:.1f} cases)")
+            elif (depth + 1) * 4 + max_line(child) > 80:
+                # R8 numbers at most 99 blocks and prints "[S??]" (dropping the
+                # subtree) after that; c45 goes on numbering and prints them all.
+                subtrees.append((child, base + depth + 1))
+                lines.append(f"{text}[S{len(subtrees)}]")
+            else:
+                lines.append(text)
+                stack.append((child, depth + 1, iter(ordered_branches(child))))
+        return lines
+
+    parts = ["\n".join(show(0)) + "\n"]
+    s = 0
+    while s < len(subtrees):            # blocks may refer to further blocks
+        parts.append(f"\n\nSubtree [S{s + 1}]\n\n" + "\n".join(show(*subtrees[s])) + "\n")
+        s += 1
+    return "".join(parts)
 
 
 def _depth_below(t, node):

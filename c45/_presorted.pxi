@@ -150,8 +150,12 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
         e[c].cls = d.y[c]
-    for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
-        feature_list(d, g.feature_of[j], g.lists[j])
+    if threads > 1:
+        for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
+            feature_list(d, g.feature_of[j], g.lists[j])
+    else:       # no OpenMP region at all: a forked child must not enter one
+        for j in range(1, g.n_lists):
+            feature_list(d, g.feature_of[j], g.lists[j])
     g.arena_top = n
     return 0
 
@@ -195,7 +199,10 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             tw = &w.threads[tid]
             tw.min_objs = w.min_objs
             j = g.list_of[f]
-            if j == 0:
+            if interrupted(d.intr):      # unusable: the node becomes a leaf, then unwinds
+                w.gain[f] = -EPSILON
+                w.info[f] = 0.0
+            elif j == 0:
                 evaluate_feature(tw, f, 0, m - 1, total, sample)   # reads w.cases
             elif sample and not w.drawn[f]:
                 w.gain[f] = -EPSILON
@@ -205,7 +212,10 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
         return
     for f in range(d.n_features):
         j = g.list_of[f]
-        if j == 0:
+        if interrupted(d.intr):
+            w.gain[f] = -EPSILON
+            w.info[f] = 0.0
+        elif j == 0:
             evaluate_feature(w, f, 0, m - 1, total, sample)
         elif sample and not w.drawn[f]:
             w.gain[f] = -EPSILON
@@ -623,6 +633,9 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
     g.arena_top = m
     top = 1
     while top > 0:
+        if interrupted(w.data.intr):
+            ok = -1
+            break
         fr = &stack[top - 1]
         if fr.next == 0:
             r = enter_listed(g, t, fr)
@@ -856,16 +869,21 @@ cdef int flush_tasks(Deferral* df) except -1:
                 order[i].m = df.tasks[first + i].m
                 order[i].index = first + i
             qsort(order, count, sizeof(TaskOrder), by_size)
-            if failed == 0:
+            if failed == 0 and n_workers > 1:
                 for q in prange(count, schedule="dynamic", num_threads=n_workers):
                     tid = threadid()
                     grow_task(&growers[tid], &df.tasks[order[q].index], order[q].index)
+            elif failed == 0:   # no OpenMP region for one worker (fork safety)
+                for q in range(count):
+                    grow_task(&growers[0], &df.tasks[order[q].index], order[q].index)
             for i in range(first, df.n_tasks):
                 if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
                     failed = 1
                 buffer_free(&df.tasks[i].sub)
                 free(df.tasks[i].used)
                 df.tasks[i].used = NULL
+        if failed and d.intr != NULL and d.intr.stop:
+            return 0        # interrupted: the caller's loop unwinds on the stop flag
         if failed:
             raise MemoryError("c45: out of memory while growing the tree")
     finally:
@@ -947,9 +965,12 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             if ok == 0:
                 t.count = 1
                 ok = run_dfs(&g, t, 0, 0, n, &df)
+        if ok == 0:
+            flush_tasks(&df)
+        if d.intr != NULL and d.intr.stop:
+            raise_interrupt()
         if ok < 0:
             raise MemoryError("c45: out of memory while growing the tree")
-        flush_tasks(&df)
         with nogil:
             for i in range(df.n_finish):
                 settle(t, df.finish[i])

@@ -20,7 +20,7 @@ from libc.stdint cimport int32_t, uint32_t
 from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
-                            cut_rank)
+                            cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 
 
@@ -84,6 +84,8 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     cdef Test test
     cdef Py_ssize_t lists = -1, arena_mark
 
+    if interrupted(w.data.intr):
+        return INFINITY     # unwinding: the pruned copy is thrown away
     total = total_weight(w, lo, hi)
     class_distribution(w, lo, hi)
     best = nd.node_class
@@ -534,6 +536,8 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
     cdef double leaf, tree_est = 0.0, branch_est, threshold
     cdef int max_branch = -1, sub
+    if interrupted(p.w.data.intr):
+        return INFINITY     # unwinding: the pruned copy is thrown away
     for c in range(k):
         dist[c] = 0.0
     e = p.arena + at
@@ -955,6 +959,9 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.rank_cols = 0
     if f32:
         estimate(&p, 0, 0, n - 1, True)
+        if interrupted(w.data.intr):
+            with gil:
+                raise_interrupt()
         return 0
     p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
     p.rank = case_major_ranks(w.data, &p.rank_cols)
@@ -979,6 +986,9 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     free(p.cut)
     free(p.rank)
     free(p.height)
+    if interrupted(w.data.intr):
+        with gil:
+            raise_interrupt()
     if p.failed:
         with gil:
             raise MemoryError("c45: out of memory while pruning the tree")

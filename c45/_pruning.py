@@ -73,7 +73,8 @@ def rebuild(tree, make_leaf=None, n_children=None, leaf_errors=None, value_map=N
                 threshold=np.where(leaf, np.nan, tree.threshold[order]),
                 weight=tree.weight[order], errors=errors, value=tree.value[order],
                 map_offset=np.where(leaf, -1, tree.map_offset[order]),
-                value_map=tree.value_map if value_map is None else value_map)
+                value_map=tree.value_map if value_map is None else value_map,
+                n_values=tree.n_values)
 
 
 def training_errors(tree):

@@ -15,8 +15,8 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._encode import Schema, _is_missing_scalar
-from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
+from c45._encode import Schema, _is_missing_scalar, check_labels
+from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 
 FORMAT_NAME = "c45-model"
 FORMAT_VERSION = 1
@@ -322,7 +322,14 @@ def _encode_value(v, where):
     """A category or class as JSON: str, int, float, bool natively; bytes and
     non-finite floats as tagged objects."""
     v = _py(v)
-    if isinstance(v, (str, bool, int)):
+    if isinstance(v, str):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError as exc:        # a lone surrogate: not UTF-8 text
+            raise ValueError(f"{where} {v!r} is not valid Unicode text ({exc.reason} "
+                             f"at position {exc.start}); a c45 model file is UTF-8") from None
+        return v
+    if isinstance(v, (bool, int)):
         return v
     if isinstance(v, float):
         return v if math.isfinite(v) else {"float": repr(v)}
@@ -499,42 +506,27 @@ def _decode_tree(doc, where, schema, n_classes):
     value_map = _int_array(_need(doc, "value_map", list, where), np.int32,
                            f"{where}.value_map")
 
-    kind, feature = arrays["kind"], arrays["feature"]
-    first, nch = arrays["first_child"], arrays["n_children"]
-    n_values = schema.n_values
-    parents = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        node = f"{where} node {i}"
-        if kind[i] not in (LEAF_KIND, DISCRETE_KIND, CONTINUOUS_KIND, SUBSET_KIND):
-            raise _corrupt(f"{node} has unknown kind {kind[i]}")
-        if not 0 <= arrays["node_class"][i] < n_classes:
-            raise _corrupt(f"{node} has class index {arrays['node_class'][i]} out of range")
-        if arrays["weight"][i] < 0:
-            raise _corrupt(f"{node} has a negative weight")
-        if kind[i] == LEAF_KIND:
-            if nch[i] != 0:
-                raise _corrupt(f"{node} is a leaf with children")
-            continue
-        f = feature[i]
-        if not 0 <= f < schema.n_features:
-            raise _corrupt(f"{node} tests feature {f}, out of range")
-        if (kind[i] == CONTINUOUS_KIND) == bool(schema.discrete[f]):
-            raise _corrupt(f"{node}: its test kind does not match feature {f}'s kind")
-        if kind[i] == CONTINUOUS_KIND and (nch[i] != 2 or not np.isfinite(
-                arrays["threshold"][i])):
-            raise _corrupt(f"{node}: a continuous test needs 2 branches and a threshold")
-        if nch[i] < 1 or first[i] <= i or first[i] + nch[i] > n:
-            raise _corrupt(f"{node} has children out of range")
-        if arrays["weight"][i] <= 0:
-            raise _corrupt(f"{node} is a test with no weight")
-        if kind[i] == SUBSET_KIND:
-            off = arrays["map_offset"][i]
-            if off < 0 or off + n_values[f] >= len(value_map):
-                raise _corrupt(f"{node} has a subset map out of range")
-        parents[first[i]:first[i] + nch[i]] += 1
-    if parents[0] != 0 or not np.all(parents[1:] == 1):
-        raise _corrupt(f"{where} is not a tree (a node with no parent or two)")
-    return Tree(value=value, value_map=value_map, **arrays)
+    try:        # the structure and ranges: Tree's own checks, as for every tree
+        return Tree(value=value, value_map=value_map, n_values=schema.n_values, **arrays)
+    except ValueError as exc:
+        raise _corrupt(f"{where} {str(exc).removeprefix('c45: invalid tree: ')}") from None
+
+
+def _class_dtype(text, values, file_size):
+    """The classes' dtype, refused when its item size is more than the file's own
+    size could justify (a "|S2147483647" would allocate 2 GiB per class)."""
+    try:
+        dtype = np.dtype(text)
+    except (TypeError, ValueError):
+        raise _corrupt(f"classes dtype {text!r}") from None
+    if dtype.kind not in "biufUSO" or dtype.fields is not None or dtype.shape:
+        raise _corrupt(f"classes dtype {dtype}")
+    # A string dtype is as wide as the longest class; each class's text is in the
+    # file, at most 4 bytes of UTF-32 per character of the file.
+    if dtype.itemsize * max(len(values), 1) > 4 * file_size + 64:
+        raise _corrupt(f"classes dtype {dtype} is wider ({dtype.itemsize} bytes a class) "
+                       f"than the file's {file_size} characters can justify")
+    return dtype
 
 
 def from_json(text):
@@ -561,6 +553,9 @@ def from_json(text):
     except json.JSONDecodeError as exc:
         raise ValueError(f"c45 model file is not valid JSON (truncated or corrupted?): "
                          f"{exc}") from None
+    except RecursionError:
+        raise ValueError("c45 model file is not a c45 model: JSON nested too deeply "
+                         "to read") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise ValueError(f"not a c45 model file: no \"format\": \"{FORMAT_NAME}\" field")
     version = doc.get("format_version")
@@ -576,6 +571,9 @@ def from_json(text):
         digest = "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
     except ValueError as exc:          # a number JSON cannot hold (1e999 -> inf)
         raise _corrupt(str(exc)) from None
+    except RecursionError:
+        raise ValueError("c45 model file is not a c45 model: JSON nested too deeply "
+                         "to read") from None
     if digest != checksum:
         raise _corrupt("checksum mismatch (the content was changed after it was "
                        "written)")
@@ -606,24 +604,26 @@ def from_json(text):
         elif kind == "discrete":
             raw = _need(feat, "categories", list, f"features[{j}]")
             cats = [_decode_value(v, f"features[{j}].categories") for v in raw]
-            if len(set(cats)) != len(cats):
-                raise _corrupt(f"features[{j}] lists a category twice")
             discrete[j] = True
             categories.append(cats)
         else:
             raise _corrupt(f"features[{j}] has unknown kind {kind!r}")
     schema = Schema(names, discrete, categories)
+    try:
+        schema.check()
+    except ValueError as exc:
+        raise _corrupt(str(exc)) from None
 
     cls = _need(doc, "classes", dict)
-    try:
-        dtype = np.dtype(_need(cls, "dtype", str, "classes"))
-    except TypeError:
-        raise _corrupt(f"classes dtype {cls['dtype']!r}") from None
-    if dtype.kind not in "biufUSO":
-        raise _corrupt(f"classes dtype {dtype}")
-    values = [_decode_value(v, "classes") for v in _need(cls, "values", list, "classes")]
+    raw_values = _need(cls, "values", list, "classes")
+    dtype = _class_dtype(_need(cls, "dtype", str, "classes"), raw_values, len(text))
+    values = [_decode_value(v, "classes") for v in raw_values]
     if not values:
         raise _corrupt("no classes")
+    try:
+        check_labels(values, "classes")
+    except ValueError as exc:
+        raise _corrupt(str(exc)) from None
     if dtype.kind == "O":
         classes = np.empty(len(values), dtype=object)
         classes[:] = values
@@ -632,6 +632,8 @@ def from_json(text):
             classes = np.asarray(values, dtype=dtype)
         except (TypeError, ValueError, OverflowError):
             raise _corrupt(f"classes do not fit dtype {dtype}") from None
+        if len(set(classes.tolist())) != len(values):    # e.g. 1.5, 1.7 as int
+            raise _corrupt(f"classes are not distinct in dtype {dtype}")
 
     trees = _need(doc, "trees", dict)
     final = _decode_tree(_need(trees, "final", dict, "trees"), "trees.final", schema,
@@ -649,7 +651,10 @@ def from_json(text):
         warnings.warn(f"c45 model file sets parameters this c45 does not know, ignored: "
                       f"{unknown}", UserWarning, stacklevel=2)
     dropped = set(doc.get("params_not_stored") or ())
-    clf.set_params(**{k: v for k, v in params.items() if k in known and k not in dropped})
+    # n_jobs is the loading machine's business, never the file's (a file's 100000
+    # would start 100000 threads in predict).
+    clf.set_params(**{k: v for k, v in params.items()
+                      if k in known and k not in dropped and k != "n_jobs"})
     clf.set_params(precision=precision, laplace=laplace)
     clf._schema = schema
     clf.classes_ = classes
@@ -659,5 +664,9 @@ def from_json(text):
     clf.categories_ = [None if c is None else list(c) for c in categories]
     clf.tree_ = final
     clf.grown_tree_ = grown
+    try:
+        C45Classifier._checked_fitted_state(vars(clf))
+    except ValueError as exc:
+        raise _corrupt(str(exc)) from None
     clf._train = clf._train_check = None
     return clf

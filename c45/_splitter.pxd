@@ -1,7 +1,7 @@
 # Finding the test at a node (spec §3-§6): the case array and its reordering
 # primitives, continuous cuts, multiway discrete tests, value subsets, selection.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from c45._types cimport Dataset, Entry, Test
+from c45._types cimport Dataset, Entry, Test, Interrupt
 
 cdef struct SortItem:
     double value
@@ -100,3 +100,7 @@ cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t n,
                                double total) noexcept nogil
 cdef Py_ssize_t PARALLEL_MIN_WORK
+
+cdef int interrupt_init(Interrupt* it) except -1
+cdef bint interrupted(Interrupt* it) noexcept nogil
+cdef int raise_interrupt() except -1

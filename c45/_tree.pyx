@@ -5,22 +5,28 @@ contiguous nodes first_child .. first_child + n_children - 1, in branch order. T
 whole build, prune and predict loops run without the GIL and without a Python call
 or an allocation per node.
 """
+import time
+
 import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange, threadid
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport NAN, isnan
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
 
-from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             global_threshold, outcome, is_subset_feature,
-                            branch_lists, gather_branch, MANY_BRANCHES)
+                            branch_lists, gather_branch, MANY_BRANCHES,
+                            interrupt_init, interrupted, raise_interrupt)
 from c45._prune cimport prune_pessimistic
+
+from c45._threads import clamp as clamp_threads
 
 cnp.import_array()
 
@@ -282,6 +288,10 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
     stack[0].hi = d.n_cases - 1
     top = 1
     while top > 0:
+        if interrupted(d.intr):
+            free(stack)
+            with gil:
+                raise_interrupt()
         fr = &stack[top - 1]
         if fr.branch == 0:
             r = enter_node(w, t, fr)
@@ -366,6 +376,147 @@ include "_presorted.pxi"
 # ---------------------------------------------------------------------------
 # The Python-visible tree
 
+# Trees are walked by C code that trusts their arrays: every Tree (grown, pruned,
+# loaded from JSON or a pickle) passes check_tree_arrays when it is made.
+MAX_TREE_NODES = 2**31 - 2          # node and child indices are int32
+
+
+def _tree_error(msg):
+    return ValueError(f"c45: invalid tree: {msg}")
+
+
+def _as_field(name, dtype, arr):
+    """A C-contiguous copy of arr in the field's dtype, refusing a cast that would
+    change a value (float -> int truncation, int64 -> int32 wrap, objects)."""
+    a = np.asarray(arr)
+    want = np.dtype(dtype)
+    if a.dtype.kind not in ("iub" if want.kind == "i" else "iubf"):
+        raise _tree_error(f"{name} has dtype {a.dtype}, expected {want}")
+    out = np.array(a, dtype=want, copy=True, order="C")
+    if a.size and want.kind == "i" and not np.array_equal(out, a):
+        raise _tree_error(f"{name} holds values out of the range of {want}")
+    return out
+
+
+def check_tree_arrays(a, n_values=None):
+    """Raise ValueError unless the arrays form a tree the C walkers can walk:
+    shapes, a tree structure with children after their parent (so no cycles),
+    indices in range, finite non-negative weights, and, given n_values (per
+    feature, its categories; 0 continuous), tests that match their feature."""
+    kind, feature, first, nch = a["kind"], a["feature"], a["first_child"], a["n_children"]
+    value, value_map, offset = a["value"], a["value_map"], a["map_offset"]
+    n = kind.shape[0]
+    for name in Tree._fields:
+        want = 2 if name == "value" else 1
+        if a[name].ndim != want:
+            raise _tree_error(f"{name} must be {want}-dimensional, got shape "
+                              f"{a[name].shape}")
+        if name not in ("value_map",) and a[name].shape[0] != n:
+            raise _tree_error(f"{name} has {a[name].shape[0]} entries for {n} nodes")
+    if not 1 <= n <= MAX_TREE_NODES:
+        raise _tree_error(f"{n} nodes (1 to {MAX_TREE_NODES} allowed)")
+    k = value.shape[1]
+    if k < 1:
+        raise _tree_error("value has no class column")
+    if len(value_map) > MAX_TREE_NODES:
+        raise _tree_error(f"value_map has {len(value_map)} entries")
+    bad = ~np.isin(kind, (LEAF, DISCRETE, CONTINUOUS, SUBSET))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _tree_error(f"node {i} has unknown kind {kind[i]}")
+    bad = (a["node_class"] < 0) | (a["node_class"] >= k)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _tree_error(f"node {i} has class index {a['node_class'][i]}, not in "
+                          f"0..{k - 1}")
+    for name in ("weight", "errors"):
+        bad = ~(np.isfinite(a[name]) & (a[name] >= 0))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise _tree_error(f"node {i} has {name} {a[name][i]} (finite, >= 0 needed)")
+    bad = ~(np.isfinite(value) & (value >= 0)).all(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _tree_error(f"node {i} has class weights {value[i].tolist()} (finite, "
+                          f">= 0 needed)")
+    # Prediction divides a leaf's class weights by its weight (when > 0): a row of
+    # zeros, or class weights summing to inf, would give no or NaN probabilities.
+    with np.errstate(over="ignore"):
+        sums = value.sum(axis=1)
+    bad = (a["weight"] > 0) & ~((sums > 0) & np.isfinite(sums))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _tree_error(f"node {i} has weight {a['weight'][i]} but its class "
+                          f"weights sum to {sums[i]}")
+    leaf = kind == LEAF
+    if (nch[leaf] != 0).any():
+        raise _tree_error(f"node {int(np.flatnonzero(leaf & (nch != 0))[0])} is a leaf "
+                          f"with children")
+    test = np.flatnonzero(~leaf)
+    f, s, b = feature[test], first[test].astype(np.int64), nch[test].astype(np.int64)
+    bad = (b < 1) | (s <= test) | (s + b > n)
+    if bad.any():
+        raise _tree_error(f"node {int(test[bad][0])} has children out of range "
+                          f"(first_child {int(s[bad][0])}, n_children {int(b[bad][0])}, "
+                          f"{n} nodes)")
+    # Every node but the root is the child of exactly one node; as children come
+    # after their parent, following parents ends at the root: no cycle.
+    cover = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(cover, s, 1)
+    np.add.at(cover, s + b, -1)
+    parents = np.cumsum(cover[:n])
+    if parents[0] != 0 or (parents[1:] != 1).any():
+        i = 0 if parents[0] != 0 else int(np.flatnonzero(parents[1:] != 1)[0]) + 1
+        raise _tree_error(f"node {i} has {int(parents[i])} parents (not a tree)")
+    weight = a["weight"]
+    bad = weight[test] <= 0
+    if bad.any():
+        raise _tree_error(f"node {int(test[bad][0])} is a test with weight 0 "
+                          f"(unknown values descend by weight share)")
+    cont = kind[test] == CONTINUOUS
+    bad = cont & ((b != 2) | ~np.isfinite(a["threshold"][test]))
+    if bad.any():
+        raise _tree_error(f"node {int(test[bad][0])}: a continuous test needs 2 "
+                          f"branches and a finite threshold")
+    bad = (offset < -1) | (offset >= max(len(value_map), 1))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _tree_error(f"node {i} has map_offset {offset[i]} out of range")
+    if n_values is None:
+        bad = f < 0
+    else:
+        if n_values.ndim != 1 or (n_values < 0).any():
+            raise _tree_error("n_values must be a 1-D array of category counts")
+        bad = (f < 0) | (f >= len(n_values))
+    if bad.any():
+        raise _tree_error(f"node {int(test[bad][0])} tests feature {int(f[bad][0])}, "
+                          f"out of range")
+    subset = np.flatnonzero(kind == SUBSET)
+    if n_values is None:
+        return
+    nv = n_values[f].astype(np.int64)
+    bad = cont != (nv == 0)
+    if bad.any():
+        i = int(test[bad][0])
+        raise _tree_error(f"node {i}: its test kind does not match feature {feature[i]}'s "
+                          f"kind (a {'continuous' if kind[i] == CONTINUOUS else 'discrete'} "
+                          f"test on a {'discrete' if n_values[feature[i]] else 'continuous'} "
+                          f"feature)")
+    # A discrete test has a branch per category at most, a subset test one more.
+    bad = ~cont & (b > nv + (kind[test] == SUBSET))
+    if bad.any():
+        i = int(test[bad][0])
+        raise _tree_error(f"node {i} has {nch[i]} branches for feature {feature[i]}'s "
+                          f"{n_values[feature[i]]} categories")
+    for i in subset:
+        o, v = int(offset[i]), int(n_values[feature[i]])
+        if o < 0 or o + v >= len(value_map):
+            raise _tree_error(f"node {i} has a subset map out of range")
+        m = value_map[o:o + v + 1]
+        if ((m < 0) | (m > nch[i])).any():
+            raise _tree_error(f"node {i} maps a category to a branch out of range")
+
+
 class Tree:
     """A fitted C4.5 tree as flat, read-only node arrays.
 
@@ -399,7 +550,8 @@ class Tree:
                np.float64, np.float64, np.float64, np.int64, np.int32)
 
     def __init__(self, kind, feature, first_child, n_children, node_class,
-                 threshold, weight, errors, value, map_offset=None, value_map=None):
+                 threshold, weight, errors, value, map_offset=None, value_map=None,
+                 n_values=None):
         n = len(kind)
         if map_offset is None:
             map_offset = np.full(n, -1, dtype=np.int64)
@@ -407,10 +559,24 @@ class Tree:
             value_map = np.zeros(0, dtype=np.int32)
         given = (kind, feature, first_child, n_children, node_class, threshold,
                  weight, errors, value, map_offset, value_map)
-        for name, dtype, arr in zip(self._fields, self._dtypes, given):
-            arr = np.array(arr, dtype=dtype, copy=True, order="C")
+        arrays = {name: _as_field(name, dtype, arr)
+                  for name, dtype, arr in zip(self._fields, self._dtypes, given)}
+        if n_values is not None:
+            n_values = _as_field("n_values", np.int32, n_values)
+        check_tree_arrays(arrays, n_values)
+        for name, arr in arrays.items():
             arr.flags.writeable = False
             setattr(self, name, arr)
+        if n_values is not None:
+            n_values.flags.writeable = False
+        # Per feature, its number of categories (0: continuous); None only in a
+        # tree unpickled from c45 < issue 17, until the classifier supplies it.
+        self.n_values = n_values
+
+    def __setstate__(self, state):
+        # A pickle that sets the attributes directly goes through the checks too.
+        self.__init__(**{name: state[name] for name in self._fields + ("n_values",)
+                         if name in state})
 
     @property
     def node_count(self):
@@ -446,13 +612,13 @@ class Tree:
         return groups
 
     def __reduce__(self):
-        return (Tree, tuple(getattr(self, f) for f in self._fields))
+        return (Tree, tuple(getattr(self, f) for f in self._fields) + (self.n_values,))
 
     def __repr__(self):
         return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"
 
 
-cdef object tree_from_buffer(NodeBuffer* b):
+cdef object tree_from_buffer(NodeBuffer* b, n_values):
     cdef Py_ssize_t n = b.count, k = b.n_classes, i
     cdef Node nd
     cols = {name: np.empty(n, dtype) for name, dtype in zip(Tree._fields[:8], Tree._dtypes[:8])}
@@ -481,10 +647,22 @@ cdef object tree_from_buffer(NodeBuffer* b):
     cdef int32_t[::1] mapv = value_map
     if b.maps_count > 0:
         memcpy(&mapv[0], b.maps, b.maps_count * sizeof(int32_t))
-    return Tree(value=value, map_offset=map_offset, value_map=value_map, **cols)
+    return Tree(value=value, map_offset=map_offset, value_map=value_map,
+                n_values=n_values, **cols)
 
 
-cdef int buffer_from_tree(object tree, NodeBuffer* b) except -1:
+def check_walkable(tree, n_values):
+    """Refuse a tree the C code must not walk with data of this schema: not a Tree
+    (whose arrays were checked when it was made), or made for other features."""
+    if type(tree) is not Tree:
+        raise TypeError(f"c45: expected a c45 Tree, got {type(tree).__name__}")
+    if tree.n_values is None or not np.array_equal(tree.n_values, n_values):
+        raise ValueError("c45: the tree was made for other features (their number of "
+                         "categories differs from the model's)")
+
+
+cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values) except -1:
+    check_walkable(tree, n_values)
     cdef Py_ssize_t n = tree.node_count, k = tree.n_classes, i
     cdef Py_ssize_t n_maps = len(tree.value_map)
     b.n_classes = k
@@ -575,7 +753,7 @@ cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
 
 
 cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
-                        bint subtree_raising):
+                        bint subtree_raising, n_values):
     """Prune a copy of the grown tree (already in `grown`) and compact it."""
     cdef NodeBuffer pruned
     cdef int err
@@ -587,7 +765,7 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
             err = compact(grown, &pruned)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
-        return tree_from_buffer(&pruned)
+        return tree_from_buffer(&pruned, n_values)
     finally:
         buffer_free(&pruned)
 
@@ -605,8 +783,11 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
     cdef Work w
     cdef NodeBuffer raw, grown_buf
     cdef int err = 0
+    cdef Interrupt intr
     memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
     set_dataset(&d, data, options)
+    interrupt_init(&intr)
+    d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
     work_init(&w, &d)
     try:
@@ -620,14 +801,15 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
             err = compact(&raw, &grown_buf)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
-        grown = tree_from_buffer(&grown_buf)
+        grown = tree_from_buffer(&grown_buf, data[3])
         order = np.empty(d.n_cases, dtype=np.int32)
         if d.n_cases > 0:
             memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
         if confidence <= 0:
             return grown, None, order
         check_prunable(grown)
-        return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising), order
+        return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
+                                  data[3]), order
     finally:
         work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
@@ -648,16 +830,19 @@ def prune_tree(tuple data, dict options, grown, const int32_t[::1] order,
     cdef Dataset d
     cdef Work w
     cdef NodeBuffer buf
+    cdef Interrupt intr
     memset(&buf, 0, sizeof(NodeBuffer))
     set_dataset(&d, data, options)
+    interrupt_init(&intr)
+    d.intr = &intr
     check_prunable(grown)
     work_init(&w, &d)
     try:
         work_threads_init(&w, n_jobs)
         if d.n_cases > 0:
             memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
-        buffer_from_tree(grown, &buf)
-        return pessimistic(&w, &buf, confidence, subtree_raising)
+        buffer_from_tree(grown, &buf, data[3])
+        return pessimistic(&w, &buf, confidence, subtree_raising, data[3])
     finally:
         work_free(&w)
         buffer_free(&buf)
@@ -743,8 +928,9 @@ cdef inline int row_branch(const TreeView* t, const Rows* x, Py_ssize_t nd,
     return v if v <= t.n_children[nd] else 0
 
 
-cdef object tree_view(tree, TreeView* t):
+cdef object tree_view(tree, n_values, TreeView* t):
     """Point t at the tree's arrays; returns the memoryviews that keep them."""
+    check_walkable(tree, n_values)
     cdef const signed char[::1] kind = tree.kind
     cdef const int32_t[::1] feature = tree.feature, first = tree.first_child
     cdef const int32_t[::1] nch = tree.n_children
@@ -763,7 +949,15 @@ cdef object tree_view(tree, TreeView* t):
 
 
 cdef object row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
-                     const int32_t[::1] col, const int32_t[::1] n_values, Rows* x):
+                     const int32_t[::1] col, const int32_t[::1] n_values, Rows* x,
+                     bint rows_first=False):
+    # The walkers read row r of feature f at column col[f] of cont or codes.
+    nv, cols = np.asarray(n_values), np.asarray(col)
+    n_cont = cont.shape[1] if rows_first else cont.shape[0]
+    if (len(cols) != len(nv) or (cols < 0).any()
+            or (cols[nv == 0] >= n_cont).any() or (cols[nv > 0] >= codes.shape[0]).any()
+            or (not rows_first and (nv > 0).any() and codes.shape[1] != cont.shape[1])):
+        raise ValueError("c45: the encoded rows do not match the model's features")
     x.m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
     x.stride_col = x.m
     x.stride_row = 1
@@ -785,76 +979,26 @@ cdef enum:
     OTHER_TEST = -2     # a discrete or subset test: the general walk
 
 
-def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
-                 const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
-                 bint laplace=False, int n_jobs=1, bint rows_first=False,
-                 bint classes_only=False):
-    """Class sums of C4.5's classification (§9) for each row; unknown and unseen
-    values descend every branch, weighted by the branches' training weights. With
-    laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A).
-    Rows are classified by n_jobs threads. rows_first: cont is (m, n_cont) (the
-    user's own C-ordered array when every feature is continuous) and codes unused.
-    classes_only: return, instead of the (m, k) sums, each row's class index, the
-    first class of largest sum (C4.5's choice), without writing the sums.
-
-    A row whose path meets only continuous tests with known values ends in one leaf
-    with weight 1: it walks a packed copy of the nodes (16 bytes each) and copies
-    the leaf's precomputed sums, the very numbers the general walk would add to
-    zero (or, for classes_only, takes the precomputed class of those sums, so the
-    leaf's row of sums is not read). Any other row takes the general walk with its
-    stack."""
-    cdef Py_ssize_t m
-    cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
-    cdef const signed char[::1] kind = tree.kind
-    cdef const int32_t[::1] first = tree.first_child
-    cdef const int32_t[::1] nch = tree.n_children, ncls = tree.node_class
-    cdef const double[::1] weight = tree.weight
-    cdef const double[:, ::1] value = tree.value
-    cdef TreeView tv
-    cdef Rows rows
-    keep = (tree_view(tree, &tv), row_view(cont, codes, col, n_values, &rows))
-    if rows_first:
-        rows.m = cont.shape[0]
-        rows.stride_col = 1
-        rows.stride_row = cont.shape[1]
-    m = rows.m
-    out = np.zeros((0 if classes_only else m, k), dtype=np.float64)
-    cdef double[:, ::1] sums = out
-    classes = np.zeros(m if classes_only else 0, dtype=np.intp)
-    cdef Py_ssize_t[::1] cls_out = classes
-    cdef int n_threads = n_jobs if n_jobs > 1 else 1
-    cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * (n_nodes + 1) * sizeof(int32_t))
-    cdef double* stack_ws = <double*> malloc(n_threads * (n_nodes + 1) * sizeof(double))
-    cdef FastNode* fast = <FastNode*> malloc((n_nodes + 1) * sizeof(FastNode))
-    cdef double* leaf_sums = <double*> calloc((n_nodes + 1) * k, sizeof(double))
-    cdef Py_ssize_t* leaf_class = <Py_ssize_t*> calloc(n_nodes + 1, sizeof(Py_ssize_t))
-    # classes_only: each thread's sums of the row it classifies (a cache line apart)
-    cdef Py_ssize_t scratch_stride = k + 8
-    cdef double* scratch = <double*> malloc(n_threads * scratch_stride * sizeof(double))
+cdef void classify_rows(Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t tid,
+                        const FastNode* fast, const double* xc, const Rows* rows_p,
+                        const TreeView* tv_p, Py_ssize_t k, Py_ssize_t n_nodes,
+                        const signed char[::1] kind, const int32_t[::1] first,
+                        const int32_t[::1] nch, const int32_t[::1] ncls,
+                        const double[::1] weight, const double[:, ::1] value,
+                        const double* leaf_sums, const Py_ssize_t* leaf_class,
+                        double[:, ::1] sums, Py_ssize_t[::1] cls_out,
+                        int32_t* stack_nodes, double* stack_ws, double* scratch,
+                        Py_ssize_t scratch_stride, bint laplace, bint f32,
+                        bint classes_only) noexcept nogil:
+    """predict_sums' classification of rows lo .. hi - 1 on thread tid's stack."""
+    cdef Rows rows = rows_p[0]
+    cdef TreeView tv = tv_p[0]
     cdef double* target
     cdef int32_t* stack_node
     cdef double* stack_w
-    cdef Py_ssize_t r, top, c, nd, b, v, tid
+    cdef Py_ssize_t r, top, c, nd, b, v
     cdef double wt, x
-    cdef const double* xc = rows.cont
-    if (stack_nodes == NULL or stack_ws == NULL or fast == NULL or leaf_sums == NULL
-            or leaf_class == NULL or scratch == NULL):
-        free(stack_nodes); free(stack_ws); free(fast); free(leaf_sums)
-        free(leaf_class); free(scratch)
-        raise MemoryError("c45: out of memory in predict")
-    for nd in range(n_nodes):
-        fast[nd].threshold = tv.threshold[nd]
-        fast[nd].first = first[nd]
-        if kind[nd] == LEAF:
-            fast[nd].column = LEAF_MARK
-            # The answer for weight 1, added to zero sums (leaf_sums is calloc'd).
-            add_leaf(&leaf_sums[nd * k], nd, 1.0, k, weight, value, ncls, laplace, f32)
-            leaf_class[nd] = first_max(&leaf_sums[nd * k], k)
-        elif kind[nd] == CONTINUOUS:
-            fast[nd].column = col[tv.feature[nd]]
-        else:
-            fast[nd].column = OTHER_TEST
-    for r in prange(m, nogil=True, schedule="static", num_threads=n_threads):
+    for r in range(lo, hi):
         # The fast walk.
         nd = 0
         while fast[nd].column >= 0:
@@ -871,7 +1015,6 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             continue
         # The general walk, from where the fast one stopped (the path above it has
         # weight 1 and no leaf).
-        tid = threadid()
         stack_node = stack_nodes + tid * (n_nodes + 1)
         stack_w = stack_ws + tid * (n_nodes + 1)
         if classes_only:
@@ -909,12 +1052,114 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     top = top + 1
         if classes_only:
             cls_out[r] = first_max(target, k)
-    free(stack_nodes)
-    free(stack_ws)
-    free(fast)
-    free(leaf_sums)
-    free(leaf_class)
-    free(scratch)
+
+def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
+                 const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
+                 bint laplace=False, int n_jobs=1, bint rows_first=False,
+                 bint classes_only=False):
+    """Class sums of C4.5's classification (§9) for each row; unknown and unseen
+    values descend every branch, weighted by the branches' training weights. With
+    laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A).
+    Rows are classified by n_jobs threads. rows_first: cont is (m, n_cont) (the
+    user's own C-ordered array when every feature is continuous) and codes unused.
+    classes_only: return, instead of the (m, k) sums, each row's class index, the
+    first class of largest sum (C4.5's choice), without writing the sums.
+
+    A row whose path meets only continuous tests with known values ends in one leaf
+    with weight 1: it walks a packed copy of the nodes (16 bytes each) and copies
+    the leaf's precomputed sums, the very numbers the general walk would add to
+    zero (or, for classes_only, takes the precomputed class of those sums, so the
+    leaf's row of sums is not read). Any other row takes the general walk with its
+    stack."""
+    cdef Py_ssize_t m
+    cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
+    cdef const signed char[::1] kind = tree.kind
+    cdef const int32_t[::1] first = tree.first_child
+    cdef const int32_t[::1] nch = tree.n_children, ncls = tree.node_class
+    cdef const double[::1] weight = tree.weight
+    cdef const double[:, ::1] value = tree.value
+    cdef TreeView tv
+    cdef Rows rows
+    keep = (tree_view(tree, n_values, &tv),
+            row_view(cont, codes, col, n_values, &rows, rows_first))
+    if rows_first:
+        rows.m = cont.shape[0]
+        rows.stride_col = 1
+        rows.stride_row = cont.shape[1]
+    m = rows.m
+    out = np.zeros((0 if classes_only else m, k), dtype=np.float64)
+    cdef double[:, ::1] sums = out
+    classes = np.zeros(m if classes_only else 0, dtype=np.intp)
+    cdef Py_ssize_t[::1] cls_out = classes
+    cdef int n_threads = clamp_threads(n_jobs if n_jobs > 1 else 1)
+    cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * (n_nodes + 1) * sizeof(int32_t))
+    cdef double* stack_ws = <double*> malloc(n_threads * (n_nodes + 1) * sizeof(double))
+    cdef FastNode* fast = <FastNode*> malloc((n_nodes + 1) * sizeof(FastNode))
+    cdef double* leaf_sums = <double*> calloc((n_nodes + 1) * k, sizeof(double))
+    cdef Py_ssize_t* leaf_class = <Py_ssize_t*> calloc(n_nodes + 1, sizeof(Py_ssize_t))
+    # classes_only: each thread's sums of the row it classifies (a cache line apart)
+    cdef Py_ssize_t scratch_stride = k + 8
+    cdef double* scratch = <double*> malloc(n_threads * scratch_stride * sizeof(double))
+    cdef double* target
+    cdef int32_t* stack_node
+    cdef double* stack_w
+    cdef Py_ssize_t r, top, c, nd, b, v, tid
+    cdef double wt, x
+    cdef const double* xc = rows.cont
+    if (stack_nodes == NULL or stack_ws == NULL or fast == NULL or leaf_sums == NULL
+            or leaf_class == NULL or scratch == NULL):
+        free(stack_nodes); free(stack_ws); free(fast); free(leaf_sums)
+        free(leaf_class); free(scratch)
+        raise MemoryError("c45: out of memory in predict")
+    for nd in range(n_nodes):
+        fast[nd].threshold = tv.threshold[nd]
+        fast[nd].first = first[nd]
+        if kind[nd] == LEAF:
+            fast[nd].column = LEAF_MARK
+            # The answer for weight 1, added to zero sums (leaf_sums is calloc'd).
+            add_leaf(&leaf_sums[nd * k], nd, 1.0, k, weight, value, ncls, laplace, f32)
+            leaf_class[nd] = first_max(&leaf_sums[nd * k], k)
+        elif kind[nd] == CONTINUOUS:
+            fast[nd].column = col[tv.feature[nd]]
+        else:
+            fast[nd].column = OTHER_TEST
+    # Rows in blocks of about 10 ms: Ctrl-C is polled between blocks; one thread
+    # runs no OpenMP region at all (a forked child must not enter one).
+    cdef Py_ssize_t lo = 0, hi, block = 16, q
+    cdef double t0
+    try:
+        while lo < m:
+            hi = min(m, lo + block)
+            t0 = time.monotonic()
+            if n_threads > 1:
+                for q in prange(n_threads, nogil=True, schedule="static",
+                                num_threads=n_threads):
+                    classify_rows(lo + (hi - lo) * q // n_threads,
+                                  lo + (hi - lo) * (q + 1) // n_threads, q, fast, xc,
+                                  &rows, &tv, k, n_nodes, kind, first, nch, ncls,
+                                  weight, value, leaf_sums, leaf_class, sums, cls_out,
+                                  stack_nodes, stack_ws, scratch, scratch_stride,
+                                  laplace, f32, classes_only)
+            else:
+                with nogil:
+                    classify_rows(lo, hi, 0, fast, xc, &rows, &tv, k, n_nodes, kind,
+                                  first, nch, ncls, weight, value, leaf_sums,
+                                  leaf_class, sums, cls_out, stack_nodes, stack_ws,
+                                  scratch, scratch_stride, laplace, f32, classes_only)
+            lo = hi
+            t0 = time.monotonic() - t0
+            if t0 < 0.002 and block < (1 << 24):
+                block *= 2
+            elif t0 > 0.02 and block > 1:
+                block //= 2
+            PyErr_CheckSignals()
+    finally:
+        free(stack_nodes)
+        free(stack_ws)
+        free(fast)
+        free(leaf_sums)
+        free(leaf_class)
+        free(scratch)
     return classes if classes_only else out
 
 
@@ -960,7 +1205,7 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef const double[::1] weight = tree.weight
     cdef TreeView tv
     cdef Rows rows
-    keep = (tree_view(tree, &tv), row_view(cont, codes, col, n_values, &rows))
+    keep = (tree_view(tree, n_values, &tv), row_view(cont, codes, col, n_values, &rows))
     out = np.zeros((n_nodes, k), dtype=np.float64)
     cdef double[:, ::1] reach = out
     cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
@@ -1010,7 +1255,7 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef const double[::1] weight = tree.weight
     cdef TreeView tv
     cdef Rows rows
-    keep = (tree_view(tree, &tv), row_view(cont, codes, col, n_values, &rows))
+    keep = (tree_view(tree, n_values, &tv), row_view(cont, codes, col, n_values, &rows))
     indptr = np.zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] ip = indptr
     cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))

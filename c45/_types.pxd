@@ -20,6 +20,14 @@ cdef struct Node:
     double errors         # C4.5's Errors: training errors (grown) or estimate (pruned)
     int64_t map_offset    # SUBSET: value v goes to branch maps[map_offset + v]; else -1
 
+# Ctrl-C in the compiled core: the thread that made the call (if it is Python's
+# main thread, where signals arrive) polls for signals every POLL_SECONDS of work
+# and sets stop; every loop, on any thread, stops when stop is set.
+cdef struct Interrupt:
+    unsigned long owner         # thread ident of the polling thread; 0: no polling
+    int stop                    # a signal handler raised: unwind
+    double last                 # monotonic time of the last poll
+
 # The encoded training data, read by the splitter and the pruner. Arrays are
 # feature-major: feature f's values are cont[col[f]*n_cases : (col[f]+1)*n_cases].
 cdef struct Dataset:
@@ -56,6 +64,7 @@ cdef struct Dataset:
     double min_gain             # a test must gain at least this (else a leaf); -inf: off
     int max_features            # features drawn at random per node; 0: all
     uint64_t seed               # random state for max_features
+    Interrupt* intr             # Ctrl-C polling of the call (NULL: none)
 
 # A growable array of nodes with their class distributions (count x n_classes),
 # and the value-to-branch maps of subset tests.

@@ -44,7 +44,7 @@ import pandas as pd
 import pytest
 
 from c45_files import load_c45, read_names, tokenize
-from r8_output import expand_subtrees, parse_r8_output, tree_depth
+from r8_output import _tree_block, expand_subtrees, parse_r8_output, tree_depth
 
 REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "reference")
 R8_DIR = os.path.join(REFERENCE, "r8")
@@ -163,7 +163,9 @@ def _estimate_text(tree, precision):
 
 
 def _lines(text):
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    """export_text's tree lines with its Subtree [Sn] blocks expanded, as R8's."""
+    lines = text.splitlines()
+    return [line.strip() for line in _tree_block(lines, 0, len(lines))]
 
 
 _LEAF_ERRORS = re.compile(r"\((\d+\.\d)/\d+\.\d\)$")
@@ -602,3 +604,23 @@ def test_expand_nested_and_missing_subtrees():
     ]
     with pytest.raises(ValueError, match=r"\[S2\]"):
         expand_subtrees(["a = 2:[S2]"], {1: []})
+
+
+@pytest.mark.parametrize("which", ["grown", "final"])
+def test_soybean_subtree_blocks_print_as_r8_prints_them(which):
+    """R8 prints soybean's deep subtrees as Subtree [Sn] blocks (depth * 4 plus
+    MaxLine over 80 columns): export_text prints the same text, blocks, numbering
+    and blank lines included, not only the same tree once expanded."""
+    from c45 import C45Classifier, export_text
+
+    X, y = load_c45(_stem("soybean"))
+    clf = C45Classifier(**_params("float32")).fit(X, y)
+    raw = open(os.path.join(os.path.dirname(__file__), "data", "reference", "r8",
+                            "soybean.txt")).read().splitlines()
+    start = raw.index("Simplified Decision Tree:" if which == "final" else "Decision Tree:")
+    end = raw.index("Tree saved" if which == "final"
+                    else "Simplified Decision Tree:")
+    expected = "\n".join(raw[start + 2:end]).rstrip("\n") + "\n"
+    got = export_text(clf, tree=which)
+    assert "Subtree [S" in expected
+    assert got == expected

@@ -508,9 +508,16 @@ def test_very_deep_tree_builds_predicts_and_exports():
     np.testing.assert_allclose(proba[0], [0.5, 0.5])
     assert clf.apply(X[-1:])[0] == clf.tree_.node_count - 1
     assert clf.decision_path(X[-1:]).sum() == DEEP
+    # Printed as R8 prints it: deep parts as Subtree [Sn] blocks, so the width
+    # stays bounded (inline, this chain printed 12 MB); expanded, the full chain.
+    from r8_output import _tree_block
     text = export_text(clf)
-    assert text.count("\n") >= 2 * (DEEP - 1) - 1
-    assert "|   " * (DEEP - 2) in text
+    assert max(len(line) for line in text.splitlines()) <= 100   # MaxLine counts ~80
+    assert len(text) < 60 * 2 * DEEP and "Subtree [S" in text
+    lines = text.splitlines()
+    expanded = _tree_block(lines, 0, len(lines))
+    assert len(expanded) == 2 * (DEEP - 1)
+    assert expanded[-1].startswith("|   " * (DEEP - 2) + "x0 > ")
     assert export_graphviz(clf).count("->") == 2 * (DEEP - 1)
     again = from_json(to_json(clf))
     assert again.predict_proba(X).tobytes() == clf.predict_proba(X).tobytes()
@@ -588,8 +595,9 @@ c1, c2 = split(r, 300016.5)
 chain(c1, 280018, 300017)
 chain(c2, 300017, n)
 m = len(kind)
+# Weights only need to be a valid tree's (pruning counts the cases again).
 grown = Tree(kind, [-1 if k == 0 else 0 for k in kind], first, nch, np.zeros(m, np.int32),
-             thr, np.zeros(m), np.zeros(m), np.zeros((m, 2)))
+             thr, np.ones(m), np.zeros(m), np.tile([1.0, 0.0], (m, 1)), n_values=[0])
 out = []
 for n_jobs in (1, 2):
     clf = C45Classifier(n_jobs=n_jobs, max_depth=1).fit(x, y)
