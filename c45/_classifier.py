@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45 import _pruning, _ranks, _tree
 from c45._threads import clamp as clamp_threads
-from c45._encode import Schema, encode_fit, encode_predict, encode_target, plain_rows
+from c45._encode import Schema, canonical_arrays, encode_fit, encode_predict, encode_target, plain_rows
 
 _PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
 _PRECISION = ("float64", "float32")
@@ -532,7 +532,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     def __getstate__(self):
         # A copy: pickling (joblib.dump, copy.deepcopy) must not change the model.
-        state = dict(super().__getstate__())
+        state = canonical_arrays(super().__getstate__())
         state.pop("_train", None)       # the training data stays out of pickles
         if "tree_" in state:
             state["_pickle_format"] = PICKLE_FORMAT

@@ -320,7 +320,16 @@ def _discrete_codes(col, categories, label):
                 mapping = np.append(index.get_indexer(s.cat.categories) + 1, 0)
                 codes = mapping[s.cat.codes.to_numpy()]     # code -1 (NaN) -> last: 0
             else:
-                codes = index.get_indexer(s.to_numpy(dtype=object)) + 1
+                values = s.to_numpy(dtype=object)
+                try:
+                    codes = index.get_indexer(values) + 1
+                except UnicodeEncodeError:
+                    # pandas infers Arrow strings, which refuse lone surrogates:
+                    # look the values up one by one instead.
+                    lookup = {c: i + 1 for i, c in enumerate(categories)}
+                    codes = np.array([lookup.get(v, 0) if isinstance(v, str) or
+                                      not _is_missing_scalar(v) else 0 for v in values],
+                                     dtype=np.int64)
         except TypeError as exc:
             raise TypeError(f"X {label}: {exc}") from None
         return codes.astype(np.int32), categories
@@ -400,6 +409,16 @@ def check_labels(values, where):
         raise ValueError(f"{where} list a value twice")
 
 
+def canonical_arrays(state):
+    """A copy of a pickled __dict__ whose arrays carry numpy's own dtype objects.
+
+    An unpickled array keeps the dtype object pickle made for it, equal to but not
+    numpy's; pickle memoises dtypes by identity, so without this a model pickled
+    again after a round trip would give other bytes."""
+    return {k: v.view(np.dtype(v.dtype.str)) if type(v) is np.ndarray else v
+            for k, v in state.items()}
+
+
 class Schema:
     """What fit learned about the columns of X."""
 
@@ -412,7 +431,7 @@ class Schema:
         self.col[~discrete] = np.arange(int((~discrete).sum()), dtype=np.int32)
 
     def __getstate__(self):
-        state = dict(self.__dict__)
+        state = canonical_arrays(self.__dict__)
         state.pop("_kinds", None)           # a cache: pickles stay byte-identical
         return state
 

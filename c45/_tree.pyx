@@ -392,7 +392,9 @@ def _as_field(name, dtype, arr):
     want = np.dtype(dtype)
     if a.dtype.kind not in ("iub" if want.kind == "i" else "iubf"):
         raise _tree_error(f"{name} has dtype {a.dtype}, expected {want}")
-    out = np.array(a, dtype=want, copy=True, order="C")
+    # .view(want): numpy's own dtype object, not an equal one an unpickled array
+    # carries, so a round trip pickles to the same bytes.
+    out = np.array(a, dtype=want, copy=True, order="C").view(want)
     if a.size and want.kind == "i" and not np.array_equal(out, a):
         raise _tree_error(f"{name} holds values out of the range of {want}")
     return out
@@ -612,7 +614,13 @@ class Tree:
         return groups
 
     def __reduce__(self):
-        return (Tree, tuple(getattr(self, f) for f in self._fields) + (self.n_values,))
+        # Copies: the trees of a fitted model may share arrays (n_values, a value
+        # map), unpickled ones do not, and a pickle's bytes must not depend on
+        # which (a round trip pickles to the same bytes).
+        def fresh(a):       # a copy with numpy's own dtype object (not one unpickled)
+            return np.array(a, dtype=np.dtype(a.dtype.str))
+        nv = None if self.n_values is None else fresh(self.n_values)
+        return (Tree, tuple(fresh(getattr(self, f)) for f in self._fields) + (nv,))
 
     def __repr__(self):
         return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"

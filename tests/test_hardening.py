@@ -358,9 +358,11 @@ def test_pickling_and_deepcopy_leave_the_original_intact():
     copy.deepcopy(clf)
     import joblib
     import io
+    before = dict(vars(clf))
     joblib.dump(clf, io.BytesIO())
-    assert clf._train is not None
-    clf.prune(pruning="pessimistic", confidence=0.1)      # needs the training data
+    assert vars(clf).keys() == before.keys()
+    assert all(vars(clf)[k] is v for k, v in before.items())
+    clf.prune(X, y, pruning="pessimistic", confidence=0.1)   # the fit's data
 
 
 def test_sample_weights_whose_sum_overflows_are_refused():
@@ -527,7 +529,7 @@ elif mode == "predict":
 elif mode.startswith("prune"):
     clf = C45Classifier(pruning=None, min_samples_leaf=1, n_jobs=int(mode[-1]),
                         precision="float32" if "32" in mode else "float64").fit(X, y)
-    work = lambda: clf.prune(pruning="pessimistic")
+    work = lambda: clf.prune(X, y, pruning="pessimistic")
 t0 = time.monotonic(); sent = []
 def send():
     sent.append(time.monotonic()); os.kill(os.getpid(), signal.SIGINT)
