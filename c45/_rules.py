@@ -988,8 +988,8 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
     alternatives give the same rulesets, except that skipping the draws of trials
     t = 0 and t = 10 changes monk2 and monk3 under ``-m 1``.
 
-    * a condition set covering no case has the actual error rate 0/0 (NaN, as C
-      computes it), so no comparison with it holds;
+    * a condition set covering no case has the actual error rate 0 and the
+      pessimistic one DefaultError (Release 8's choice, seen in its outputs);
     * code lengths, rule bits, DefaultError and the error rates are stored in
       binary32 in float32 mode (a rule's bits as a running sum stored after each
       condition, as Release 8 does: R8 corpus r0194); a subset's bits are summed
