@@ -754,10 +754,11 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         tree = self.tree_ if tree is None else tree
         plain = plain_rows(self._schema, X, f32)
         if plain is not None:
-            # Every feature continuous and X a float64 array: read it in place.
-            return _tree.predict_sums(tree, plain, np.zeros((1, 1), np.int32),
+            # Every feature continuous, X float64 values: read them in place.
+            rows, rows_first = plain
+            return _tree.predict_sums(tree, rows, np.zeros((1, 1), np.int32),
                                       self._schema.col, self._schema.n_values, f32,
-                                      bool(self.laplace), self._threads(), True,
+                                      bool(self.laplace), self._threads(), rows_first,
                                       classes_only)
         cont, codes = encode_predict(self._schema, X, f32)
         return _tree.predict_sums(tree, np.ascontiguousarray(cont),

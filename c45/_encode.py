@@ -557,21 +557,38 @@ def encode_predict(schema, X, f32, estimator="C45Classifier"):
 
 
 def plain_rows(schema, X, f32):
-    """X itself, as a C-ordered float64 (n_rows, n_features) array, when prediction
-    can read it in place: a float ndarray, every feature continuous, float64
-    precision, no infinity. None otherwise (encode_predict then checks and copies)."""
-    if f32 or not isinstance(X, np.ndarray) or X.ndim != 2 or X.dtype.kind != "f":
-        return None
-    if schema.names is not None:
-        return None                        # encode_predict warns: no feature names
-    if schema.discrete.any() or X.shape[1] != schema.n_features or X.shape[0] == 0:
+    """X's values as prediction can read them in place, or None (encode_predict
+    then checks and copies): (rows, rows_first), rows C-ordered float64, either
+    (n_rows, n_features) with rows_first (a float ndarray) or (n_features, n_rows)
+    (a DataFrame of float64 columns: pandas keeps them column by column, so its
+    values transposed are that layout without a copy). Only when every feature is
+    continuous, precision is float64, no value is infinite and the feature names
+    agree as encode_predict requires (it gives the warnings and errors)."""
+    if f32 or schema.discrete.any() or len(getattr(X, "shape", ())) != 2 or X.shape[0] == 0:
         return None
     if not np.array_equal(schema.col, np.arange(schema.n_features)):
         return None
-    rows = np.ascontiguousarray(X, dtype=np.float64)
+    if _is_dataframe(X):
+        if (X.shape[1] != schema.n_features or schema.names is None
+                or not all(dt == np.float64 for dt in X.dtypes)):
+            return None
+        try:
+            names = _frame_names(X)
+        except (TypeError, ValueError):
+            return None
+        if names is None or not np.array_equal(names, schema.names):
+            return None
+        values = X.to_numpy(dtype=np.float64)
+        rows, rows_first = (values.T, False) if values.T.flags.c_contiguous else (
+            np.ascontiguousarray(values), True)
+    elif (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"
+            and schema.names is None and X.shape[1] == schema.n_features):
+        rows, rows_first = np.ascontiguousarray(X, dtype=np.float64), True
+    else:
+        return None
     if np.isinf(rows).any():
         return None                        # encode_predict names the cell
-    return rows
+    return rows, rows_first
 
 
 def _check_label_kinds(values):

@@ -983,27 +983,135 @@ cdef struct FastNode:
 
 
 cdef enum:
-    LEAF_MARK = -1      # a leaf: its class sums for weight 1 are in the leaf table
+    LEAF_MARK = -1      # a leaf: the fast walk ends here
     OTHER_TEST = -2     # a discrete or subset test: the general walk
 
 
-cdef void classify_rows(Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t tid,
-                        const FastNode* fast, const double* xc, const Rows* rows_p,
-                        const TreeView* tv_p, Py_ssize_t k, Py_ssize_t n_nodes,
-                        const signed char[::1] kind, const int32_t[::1] first,
-                        const int32_t[::1] nch, const int32_t[::1] ncls,
-                        const double[::1] weight, const double[:, ::1] value,
-                        const double* leaf_sums, const Py_ssize_t* leaf_class,
-                        double[:, ::1] sums, Py_ssize_t[::1] cls_out,
-                        int32_t* stack_nodes, double* stack_ws, double* scratch,
-                        Py_ssize_t scratch_stride, bint laplace, bint f32,
-                        bint classes_only) noexcept nogil:
-    """predict_sums' classification of rows lo .. hi - 1 on thread tid's stack."""
+cdef class Descent:
+    """What descending one tree needs beyond its arrays, made once per tree and
+    reused by every predict, predict_proba, apply, decision_path and validation
+    routing of it (descent_of caches it on the Tree; pruning makes a new Tree,
+    hence new tables). Read-only after it is made, so threads share it freely.
+
+    It holds its own views of the tree's arrays: the walkers read nothing else."""
+    cdef TreeView tv
+    cdef FastNode* fast         # the nodes packed for the fast walk (16 bytes each)
+    cdef int32_t* leaf_class    # per leaf, the first class of largest sum, weight 1
+    cdef Py_ssize_t n_nodes, k
+    cdef Py_ssize_t stack_need  # the most entries a row's stack can hold
+    cdef bint laplace, f32
+    cdef const signed char[::1] kind
+    cdef const int32_t[::1] first, nch, ncls
+    cdef const double[::1] weight
+    cdef const double[:, ::1] value
+    cdef object keep
+
+    def __cinit__(self):
+        self.fast = NULL
+        self.leaf_class = NULL
+
+    def __dealloc__(self):
+        free(self.fast)
+        free(self.leaf_class)
+
+
+cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, bint f32):
+    cdef Descent d = Descent()
+    d.keep = tree_view(tree, n_values, &d.tv)
+    d.kind, d.first, d.nch = tree.kind, tree.first_child, tree.n_children
+    d.ncls, d.weight, d.value = tree.node_class, tree.weight, tree.value
+    d.laplace, d.f32 = laplace, f32
+    d.n_nodes, d.k = d.kind.shape[0], d.value.shape[1]
+    cdef Py_ssize_t n = d.n_nodes, k = d.k, nd, c, top
+    if (col.shape[0] != len(n_values) or k > (1 << 24)):
+        raise ValueError("c45: the tree does not match the model's features")
+    d.fast = <FastNode*> malloc((n + 1) * sizeof(FastNode))
+    d.leaf_class = <int32_t*> malloc((n + 1) * sizeof(int32_t))
+    cdef int32_t* need = <int32_t*> malloc((n + 1) * sizeof(int32_t))
+    cdef double* sums = <double*> malloc((k + 1) * sizeof(double))
+    if d.fast == NULL or d.leaf_class == NULL or need == NULL or sums == NULL:
+        free(need); free(sums)
+        raise MemoryError("c45: out of memory setting up prediction")
+    d.stack_need = 1
+    need[0] = 1
+    with nogil:
+        for nd in range(n):     # parents come before children (check_tree_arrays)
+            d.fast[nd].threshold = d.tv.threshold[nd]
+            d.fast[nd].first = d.first[nd]
+            d.leaf_class[nd] = 0
+            if d.kind[nd] == LEAF:
+                d.fast[nd].column = LEAF_MARK
+                for c in range(k):
+                    sums[c] = 0.0
+                add_leaf(sums, nd, 1.0, k, d.weight, d.value, d.ncls, laplace, f32)
+                d.leaf_class[nd] = <int32_t> first_max(sums, k)
+                continue
+            d.fast[nd].column = col[d.tv.feature[nd]] if d.kind[nd] == CONTINUOUS \
+                else OTHER_TEST
+            # A row descending every branch leaves nch - 1 of them on its stack.
+            top = need[nd] - 1 + d.nch[nd]
+            d.stack_need = max(d.stack_need, top)
+            for c in range(d.nch[nd]):
+                need[d.first[nd] + c] = <int32_t> top
+    free(need)
+    free(sums)
+    return d
+
+
+def descent_of(tree, n_values, const int32_t[::1] col, bint laplace=False,
+               bint f32=False):
+    """The tree's Descent for rows of these columns, made on first use and cached
+    on the tree. Threads that race here each make a correct one; one is kept."""
+    check_walkable(tree, n_values)
+    key = (bool(laplace), bool(f32), np.asarray(col).tobytes())
+    cache = tree.__dict__.get("_descents")
+    if cache is None:
+        cache = tree.__dict__.setdefault("_descents", {})
+    d = cache.get(key)
+    if d is None:
+        d = cache.setdefault(key, make_descent(tree, n_values, col, laplace, f32))
+    return d
+
+
+cdef class RowBlocks:
+    """Rows in blocks of about 10 ms of work: between blocks the calling thread
+    polls for Ctrl-C (PyErr_CheckSignals), so that every walker over many rows
+    stops within a fraction of a second."""
+    cdef public Py_ssize_t lo, hi, m, size
+    cdef double t0
+
+    def __cinit__(self, Py_ssize_t m):
+        self.lo, self.hi, self.m, self.size = 0, 0, m, 16
+
+    cdef bint next(self) except -1:
+        """Advance to the next block (lo .. hi - 1); False when none is left."""
+        cdef double took
+        if self.hi > self.lo:
+            took = time.monotonic() - self.t0
+            if took < 0.002 and self.size < (1 << 24):
+                self.size *= 2
+            elif took > 0.02 and self.size > 1:
+                self.size //= 2
+            PyErr_CheckSignals()
+        self.lo = self.hi
+        if self.lo >= self.m:
+            return False
+        self.hi = min(self.m, self.lo + self.size)
+        self.t0 = time.monotonic()
+        return True
+
+
+cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
+                        const double* xc, const Rows* rows_p, double[:, ::1] sums,
+                        Py_ssize_t[::1] cls_out, int32_t* stack_node, double* stack_w,
+                        double* scratch, bint classes_only) noexcept nogil:
+    """predict_sums' classification of rows lo .. hi - 1 with one thread's stack
+    and scratch sums (classes_only)."""
     cdef Rows rows = rows_p[0]
-    cdef TreeView tv = tv_p[0]
+    cdef const FastNode* fast = d.fast
+    cdef Py_ssize_t k = d.k
+    cdef bint f32 = d.f32
     cdef double* target
-    cdef int32_t* stack_node
-    cdef double* stack_w
     cdef Py_ssize_t r, top, c, nd, b, v
     cdef double wt, x
     for r in range(lo, hi):
@@ -1016,17 +1124,15 @@ cdef void classify_rows(Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t tid,
             nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
         if fast[nd].column == LEAF_MARK:
             if classes_only:
-                cls_out[r] = leaf_class[nd]
-            else:
-                for c in range(k):
-                    sums[r, c] = leaf_sums[nd * k + c]
+                cls_out[r] = d.leaf_class[nd]
+            else:       # onto zero sums: the numbers the general walk would give
+                add_leaf(&sums[r, 0], nd, 1.0, k, d.weight, d.value, d.ncls,
+                         d.laplace, f32)
             continue
         # The general walk, from where the fast one stopped (the path above it has
         # weight 1 and no leaf).
-        stack_node = stack_nodes + tid * (n_nodes + 1)
-        stack_w = stack_ws + tid * (n_nodes + 1)
         if classes_only:
-            target = scratch + tid * scratch_stride
+            target = scratch
             for c in range(k):
                 target[c] = 0.0
         else:
@@ -1038,28 +1144,29 @@ cdef void classify_rows(Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t tid,
             top = top - 1
             nd = stack_node[top]
             wt = stack_w[top]
-            if kind[nd] == LEAF:
-                add_leaf(target, nd, wt, k, weight, value, ncls, laplace, f32)
+            if d.kind[nd] == LEAF:
+                add_leaf(target, nd, wt, k, d.weight, d.value, d.ncls, d.laplace, f32)
                 continue
             if fast[nd].column >= 0:
                 x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
                 v = 0 if isnan(x) else (2 if x > fast[nd].threshold else 1)
             else:
-                v = row_branch(&tv, &rows, nd, r)
+                v = row_branch(&d.tv, &rows, nd, r)
             if v > 0:
-                stack_node[top] = first[nd] + <int32_t> v - 1
+                stack_node[top] = d.first[nd] + <int32_t> v - 1
                 stack_w[top] = wt
                 top = top + 1
             else:
                 # Push in reverse so branches are visited in order (the order
                 # of the binary32 sums).
-                for b in range(nch[nd] - 1, -1, -1):
-                    stack_node[top] = first[nd] + <int32_t> b
-                    stack_w[top] = rnd(f32, rnd(f32, wt * weight[first[nd] + b])
-                                       / weight[nd])
+                for b in range(d.nch[nd] - 1, -1, -1):
+                    stack_node[top] = d.first[nd] + <int32_t> b
+                    stack_w[top] = rnd(f32, rnd(f32, wt * d.weight[d.first[nd] + b])
+                                       / d.weight[nd])
                     top = top + 1
         if classes_only:
             cls_out[r] = first_max(target, k)
+
 
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
@@ -1074,99 +1181,55 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     first class of largest sum (C4.5's choice), without writing the sums.
 
     A row whose path meets only continuous tests with known values ends in one leaf
-    with weight 1: it walks a packed copy of the nodes (16 bytes each) and copies
-    the leaf's precomputed sums, the very numbers the general walk would add to
-    zero (or, for classes_only, takes the precomputed class of those sums, so the
-    leaf's row of sums is not read). Any other row takes the general walk with its
+    with weight 1: it walks the tree's packed nodes (its Descent, made once per
+    tree) and takes the leaf's answer for weight 1 (or, for classes_only, the
+    leaf's precomputed class). Any other row takes the general walk with its
     stack."""
-    cdef Py_ssize_t m
-    cdef Py_ssize_t k = tree.n_classes, n_nodes = tree.node_count
-    cdef const signed char[::1] kind = tree.kind
-    cdef const int32_t[::1] first = tree.first_child
-    cdef const int32_t[::1] nch = tree.n_children, ncls = tree.node_class
-    cdef const double[::1] weight = tree.weight
-    cdef const double[:, ::1] value = tree.value
-    cdef TreeView tv
+    cdef Descent d = descent_of(tree, n_values, col, laplace, f32)
     cdef Rows rows
-    keep = (tree_view(tree, n_values, &tv),
-            row_view(cont, codes, col, n_values, &rows, rows_first))
+    keep = row_view(cont, codes, col, n_values, &rows, rows_first)
     if rows_first:
         rows.m = cont.shape[0]
         rows.stride_col = 1
         rows.stride_row = cont.shape[1]
-    m = rows.m
+    cdef Py_ssize_t m = rows.m, k = d.k, need = d.stack_need
     out = np.zeros((0 if classes_only else m, k), dtype=np.float64)
     cdef double[:, ::1] sums = out
     classes = np.zeros(m if classes_only else 0, dtype=np.intp)
     cdef Py_ssize_t[::1] cls_out = classes
+    # Threads only for enough rows to pay for starting them; one thread runs no
+    # OpenMP region at all (a forked child must not enter one).
     cdef int n_threads = clamp_threads(n_jobs if n_jobs > 1 else 1)
-    cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * (n_nodes + 1) * sizeof(int32_t))
-    cdef double* stack_ws = <double*> malloc(n_threads * (n_nodes + 1) * sizeof(double))
-    cdef FastNode* fast = <FastNode*> malloc((n_nodes + 1) * sizeof(FastNode))
-    cdef double* leaf_sums = <double*> calloc((n_nodes + 1) * k, sizeof(double))
-    cdef Py_ssize_t* leaf_class = <Py_ssize_t*> calloc(n_nodes + 1, sizeof(Py_ssize_t))
+    n_threads = <int> max(1, min(n_threads, m // 2048))
+    cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * need * sizeof(int32_t))
+    cdef double* stack_ws = <double*> malloc(n_threads * need * sizeof(double))
     # classes_only: each thread's sums of the row it classifies (a cache line apart)
     cdef Py_ssize_t scratch_stride = k + 8
     cdef double* scratch = <double*> malloc(n_threads * scratch_stride * sizeof(double))
-    cdef double* target
-    cdef int32_t* stack_node
-    cdef double* stack_w
-    cdef Py_ssize_t r, top, c, nd, b, v, tid
-    cdef double wt, x
     cdef const double* xc = rows.cont
-    if (stack_nodes == NULL or stack_ws == NULL or fast == NULL or leaf_sums == NULL
-            or leaf_class == NULL or scratch == NULL):
-        free(stack_nodes); free(stack_ws); free(fast); free(leaf_sums)
-        free(leaf_class); free(scratch)
+    cdef RowBlocks blocks = RowBlocks(m)
+    cdef Py_ssize_t lo, hi, q
+    if stack_nodes == NULL or stack_ws == NULL or scratch == NULL:
+        free(stack_nodes); free(stack_ws); free(scratch)
         raise MemoryError("c45: out of memory in predict")
-    for nd in range(n_nodes):
-        fast[nd].threshold = tv.threshold[nd]
-        fast[nd].first = first[nd]
-        if kind[nd] == LEAF:
-            fast[nd].column = LEAF_MARK
-            # The answer for weight 1, added to zero sums (leaf_sums is calloc'd).
-            add_leaf(&leaf_sums[nd * k], nd, 1.0, k, weight, value, ncls, laplace, f32)
-            leaf_class[nd] = first_max(&leaf_sums[nd * k], k)
-        elif kind[nd] == CONTINUOUS:
-            fast[nd].column = col[tv.feature[nd]]
-        else:
-            fast[nd].column = OTHER_TEST
-    # Rows in blocks of about 10 ms: Ctrl-C is polled between blocks; one thread
-    # runs no OpenMP region at all (a forked child must not enter one).
-    cdef Py_ssize_t lo = 0, hi, block = 16, q
-    cdef double t0
     try:
-        while lo < m:
-            hi = min(m, lo + block)
-            t0 = time.monotonic()
+        while blocks.next():
+            lo, hi = blocks.lo, blocks.hi
             if n_threads > 1:
                 for q in prange(n_threads, nogil=True, schedule="static",
                                 num_threads=n_threads):
-                    classify_rows(lo + (hi - lo) * q // n_threads,
-                                  lo + (hi - lo) * (q + 1) // n_threads, q, fast, xc,
-                                  &rows, &tv, k, n_nodes, kind, first, nch, ncls,
-                                  weight, value, leaf_sums, leaf_class, sums, cls_out,
-                                  stack_nodes, stack_ws, scratch, scratch_stride,
-                                  laplace, f32, classes_only)
+                    classify_rows(d, lo + (hi - lo) * q // n_threads,
+                                  lo + (hi - lo) * (q + 1) // n_threads, xc, &rows,
+                                  sums, cls_out, stack_nodes + q * need,
+                                  stack_ws + q * need, scratch + q * scratch_stride,
+                                  classes_only)
             else:
                 with nogil:
-                    classify_rows(lo, hi, 0, fast, xc, &rows, &tv, k, n_nodes, kind,
-                                  first, nch, ncls, weight, value, leaf_sums,
-                                  leaf_class, sums, cls_out, stack_nodes, stack_ws,
-                                  scratch, scratch_stride, laplace, f32, classes_only)
-            lo = hi
-            t0 = time.monotonic() - t0
-            if t0 < 0.002 and block < (1 << 24):
-                block *= 2
-            elif t0 > 0.02 and block > 1:
-                block //= 2
-            PyErr_CheckSignals()
+                    classify_rows(d, lo, hi, xc, &rows, sums, cls_out, stack_nodes,
+                                  stack_ws, scratch, classes_only)
     finally:
         free(stack_nodes)
         free(stack_ws)
-        free(fast)
-        free(leaf_sums)
-        free(leaf_class)
         free(scratch)
     return classes if classes_only else out
 
@@ -1206,47 +1269,49 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                   const int32_t[::1] y):
     """Weight of each class reaching each node when the rows descend the tree as in
     classification (unknown values split by branch weight): (node_count, k)."""
-    cdef Py_ssize_t m = y.shape[0], k = tree.n_classes, n_nodes = tree.node_count
-    cdef const signed char[::1] kind = tree.kind
-    cdef const int32_t[::1] first = tree.first_child
-    cdef const int32_t[::1] nch = tree.n_children
-    cdef const double[::1] weight = tree.weight
-    cdef TreeView tv
+    cdef Descent d = descent_of(tree, n_values, col)
     cdef Rows rows
-    keep = (tree_view(tree, n_values, &tv), row_view(cont, codes, col, n_values, &rows))
-    out = np.zeros((n_nodes, k), dtype=np.float64)
+    keep = row_view(cont, codes, col, n_values, &rows)
+    cdef Py_ssize_t m = y.shape[0], need = d.stack_need
+    if m != rows.m:
+        raise ValueError("c45: y and the rows differ in length")
+    out = np.zeros((d.n_nodes, d.k), dtype=np.float64)
     cdef double[:, ::1] reach = out
-    cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
-    cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
+    cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
+    cdef double* stack_w = <double*> malloc(need * sizeof(double))
+    cdef RowBlocks blocks = RowBlocks(m)
     cdef Py_ssize_t r, top, nd, b, v
     cdef double wt
     if stack_node == NULL or stack_w == NULL:
         free(stack_node); free(stack_w)
         raise MemoryError("c45: out of memory routing validation cases")
-    with nogil:
-        for r in range(m):
-            stack_node[0] = 0
-            stack_w[0] = 1.0
-            top = 1
-            while top > 0:
-                top -= 1
-                nd = stack_node[top]
-                wt = stack_w[top]
-                reach[nd, y[r]] += wt
-                if kind[nd] == LEAF:
-                    continue
-                v = row_branch(&tv, &rows, nd, r)
-                if v > 0:
-                    stack_node[top] = first[nd] + <int32_t> v - 1
-                    stack_w[top] = wt
-                    top += 1
-                else:
-                    for b in range(nch[nd] - 1, -1, -1):
-                        stack_node[top] = first[nd] + <int32_t> b
-                        stack_w[top] = wt * weight[first[nd] + b] / weight[nd]
-                        top += 1
-    free(stack_node)
-    free(stack_w)
+    try:
+        while blocks.next():
+            with nogil:
+                for r in range(blocks.lo, blocks.hi):
+                    stack_node[0] = 0
+                    stack_w[0] = 1.0
+                    top = 1
+                    while top > 0:
+                        top -= 1
+                        nd = stack_node[top]
+                        wt = stack_w[top]
+                        reach[nd, y[r]] += wt
+                        if d.kind[nd] == LEAF:
+                            continue
+                        v = row_branch(&d.tv, &rows, nd, r)
+                        if v > 0:
+                            stack_node[top] = d.first[nd] + <int32_t> v - 1
+                            stack_w[top] = wt
+                            top += 1
+                        else:
+                            for b in range(d.nch[nd] - 1, -1, -1):
+                                stack_node[top] = d.first[nd] + <int32_t> b
+                                stack_w[top] = wt * d.weight[d.first[nd] + b] / d.weight[nd]
+                                top += 1
+    finally:
+        free(stack_node)
+        free(stack_w)
     return out
 
 
@@ -1255,19 +1320,14 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     """The nodes each row visits in classification and the share of the row's
     weight reaching them (several leaves when unknown values split the row):
     CSR arrays (indptr, nodes, weights)."""
-    cdef Py_ssize_t m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
-    cdef Py_ssize_t n_nodes = tree.node_count
-    cdef const signed char[::1] kind = tree.kind
-    cdef const int32_t[::1] first = tree.first_child
-    cdef const int32_t[::1] nch = tree.n_children
-    cdef const double[::1] weight = tree.weight
-    cdef TreeView tv
+    cdef Descent d = descent_of(tree, n_values, col)
     cdef Rows rows
-    keep = (tree_view(tree, n_values, &tv), row_view(cont, codes, col, n_values, &rows))
+    keep = row_view(cont, codes, col, n_values, &rows)
+    cdef Py_ssize_t m = rows.m, need = d.stack_need
     indptr = np.zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] ip = indptr
-    cdef int32_t* stack_node = <int32_t*> malloc((n_nodes + 1) * sizeof(int32_t))
-    cdef double* stack_w = <double*> malloc((n_nodes + 1) * sizeof(double))
+    cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
+    cdef double* stack_w = <double*> malloc(need * sizeof(double))
     cdef Py_ssize_t cap = 2 * m + 16, count = 0, r, top, nd, b, v
     cdef int32_t* out_node = <int32_t*> malloc(cap * sizeof(int32_t))
     cdef double* out_w = <double*> malloc(cap * sizeof(double))
@@ -1275,55 +1335,57 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef double* grown_w
     cdef double wt
     cdef bint failed = False
-    if stack_node == NULL or stack_w == NULL or out_node == NULL or out_w == NULL:
-        free(stack_node); free(stack_w); free(out_node); free(out_w)
-        raise MemoryError("c45: out of memory tracing the rows")
-    with nogil:
-        for r in range(m):
-            stack_node[0] = 0
-            stack_w[0] = 1.0
-            top = 1
-            while top > 0 and not failed:
-                top -= 1
-                nd = stack_node[top]
-                wt = stack_w[top]
-                if count == cap:
-                    cap *= 2
-                    grown_node = <int32_t*> realloc(out_node, cap * sizeof(int32_t))
-                    grown_w = <double*> realloc(out_w, cap * sizeof(double))
-                    if grown_node != NULL:
-                        out_node = grown_node
-                    if grown_w != NULL:
-                        out_w = grown_w
-                    if grown_node == NULL or grown_w == NULL:
-                        failed = True
-                        break
-                out_node[count] = <int32_t> nd
-                out_w[count] = wt
-                count += 1
-                if kind[nd] == LEAF:
-                    continue
-                v = row_branch(&tv, &rows, nd, r)
-                if v > 0:
-                    stack_node[top] = first[nd] + <int32_t> v - 1
-                    stack_w[top] = wt
-                    top += 1
-                else:
-                    for b in range(nch[nd] - 1, -1, -1):
-                        stack_node[top] = first[nd] + <int32_t> b
-                        stack_w[top] = wt * weight[first[nd] + b] / weight[nd]
-                        top += 1
-            ip[r + 1] = count
-    free(stack_node)
-    free(stack_w)
-    if failed:
-        free(out_node); free(out_w)
-        raise MemoryError("c45: out of memory tracing the rows")
-    nodes = np.empty(count, dtype=np.int32)
-    weights = np.empty(count, dtype=np.float64)
-    if count > 0:
-        memcpy(<void*> cnp.PyArray_DATA(nodes), out_node, count * sizeof(int32_t))
-        memcpy(<void*> cnp.PyArray_DATA(weights), out_w, count * sizeof(double))
-    free(out_node)
-    free(out_w)
+    cdef RowBlocks blocks = RowBlocks(m)
+    try:
+        if stack_node == NULL or stack_w == NULL or out_node == NULL or out_w == NULL:
+            raise MemoryError("c45: out of memory tracing the rows")
+        while blocks.next():
+            with nogil:
+                for r in range(blocks.lo, blocks.hi):
+                    stack_node[0] = 0
+                    stack_w[0] = 1.0
+                    top = 1
+                    while top > 0 and not failed:
+                        top -= 1
+                        nd = stack_node[top]
+                        wt = stack_w[top]
+                        if count == cap:
+                            cap *= 2
+                            grown_node = <int32_t*> realloc(out_node, cap * sizeof(int32_t))
+                            if grown_node != NULL:
+                                out_node = grown_node
+                            grown_w = <double*> realloc(out_w, cap * sizeof(double))
+                            if grown_w != NULL:
+                                out_w = grown_w
+                            if grown_node == NULL or grown_w == NULL:
+                                failed = True
+                                break
+                        out_node[count] = <int32_t> nd
+                        out_w[count] = wt
+                        count += 1
+                        if d.kind[nd] == LEAF:
+                            continue
+                        v = row_branch(&d.tv, &rows, nd, r)
+                        if v > 0:
+                            stack_node[top] = d.first[nd] + <int32_t> v - 1
+                            stack_w[top] = wt
+                            top += 1
+                        else:
+                            for b in range(d.nch[nd] - 1, -1, -1):
+                                stack_node[top] = d.first[nd] + <int32_t> b
+                                stack_w[top] = wt * d.weight[d.first[nd] + b] / d.weight[nd]
+                                top += 1
+                    ip[r + 1] = count
+            if failed:
+                raise MemoryError("c45: out of memory tracing the rows")
+        nodes = np.empty(count, dtype=np.int32)
+        weights = np.empty(count, dtype=np.float64)
+        if count > 0:
+            memcpy(<void*> cnp.PyArray_DATA(nodes), out_node, count * sizeof(int32_t))
+            memcpy(<void*> cnp.PyArray_DATA(weights), out_w, count * sizeof(double))
+    finally:
+        free(stack_node)
+        free(stack_w)
+        free(out_node)
+        free(out_w)
     return indptr, nodes, weights

@@ -273,3 +273,73 @@ def test_predict_ties_go_to_the_first_class(labels):
     assert list(clf.predict(np.array([[np.nan], [0.0], [1.0]]))) == ["a", labels[0], labels[1]]
     one = C45Classifier().fit(np.zeros((2, 1)), labels)
     assert list(one.predict(np.zeros((1, 1)))) == ["a"]
+
+
+# -- prediction set-up: once per tree; DataFrames read in place -----------------------
+
+def _continuous_problem(n=3_000, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    X[:40, 1] = -0.0
+    y = (np.nan_to_num(X[:, 0]) + 0.5 * np.nan_to_num(X[:, 1]) > 0).astype(int)
+    return X, y
+
+
+def test_descent_tables_are_made_once_per_tree_and_replaced_by_prune():
+    X, y = _continuous_problem()
+    clf = C45Classifier(min_samples_leaf=1).fit(X, y)
+    grown = clf.grown_tree_
+    assert "_descents" not in vars(clf.tree_)     # nothing until the first predict
+    clf.predict(X[:1])
+    (made,) = vars(clf.tree_)["_descents"].values()
+    clf.predict_proba(X), clf.apply(X), clf.decision_path(X), clf.predict(X)
+    assert list(vars(clf.tree_)["_descents"].values()) == [made]   # reused by all
+    old = clf.tree_
+    clf.prune(X, y, confidence=0.01)
+    assert clf.tree_ is not old and "_descents" not in vars(clf.tree_)
+    fresh = C45Classifier(min_samples_leaf=1, confidence=0.01).fit(X, y)
+    assert clf.predict_proba(X).tobytes() == fresh.predict_proba(X).tobytes()
+    assert clf.grown_tree_ is grown
+    # Pickles and copies carry the trees, not their tables.
+    assert b"_descents" not in pickle.dumps(clf)
+
+
+def _frame_layouts(X, names):
+    one_block = pd.DataFrame(X, columns=names)             # pandas: one F-ordered block
+    by_column = pd.DataFrame(index=range(len(X)))
+    for j, name in enumerate(names):                       # a block per column
+        by_column[name] = X[:, j]
+    return {"one block": one_block, "a block per column": by_column,
+            "a slice of rows": pd.DataFrame(np.vstack([X, X]), columns=names).iloc[::2]}
+
+
+@pytest.mark.parametrize("layout", ["one block", "a block per column", "a slice of rows"])
+def test_dataframe_of_floats_predicts_as_its_encoding(layout, monkeypatch):
+    """A DataFrame of float64 columns is read in place (its values, transposed, are
+    the feature-major layout); the answers are those of the general encoding."""
+    import c45._classifier as c45_classifier
+    from c45._encode import plain_rows
+    X, y = _continuous_problem()
+    names = [f"f{j}" for j in range(X.shape[1])]
+    clf = C45Classifier(min_samples_leaf=1).fit(pd.DataFrame(X, columns=names), y)
+    Xq, _ = _continuous_problem(500, seed=1)
+    frame = _frame_layouts(Xq, names)[layout]
+    assert plain_rows(clf._schema, frame, False) is not None
+    fast = clf.predict_proba(frame), clf.predict(frame)
+    monkeypatch.setattr(c45_classifier, "plain_rows", lambda *a: None)
+    slow = clf.predict_proba(frame), clf.predict(frame)
+    assert fast[0].tobytes() == slow[0].tobytes()
+    np.testing.assert_array_equal(fast[1], slow[1])
+
+
+def test_dataframe_fast_path_keeps_the_checks():
+    X, y = _continuous_problem()
+    names = [f"f{j}" for j in range(X.shape[1])]
+    clf = C45Classifier().fit(pd.DataFrame(X, columns=names), y)
+    bad = pd.DataFrame(X[:10].copy(), columns=names)
+    bad.iloc[3, 2] = np.inf
+    with pytest.raises(ValueError, match="f2.*infinite value at row 3"):
+        clf.predict(bad)
+    with pytest.raises(ValueError, match="columns"):
+        clf.predict(pd.DataFrame(X[:10], columns=names[::-1]))

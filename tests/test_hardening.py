@@ -504,7 +504,7 @@ if mode.startswith("fit"):
     _, precision, jobs = mode.split("-")
     clf = C45Classifier(precision=precision, n_jobs=int(jobs))
     work = lambda: clf.fit(X, y)
-elif mode == "predict":
+elif mode in ("predict", "apply", "route"):
     # A complete binary tree of 2^18 - 1 nodes on feature 0: a row whose feature 0
     # is unknown visits every node.
     from c45._tree import Tree
@@ -525,7 +525,11 @@ elif mode == "predict":
                      np.zeros(nn), value, n_values=clf._schema.n_values)
     Xp = X.copy(); Xp[:, 0] = np.nan
     print("nodes", clf.tree_.node_count, flush=True)
-    work = lambda: clf.predict(Xp)
+    work = {"predict": lambda: clf.predict(Xp),
+            # decision_path's and apply's walk (20 rows: 5 million visits a run)
+            "apply": lambda: clf.apply(Xp[:20]),
+            # reduced-error pruning's routing of validation cases
+            "route": lambda: clf._reach(clf.tree_, Xp, y)}[mode]
 elif mode.startswith("prune"):
     clf = C45Classifier(pruning=None, min_samples_leaf=1, n_jobs=int(mode[-1]),
                         precision="float32" if "32" in mode else "float64").fit(X, y)
@@ -535,7 +539,11 @@ def send():
     sent.append(time.monotonic()); os.kill(os.getpid(), signal.SIGINT)
 timer = threading.Timer(float(sys.argv[3]) if len(sys.argv) > 3 else 2.0, send); timer.start()
 try:
-    work()
+    # The work again and again until the signal comes: it then lands inside some
+    # run (a fast machine finishes one run before the signal), nearly always in
+    # the compiled core, where nearly all the time goes.
+    while time.monotonic() - t0 < 120:
+        work()
     print("COMPLETED", round(time.monotonic() - t0, 2), "s, signal", bool(sent))
 except KeyboardInterrupt:
     print("INTERRUPTED after", round(time.monotonic() - sent[0], 3), "s")
@@ -545,17 +553,19 @@ except KeyboardInterrupt:
 
 
 @pytest.mark.parametrize("mode, rows, at", [
-    ("fit-float64-1", 1_000_000, 4.0),      # growing (7 s uninterrupted here)
-    ("fit-float64-2", 1_000_000, 3.0),      # subtrees and features on 2 threads
-    ("fit-float32-1", 300_000, 5.0),        # Release 8's own procedure (16 s)
+    ("fit-float64-1", 300_000, 1.5),        # growing (about 2 s a run here)
+    ("fit-float64-2", 300_000, 1.5),        # subtrees and features on 2 threads
+    ("fit-float32-1", 100_000, 1.5),        # Release 8's own procedure (5 s)
     ("predict", 100_000, 1.0),              # every row visits 262,143 nodes
-    ("prune2", 1_000_000, 0.02),            # pessimistic pruning on 2 threads
+    ("apply", 100_000, 1.0),
+    ("route", 100_000, 1.0),
+    ("prune2", 300_000, 0.5),               # pessimistic pruning on 2 threads
 ])
 def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
-    """SIGINT at `at` seconds into work that takes several times longer (fit and
-    predict far longer; an uninterrupted run prints COMPLETED and fails) ends in
-    KeyboardInterrupt, the model unchanged and the interpreter usable. The delay
-    is printed (pytest -s shows it); the timeout only proves it did not run on."""
+    """SIGINT at `at` seconds into work repeated until it comes ends in
+    KeyboardInterrupt within 1 s (the core polls every 5 ms; 0.001-0.12 s measured
+    here), the model whole and the interpreter usable. The delay is printed
+    (pytest -s shows it)."""
     script = tmp_path / "sigint.py"
     script.write_text(SIGINT_SCRIPT)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_DIR,
@@ -566,4 +576,4 @@ def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     assert "INTERRUPTED after" in run.stdout and "USABLE True" in run.stdout, run.stdout
     delay = float(run.stdout.split("INTERRUPTED after")[1].split()[0])
-    assert delay < 5.0, delay           # generous: the uninterrupted work takes longer
+    assert delay < 1.0, delay

@@ -369,10 +369,14 @@ def run_threads(target, n):
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_predict_from_eight_threads_matches_serial(n_jobs):
     X, y = mixed(20_000, 6)
-    clf = C45Classifier(n_jobs=n_jobs).fit(X, y)
+    fitted = C45Classifier(n_jobs=n_jobs).fit(X, y)
     Xq, _ = mixed(20_000, 7)
-    serial = clf.predict_proba(Xq)
-    labels = clf.predict(Xq)
+    serial = fitted.predict_proba(Xq)
+    labels = fitted.predict(Xq)
+    # A copy that has never predicted: the eight threads race to set up its tree's
+    # descent tables.
+    clf = pickle.loads(pickle.dumps(fitted))
+    assert "_descents" not in vars(clf.tree_)
 
     def work(i):
         out = []
@@ -384,6 +388,30 @@ def test_predict_from_eight_threads_matches_serial(n_jobs):
         for proba, pred in outs:
             assert proba.tobytes() == serial.tobytes()
             np.testing.assert_array_equal(pred, labels)
+
+
+def test_predict_while_another_thread_prunes_sees_whole_trees():
+    """prune() replaces tree_ (and so its descent tables): a predict running beside
+    it answers with the old tree or the new one, never a mixture."""
+    X, y = mixed(20_000, 11)
+    clf = C45Classifier().fit(X, y)
+    Xq, _ = mixed(5_000, 12)
+    settings = [dict(confidence=0.25), dict(confidence=0.01)]
+    expected = []
+    for p in settings:
+        clf.prune(X, y, **p)
+        expected.append(clf.predict_proba(Xq).tobytes())
+    assert expected[0] != expected[1]
+
+    def work(i):
+        if i == 0:
+            for r in range(6):
+                clf.prune(X, y, **settings[r % 2])
+            return None
+        return [clf.predict_proba(Xq).tobytes() for _ in range(6)]
+
+    for outs in run_threads(work, 5)[1:]:
+        assert all(out in expected for out in outs)
 
 
 def test_two_fits_in_two_threads_match_serial_fits():
