@@ -749,7 +749,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     def _sums(self, X, tree=None, classes_only=False):
         """The class sums of C4.5's classification of each row, (m, k); with
         classes_only, each row's class index instead (first of largest sum)."""
-        check_is_fitted(self, "tree_")
+        if "tree_" not in self.__dict__:
+            check_is_fitted(self, "tree_")      # its NotFittedError
         f32 = self.precision == "float32"
         tree = self.tree_ if tree is None else tree
         plain = plain_rows(self._schema, X, f32)

@@ -432,7 +432,8 @@ class Schema:
 
     def __getstate__(self):
         state = canonical_arrays(self.__dict__)
-        state.pop("_kinds", None)           # a cache: pickles stay byte-identical
+        state.pop("_kinds", None)           # caches: pickles stay byte-identical
+        state.pop("_n_values", None)
         return state
 
     def category_kinds(self, j):
@@ -474,8 +475,15 @@ class Schema:
 
     @property
     def n_values(self):
-        return np.array([0 if c is None else max(len(c), 1) for c in self.categories],
-                        dtype=np.int32)
+        """Per feature, its number of categories (0: continuous); read-only, cached
+        (every predict passes it)."""
+        nv = self.__dict__.get("_n_values")
+        if nv is None:
+            nv = np.array([0 if c is None else max(len(c), 1) for c in self.categories],
+                          dtype=np.int32)
+            nv.flags.writeable = False
+            self.__dict__["_n_values"] = nv
+        return nv
 
 
 def _matrices(columns, schema, names, f32, learnt=None):
@@ -566,8 +574,7 @@ def plain_rows(schema, X, f32):
     agree as encode_predict requires (it gives the warnings and errors)."""
     if f32 or schema.discrete.any() or len(getattr(X, "shape", ())) != 2 or X.shape[0] == 0:
         return None
-    if not np.array_equal(schema.col, np.arange(schema.n_features)):
-        return None
+    # No discrete feature: column j of the rows is feature j (schema.col).
     if _is_dataframe(X):
         if (X.shape[1] != schema.n_features or schema.names is None
                 or not all(dt == np.float64 for dt in X.dtypes)):

@@ -664,9 +664,20 @@ def check_walkable(tree, n_values):
     (whose arrays were checked when it was made), or made for other features."""
     if type(tree) is not Tree:
         raise TypeError(f"c45: expected a c45 Tree, got {type(tree).__name__}")
-    if tree.n_values is None or not np.array_equal(tree.n_values, n_values):
+    if tree.n_values is None or not same_ints(tree.n_values, n_values):
         raise ValueError("c45: the tree was made for other features (their number of "
                          "categories differs from the model's)")
+
+
+cdef bint same_ints(const int32_t[::1] a, const int32_t[::1] b):
+    """a == b, element by element (a C loop: called on every predict)."""
+    cdef Py_ssize_t i
+    if a.shape[0] != b.shape[0]:
+        return False
+    for i in range(a.shape[0]):
+        if a[i] != b[i]:
+            return False
+    return True
 
 
 cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values) except -1:
@@ -960,11 +971,14 @@ cdef object row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
                      const int32_t[::1] col, const int32_t[::1] n_values, Rows* x,
                      bint rows_first=False):
     # The walkers read row r of feature f at column col[f] of cont or codes.
-    nv, cols = np.asarray(n_values), np.asarray(col)
-    n_cont = cont.shape[1] if rows_first else cont.shape[0]
-    if (len(cols) != len(nv) or (cols < 0).any()
-            or (cols[nv == 0] >= n_cont).any() or (cols[nv > 0] >= codes.shape[0]).any()
-            or (not rows_first and (nv > 0).any() and codes.shape[1] != cont.shape[1])):
+    cdef Py_ssize_t n_cont = cont.shape[1] if rows_first else cont.shape[0]
+    cdef Py_ssize_t f
+    cdef bint discrete = False, bad = col.shape[0] != n_values.shape[0]
+    for f in range(col.shape[0] if not bad else 0):
+        discrete = discrete or n_values[f] > 0
+        if col[f] < 0 or col[f] >= (codes.shape[0] if n_values[f] > 0 else n_cont):
+            bad = True
+    if bad or (not rows_first and discrete and codes.shape[1] != cont.shape[1]):
         raise ValueError("c45: the encoded rows do not match the model's features")
     x.m = cont.shape[1] if cont.shape[0] > 0 else codes.shape[1]
     x.stride_col = x.m
@@ -1000,6 +1014,7 @@ cdef class Descent:
     cdef Py_ssize_t n_nodes, k
     cdef Py_ssize_t stack_need  # the most entries a row's stack can hold
     cdef bint laplace, f32
+    cdef const int32_t[::1] col    # the rows' columns (fast[].column) it was made for
     cdef const signed char[::1] kind
     cdef const int32_t[::1] first, nch, ncls
     cdef const double[::1] weight
@@ -1021,6 +1036,7 @@ cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, 
     d.kind, d.first, d.nch = tree.kind, tree.first_child, tree.n_children
     d.ncls, d.weight, d.value = tree.node_class, tree.weight, tree.value
     d.laplace, d.f32 = laplace, f32
+    d.col = np.array(col, dtype=np.int32)
     d.n_nodes, d.k = d.kind.shape[0], d.value.shape[1]
     cdef Py_ssize_t n = d.n_nodes, k = d.k, nd, c, top
     if (col.shape[0] != len(n_values) or k > (1 << 24)):
@@ -1063,13 +1079,15 @@ def descent_of(tree, n_values, const int32_t[::1] col, bint laplace=False,
     """The tree's Descent for rows of these columns, made on first use and cached
     on the tree. Threads that race here each make a correct one; one is kept."""
     check_walkable(tree, n_values)
-    key = (bool(laplace), bool(f32), np.asarray(col).tobytes())
+    key = (laplace, f32)
     cache = tree.__dict__.get("_descents")
     if cache is None:
         cache = tree.__dict__.setdefault("_descents", {})
-    d = cache.get(key)
+    cdef Descent d = cache.get(key)
     if d is None:
         d = cache.setdefault(key, make_descent(tree, n_values, col, laplace, f32))
+    if not same_ints(d.col, col):      # rows of another layout: not cached
+        d = make_descent(tree, n_values, col, laplace, f32)
     return d
 
 

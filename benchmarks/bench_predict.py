@@ -1,0 +1,172 @@
+"""Prediction cost, c45 beside scikit-learn, in one run: one-row latency on large
+trees, batch CPU time from an ndarray and from a DataFrame, and the memory of a
+bagged ensemble.
+
+    python benchmarks/bench_predict.py [--rows 300000] [--batch 1000000] [--skip-bagging]
+
+Every figure is a ratio to scikit-learn's DecisionTreeClassifier(criterion="entropy",
+min_samples_leaf=2) measured in the same run (this VM's speed drifts); nothing
+here is asserted.
+
+* latency: median wall time of predict(X[i:i+1]) over 500 calls (rows cycled);
+  "walk" is the time per row of the core's batch classification of the same
+  tree (c45._tree.predict_sums on 100k rows), i.e. one descent from root to leaf;
+  "core 1 row" is one predict_sums call on one row: the per-call set-up beyond
+  the walk is the difference.
+* batch: process CPU time (best of 3) of predict on --batch rows, 10 features.
+* bagging: BaggingClassifier(model, n_estimators=20) fit on 200k x 10 in a fresh
+  process each: peak RSS during fit and RSS held after it, above the process's
+  RSS with X and the libraries loaded (Linux: VmHWM reset by /proc/self/clear_refs).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def data(rows, classes, seed=0, features=10):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(rows, features))
+    score = np.abs(X[:, :3]).sum(1) * 3 + rng.integers(0, 3, rows)
+    return X, score.astype(int) % classes
+
+
+def median_latency(model, X, calls=500):
+    model.predict(X[:1])
+    times = []
+    for i in range(calls):
+        row = X[i % len(X):i % len(X) + 1]
+        t = time.perf_counter()
+        model.predict(row)
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
+
+
+def best_cpu(f, reps=3):
+    best = float("inf")
+    for _ in range(reps):
+        t = time.process_time()
+        f()
+        best = min(best, time.process_time() - t)
+    return best
+
+
+def core_times(model, X):
+    """(seconds per row of a 100k-row batch, seconds of a one-row call) of the
+    compiled classification alone."""
+    from c45 import _tree
+    s = model._schema
+    zeros = np.zeros((1, 1), np.int32)
+
+    def call(rows):
+        return _tree.predict_sums(model.tree_, rows, zeros, s.col, s.n_values, False,
+                                  False, 1, True, True)
+    batch = np.ascontiguousarray(X[:100_000])
+    call(batch)
+    walk = min(_timed(lambda: call(batch)) for _ in range(3)) / len(batch)
+    row = np.ascontiguousarray(X[:1])
+    one = float(np.median([_timed(lambda: call(row)) for _ in range(500)]))
+    return walk, one
+
+
+def _timed(f):
+    t = time.perf_counter()
+    f()
+    return time.perf_counter() - t
+
+
+def latency_and_batch(args):
+    import pandas as pd
+    from sklearn.tree import DecisionTreeClassifier
+    from c45 import C45Classifier
+    print(f"fit on {args.rows:,} x 10; batch {args.batch:,} rows; n_jobs=1")
+    print(f"{'classes':>7} {'model':28s} {'nodes':>8} {'1 row ms':>9} {'ratio':>6} "
+          f"{'core 1 row us':>13} {'walk us':>8} {'nd CPU s':>9} {'ratio':>6} "
+          f"{'df CPU s':>9} {'ratio':>6}")
+    for classes in (2, 10):
+        X, y = data(args.rows, classes)
+        Xb, _ = data(args.batch, classes, seed=1)
+        names = [f"x{j}" for j in range(10)]
+        frame = pd.DataFrame(Xb, columns=names)
+        sk = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2).fit(X, y)
+        sk_frame = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2).fit(
+            pd.DataFrame(X, columns=names), y)
+        rows = [("sklearn entropy msl=2", sk, sk_frame)]
+        for label, params in [("c45", {}), ("c45 pruning=None", {"pruning": None})]:
+            nd = C45Classifier(n_jobs=1, **params).fit(X, y)
+            df = C45Classifier(n_jobs=1, **params).fit(pd.DataFrame(X, columns=names), y)
+            rows.append((label, nd, df))
+        base = None
+        for label, nd, df in rows:
+            lat = median_latency(nd, Xb)
+            cpu_nd = best_cpu(lambda: nd.predict(Xb))
+            cpu_df = best_cpu(lambda: df.predict(frame))
+            if base is None:
+                base = (lat, cpu_nd, cpu_df)
+                core = "-", "-"
+            else:
+                walk, one = core_times(nd, Xb)
+                core = f"{one * 1e6:.2f}", f"{walk * 1e6:.3f}"
+            print(f"{classes:7d} {label:28s} {nd.tree_.node_count:8d} {lat * 1e3:9.3f} "
+                  f"{lat / base[0]:6.2f} {core[0]:>13} {core[1]:>8} {cpu_nd:9.3f} "
+                  f"{cpu_nd / base[1]:6.2f} {cpu_df:9.3f} {cpu_df / base[2]:6.2f}")
+
+
+BAGGING = r"""
+import gc, sys
+import numpy as np
+sys.path[:0] = [p for p in sys.argv[2:] if p]
+from bench_predict import data
+from sklearn.ensemble import BaggingClassifier
+from sklearn.tree import DecisionTreeClassifier
+from c45 import C45Classifier
+def status(key):
+    with open("/proc/self/status") as fh:
+        return next(int(l.split()[1]) for l in fh if l.startswith(key)) / 1024
+X, y = data(200_000, 2)
+model = C45Classifier() if sys.argv[1] == "c45" else DecisionTreeClassifier(
+    criterion="entropy", min_samples_leaf=2)
+gc.collect()
+with open("/proc/self/clear_refs", "w") as fh:
+    fh.write("5")                   # VmHWM := VmRSS (Linux)
+base = status("VmRSS:")
+bag = BaggingClassifier(model, n_estimators=20, random_state=0).fit(X, y)
+gc.collect()
+print(status("VmHWM:") - base, status("VmRSS:") - base, X.nbytes / 1e6,
+      sum(e.tree_.node_count for e in bag.estimators_))
+"""
+
+
+def bagging():
+    print("\nBaggingClassifier(model, n_estimators=20) on 200,000 x 10, 2 classes "
+          "(MB above RSS with X loaded)")
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = {}
+    for name in ("sklearn", "c45"):
+        run = subprocess.run([sys.executable, "-c", BAGGING, name, here,
+                              os.environ.get("PYTHONPATH", "")],
+                             capture_output=True, text=True, check=True)
+        out[name] = [float(v) for v in run.stdout.split()]
+    for name in ("sklearn", "c45"):
+        peak, held, x_mb, nodes = out[name]
+        print(f"{name:8s} peak {peak:7.1f} MB ({peak / out['sklearn'][0]:4.2f}x sklearn)"
+              f"   held {held:7.1f} MB ({held / out['sklearn'][1]:4.2f}x sklearn)   "
+              f"X {x_mb:.0f} MB   nodes {int(nodes):,}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rows", type=int, default=300_000)
+    p.add_argument("--batch", type=int, default=1_000_000)
+    p.add_argument("--skip-bagging", action="store_true")
+    args = p.parse_args()
+    latency_and_batch(args)
+    if not args.skip_bagging:
+        bagging()
+
+
+if __name__ == "__main__":
+    main()
