@@ -1119,6 +1119,28 @@ cdef class RowBlocks:
         return True
 
 
+cdef inline Py_ssize_t push_branches(Descent d, const Rows* rows, Py_ssize_t nd,
+                                     Py_ssize_t r, double wt, int32_t* stack_node,
+                                     double* stack_w, Py_ssize_t top,
+                                     bint f32) noexcept nogil:
+    """Push the branches row r takes at test node nd with weight wt onto the
+    stack; returns the new top. A known value takes its branch with all of wt;
+    an unknown one every branch, with wt times the branch's share of the node's
+    training weight (§9), pushed in reverse so that branches are visited in
+    order (the order of the binary32 sums)."""
+    cdef Py_ssize_t b, v = row_branch(&d.tv, rows, nd, r)
+    cdef int32_t child = d.first[nd]
+    if v > 0:
+        stack_node[top] = child + <int32_t> v - 1
+        stack_w[top] = wt
+        return top + 1
+    for b in range(d.nch[nd] - 1, -1, -1):
+        stack_node[top] = child + <int32_t> b
+        stack_w[top] = rnd(f32, rnd(f32, wt * d.weight[child + b]) / d.weight[nd])
+        top = top + 1
+    return top
+
+
 cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
                         const double* xc, const Rows* rows_p, double[:, ::1] sums,
                         Py_ssize_t[::1] cls_out, int32_t* stack_node, double* stack_w,
@@ -1130,7 +1152,7 @@ cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
     cdef Py_ssize_t k = d.k
     cdef bint f32 = d.f32
     cdef double* target
-    cdef Py_ssize_t r, top, c, nd, b, v
+    cdef Py_ssize_t r, top, c, nd
     cdef double wt, x
     for r in range(lo, hi):
         # The fast walk.
@@ -1164,24 +1186,8 @@ cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
             wt = stack_w[top]
             if d.kind[nd] == LEAF:
                 add_leaf(target, nd, wt, k, d.weight, d.value, d.ncls, d.laplace, f32)
-                continue
-            if fast[nd].column >= 0:
-                x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
-                v = 0 if isnan(x) else (2 if x > fast[nd].threshold else 1)
             else:
-                v = row_branch(&d.tv, &rows, nd, r)
-            if v > 0:
-                stack_node[top] = d.first[nd] + <int32_t> v - 1
-                stack_w[top] = wt
-                top = top + 1
-            else:
-                # Push in reverse so branches are visited in order (the order
-                # of the binary32 sums).
-                for b in range(d.nch[nd] - 1, -1, -1):
-                    stack_node[top] = d.first[nd] + <int32_t> b
-                    stack_w[top] = rnd(f32, rnd(f32, wt * d.weight[d.first[nd] + b])
-                                       / d.weight[nd])
-                    top = top + 1
+                top = push_branches(d, &rows, nd, r, wt, stack_node, stack_w, top, f32)
         if classes_only:
             cls_out[r] = first_max(target, k)
 
@@ -1298,7 +1304,7 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
     cdef RowBlocks blocks = RowBlocks(m)
-    cdef Py_ssize_t r, top, nd, b, v
+    cdef Py_ssize_t r, top, nd
     cdef double wt
     if stack_node == NULL or stack_w == NULL:
         free(stack_node); free(stack_w)
@@ -1315,18 +1321,9 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                         nd = stack_node[top]
                         wt = stack_w[top]
                         reach[nd, y[r]] += wt
-                        if d.kind[nd] == LEAF:
-                            continue
-                        v = row_branch(&d.tv, &rows, nd, r)
-                        if v > 0:
-                            stack_node[top] = d.first[nd] + <int32_t> v - 1
-                            stack_w[top] = wt
-                            top += 1
-                        else:
-                            for b in range(d.nch[nd] - 1, -1, -1):
-                                stack_node[top] = d.first[nd] + <int32_t> b
-                                stack_w[top] = wt * d.weight[d.first[nd] + b] / d.weight[nd]
-                                top += 1
+                        if d.kind[nd] != LEAF:
+                            top = push_branches(d, &rows, nd, r, wt, stack_node, stack_w, top,
+                                                False)
     finally:
         free(stack_node)
         free(stack_w)
@@ -1346,7 +1343,7 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef int64_t[::1] ip = indptr
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
-    cdef Py_ssize_t cap = 2 * m + 16, count = 0, r, top, nd, b, v
+    cdef Py_ssize_t cap = 2 * m + 16, count = 0, r, top, nd
     cdef int32_t* out_node = <int32_t*> malloc(cap * sizeof(int32_t))
     cdef double* out_w = <double*> malloc(cap * sizeof(double))
     cdef int32_t* grown_node
@@ -1381,18 +1378,9 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                         out_node[count] = <int32_t> nd
                         out_w[count] = wt
                         count += 1
-                        if d.kind[nd] == LEAF:
-                            continue
-                        v = row_branch(&d.tv, &rows, nd, r)
-                        if v > 0:
-                            stack_node[top] = d.first[nd] + <int32_t> v - 1
-                            stack_w[top] = wt
-                            top += 1
-                        else:
-                            for b in range(d.nch[nd] - 1, -1, -1):
-                                stack_node[top] = d.first[nd] + <int32_t> b
-                                stack_w[top] = wt * d.weight[d.first[nd] + b] / d.weight[nd]
-                                top += 1
+                        if d.kind[nd] != LEAF:
+                            top = push_branches(d, &rows, nd, r, wt, stack_node, stack_w, top,
+                                                False)
                     ip[r + 1] = count
             if failed:
                 raise MemoryError("c45: out of memory tracing the rows")
