@@ -327,9 +327,7 @@ def _discrete_codes(col, categories, label):
                     # pandas infers Arrow strings, which refuse lone surrogates:
                     # look the values up one by one instead.
                     lookup = {c: i + 1 for i, c in enumerate(categories)}
-                    codes = np.array([lookup.get(v, 0) if isinstance(v, str) or
-                                      not _is_missing_scalar(v) else 0 for v in values],
-                                     dtype=np.int64)
+                    codes = np.array([lookup.get(v, 0) for v in values], dtype=np.int64)
         except TypeError as exc:
             raise TypeError(f"X {label}: {exc}") from None
         return codes.astype(np.int32), categories

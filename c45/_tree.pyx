@@ -1039,7 +1039,7 @@ cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, 
     d.col = np.array(col, dtype=np.int32)
     d.n_nodes, d.k = d.kind.shape[0], d.value.shape[1]
     cdef Py_ssize_t n = d.n_nodes, k = d.k, nd, c, top
-    if (col.shape[0] != len(n_values) or k > (1 << 24)):
+    if col.shape[0] != len(n_values):
         raise ValueError("c45: the tree does not match the model's features")
     d.fast = <FastNode*> malloc((n + 1) * sizeof(FastNode))
     d.leaf_class = <int32_t*> malloc((n + 1) * sizeof(int32_t))
@@ -1095,7 +1095,7 @@ cdef class RowBlocks:
     """Rows in blocks of about 10 ms of work: between blocks the calling thread
     polls for Ctrl-C (PyErr_CheckSignals), so that every walker over many rows
     stops within a fraction of a second."""
-    cdef public Py_ssize_t lo, hi, m, size
+    cdef Py_ssize_t lo, hi, m, size
     cdef double t0
 
     def __cinit__(self, Py_ssize_t m):
