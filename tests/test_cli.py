@@ -22,6 +22,7 @@ import pytest
 import c45
 from c45 import cli
 from c45.io import read_c45
+import c45_process
 from r8_output import parse_r8_output
 
 REFERENCE = Path(__file__).resolve().parent / "data" / "reference"
@@ -30,16 +31,8 @@ DATASETS = ["golf", "labor-neg", "vote", "monk1", "monk2", "monk3", "crx", "hypo
 
 
 def run(*args, cwd=None):
-    """``python -m c45 ARGS``, importing the same c45 as the tests. ``-m`` puts the
-    working directory first on sys.path, so by default it is the directory that
-    holds that c45 (not a source checkout whose c45/ has no compiled modules)."""
-    env = dict(os.environ)
-    home = str(Path(c45.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([home, env.get("PYTHONPATH", "")])
-    cwd = home if cwd is None else cwd
-    return subprocess.run([sys.executable, "-m", "c45", *map(str, args)],
-                          capture_output=True, text=True, env=env, cwd=cwd, timeout=300,
-                          stdin=subprocess.DEVNULL)
+    """``python -m c45 ARGS``, importing the same c45 as the tests (see c45_process)."""
+    return c45_process.run(["-m", "c45", *args], cwd=cwd, timeout=300)
 
 
 def run_many(commands):
@@ -444,11 +437,9 @@ def test_csv_numeric_target_is_refused_unless_asked(tmp_path, capsys):
 
 
 def test_output_into_a_closed_pipe_has_no_traceback():
-    env = dict(os.environ)
-    home = str(Path(c45.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([home, env.get("PYTHONPATH", "")])
-    done = subprocess.run(f"'{sys.executable}' -m c45 | head -1", shell=True, cwd=home,
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(f"'{sys.executable}' -m c45 | head -1", shell=True,
+                          cwd=c45_process.HOME, env=c45_process.child_env(),
+                          capture_output=True, text=True, timeout=300)
     assert done.stdout.startswith("=== golf")
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
 
@@ -458,7 +449,5 @@ def test_help_does_not_import_scikit_learn():
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    try: cli.main(['--help'])\n    except SystemExit: pass\n"
             "print('sklearn' in sys.modules, 'pandas' in sys.modules)")
-    home = str(Path(c45.__file__).resolve().parent.parent)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=home, timeout=120)
+    done = c45_process.run_python(code)
     assert done.stdout.split() == ["False", "False"], done.stderr

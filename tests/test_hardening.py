@@ -9,29 +9,17 @@ checksum recomputed), so they follow the format as it is.
 """
 import copy
 import json
-import os
 import pickle
-import subprocess
-import sys
-import textwrap
 import warnings
 
 import numpy as np
 import pytest
 
-import c45
 from c45 import C45Classifier, from_json, to_json
 from c45._serialize import _canonical
+import c45_process
+from c45_process import run_python
 
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(c45.__file__)))
-
-
-def run_python(code, timeout=120, env=None):
-    """Run code in a fresh interpreter that imports this c45: CompletedProcess."""
-    full_env = dict(os.environ, **(env or {}))
-    full_env["PYTHONPATH"] = os.pathsep.join([PACKAGE_DIR, os.environ.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full_env,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 def expect_outcome(code, expected, timeout=120):
@@ -568,10 +556,7 @@ def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     (pytest -s shows it)."""
     script = tmp_path / "sigint.py"
     script.write_text(SIGINT_SCRIPT)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_DIR,
-                                                       os.environ.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, str(script), mode, str(rows), str(at)],
-                         env=env, capture_output=True, text=True, timeout=240)
+    run = c45_process.run([script, mode, rows, at], timeout=240)
     print(mode, run.stdout.strip().replace("\n", "; "))
     assert run.returncode == 0, run.stderr[-2000:]
     assert "INTERRUPTED after" in run.stdout and "USABLE True" in run.stdout, run.stdout

@@ -646,16 +646,10 @@ def test_parallel_pruning_keeps_tall_subtrees_off_worker_stacks(tmp_path):
     with an unlimited ulimit -s): a subtree taller than MAX_TASK_HEIGHT is walked
     by the calling thread instead. Two chains 10,000 levels deep, each under
     n / 16 cases, once crashed the process."""
-    import subprocess
-    import sys
+    import c45_process
     script = tmp_path / "tall_tasks.py"
     script.write_text(TALL_TASKS)
-    import c45
-    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(c45.__file__)))
-    env = dict(os.environ, OMP_STACKSIZE="1M",
-               PYTHONPATH=os.pathsep.join([package_dir, os.environ.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
-                         text=True, timeout=600)
+    run = c45_process.run([script], env={"OMP_STACKSIZE": "1M"}, timeout=600)
     assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
     assert run.stdout.startswith("ok ")
 
