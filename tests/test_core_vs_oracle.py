@@ -206,6 +206,39 @@ def test_subtree_tasks_equal_oracle(n_jobs):
         assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
 
 
+def many_branch_problem(seed, n=6000):
+    """A 20-valued feature with unknown values at the root (2 values hold half the
+    cases): float64 growing makes its children from an index of each branch's
+    entries (index_branches), the large children in the arenas, one in place, the
+    small ones set aside as tasks."""
+    rng = np.random.default_rng(seed)
+    p = np.r_[0.3, 0.2, np.full(18, 0.5 / 18)]
+    d = rng.choice(np.arange(1, 21), size=n, p=p)
+    d[rng.random(n) < 0.05] = 0
+    x0 = rng.normal(size=n).round(2)
+    x0[rng.random(n) < 0.1] = np.nan
+    score = (d % 3) + 0.8 * np.nan_to_num(x0) + rng.normal(size=n) * 0.5
+    y = np.digitize(score, [0.5, 1.5, 2.5])
+    X = pd.DataFrame({"x0": x0, "d": pd.Categorical.from_codes(
+        d - 1, [f"v{i}" for i in range(1, 21)])})
+    return X, [x0, d], [None, 20], y
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_many_branch_children_equal_oracle(n_jobs):
+    """The lists of a many-branch test's children gathered through the per-branch
+    index must be the ones the parent's filter gives: same cases, same order, the
+    unknown-outcome cases' weights scaled."""
+    for seed in range(2):
+        X, columns, kinds, y = many_branch_problem(seed)
+        grown, pruned = fit_oracle(columns, kinds, y, 4, min_samples_leaf=2,
+                                   precision="float64")
+        clf = C45Classifier(n_jobs=n_jobs).fit(X, y)
+        assert clf.grown_tree_.feature[0] == 1 and clf.grown_tree_.n_children[0] == 20
+        assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
+        assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
+
+
 def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs():
     """With max_features, each set-aside subtree draws from its own seeded stream
     and the top of the tree keeps its own: the tree is the same on 1 and 2 threads."""
