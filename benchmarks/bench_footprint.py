@@ -1,8 +1,9 @@
 """Memory a fitted model holds, c45 beside scikit-learn, in one run.
 
 For each model: the resident memory (RSS, after gc.collect()) the fitted model adds
-to the process (RSS with the model minus RSS after deleting it), and the bytes of
-its pickle, relative to the size of X.
+to the process (RSS with the model minus RSS after deleting it), the bytes of its
+trees' arrays (c45: the grown and the pruned tree; scikit-learn: its one tree), and
+the bytes of its pickle, relative to the size of X.
 
     python benchmarks/bench_footprint.py [--rows 1000000] [--features 10] [--classes 2]
 """
@@ -21,15 +22,25 @@ def rss_mb():
     return float("nan")
 
 
+def tree_bytes(model):
+    """Bytes of the node arrays of the model's trees."""
+    if hasattr(model, "grown_tree_"):
+        trees = {id(t): t for t in (model.grown_tree_, model.tree_)}.values()
+        return sum(getattr(t, f).nbytes for t in trees for f in t._fields)
+    state = model.tree_.__getstate__()
+    return state["nodes"].nbytes + state["values"].nbytes
+
+
 def held(make, X, y):
     model = make().fit(X, y)
     gc.collect()
     with_model = rss_mb()
+    arrays = tree_bytes(model) / 1e6
     size = len(pickle.dumps(model))
     nodes = getattr(getattr(model, "tree_", None), "node_count", None)
     del model
     gc.collect()
-    return with_model - rss_mb(), size / 1e6, nodes
+    return with_model - rss_mb(), arrays, size / 1e6, nodes
 
 
 def main():
@@ -51,8 +62,9 @@ def main():
             ("c45 keep_training_data", lambda: C45Classifier(keep_training_data=True)),
             ("sklearn entropy msl=2",
              lambda: DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2))]:
-        mb, pickle_mb, nodes = held(make, X, y)
-        print(f"{name:24s} held {mb:7.1f} MB = {mb / x_mb:5.2f}x X   pickle "
+        mb, arrays_mb, pickle_mb, nodes = held(make, X, y)
+        print(f"{name:24s} held {mb:7.1f} MB = {mb / x_mb:5.2f}x X   trees "
+              f"{arrays_mb:6.1f} MB = {arrays_mb / x_mb:5.2f}x X   pickle "
               f"{pickle_mb:6.1f} MB   nodes {nodes}")
 
 
