@@ -319,6 +319,49 @@ def test_classes_mixing_bytes_and_ints_are_refused():
         from_json(retamper(doc))
 
 
+@pytest.mark.parametrize("field", ["weight", "threshold", "value"])
+def test_json_integer_beyond_float64_in_a_tree_is_corrupted(field):
+    clf, _, _ = mixed_model()
+    doc = _doc(clf)
+    tree = doc["trees"]["grown"]
+    node = tree["kind"].index(2)              # a continuous test: a finite threshold
+    if field == "value":
+        tree["value"][node][0] = 10**400
+    else:
+        tree[field][node] = 10**400
+    with pytest.raises(ValueError, match="corrupted: trees.grown.* not a finite number"):
+        from_json(retamper(doc))
+
+
+def test_json_integer_too_long_to_read_is_invalid_json():
+    clf, _, _ = mixed_model()
+    text = retamper(_doc(clf)).replace('"n_features": 2', '"n_features": ' + "9" * 5000)
+    with pytest.raises(ValueError, match="c45 model file is not valid JSON"):
+        from_json(text)
+
+
+@pytest.mark.parametrize("dropped", [5, [[1]], {"a": 1}, [None]])
+def test_params_not_stored_of_another_shape_is_corrupted(dropped):
+    clf, _, _ = mixed_model()
+    doc = _doc(clf)
+    doc["params_not_stored"] = dropped
+    with pytest.raises(ValueError, match="corrupted: params_not_stored must be a list"):
+        from_json(retamper(doc))
+
+
+@pytest.mark.parametrize("classes", [
+    {"dtype": "<i8", "values": [0.5, 1.5]},         # would become 0 and 1
+    {"dtype": "<U1", "values": ["ab", "cd"]},       # would be cut to "a", "c"
+    {"dtype": "<f2", "values": [1e10, 1e11]},       # would both be inf
+])
+def test_classes_that_change_value_in_their_dtype_are_corrupted(classes):
+    clf, _, _ = mixed_model()
+    doc = _doc(clf)
+    doc["classes"] = classes
+    with pytest.raises(ValueError, match="corrupted: classes .* change value in dtype"):
+        from_json(retamper(doc))
+
+
 # -- threads ------------------------------------------------------------------
 
 def test_fit_and_predict_with_n_jobs_100000_run_on_the_usable_cpus():
