@@ -12,7 +12,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45 import _pruning, _ranks, _tree
 from c45._threads import clamp as clamp_threads
-from c45._encode import Schema, canonical_arrays, encode_fit, encode_predict, encode_target, plain_rows
+from c45._encode import (Schema, canonical_arrays, check_labels, encode_fit,
+                         encode_predict, encode_target, plain_rows)
 
 _PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
 _PRECISION = ("float64", "float32")
@@ -249,15 +250,28 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.keep_training_data = keep_training_data
 
     # -- parameters --------------------------------------------------------
-    def _check_params(self):
-        def choice(name, options):
-            if getattr(self, name) not in options:
-                raise ValueError(f"{name} must be one of {list(options)}, got "
+    def _choice(self, name, options):
+        if getattr(self, name) not in options:
+            raise ValueError(f"{name} must be one of {list(options)}, got "
+                             f"{getattr(self, name)!r}")
+
+    def _flags(self, *names):
+        for name in names:
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got "
                                  f"{getattr(self, name)!r}")
-        choice("precision", _PRECISION)
-        choice("pruning", _PRUNING)
-        choice("criterion", _CRITERION)
-        choice("threshold", _THRESHOLD)
+
+    def _check_predict_params(self):
+        """The parameters prediction reads: set_params after fit, or a pickle, may
+        have changed them since fit checked them."""
+        self._choice("precision", _PRECISION)
+        self._flags("laplace")
+
+    def _check_params(self):
+        self._check_predict_params()
+        self._choice("pruning", _PRUNING)
+        self._choice("criterion", _CRITERION)
+        self._choice("threshold", _THRESHOLD)
         m = self.min_samples_leaf
         if not _is_number(m) or not np.isfinite(m) or m <= 0:
             raise ValueError(f"min_samples_leaf must be a positive number (case "
@@ -285,11 +299,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         g = self.min_gain
         if g is not None and (not _is_number(g) or not np.isfinite(g)):
             raise ValueError(f"min_gain must be None or a number, got {g!r}")
-        for name in ("subtree_raising", "normalize_sample_weight", "subset_splits",
-                     "mdl_correction", "laplace"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name} must be True or False, got "
-                                 f"{getattr(self, name)!r}")
+        self._flags("subtree_raising", "normalize_sample_weight", "subset_splits",
+                    "mdl_correction")
 
     def _threads(self):
         if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral)
@@ -539,6 +550,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return state
 
     def __setstate__(self, state):
+        if not isinstance(state, dict):
+            raise ValueError(f"c45: the pickled C45Classifier's state is a "
+                             f"{type(state).__name__}, not a dict")
         fmt = state.get("_pickle_format", PICKLE_FORMAT if "tree_" not in state else None)
         if "tree_" in state and fmt != PICKLE_FORMAT:
             from c45 import __version__
@@ -558,6 +572,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if not isinstance(schema, Schema):
             raise ValueError("c45: the pickled model has no valid schema")
         n_values = schema.n_values
+        C45Classifier._check_classes(classes)
         out = {}
         for name in ("tree_", "grown_tree_"):
             tree = state.get(name)
@@ -572,15 +587,36 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             if empty:       # fit never tests a feature it saw no category of
                 raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
                                  f"which has no categories")
-            if classes is None or len(classes) != tree.n_classes:
+            if len(classes) != tree.n_classes:
                 raise ValueError(f"c45: the pickled model's {name} has "
-                                 f"{tree.n_classes} classes, classes_ has "
-                                 f"{None if classes is None else len(classes)}")
+                                 f"{tree.n_classes} classes, classes_ has {len(classes)}")
             out[name] = tree
         if state.get("n_features_in_") != schema.n_features:
             raise ValueError("c45: the pickled model's n_features_in_ does not match "
                              "its schema")
+        C45Classifier._check_schema_copies(state, schema)
         return out
+
+    @staticmethod
+    def _check_classes(classes):
+        """classes_ as fit makes it: a 1-D array of distinct known labels of one kind."""
+        if not isinstance(classes, np.ndarray) or classes.ndim != 1 or not len(classes):
+            shape = f" of shape {classes.shape}" if isinstance(classes, np.ndarray) else ""
+            raise ValueError(f"c45: the pickled model's classes_ is a "
+                             f"{type(classes).__name__}{shape}, not a 1-D array of labels")
+        check_labels(classes.tolist(), "c45: the pickled model's classes_")
+
+    @staticmethod
+    def _check_schema_copies(state, schema):
+        """categories_ and feature_names_in_ (read by the exports) are the schema's."""
+        if state.get("categories_") != [None if c is None else list(c)
+                                        for c in schema.categories]:
+            raise ValueError("c45: the pickled model's categories_ differ from its schema")
+        names = state.get("feature_names_in_")
+        if (names is None) != (schema.names is None) or (
+                names is not None and not np.array_equal(names, schema.names)):
+            raise ValueError("c45: the pickled model's feature_names_in_ differ from "
+                             "its schema")
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, data tuple)."""
@@ -751,6 +787,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         classes_only, each row's class index instead (first of largest sum)."""
         if "tree_" not in self.__dict__:
             check_is_fitted(self, "tree_")      # its NotFittedError
+        self._check_predict_params()
         f32 = self.precision == "float32"
         tree = self.tree_ if tree is None else tree
         plain = plain_rows(self._schema, X, f32)
@@ -786,6 +823,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     def _visits(self, X):
         check_is_fitted(self, "tree_")
+        self._check_predict_params()
         cont, codes = encode_predict(self._schema, X, self.precision == "float32")
         return _tree.visit_rows(self.tree_, np.ascontiguousarray(cont),
                                 np.ascontiguousarray(codes), self._schema.col,

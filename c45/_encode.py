@@ -311,6 +311,8 @@ def _discrete_codes(col, categories, label):
         if categories is None:
             if isinstance(s.dtype, pd.CategoricalDtype):
                 categories = list(s.cat.categories)
+                # What a model's schema may hold (an unpickled one is checked).
+                check_labels(categories, f"the categories of X {label}")
             else:
                 categories = _category_list(pd.unique(s.to_numpy(dtype=object)), label)
         index = pd.Index(categories, dtype=object)
@@ -442,9 +444,15 @@ class Schema:
         return cache[j]
 
     def __setstate__(self, state):
-        # Unpickled schemas are checked as loaded model files are (col recomputed).
-        self.__init__(state.get("names"), state.get("discrete"), state.get("categories"))
+        # Unpickled schemas are checked as loaded model files are, before their
+        # arrays are used (col recomputed).
+        if not isinstance(state, dict):
+            raise ValueError(f"c45 schema: the pickled state is a "
+                             f"{type(state).__name__}, not a dict")
+        self.names, self.discrete, self.categories = (
+            state.get("names"), state.get("discrete"), state.get("categories"))
         self.check()
+        self.__init__(self.names, self.discrete, self.categories)
 
     def check(self):
         """Raise ValueError unless the schema is one fit could have made: one
@@ -455,9 +463,13 @@ class Schema:
             raise ValueError("c45 schema: discrete must be a non-empty 1-D bool array")
         if not isinstance(self.categories, list) or len(self.categories) != len(d):
             raise ValueError("c45 schema: categories must be a list, one entry per feature")
-        if self.names is not None and (len(self.names) != len(d) or not all(
-                isinstance(n, str) for n in self.names)):
-            raise ValueError("c45 schema: names must be None or one string per feature")
+        names = self.names
+        if names is not None and not (
+                isinstance(names, np.ndarray) and names.shape == d.shape
+                and all(isinstance(n, str) for n in names)
+                and len(set(names)) == len(names)):
+            raise ValueError("c45 schema: names must be None or an array of distinct "
+                             "strings, one per feature")
         for j, cats in enumerate(self.categories):
             if not d[j]:
                 if cats is not None:
@@ -612,6 +624,7 @@ def encode_target(y, n_rows):
     if pd is not None and isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
             y.dtype, pd.CategoricalDtype):
         declared = list(y.categories if isinstance(y, pd.Categorical) else y.cat.categories)
+        check_labels(declared, "the categories of y")
     if pd is not None and isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-dimensional, got a DataFrame with "

@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from c45 import C45Classifier, from_json, to_json
+from c45 import _tree
+from c45._encode import Schema
 from c45._serialize import _canonical
 import c45_process
 from c45_process import run_python
@@ -215,6 +217,101 @@ def test_tree_constructor_refuses_lossy_casts():
                        ("kind", ["0"]), ("weight", [None]), ("value", [1.0])):
         with pytest.raises(ValueError, match="c45: invalid tree"):
             Tree(**dict(base, **{field: bad}))
+
+
+class _StateOf:
+    """Pickles as object.__new__(cls) given `state` (any object) to __setstate__."""
+
+    def __init__(self, cls, state):
+        self.cls, self.state = cls, state
+
+    def __reduce__(self):
+        return (object.__new__, (self.cls,), self.state)
+
+
+def _tree_state(tree, **changes):
+    return {**{f: getattr(tree, f) for f in tree._fields}, "n_values": tree.n_values,
+            **changes}
+
+
+def _schema_state(schema, **changes):
+    return {"names": schema.names, "discrete": schema.discrete,
+            "categories": schema.categories, **changes}
+
+
+# Each: (name, function(fitted state) -> None) changing the pickled state.
+STATE_TAMPERINGS = {
+    "classifier state a list": None,
+    "classes_ a list": lambda s: s.__setitem__("classes_", [0, 1]),
+    "classes_ a string": lambda s: s.__setitem__("classes_", "ab"),
+    "classes_ 2-D": lambda s: s.__setitem__("classes_", np.array([[0], [1]])),
+    "classes_ twice the same": lambda s: s.__setitem__("classes_", np.array([0, 0])),
+    "classes_ with NaN": lambda s: s.__setitem__("classes_", np.array([np.nan, 1.0])),
+    "categories_ not the schema's": lambda s: s.__setitem__("categories_", [None, ["x"]]),
+    "categories_ an int": lambda s: s.__setitem__("categories_", 5),
+    "feature_names_in_ without schema names":
+        lambda s: s.__setitem__("feature_names_in_", np.array(["a"], dtype=object)),
+    "precision unknown": lambda s: s.__setitem__("precision", "float16"),
+    "laplace a string": lambda s: s.__setitem__("laplace", "no"),
+    "tree state a list": lambda s: s.__setitem__("tree_", _StateOf(_tree.Tree, [1])),
+    "tree state without kind": lambda s: s.__setitem__("tree_", _StateOf(
+        _tree.Tree, {k: v for k, v in _tree_state(s["tree_"]).items() if k != "kind"})),
+    "tree kind a scalar": lambda s: s.__setitem__("tree_", _StateOf(
+        _tree.Tree, _tree_state(s["tree_"], kind=0))),
+    "tree kind ragged": lambda s: s.__setitem__("tree_", _StateOf(
+        _tree.Tree, _tree_state(s["tree_"], kind=[[0], [1, 2]]))),
+    "schema state an int": lambda s: s.__setitem__("_schema", _StateOf(Schema, 3)),
+    "schema discrete a list": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], discrete=[False, True]))),
+    "schema discrete 2-D": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], discrete=np.array([[False, True]])))),
+    "schema names a string": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], names="ab"))),
+    "schema names twice the same": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], names=np.array(["a", "a"], dtype=object)))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATE_TAMPERINGS))
+def test_tampered_pickled_state_is_refused_naming_it(model, name):
+    """Pickled state of another shape than fit makes: a ValueError from
+    unpickling or from predict, never AttributeError/IndexError/TypeError from
+    inside, nor a model that answers otherwise than fit's would."""
+    clf, X, _ = model
+    state = dict(clf.__getstate__())
+    tamper = STATE_TAMPERINGS[name]
+    if tamper is None:
+        state = [1]
+    else:
+        tamper(state)
+    data = pickle.dumps(_StateOf(C45Classifier, state))
+    with pytest.raises(ValueError, match="c45|precision|laplace"):
+        loaded = pickle.loads(data)
+        loaded.predict(X)
+        loaded.predict_proba(X)
+
+
+def test_model_with_a_categorical_of_mixed_categories_is_refused_at_fit():
+    """fit made a schema (or classes) that unpickling then refused."""
+    import pandas as pd
+    X = pd.DataFrame({"a": pd.Categorical([1, "a"] * 10)})
+    with pytest.raises(ValueError, match="the categories of X column 'a' mix kinds"):
+        C45Classifier().fit(X, [0, 1] * 10)
+    with pytest.raises(ValueError, match="the categories of y mix kinds"):
+        C45Classifier().fit(np.arange(20.0)[:, None], pd.Categorical([1, "a"] * 10))
+
+
+def test_params_set_after_fit_are_checked_by_predict(model):
+    clf, X, _ = model
+    clf = copy.deepcopy(clf)
+    clf.set_params(laplace="yes")
+    with pytest.raises(ValueError, match="laplace must be True or False"):
+        clf.predict_proba(X)
+    clf.set_params(laplace=False, precision="float16")
+    with pytest.raises(ValueError, match="precision must be one of"):
+        clf.predict(X)
+    with pytest.raises(ValueError, match="precision must be one of"):
+        clf.apply(X)
 
 
 def test_fake_tree_object_is_not_walked(model):
