@@ -1,6 +1,7 @@
 """C45Classifier: the scikit-learn face of the C4.5 Release 8 core."""
-import numbers
 import hashlib
+import math
+import numbers
 import warnings
 
 import numpy as np
@@ -13,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from c45 import _pruning, _ranks, _tree
 from c45._threads import clamp as clamp_threads
 from c45._encode import (Schema, canonical_arrays, check_labels, encode_fit,
-                         encode_predict, encode_target, plain_rows)
+                         encode_predict, encode_target, n_rows, plain_rows)
 
 _PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
 _PRECISION = ("float64", "float32")
@@ -55,6 +56,15 @@ def _round32(x):
 
 def _is_number(x):
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def _finite_number(x):
+    """x is a real number (not a bool) within float64's range: a Fraction too,
+    not an int beyond float64 (10**400), NaN or an infinity."""
+    try:
+        return _is_number(x) and math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 # C4.5 considers a cut between two values only when they differ by more than this
@@ -273,14 +283,18 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self._choice("criterion", _CRITERION)
         self._choice("threshold", _THRESHOLD)
         m = self.min_samples_leaf
-        if not _is_number(m) or not np.isfinite(m) or m <= 0:
+        if not _finite_number(m) or m <= 0:
             raise ValueError(f"min_samples_leaf must be a positive number (case "
                              f"weight), got {m!r}")
         c = self.confidence
         if not _is_number(c) or not 0 < c <= 1:
             raise ValueError(f"confidence must be in (0, 1], got {c!r}")
+        if self._cf() <= 0:
+            raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
+                             f"rounds C4.5's -c percentage to binary32); give at least "
+                             f"1e-42 or use precision='float64'")
         a = self.ccp_alpha
-        if not _is_number(a) or not np.isfinite(a) or a < 0:
+        if not _finite_number(a) or a < 0:
             raise ValueError(f"ccp_alpha must be a non-negative number, got {a!r}")
         v = self.validation_fraction
         if not _is_number(v) or not 0 < v < 1:
@@ -291,14 +305,15 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"max_depth must be None or an integer in 0..{MAX_DEPTH} "
                              f"(None: no limit), got {d!r}")
         s = self.min_samples_split
-        if not _is_number(s) or not np.isfinite(s) or s < 0:
+        if not _finite_number(s) or s < 0:
             raise ValueError(f"min_samples_split must be a non-negative number, got {s!r}")
         p = self.max_purity
         if not _is_number(p) or not 0 < p <= 1:
             raise ValueError(f"max_purity must be in (0, 1], got {p!r}")
         g = self.min_gain
-        if g is not None and (not _is_number(g) or not np.isfinite(g)):
+        if g is not None and not _finite_number(g):
             raise ValueError(f"min_gain must be None or a number, got {g!r}")
+        self._random_state()
         self._flags("subtree_raising", "normalize_sample_weight", "subset_splits",
                     "mdl_correction")
 
@@ -323,9 +338,16 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         raise ValueError(f"max_features must be None, a positive int or a fraction in "
                          f"(0, 1], got {m!r}")
 
+    def _random_state(self):
+        try:
+            return check_random_state(self.random_state)
+        except ValueError:
+            raise ValueError(f"random_state must be None, an integer in 0..2**32 - 1 or "
+                             f"a numpy RandomState, got {self.random_state!r}") from None
+
     def _options(self, n_features):
         f32 = self.precision == "float32"
-        seed = check_random_state(self.random_state).randint(1, 2**31 - 1)
+        seed = self._random_state().randint(1, 2**31 - 1)
         return dict(
             min_objs=float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf),
             gain_ratio=self.criterion == "gain_ratio",
@@ -396,22 +418,29 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
-        n = len(y) if hasattr(y, "__len__") else np.asarray(y).shape[0]
+        # The checks fit makes, before the rows are taken apart.
+        n = n_rows(X)
+        encode_target(y, n)
+        self._check_weights(sample_weight, n, False, False)
         idx = np.arange(n)
         labels = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
+        split = dict(test_size=float(self.validation_fraction),
+                     random_state=self._random_state())
         try:
-            grow_idx, val_idx = train_test_split(
-                idx, test_size=self.validation_fraction, random_state=self.random_state,
-                stratify=labels)
+            grow_idx, val_idx = train_test_split(idx, stratify=labels, **split)
         except ValueError:          # a class too small to stratify
-            grow_idx, val_idx = train_test_split(
-                idx, test_size=self.validation_fraction, random_state=self.random_state)
+            try:
+                grow_idx, val_idx = train_test_split(idx, **split)
+            except ValueError as exc:
+                raise ValueError(f"pruning='reduced_error' holds out "
+                                 f"validation_fraction={self.validation_fraction!r} of "
+                                 f"the {n} rows: {exc}") from None
         grow_idx.sort()
         val_idx.sort()
 
         def take(a, rows):
-            if a is None:
-                return None
+            if a is None or np.ndim(a) == 0:      # a scalar sample_weight
+                return a
             if hasattr(a, "iloc"):
                 return a.iloc[rows]
             arr = a if hasattr(a, "take") and not isinstance(a, list) else np.asarray(
@@ -440,13 +469,20 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         f32 = self.precision == "float32"
         cont, codes = encode_predict(self._schema, X_val, f32)
         y_arr = np.asarray(y_val, dtype=object)
+        if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+            y_arr = y_arr[:, 0]
+        if y_arr.ndim != 1:
+            raise ValueError(f"y_val must be 1-dimensional, got shape {y_arr.shape}")
         if len(y_arr) != cont.shape[1]:
             raise ValueError(f"X_val has {cont.shape[1]} rows but y_val has {len(y_arr)}")
         lookup = {c: i for i, c in enumerate(self.classes_)}
-        unknown = [v for v in y_arr if v not in lookup]
-        if unknown:
-            raise ValueError(f"y_val holds a class not seen in training: {unknown[0]!r}")
-        y_codes = np.array([lookup[v] for v in y_arr], dtype=np.int32)
+        y_codes = np.empty(len(y_arr), dtype=np.int32)
+        for i, v in enumerate(y_arr):
+            try:
+                y_codes[i] = lookup[v]
+            except (KeyError, TypeError):          # TypeError: an unhashable label
+                raise ValueError(f"y_val holds a class not seen in training: {v!r:.80} "
+                                 f"(row {i})") from None
         return _tree.route_weights(tree, np.ascontiguousarray(cont),
                                    np.ascontiguousarray(codes), self._schema.col,
                                    self._schema.n_values, y_codes)
@@ -699,14 +735,18 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if sample_weight is None:
             return np.ones(n, dtype=np.float64), True
         w = np.asarray(sample_weight)
-        if w.ndim == 0:
-            w = np.full(n, float(w))
-        if w.ndim != 1 or len(w) != n:
+        if w.ndim != 0 and (w.ndim != 1 or len(w) != n):
             raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
+        if w.dtype.kind == "c":             # astype would drop the imaginary parts
+            raise ValueError("sample_weight must be real numbers, got complex ones")
         try:
             w = w.astype(np.float64)
+        except OverflowError:               # an int list holding 10**400
+            raise ValueError("sample_weight holds a number beyond float64") from None
         except (TypeError, ValueError):
             raise ValueError("sample_weight must be numeric") from None
+        if w.ndim == 0:
+            w = np.full(n, w)
         bad = ~np.isfinite(w)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
@@ -724,7 +764,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if normalize:
             # Over the nonzero weights only, so that zero rows change no bit.
             positive = w[w > 0]
-            w = w * (len(positive) / positive.sum())
+            with np.errstate(over="ignore"):
+                scale = len(positive) / positive.sum()
+            # Subnormal weights: the scale overflows, their shares do not.
+            w = w * scale if np.isfinite(scale) else w / positive.sum() * len(positive)
         if f32:
             with np.errstate(over="ignore", under="ignore"):
                 w32 = w.astype(np.float32)

@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from c45._classifier import C45Classifier
+from c45._classifier import C45Classifier, _finite_number
 from c45._criterion import pessimistic_extra_errors
 from c45._encode import encode_predict, encode_target
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
@@ -1035,8 +1035,7 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(c, numbers.Real) or isinstance(c, bool) or not 0 < c <= 1:
             raise ValueError(f"confidence must be in (0, 1], got {c!r}")
         r = self.redundancy
-        if (not isinstance(r, numbers.Real) or isinstance(r, bool) or not np.isfinite(r)
-                or r <= 0):
+        if not _finite_number(r) or r <= 0:
             raise ValueError(f"redundancy must be a positive number, got {r!r}")
         f = self.fisher
         if f is None or f is False:

@@ -55,16 +55,22 @@ def _pick_tree(clf, tree):
     raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
 
 
+def name_list(values, n, what, unit):
+    """values (a user's feature_names or class_names) as n strings."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{what} must be a list of {n} names, got {values!r:.80}")
+    names = [str(v) for v in values]
+    if len(names) != n:
+        raise ValueError(f"{what} has {len(names)} entries, the model has {n} {unit}")
+    return names
+
+
 def _feature_names(clf, feature_names=None):
     if feature_names is None:
         feature_names = getattr(clf, "feature_names_in_", None)
     if feature_names is None:
         return [f"x{j}" for j in range(clf.n_features_in_)]
-    names = [str(n) for n in feature_names]
-    if len(names) != clf.n_features_in_:
-        raise ValueError(f"feature_names has {len(names)} entries, the model has "
-                         f"{clf.n_features_in_} features")
-    return names
+    return name_list(feature_names, clf.n_features_in_, "feature_names", "features")
 
 
 def _py(v):

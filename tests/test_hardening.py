@@ -561,6 +561,133 @@ def test_lone_surrogate_category_fits_and_to_json_says_why_not():
         to_json(clf)
 
 
+@pytest.mark.parametrize("params, match", [
+    (dict(min_samples_leaf=10**400), "min_samples_leaf must be a positive number"),
+    (dict(min_samples_split=10**400), "min_samples_split must be a non-negative"),
+    (dict(min_gain=-10**400), "min_gain must be None or a number"),
+    (dict(pruning="cost_complexity", ccp_alpha=10**400), "ccp_alpha must be a non-neg"),
+    (dict(precision="float32", confidence=1e-50), "confidence 1e-50 is 0 in float32"),
+    (dict(categorical_features=5), "categorical_features must be 'auto', None"),
+    (dict(random_state=-1), "random_state must be None, an integer"),
+    (dict(pruning="reduced_error", random_state=2**40), "random_state must be None"),
+    (dict(pruning="reduced_error", validation_fraction=0.999999),
+     "holds out validation_fraction=0.999999 of the 60 rows"),
+])
+def test_extreme_parameters_are_refused_naming_them(params, match):
+    """Ints beyond float64 reached np.isfinite (TypeError); a float32 confidence
+    rounding to 0 left no pruned tree (AttributeError in the CLI); seeds and
+    hold-outs failed in numpy's or train_test_split's words."""
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match=match):
+        C45Classifier(**params).fit(X, y)
+
+
+def test_fraction_parameters_are_numbers():
+    from fractions import Fraction
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    C45Classifier(min_samples_leaf=Fraction(3, 2)).fit(X, y)
+    C45Classifier(pruning="reduced_error", validation_fraction=Fraction(1, 3)).fit(X, y)
+
+
+_ROWS = np.random.default_rng(0).normal(size=(60, 3))
+_LABELS = (_ROWS[:, 0] > 0).astype(int)
+
+
+@pytest.mark.parametrize("X, y, w, match", [
+    (_ROWS[:50], _LABELS, None, "X has 50 rows but y has 60"),
+    (_ROWS, list(_LABELS[:50]), None, "X has 60 rows but y has 50"),
+    (_ROWS, 3, None, "y must be 1-dimensional"),
+    (_ROWS, _LABELS, np.ones(5), r"sample_weight must have shape \(60,\)"),
+])
+def test_reduced_error_hold_out_checks_the_data_before_splitting(X, y, w, match):
+    """The hold-out took rows apart before fit's checks: IndexError."""
+    with pytest.raises(ValueError, match=match):
+        C45Classifier(pruning="reduced_error").fit(X, y, sample_weight=w)
+    C45Classifier(pruning="reduced_error").fit(_ROWS, _LABELS, sample_weight=2.0)
+
+
+@pytest.mark.parametrize("y_val, match", [
+    ("y[:10, None]", None),                       # a column vector: read as y_val
+    ("[[0], [1]] * 5", None),
+    ("0", "y_val must be 1-dimensional"),
+    ("[[0, 1]] * 10", "y_val must be 1-dimensional"),
+])
+def test_y_val_of_another_shape(y_val, match):
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    clf = C45Classifier().fit(X, y)
+    y_val = eval(y_val, {"y": y})
+    if match is None:
+        clf.prune(pruning="reduced_error", X_val=X[:10], y_val=y_val)
+    else:
+        with pytest.raises(ValueError, match=match):
+            clf.prune(pruning="reduced_error", X_val=X[:10], y_val=y_val)
+
+
+def test_y_val_with_an_unhashable_label_is_a_class_not_seen():
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    clf = C45Classifier().fit(X, y)
+    y_val = np.empty(2, dtype=object)
+    y_val[:] = [[0], 1]
+    with pytest.raises(ValueError, match=r"y_val holds a class not seen in training: \[0\]"):
+        clf.prune(pruning="reduced_error", X_val=X[:2], y_val=y_val)
+
+
+def _objects(*values):
+    a = np.empty((len(values), 1), dtype=object)
+    a[:, 0] = values
+    return a
+
+
+@pytest.mark.parametrize("X, y, match", [
+    ([[1.0, 2.0], [3.0]], [0, 1], "X rows have different lengths"),
+    ([[10**400]] * 5 + [[1]] * 5, [0, 1] * 5, "infinite value at row 0 .or a number beyond"),
+    (_objects(*[[i % 2] for i in range(10)]), [0, 1] * 5, "X column 0: its values must "
+     "be hashable"),
+    (np.arange(10.0)[:, None], _objects(*[object() for _ in range(10)])[:, 0],
+     "y holds labels that cannot be ordered"),
+])
+def test_unreadable_data_is_refused_naming_it(X, y, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        C45Classifier().fit(X, y)
+
+
+@pytest.mark.parametrize("w, match", [
+    (np.ones(10) + 1j, "sample_weight must be real numbers"),
+    ([10**400] * 10, "sample_weight holds a number beyond float64"),
+    ({0: 1}, "sample_weight must be numeric"),
+])
+def test_sample_weights_that_are_not_real_numbers_are_refused(w, match):
+    """Complex weights lost their imaginary part silently; 10**400 and a dict
+    raised OverflowError / TypeError."""
+    with pytest.raises(ValueError, match=match):
+        C45Classifier().fit(np.arange(10.0)[:, None], [0, 1] * 5, sample_weight=w)
+
+
+def test_subnormal_weights_normalize_without_overflow():
+    """Their scale overflowed to inf: an "invalid tree" of weight inf."""
+    X = np.arange(60.0)[:, None]
+    clf = C45Classifier(normalize_sample_weight=True).fit(
+        X, (X[:, 0] > 30).astype(int), sample_weight=np.full(60, 5e-324))
+    assert clf.tree_.weight[0] == 60
+
+
+def test_export_names_and_evaluation_rows_are_checked():
+    from c45 import evaluation_table, export_graphviz, export_text
+    clf, X, y = mixed_model()
+    with pytest.raises(ValueError, match="feature_names must be a list of 2 names"):
+        export_text(clf, feature_names=5)
+    with pytest.raises(ValueError, match="feature_names must be a list of 2 names"):
+        export_text(clf, feature_names="ab")
+    with pytest.raises(ValueError, match="class_names must be a list of 2 names"):
+        export_graphviz(clf, class_names=5)
+    with pytest.raises(ValueError, match=r"X has 400 rows but y has shape \(5,\)"):
+        evaluation_table(clf, X, y[:5])
+
+
 # -- fork after OpenMP ----------------------------------------------------------
 
 FORK_AFTER_OPENMP = """
