@@ -13,7 +13,7 @@ import csv
 import numpy as np
 
 from c45.io._common import (NUMBER, DataFileError, decoded_lines, need_pandas,
-                            numeric_sort_key, open_binary)
+                            numeric_sort_key, open_binary, too_large)
 
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
 CHUNK_ROWS = 65536
@@ -91,6 +91,9 @@ def read_csv(source, target=None, *, features=None, discrete=(), continuous=(),
     y : Categorical Series of the class labels (as strings), or None.
     """
     pd = need_pandas()
+    if not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"":
+        raise ValueError(f"sep must be one character (not a quote or a line break), "
+                         f"got {sep!r}")
     fh, path, close = open_binary(source)
     try:
         return _read(fh, path, pd, target, features, set(discrete), set(continuous),
@@ -218,6 +221,11 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
         if numeric.all():
             floats = np.append(np.array([float(v) for v in values], dtype=np.float64),
                                np.nan)
+            huge = np.flatnonzero(np.isinf(floats))
+            if len(huge):
+                r = col.first_row(codes, huge)
+                raise DataFileError(path, int(row_lines[r]), too_large(values[codes[r]]),
+                                    field=f"column {col.name!r}")
             data[col.name] = floats[codes]
         elif col.name in continuous:
             r = col.first_row(codes, np.flatnonzero(~numeric))
