@@ -631,6 +631,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError("c45: the pickled model's n_features_in_ does not match "
                              "its schema")
         C45Classifier._check_schema_copies(state, schema)
+        check = state.get("_train_check")       # prune(X, y) compares its parts
+        if check is not None and not (
+                isinstance(check, tuple) and len(check) == 3
+                and all(isinstance(v, int) for v in check[:2]) and isinstance(check[2], str)):
+            raise ValueError("c45: the pickled model's digest of its training data "
+                             "(_train_check) is not (rows, features, digest)")
         return out
 
     @staticmethod

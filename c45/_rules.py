@@ -1038,11 +1038,11 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         if not _finite_number(r) or r <= 0:
             raise ValueError(f"redundancy must be a positive number, got {r!r}")
         f = self.fisher
-        if f is None or f is False:
+        if f is None or (isinstance(f, (bool, np.bool_)) and not f):
             return None
-        if f is True:
+        if isinstance(f, (bool, np.bool_)):
             return 0.05
-        if isinstance(f, numbers.Real) and 0 < f < 1:
+        if _finite_number(f) and 0 < f < 1:
             return float(f)
         raise ValueError(f"fisher must be False, True or a significance level in (0, 1), "
                          f"got {f!r}")
@@ -1202,6 +1202,8 @@ def evaluation_text(clf, X, y, title="test data"):
     that classified some case, and ``Tested N, errors E (p%)``."""
     check_is_fitted(clf, "rules_")
     cont, codes = clf._encode(X)
+    if np.ndim(y) != 1 or len(y) != cont.shape[1]:
+        raise ValueError(f"X has {cont.shape[1]} rows but y has shape {np.shape(y)}")
     y_codes = np.full(len(y), -1, dtype=np.int64)
     index = {c: i for i, c in enumerate(clf.classes_)}
     for i, label in enumerate(np.asarray(y, dtype=object)):

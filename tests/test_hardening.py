@@ -252,6 +252,8 @@ STATE_TAMPERINGS = {
     "feature_names_in_ without schema names":
         lambda s: s.__setitem__("feature_names_in_", np.array(["a"], dtype=object)),
     "precision unknown": lambda s: s.__setitem__("precision", "float16"),
+    "_train_check an int": lambda s: s.__setitem__("_train_check", 5),
+    "_train_check a string": lambda s: s.__setitem__("_train_check", "x"),
     "laplace a string": lambda s: s.__setitem__("laplace", "no"),
     "tree state a list": lambda s: s.__setitem__("tree_", _StateOf(_tree.Tree, [1])),
     "tree state without kind": lambda s: s.__setitem__("tree_", _StateOf(

@@ -135,13 +135,15 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
                             "row of column names)")
     header_line = reader.line_num
     names = [h.strip() for h in header]
+    seen = set()
     for j, h in enumerate(names):
         if h == "":
             raise DataFileError(path, header_line, f"column {j + 1} of the header has no "
                                 f"name")
-        if h in names[:j]:
+        if h in seen:                       # a set: linear in the columns
             raise DataFileError(path, header_line, f"column {h!r} appears twice in the "
                                 f"header")
+        seen.add(h)
     width = len(names)
     for option, wanted in (("discrete", discrete), ("continuous", continuous),
                            ("ignore", ignore)):
@@ -155,7 +157,7 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
                          f"continuous")
 
     if features is not None:
-        absent = [f for f in features if f not in names]
+        absent = [f for f in features if f not in seen]
         if absent:
             raise DataFileError(path, header_line, f"the model's feature column "
                                 f"{absent[0]!r} is not in the header {names}")
