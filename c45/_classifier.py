@@ -1,6 +1,7 @@
 """C45Classifier: the scikit-learn face of the C4.5 Release 8 core."""
-import numbers
 import hashlib
+import math
+import numbers
 import warnings
 
 import numpy as np
@@ -12,7 +13,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45 import _pruning, _ranks, _tree
 from c45._threads import clamp as clamp_threads
-from c45._encode import Schema, canonical_arrays, encode_fit, encode_predict, encode_target, plain_rows
+from c45._encode import (Schema, canonical_arrays, check_labels, encode_fit,
+                         encode_predict, encode_target, n_rows, plain_rows)
 
 _PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
 _PRECISION = ("float64", "float32")
@@ -54,6 +56,15 @@ def _round32(x):
 
 def _is_number(x):
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def _finite_number(x):
+    """x is a real number (not a bool) within float64's range: a Fraction too,
+    not an int beyond float64 (10**400), NaN or an infinity."""
+    try:
+        return _is_number(x) and math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 # C4.5 considers a cut between two values only when they differ by more than this
@@ -249,24 +260,41 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.keep_training_data = keep_training_data
 
     # -- parameters --------------------------------------------------------
-    def _check_params(self):
-        def choice(name, options):
-            if getattr(self, name) not in options:
-                raise ValueError(f"{name} must be one of {list(options)}, got "
+    def _choice(self, name, options):
+        if getattr(self, name) not in options:
+            raise ValueError(f"{name} must be one of {list(options)}, got "
+                             f"{getattr(self, name)!r}")
+
+    def _flags(self, *names):
+        for name in names:
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got "
                                  f"{getattr(self, name)!r}")
-        choice("precision", _PRECISION)
-        choice("pruning", _PRUNING)
-        choice("criterion", _CRITERION)
-        choice("threshold", _THRESHOLD)
+
+    def _check_predict_params(self):
+        """The parameters prediction reads: set_params after fit, or a pickle, may
+        have changed them since fit checked them."""
+        self._choice("precision", _PRECISION)
+        self._flags("laplace")
+
+    def _check_params(self):
+        self._check_predict_params()
+        self._choice("pruning", _PRUNING)
+        self._choice("criterion", _CRITERION)
+        self._choice("threshold", _THRESHOLD)
         m = self.min_samples_leaf
-        if not _is_number(m) or not np.isfinite(m) or m <= 0:
+        if not _finite_number(m) or m <= 0:
             raise ValueError(f"min_samples_leaf must be a positive number (case "
                              f"weight), got {m!r}")
         c = self.confidence
         if not _is_number(c) or not 0 < c <= 1:
             raise ValueError(f"confidence must be in (0, 1], got {c!r}")
+        if self._cf() <= 0:
+            raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
+                             f"rounds C4.5's -c percentage to binary32); give at least "
+                             f"1e-42 or use precision='float64'")
         a = self.ccp_alpha
-        if not _is_number(a) or not np.isfinite(a) or a < 0:
+        if not _finite_number(a) or a < 0:
             raise ValueError(f"ccp_alpha must be a non-negative number, got {a!r}")
         v = self.validation_fraction
         if not _is_number(v) or not 0 < v < 1:
@@ -277,19 +305,17 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"max_depth must be None or an integer in 0..{MAX_DEPTH} "
                              f"(None: no limit), got {d!r}")
         s = self.min_samples_split
-        if not _is_number(s) or not np.isfinite(s) or s < 0:
+        if not _finite_number(s) or s < 0:
             raise ValueError(f"min_samples_split must be a non-negative number, got {s!r}")
         p = self.max_purity
         if not _is_number(p) or not 0 < p <= 1:
             raise ValueError(f"max_purity must be in (0, 1], got {p!r}")
         g = self.min_gain
-        if g is not None and (not _is_number(g) or not np.isfinite(g)):
+        if g is not None and not _finite_number(g):
             raise ValueError(f"min_gain must be None or a number, got {g!r}")
-        for name in ("subtree_raising", "normalize_sample_weight", "subset_splits",
-                     "mdl_correction", "laplace"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name} must be True or False, got "
-                                 f"{getattr(self, name)!r}")
+        self._random_state()
+        self._flags("subtree_raising", "normalize_sample_weight", "subset_splits",
+                    "mdl_correction")
 
     def _threads(self):
         if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral)
@@ -312,9 +338,16 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         raise ValueError(f"max_features must be None, a positive int or a fraction in "
                          f"(0, 1], got {m!r}")
 
+    def _random_state(self):
+        try:
+            return check_random_state(self.random_state)
+        except ValueError:
+            raise ValueError(f"random_state must be None, an integer in 0..2**32 - 1 or "
+                             f"a numpy RandomState, got {self.random_state!r}") from None
+
     def _options(self, n_features):
         f32 = self.precision == "float32"
-        seed = check_random_state(self.random_state).randint(1, 2**31 - 1)
+        seed = self._random_state().randint(1, 2**31 - 1)
         return dict(
             min_objs=float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf),
             gain_ratio=self.criterion == "gain_ratio",
@@ -385,22 +418,29 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
-        n = len(y) if hasattr(y, "__len__") else np.asarray(y).shape[0]
+        # The checks fit makes, before the rows are taken apart.
+        n = n_rows(X)
+        encode_target(y, n)
+        self._check_weights(sample_weight, n, False, False)
         idx = np.arange(n)
         labels = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
+        split = dict(test_size=float(self.validation_fraction),
+                     random_state=self._random_state())
         try:
-            grow_idx, val_idx = train_test_split(
-                idx, test_size=self.validation_fraction, random_state=self.random_state,
-                stratify=labels)
+            grow_idx, val_idx = train_test_split(idx, stratify=labels, **split)
         except ValueError:          # a class too small to stratify
-            grow_idx, val_idx = train_test_split(
-                idx, test_size=self.validation_fraction, random_state=self.random_state)
+            try:
+                grow_idx, val_idx = train_test_split(idx, **split)
+            except ValueError as exc:
+                raise ValueError(f"pruning='reduced_error' holds out "
+                                 f"validation_fraction={self.validation_fraction!r} of "
+                                 f"the {n} rows: {exc}") from None
         grow_idx.sort()
         val_idx.sort()
 
         def take(a, rows):
-            if a is None:
-                return None
+            if a is None or np.ndim(a) == 0:      # a scalar sample_weight
+                return a
             if hasattr(a, "iloc"):
                 return a.iloc[rows]
             arr = a if hasattr(a, "take") and not isinstance(a, list) else np.asarray(
@@ -429,13 +469,20 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         f32 = self.precision == "float32"
         cont, codes = encode_predict(self._schema, X_val, f32)
         y_arr = np.asarray(y_val, dtype=object)
+        if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+            y_arr = y_arr[:, 0]
+        if y_arr.ndim != 1:
+            raise ValueError(f"y_val must be 1-dimensional, got shape {y_arr.shape}")
         if len(y_arr) != cont.shape[1]:
             raise ValueError(f"X_val has {cont.shape[1]} rows but y_val has {len(y_arr)}")
         lookup = {c: i for i, c in enumerate(self.classes_)}
-        unknown = [v for v in y_arr if v not in lookup]
-        if unknown:
-            raise ValueError(f"y_val holds a class not seen in training: {unknown[0]!r}")
-        y_codes = np.array([lookup[v] for v in y_arr], dtype=np.int32)
+        y_codes = np.empty(len(y_arr), dtype=np.int32)
+        for i, v in enumerate(y_arr):
+            try:
+                y_codes[i] = lookup[v]
+            except (KeyError, TypeError):          # TypeError: an unhashable label
+                raise ValueError(f"y_val holds a class not seen in training: {v!r:.80} "
+                                 f"(row {i})") from None
         return _tree.route_weights(tree, np.ascontiguousarray(cont),
                                    np.ascontiguousarray(codes), self._schema.col,
                                    self._schema.n_values, y_codes)
@@ -539,6 +586,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return state
 
     def __setstate__(self, state):
+        if not isinstance(state, dict):
+            raise ValueError(f"c45: the pickled C45Classifier's state is a "
+                             f"{type(state).__name__}, not a dict")
         fmt = state.get("_pickle_format", PICKLE_FORMAT if "tree_" not in state else None)
         if "tree_" in state and fmt != PICKLE_FORMAT:
             from c45 import __version__
@@ -558,6 +608,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if not isinstance(schema, Schema):
             raise ValueError("c45: the pickled model has no valid schema")
         n_values = schema.n_values
+        C45Classifier._check_classes(classes)
         out = {}
         for name in ("tree_", "grown_tree_"):
             tree = state.get(name)
@@ -572,15 +623,42 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             if empty:       # fit never tests a feature it saw no category of
                 raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
                                  f"which has no categories")
-            if classes is None or len(classes) != tree.n_classes:
+            if len(classes) != tree.n_classes:
                 raise ValueError(f"c45: the pickled model's {name} has "
-                                 f"{tree.n_classes} classes, classes_ has "
-                                 f"{None if classes is None else len(classes)}")
+                                 f"{tree.n_classes} classes, classes_ has {len(classes)}")
             out[name] = tree
         if state.get("n_features_in_") != schema.n_features:
             raise ValueError("c45: the pickled model's n_features_in_ does not match "
                              "its schema")
+        C45Classifier._check_schema_copies(state, schema)
+        check = state.get("_train_check")       # prune(X, y) compares its parts
+        if check is not None and not (
+                isinstance(check, tuple) and len(check) == 3
+                and all(isinstance(v, int) for v in check[:2]) and isinstance(check[2], str)):
+            raise ValueError("c45: the pickled model's digest of its training data "
+                             "(_train_check) is not (rows, features, digest)")
         return out
+
+    @staticmethod
+    def _check_classes(classes):
+        """classes_ as fit makes it: a 1-D array of distinct known labels of one kind."""
+        if not isinstance(classes, np.ndarray) or classes.ndim != 1 or not len(classes):
+            shape = f" of shape {classes.shape}" if isinstance(classes, np.ndarray) else ""
+            raise ValueError(f"c45: the pickled model's classes_ is a "
+                             f"{type(classes).__name__}{shape}, not a 1-D array of labels")
+        check_labels(classes.tolist(), "c45: the pickled model's classes_")
+
+    @staticmethod
+    def _check_schema_copies(state, schema):
+        """categories_ and feature_names_in_ (read by the exports) are the schema's."""
+        if state.get("categories_") != [None if c is None else list(c)
+                                        for c in schema.categories]:
+            raise ValueError("c45: the pickled model's categories_ differ from its schema")
+        names = state.get("feature_names_in_")
+        if (names is None) != (schema.names is None) or (
+                names is not None and not np.array_equal(names, schema.names)):
+            raise ValueError("c45: the pickled model's feature_names_in_ differ from "
+                             "its schema")
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, data tuple)."""
@@ -663,14 +741,18 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if sample_weight is None:
             return np.ones(n, dtype=np.float64), True
         w = np.asarray(sample_weight)
-        if w.ndim == 0:
-            w = np.full(n, float(w))
-        if w.ndim != 1 or len(w) != n:
+        if w.ndim != 0 and (w.ndim != 1 or len(w) != n):
             raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
+        if w.dtype.kind == "c":             # astype would drop the imaginary parts
+            raise ValueError("sample_weight must be real numbers, got complex ones")
         try:
             w = w.astype(np.float64)
+        except OverflowError:               # an int list holding 10**400
+            raise ValueError("sample_weight holds a number beyond float64") from None
         except (TypeError, ValueError):
             raise ValueError("sample_weight must be numeric") from None
+        if w.ndim == 0:
+            w = np.full(n, w)
         bad = ~np.isfinite(w)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
@@ -688,7 +770,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if normalize:
             # Over the nonzero weights only, so that zero rows change no bit.
             positive = w[w > 0]
-            w = w * (len(positive) / positive.sum())
+            with np.errstate(over="ignore"):
+                scale = len(positive) / positive.sum()
+            # Subnormal weights: the scale overflows, their shares do not.
+            w = w * scale if np.isfinite(scale) else w / positive.sum() * len(positive)
         if f32:
             with np.errstate(over="ignore", under="ignore"):
                 w32 = w.astype(np.float32)
@@ -751,6 +836,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         classes_only, each row's class index instead (first of largest sum)."""
         if "tree_" not in self.__dict__:
             check_is_fitted(self, "tree_")      # its NotFittedError
+        self._check_predict_params()
         f32 = self.precision == "float32"
         tree = self.tree_ if tree is None else tree
         plain = plain_rows(self._schema, X, f32)
@@ -786,6 +872,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     def _visits(self, X):
         check_is_fitted(self, "tree_")
+        self._check_predict_params()
         cont, codes = encode_predict(self._schema, X, self.precision == "float32")
         return _tree.visit_rows(self.tree_, np.ascontiguousarray(cont),
                                 np.ascontiguousarray(codes), self._schema.col,

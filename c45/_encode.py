@@ -141,7 +141,10 @@ def _array_columns(X):
                          "got a pandas Series; use X.to_frame()")
     if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
         raise TypeError("c45 does not accept sparse matrices; pass a dense array")
-    arr = np.asarray(X)
+    try:
+        arr = np.asarray(X)
+    except ValueError:          # numpy's "inhomogeneous shape": ragged rows
+        raise ValueError("X rows have different lengths") from None
     if arr.dtype.kind == "O" and arr.ndim == 1 and len(arr) and isinstance(
             arr[0], (list, tuple, np.ndarray)):
         raise ValueError("X rows have different lengths")
@@ -205,7 +208,12 @@ def _resolve_categorical(categorical_features, n_features, names):
                          f"{categorical_features!r}")
     if categorical_features is None:
         return np.zeros(n_features, dtype=bool)
-    spec = list(categorical_features)
+    try:
+        spec = list(categorical_features)
+    except TypeError:
+        raise ValueError(f"categorical_features must be 'auto', None, a list of column "
+                         f"indices or names, or a boolean mask; got "
+                         f"{categorical_features!r}") from None
     mask = np.zeros(n_features, dtype=bool)
     if len(spec) and all(isinstance(s, (bool, np.bool_)) for s in spec):
         if len(spec) != n_features:
@@ -261,7 +269,10 @@ def _to_continuous(col, label):
             if _is_missing_scalar(v):
                 out[i] = np.nan
             elif isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_)):
-                out[i] = float(v)
+                try:
+                    out[i] = float(v)
+                except OverflowError:           # an int beyond float64 (10**400)
+                    out[i] = np.inf             # refused below, naming the row
             elif not isinstance(v, (str, bytes, bool, np.bool_)):
                 raise TypeError(f"X {label} row {i}: argument must be a string or a "
                                 f"number, got {type(v).__name__} {v!r}")
@@ -273,8 +284,8 @@ def _to_continuous(col, label):
     bad = np.isinf(out)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"X {label} holds an infinite value at row {i}; use NaN for "
-                         f"an unknown value")
+        raise ValueError(f"X {label} holds an infinite value at row {i} (or a number "
+                         f"beyond float64); use NaN for an unknown value")
     return out
 
 
@@ -311,8 +322,15 @@ def _discrete_codes(col, categories, label):
         if categories is None:
             if isinstance(s.dtype, pd.CategoricalDtype):
                 categories = list(s.cat.categories)
+                # What a model's schema may hold (an unpickled one is checked).
+                check_labels(categories, f"the categories of X {label}")
             else:
-                categories = _category_list(pd.unique(s.to_numpy(dtype=object)), label)
+                try:
+                    present = pd.unique(s.to_numpy(dtype=object))
+                except TypeError as exc:          # an unhashable value: a list, a dict
+                    raise TypeError(f"X {label}: its values must be hashable to be "
+                                    f"categories ({exc})") from None
+                categories = _category_list(present, label)
         index = pd.Index(categories, dtype=object)
         try:
             if isinstance(s.dtype, pd.CategoricalDtype):
@@ -442,9 +460,15 @@ class Schema:
         return cache[j]
 
     def __setstate__(self, state):
-        # Unpickled schemas are checked as loaded model files are (col recomputed).
-        self.__init__(state.get("names"), state.get("discrete"), state.get("categories"))
+        # Unpickled schemas are checked as loaded model files are, before their
+        # arrays are used (col recomputed).
+        if not isinstance(state, dict):
+            raise ValueError(f"c45 schema: the pickled state is a "
+                             f"{type(state).__name__}, not a dict")
+        self.names, self.discrete, self.categories = (
+            state.get("names"), state.get("discrete"), state.get("categories"))
         self.check()
+        self.__init__(self.names, self.discrete, self.categories)
 
     def check(self):
         """Raise ValueError unless the schema is one fit could have made: one
@@ -455,9 +479,13 @@ class Schema:
             raise ValueError("c45 schema: discrete must be a non-empty 1-D bool array")
         if not isinstance(self.categories, list) or len(self.categories) != len(d):
             raise ValueError("c45 schema: categories must be a list, one entry per feature")
-        if self.names is not None and (len(self.names) != len(d) or not all(
-                isinstance(n, str) for n in self.names)):
-            raise ValueError("c45 schema: names must be None or one string per feature")
+        names = self.names
+        if names is not None and not (
+                isinstance(names, np.ndarray) and names.shape == d.shape
+                and all(isinstance(n, str) for n in names)
+                and len(set(names)) == len(names)):
+            raise ValueError("c45 schema: names must be None or an array of distinct "
+                             "strings, one per feature")
         for j, cats in enumerate(self.categories):
             if not d[j]:
                 if cats is not None:
@@ -511,15 +539,24 @@ def _matrices(columns, schema, names, f32, learnt=None):
     return cont, codes
 
 
+def _rows_of(X, columns):
+    return X.shape[0] if hasattr(X, "shape") else (len(columns[0]) if columns else 0)
+
+
+def n_rows(X):
+    """The number of rows of X, checked as fit checks X's shape."""
+    return _rows_of(X, _columns(X)[0])
+
+
 def encode_fit(X, categorical_features, f32):
     """Learn the schema of X and encode it: (schema, cont, codes)."""
     columns, names = _columns(X)
     n_features = len(columns)
-    n_rows = X.shape[0] if hasattr(X, "shape") else (len(columns[0]) if columns else 0)
+    rows = _rows_of(X, columns)
     if n_features == 0:
-        raise ValueError(f"Found array with 0 feature(s) (shape=({n_rows}, 0)) while a "
+        raise ValueError(f"Found array with 0 feature(s) (shape=({rows}, 0)) while a "
                          f"minimum of 1 is required.")
-    if n_rows == 0:
+    if rows == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape=(0, {n_features})) while "
                          f"a minimum of 1 is required.")
     # One rule: string / Categorical columns are always discrete, bool columns
@@ -612,6 +649,7 @@ def encode_target(y, n_rows):
     if pd is not None and isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
             y.dtype, pd.CategoricalDtype):
         declared = list(y.categories if isinstance(y, pd.Categorical) else y.cat.categories)
+        check_labels(declared, "the categories of y")
     if pd is not None and isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-dimensional, got a DataFrame with "
@@ -651,5 +689,8 @@ def encode_target(y, n_rows):
         _check_label_kinds(arr)
     if arr.dtype.kind in "fiub":
         check_classification_targets(arr)      # refuses a continuous target
-    classes, codes = np.unique(arr, return_inverse=True)
+    try:
+        classes, codes = np.unique(arr, return_inverse=True)
+    except TypeError as exc:
+        raise ValueError(f"y holds labels that cannot be ordered: {exc}") from None
     return classes, codes.astype(np.int32).ravel()

@@ -2,6 +2,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from c45._serialize import _feature_names, name_list
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 
@@ -57,19 +58,10 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
     if tree not in ("final", "grown"):
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
     t = clf.tree_ if tree == "final" else clf.grown_tree_
-    if feature_names is None:
-        feature_names = getattr(clf, "feature_names_in_", None)
-    if feature_names is None:
-        feature_names = [f"x{j}" for j in range(clf.n_features_in_)]
-    if len(feature_names) != clf.n_features_in_:
-        raise ValueError(f"feature_names has {len(feature_names)} entries, the model "
-                         f"has {clf.n_features_in_} features")
+    feature_names = _feature_names(clf, feature_names)
     classes = clf.classes_
     if class_names is not None:
-        if len(class_names) != len(classes):
-            raise ValueError(f"class_names has {len(class_names)} entries, the model "
-                             f"has {len(classes)} classes")
-        classes = [str(c) for c in class_names]
+        classes = name_list(class_names, len(classes), "class_names", "classes")
     if max_depth is not None and (not isinstance(max_depth, (int, np.integer))
                                   or isinstance(max_depth, bool) or max_depth < 0):
         raise ValueError(f"max_depth must be None or a non-negative int, got "
@@ -193,7 +185,10 @@ def evaluation_table(clf, X, y, title="training data"):
 
     def block(tree_name):
         t = clf.grown_tree_ if tree_name == "grown" else clf.tree_
-        errors = int(np.sum(clf.predict(X, tree=tree_name).astype(object) != y))
+        pred = clf.predict(X, tree=tree_name)
+        if pred.shape != y.shape:
+            raise ValueError(f"X has {len(pred)} rows but y has shape {y.shape}")
+        errors = int(np.sum(pred.astype(object) != y))
         pct = 100.0 * errors / n if n else 0.0
         return f"{t.node_count:4d}  {errors:3d}({pct:4.1f}%)"
 

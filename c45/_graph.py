@@ -11,7 +11,8 @@ import warnings
 
 import numpy as np
 
-from c45._serialize import _branch_groups, _feature_names, _pick_tree, threshold_text
+from c45._serialize import (_branch_groups, _feature_names, _pick_tree, name_list,
+                            threshold_text)
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND
 
 MIN_FONTSIZE = 6.0        # plot_tree warns when a tree shrinks its text below this
@@ -53,12 +54,9 @@ class _Layout:
     def __init__(self, clf, tree, feature_names, class_names, max_depth, precision):
         t = _pick_tree(clf, tree)
         self.names = _feature_names(clf, feature_names)
-        if class_names is None:
-            class_names = [str(c) for c in clf.classes_]
-        elif len(class_names) != len(clf.classes_):
-            raise ValueError(f"class_names has {len(class_names)} entries, the model "
-                             f"has {len(clf.classes_)} classes")
-        self.class_names = [str(c) for c in class_names]
+        self.class_names = name_list(
+            clf.classes_ if class_names is None else class_names, len(clf.classes_),
+            "class_names", "classes")
         if max_depth is not None and (not isinstance(max_depth, (int, np.integer))
                                       or max_depth < 0):
             raise ValueError(f"max_depth must be None or a non-negative int, got "

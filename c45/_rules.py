@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from c45._classifier import C45Classifier
+from c45._classifier import C45Classifier, _finite_number
 from c45._criterion import pessimistic_extra_errors
 from c45._encode import encode_predict, encode_target
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
@@ -1035,15 +1035,14 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(c, numbers.Real) or isinstance(c, bool) or not 0 < c <= 1:
             raise ValueError(f"confidence must be in (0, 1], got {c!r}")
         r = self.redundancy
-        if (not isinstance(r, numbers.Real) or isinstance(r, bool) or not np.isfinite(r)
-                or r <= 0):
+        if not _finite_number(r) or r <= 0:
             raise ValueError(f"redundancy must be a positive number, got {r!r}")
         f = self.fisher
-        if f is None or f is False:
+        if f is None or (isinstance(f, (bool, np.bool_)) and not f):
             return None
-        if f is True:
+        if isinstance(f, (bool, np.bool_)):
             return 0.05
-        if isinstance(f, numbers.Real) and 0 < f < 1:
+        if _finite_number(f) and 0 < f < 1:
             return float(f)
         raise ValueError(f"fisher must be False, True or a significance level in (0, 1), "
                          f"got {f!r}")
@@ -1203,6 +1202,8 @@ def evaluation_text(clf, X, y, title="test data"):
     that classified some case, and ``Tested N, errors E (p%)``."""
     check_is_fitted(clf, "rules_")
     cont, codes = clf._encode(X)
+    if np.ndim(y) != 1 or len(y) != cont.shape[1]:
+        raise ValueError(f"X has {cont.shape[1]} rows but y has shape {np.shape(y)}")
     y_codes = np.full(len(y), -1, dtype=np.int64)
     index = {c: i for i, c in enumerate(clf.classes_)}
     for i, label in enumerate(np.asarray(y, dtype=object)):

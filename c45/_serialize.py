@@ -55,16 +55,22 @@ def _pick_tree(clf, tree):
     raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
 
 
+def name_list(values, n, what, unit):
+    """values (a user's feature_names or class_names) as n strings."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{what} must be a list of {n} names, got {values!r:.80}")
+    names = [str(v) for v in values]
+    if len(names) != n:
+        raise ValueError(f"{what} has {len(names)} entries, the model has {n} {unit}")
+    return names
+
+
 def _feature_names(clf, feature_names=None):
     if feature_names is None:
         feature_names = getattr(clf, "feature_names_in_", None)
     if feature_names is None:
         return [f"x{j}" for j in range(clf.n_features_in_)]
-    names = [str(n) for n in feature_names]
-    if len(names) != clf.n_features_in_:
-        raise ValueError(f"feature_names has {len(names)} entries, the model has "
-                         f"{clf.n_features_in_} features")
-    return names
+    return name_list(feature_names, clf.n_features_in_, "feature_names", "features")
 
 
 def _py(v):
@@ -469,6 +475,14 @@ def _int_array(values, dtype, where):
     return np.asarray(values, dtype=dtype).reshape(len(values))
 
 
+def _finite(v):
+    """v (an int or float) is a finite float64 (JSON integers are unbounded)."""
+    try:
+        return math.isfinite(v)
+    except OverflowError:
+        return False
+
+
 def _float_array(values, where, nullable=False):
     if not isinstance(values, list):
         raise _corrupt(f"{where} must be a list of numbers")
@@ -476,10 +490,10 @@ def _float_array(values, where, nullable=False):
     for i, v in enumerate(values):
         if v is None and nullable:
             out[i] = np.nan
-        elif isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+        elif isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v):
             out[i] = v
         else:
-            raise _corrupt(f"{where}[{i}] is {v!r}, not a finite number")
+            raise _corrupt(f"{where}[{i}] is {v!r:.40}, not a finite number")
     return out
 
 
@@ -550,7 +564,7 @@ def from_json(text):
         raise TypeError(f"from_json expects str or bytes, got {type(text).__name__}")
     try:
         doc = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:        # JSONDecodeError, or an integer too long to read
         raise ValueError(f"c45 model file is not valid JSON (truncated or corrupted?): "
                          f"{exc}") from None
     except RecursionError:
@@ -629,11 +643,12 @@ def from_json(text):
         classes[:] = values
     else:
         try:
-            classes = np.asarray(values, dtype=dtype)
+            with np.errstate(over="ignore"):     # refused below: the value changed
+                classes = np.asarray(values, dtype=dtype)
         except (TypeError, ValueError, OverflowError):
             raise _corrupt(f"classes do not fit dtype {dtype}") from None
-        if len(set(classes.tolist())) != len(values):    # e.g. 1.5, 1.7 as int
-            raise _corrupt(f"classes are not distinct in dtype {dtype}")
+        if classes.tolist() != values:          # e.g. 1.5 as int, 1e10 as float16
+            raise _corrupt(f"classes {values[:5]} change value in dtype {dtype}")
 
     trees = _need(doc, "trees", dict)
     final = _decode_tree(_need(trees, "final", dict, "trees"), "trees.final", schema,
@@ -650,7 +665,10 @@ def from_json(text):
     if unknown:
         warnings.warn(f"c45 model file sets parameters this c45 does not know, ignored: "
                       f"{unknown}", UserWarning, stacklevel=2)
-    dropped = set(doc.get("params_not_stored") or ())
+    dropped = doc.get("params_not_stored") or []
+    if not isinstance(dropped, list) or not all(isinstance(k, str) for k in dropped):
+        raise _corrupt("params_not_stored must be a list of parameter names")
+    dropped = set(dropped)
     # n_jobs is the loading machine's business, never the file's (a file's 100000
     # would start 100000 threads in predict).
     clf.set_params(**{k: v for k, v in params.items()

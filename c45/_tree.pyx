@@ -388,7 +388,10 @@ def _tree_error(msg):
 def _as_field(name, dtype, arr):
     """A C-contiguous copy of arr in the field's dtype, refusing a cast that would
     change a value (float -> int truncation, int64 -> int32 wrap, objects)."""
-    a = np.asarray(arr)
+    try:
+        a = np.asarray(arr)
+    except ValueError:                  # ragged nested lists
+        raise _tree_error(f"{name} is not an array") from None
     want = np.dtype(dtype)
     if a.dtype.kind not in ("iub" if want.kind == "i" else "iubf"):
         raise _tree_error(f"{name} has dtype {a.dtype}, expected {want}")
@@ -407,7 +410,7 @@ def check_tree_arrays(a, n_values=None):
     feature, its categories; 0 continuous), tests that match their feature."""
     kind, feature, first, nch = a["kind"], a["feature"], a["first_child"], a["n_children"]
     value, value_map, offset = a["value"], a["value_map"], a["map_offset"]
-    n = kind.shape[0]
+    n = kind.shape[0] if kind.ndim == 1 else -1      # kind's shape refused below
     for name in Tree._fields:
         want = 2 if name == "value" else 1
         if a[name].ndim != want:
@@ -554,9 +557,9 @@ class Tree:
     def __init__(self, kind, feature, first_child, n_children, node_class,
                  threshold, weight, errors, value, map_offset=None, value_map=None,
                  n_values=None):
-        n = len(kind)
+        kind = _as_field("kind", np.int8, kind)
         if map_offset is None:
-            map_offset = np.full(n, -1, dtype=np.int64)
+            map_offset = np.full(kind.shape[:1], -1, dtype=np.int64)
         if value_map is None:
             value_map = np.zeros(0, dtype=np.int32)
         given = (kind, feature, first_child, n_children, node_class, threshold,
@@ -577,6 +580,11 @@ class Tree:
 
     def __setstate__(self, state):
         # A pickle that sets the attributes directly goes through the checks too.
+        if not isinstance(state, dict):
+            raise _tree_error(f"the pickled state is a {type(state).__name__}, not a dict")
+        missing = [name for name in self._fields[:9] if name not in state]
+        if missing:
+            raise _tree_error(f"the pickled state has no {missing[0]!r}")
         self.__init__(**{name: state[name] for name in self._fields + ("n_values",)
                          if name in state})
 

@@ -441,8 +441,8 @@ def cmd_predict(args, out, progress):
     from c45.io import C45Files, read_arff, read_csv
     from_json = _serializer("from_json")
     try:
-        with open(args.model, encoding="utf-8") as fh:
-            text = fh.read()
+        with open(args.model, "rb") as fh:
+            text = fh.read()            # bytes: from_json names a non-UTF-8 file
     except OSError as exc:
         raise UsageError(f"cannot read the model {args.model}: {exc.strerror or exc}")
     try:

@@ -190,6 +190,28 @@ def test_malformed_csv_and_arff_exit_2(tmp_path, capsys):
             assert w in err, err
 
 
+@pytest.mark.parametrize("extra, words", [
+    (["--encoding", "bogus"], ["unknown text encoding 'bogus'"]),
+    (["-c", "1e-50", "--precision", "float32"], ["is 0 in float32"]),
+])
+def test_bad_options_exit_2_with_one_line(extra, words):
+    """A LookupError and an AttributeError (no pruned tree) were tracebacks."""
+    done = run("fit", "-f", REFERENCE / "golf", *extra)
+    _assert_user_error(done, *words)
+    assert done.stderr.count("\n") == 1
+
+
+def test_bad_csv_separator_and_non_utf8_model_exit_2(tmp_path, capsys):
+    _write(tmp_path / "g.csv", "a,cls\n1,p\n2,q\n")
+    assert cli.main(["fit", "--csv", str(tmp_path / "g.csv"), "--sep", "ab"]) == 2
+    assert "sep must be one character" in capsys.readouterr().err
+    _write(tmp_path / "m.json", bytes(range(128, 256)))
+    assert cli.main(["predict", "--model", str(tmp_path / "m.json"), "-f",
+                     str(REFERENCE / "golf")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'm.json'} is not a c45 model: c45 model file is not UTF-8" in err
+
+
 @pytest.mark.parametrize("argv, words", [
     ([], ["usage:"]),
     (["fit"], ["exactly one of -f STEM, --csv FILE, --arff FILE"]),

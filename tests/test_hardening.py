@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from c45 import C45Classifier, from_json, to_json
+from c45 import _tree
+from c45._encode import Schema
 from c45._serialize import _canonical
 import c45_process
 from c45_process import run_python
@@ -217,6 +219,103 @@ def test_tree_constructor_refuses_lossy_casts():
             Tree(**dict(base, **{field: bad}))
 
 
+class _StateOf:
+    """Pickles as object.__new__(cls) given `state` (any object) to __setstate__."""
+
+    def __init__(self, cls, state):
+        self.cls, self.state = cls, state
+
+    def __reduce__(self):
+        return (object.__new__, (self.cls,), self.state)
+
+
+def _tree_state(tree, **changes):
+    return {**{f: getattr(tree, f) for f in tree._fields}, "n_values": tree.n_values,
+            **changes}
+
+
+def _schema_state(schema, **changes):
+    return {"names": schema.names, "discrete": schema.discrete,
+            "categories": schema.categories, **changes}
+
+
+# Each: (name, function(fitted state) -> None) changing the pickled state.
+STATE_TAMPERINGS = {
+    "classifier state a list": None,
+    "classes_ a list": lambda s: s.__setitem__("classes_", [0, 1]),
+    "classes_ a string": lambda s: s.__setitem__("classes_", "ab"),
+    "classes_ 2-D": lambda s: s.__setitem__("classes_", np.array([[0], [1]])),
+    "classes_ twice the same": lambda s: s.__setitem__("classes_", np.array([0, 0])),
+    "classes_ with NaN": lambda s: s.__setitem__("classes_", np.array([np.nan, 1.0])),
+    "categories_ not the schema's": lambda s: s.__setitem__("categories_", [None, ["x"]]),
+    "categories_ an int": lambda s: s.__setitem__("categories_", 5),
+    "feature_names_in_ without schema names":
+        lambda s: s.__setitem__("feature_names_in_", np.array(["a"], dtype=object)),
+    "precision unknown": lambda s: s.__setitem__("precision", "float16"),
+    "_train_check an int": lambda s: s.__setitem__("_train_check", 5),
+    "_train_check a string": lambda s: s.__setitem__("_train_check", "x"),
+    "laplace a string": lambda s: s.__setitem__("laplace", "no"),
+    "tree state a list": lambda s: s.__setitem__("tree_", _StateOf(_tree.Tree, [1])),
+    "tree state without kind": lambda s: s.__setitem__("tree_", _StateOf(
+        _tree.Tree, {k: v for k, v in _tree_state(s["tree_"]).items() if k != "kind"})),
+    "tree kind a scalar": lambda s: s.__setitem__("tree_", _StateOf(
+        _tree.Tree, _tree_state(s["tree_"], kind=0))),
+    "tree kind ragged": lambda s: s.__setitem__("tree_", _StateOf(
+        _tree.Tree, _tree_state(s["tree_"], kind=[[0], [1, 2]]))),
+    "schema state an int": lambda s: s.__setitem__("_schema", _StateOf(Schema, 3)),
+    "schema discrete a list": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], discrete=[False, True]))),
+    "schema discrete 2-D": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], discrete=np.array([[False, True]])))),
+    "schema names a string": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], names="ab"))),
+    "schema names twice the same": lambda s: s.__setitem__("_schema", _StateOf(
+        Schema, _schema_state(s["_schema"], names=np.array(["a", "a"], dtype=object)))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATE_TAMPERINGS))
+def test_tampered_pickled_state_is_refused_naming_it(model, name):
+    """Pickled state of another shape than fit makes: a ValueError from
+    unpickling or from predict, never AttributeError/IndexError/TypeError from
+    inside, nor a model that answers otherwise than fit's would."""
+    clf, X, _ = model
+    state = dict(clf.__getstate__())
+    tamper = STATE_TAMPERINGS[name]
+    if tamper is None:
+        state = [1]
+    else:
+        tamper(state)
+    data = pickle.dumps(_StateOf(C45Classifier, state))
+    with pytest.raises(ValueError, match="c45|precision|laplace"):
+        loaded = pickle.loads(data)
+        loaded.predict(X)
+        loaded.predict_proba(X)
+
+
+def test_model_with_a_categorical_of_mixed_categories_is_refused_at_fit():
+    """fit made a schema (or classes) that unpickling then refused."""
+    import pandas as pd
+    X = pd.DataFrame({"a": pd.Categorical([1, "a"] * 10)})
+    with pytest.raises(ValueError, match="the categories of X column 'a' mix kinds"):
+        C45Classifier().fit(X, [0, 1] * 10)
+    with pytest.raises(ValueError, match="the categories of y mix kinds"):
+        C45Classifier().fit(np.arange(20.0)[:, None], pd.Categorical([1, "a"] * 10))
+
+
+def test_params_set_after_fit_are_checked_by_predict(model):
+    clf, X, _ = model
+    clf = copy.deepcopy(clf)
+    clf.set_params(laplace="yes")
+    with pytest.raises(ValueError, match="laplace must be True or False"):
+        clf.predict_proba(X)
+    clf.set_params(laplace=False, precision="float16")
+    with pytest.raises(ValueError, match="precision must be one of"):
+        clf.predict(X)
+    with pytest.raises(ValueError, match="precision must be one of"):
+        clf.apply(X)
+
+
 def test_fake_tree_object_is_not_walked(model):
     """predict reads the arrays of a Tree only (checked when it was made)."""
     clf, X, _ = model
@@ -316,6 +415,46 @@ def test_classes_mixing_bytes_and_ints_are_refused():
     doc = _doc(clf)
     doc["classes"] = {"dtype": "|O", "values": [{"bytes": "YQ=="}, 1]}
     with pytest.raises(ValueError, match="mix kinds"):
+        from_json(retamper(doc))
+
+
+@pytest.mark.parametrize("field", ["weight", "threshold", "value"])
+def test_json_integer_beyond_float64_in_a_tree_is_corrupted(field):
+    clf, _, _ = mixed_model()
+    doc = _doc(clf)
+    tree = doc["trees"]["grown"]
+    node = tree["kind"].index(2)              # a continuous test: a finite threshold
+    if field == "value":
+        tree["value"][node][0] = 10**400
+    else:
+        tree[field][node] = 10**400
+    with pytest.raises(ValueError, match="corrupted: trees.grown.* not a finite number"):
+        from_json(retamper(doc))
+
+
+def test_json_integer_too_long_to_read_is_invalid_json():
+    clf, _, _ = mixed_model()
+    text = retamper(_doc(clf)).replace('"n_features": 2', '"n_features": ' + "9" * 5000)
+    with pytest.raises(ValueError, match="c45 model file is not valid JSON"):
+        from_json(text)
+
+
+@pytest.mark.parametrize("field, value, match", [
+    *[("params_not_stored", v, "params_not_stored must be a list")
+      for v in (5, [[1]], {"a": 1}, [None])],
+    ("classes", {"dtype": "<i8", "values": [0.5, 1.5]},       # would become 0 and 1
+     "classes .* change value in dtype"),
+    ("classes", {"dtype": "<U1", "values": ["ab", "cd"]},     # would be cut to a, c
+     "classes .* change value in dtype"),
+    ("classes", {"dtype": "<f2", "values": [1e10, 1e11]},     # would both be inf
+     "classes .* change value in dtype"),
+])
+def test_json_fields_of_another_shape_or_value_are_corrupted(field, value, match):
+    """params_not_stored raised TypeError; classes changed value silently."""
+    clf, _, _ = mixed_model()
+    doc = _doc(clf)
+    doc[field] = value
+    with pytest.raises(ValueError, match=f"corrupted: {match}"):
         from_json(retamper(doc))
 
 
@@ -419,6 +558,133 @@ def test_lone_surrogate_category_fits_and_to_json_says_why_not():
     assert clf.predict(X).tolist() == y
     with pytest.raises(ValueError, match="not valid Unicode text"):
         to_json(clf)
+
+
+@pytest.mark.parametrize("params, match", [
+    (dict(min_samples_leaf=10**400), "min_samples_leaf must be a positive number"),
+    (dict(min_samples_split=10**400), "min_samples_split must be a non-negative"),
+    (dict(min_gain=-10**400), "min_gain must be None or a number"),
+    (dict(pruning="cost_complexity", ccp_alpha=10**400), "ccp_alpha must be a non-neg"),
+    (dict(precision="float32", confidence=1e-50), "confidence 1e-50 is 0 in float32"),
+    (dict(categorical_features=5), "categorical_features must be 'auto', None"),
+    (dict(random_state=-1), "random_state must be None, an integer"),
+    (dict(pruning="reduced_error", random_state=2**40), "random_state must be None"),
+    (dict(pruning="reduced_error", validation_fraction=0.999999),
+     "holds out validation_fraction=0.999999 of the 60 rows"),
+])
+def test_extreme_parameters_are_refused_naming_them(params, match):
+    """Ints beyond float64 reached np.isfinite (TypeError); a float32 confidence
+    rounding to 0 left no pruned tree (AttributeError in the CLI); seeds and
+    hold-outs failed in numpy's or train_test_split's words."""
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match=match):
+        C45Classifier(**params).fit(X, y)
+
+
+def test_fraction_parameters_are_numbers():
+    from fractions import Fraction
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    C45Classifier(min_samples_leaf=Fraction(3, 2)).fit(X, y)
+    C45Classifier(pruning="reduced_error", validation_fraction=Fraction(1, 3)).fit(X, y)
+
+
+_ROWS = np.random.default_rng(0).normal(size=(60, 3))
+_LABELS = (_ROWS[:, 0] > 0).astype(int)
+
+
+@pytest.mark.parametrize("X, y, w, match", [
+    (_ROWS[:50], _LABELS, None, "X has 50 rows but y has 60"),
+    (_ROWS, list(_LABELS[:50]), None, "X has 60 rows but y has 50"),
+    (_ROWS, 3, None, "y must be 1-dimensional"),
+    (_ROWS, _LABELS, np.ones(5), r"sample_weight must have shape \(60,\)"),
+])
+def test_reduced_error_hold_out_checks_the_data_before_splitting(X, y, w, match):
+    """The hold-out took rows apart before fit's checks: IndexError."""
+    with pytest.raises(ValueError, match=match):
+        C45Classifier(pruning="reduced_error").fit(X, y, sample_weight=w)
+    C45Classifier(pruning="reduced_error").fit(_ROWS, _LABELS, sample_weight=2.0)
+
+
+@pytest.mark.parametrize("y_val, match", [
+    ("y[:10, None]", None),                       # a column vector: read as y_val
+    ("[[0], [1]] * 5", None),
+    ("0", "y_val must be 1-dimensional"),
+    ("[[0, 1]] * 10", "y_val must be 1-dimensional"),
+])
+def test_y_val_of_another_shape(y_val, match):
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    clf = C45Classifier().fit(X, y)
+    y_val = eval(y_val, {"y": y})
+    if match is None:
+        clf.prune(pruning="reduced_error", X_val=X[:10], y_val=y_val)
+    else:
+        with pytest.raises(ValueError, match=match):
+            clf.prune(pruning="reduced_error", X_val=X[:10], y_val=y_val)
+
+
+def test_y_val_with_an_unhashable_label_is_a_class_not_seen():
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    clf = C45Classifier().fit(X, y)
+    y_val = np.empty(2, dtype=object)
+    y_val[:] = [[0], 1]
+    with pytest.raises(ValueError, match=r"y_val holds a class not seen in training: \[0\]"):
+        clf.prune(pruning="reduced_error", X_val=X[:2], y_val=y_val)
+
+
+def _objects(*values):
+    a = np.empty((len(values), 1), dtype=object)
+    a[:, 0] = values
+    return a
+
+
+@pytest.mark.parametrize("X, y, match", [
+    ([[1.0, 2.0], [3.0]], [0, 1], "X rows have different lengths"),
+    ([[10**400]] * 5 + [[1]] * 5, [0, 1] * 5, "infinite value at row 0 .or a number beyond"),
+    (_objects(*[[i % 2] for i in range(10)]), [0, 1] * 5, "X column 0: its values must "
+     "be hashable"),
+    (np.arange(10.0)[:, None], _objects(*[object() for _ in range(10)])[:, 0],
+     "y holds labels that cannot be ordered"),
+])
+def test_unreadable_data_is_refused_naming_it(X, y, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        C45Classifier().fit(X, y)
+
+
+@pytest.mark.parametrize("w, match", [
+    (np.ones(10) + 1j, "sample_weight must be real numbers"),
+    ([10**400] * 10, "sample_weight holds a number beyond float64"),
+    ({0: 1}, "sample_weight must be numeric"),
+])
+def test_sample_weights_that_are_not_real_numbers_are_refused(w, match):
+    """Complex weights lost their imaginary part silently; 10**400 and a dict
+    raised OverflowError / TypeError."""
+    with pytest.raises(ValueError, match=match):
+        C45Classifier().fit(np.arange(10.0)[:, None], [0, 1] * 5, sample_weight=w)
+
+
+def test_subnormal_weights_normalize_without_overflow():
+    """Their scale overflowed to inf: an "invalid tree" of weight inf."""
+    X = np.arange(60.0)[:, None]
+    clf = C45Classifier(normalize_sample_weight=True).fit(
+        X, (X[:, 0] > 30).astype(int), sample_weight=np.full(60, 5e-324))
+    assert clf.tree_.weight[0] == 60
+
+
+def test_export_names_and_evaluation_rows_are_checked():
+    from c45 import evaluation_table, export_graphviz, export_text
+    clf, X, y = mixed_model()
+    with pytest.raises(ValueError, match="feature_names must be a list of 2 names"):
+        export_text(clf, feature_names=5)
+    with pytest.raises(ValueError, match="feature_names must be a list of 2 names"):
+        export_text(clf, feature_names="ab")
+    with pytest.raises(ValueError, match="class_names must be a list of 2 names"):
+        export_graphviz(clf, class_names=5)
+    with pytest.raises(ValueError, match=r"X has 400 rows but y has shape \(5,\)"):
+        evaluation_table(clf, X, y[:5])
 
 
 # -- fork after OpenMP ----------------------------------------------------------

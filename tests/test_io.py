@@ -392,3 +392,87 @@ def test_malformed_arff_names_the_line(tmp_path, case):
         read_arff(p)
     assert info.value.line == line, str(info.value)
     assert words in str(info.value)
+
+
+# -- issue 17: further attacks ------------------------------------------------
+
+def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path):
+    """An editor's BOM became part of the first class (then "class 'Play' is not
+    declared"), of the first CSV column's name and of ARFF's @relation line."""
+    bom = "\ufeff"
+    X, y = read_c45(c45_stem(tmp_path, names=bom + GOLF_NAMES))
+    assert y.cat.categories[0] == "Play"
+    X, _ = read_csv(write(tmp_path, "g.csv", bom + GOLF_CSV), "play")
+    assert list(X.columns)[0] == "outlook"
+    arff = ("@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n")
+    X, y = read_arff(write(tmp_path, "g.arff", bom + arff))
+    assert list(y) == ["p", "q"]
+
+
+@pytest.mark.parametrize("reader", ["c45", "csv", "arff"])
+def test_a_number_beyond_float64_names_the_line(tmp_path, reader):
+    """1e999 was read as inf and refused by fit without file or line."""
+    if reader == "c45":
+        stem = c45_stem(tmp_path, data=GOLF_DATA + "sunny, 1e999, 85, false, Play\n")
+        read = lambda: read_c45(stem)
+        where = "s.data, line 15, attribute 'temperature'"
+    elif reader == "csv":
+        path = write(tmp_path, "g.csv", GOLF_CSV + "sunny,1e999,85,false,Play\n")
+        read = lambda: read_csv(path, "play")
+        where = "g.csv, line 16, column 'temperature'"
+    else:
+        path = write(tmp_path, "g.arff", "@relation r\n@attribute a numeric\n"
+                     "@attribute c {p,q}\n@data\n1,p\n1e999,q\n")
+        read = lambda: read_arff(path)
+        where = "g.arff, line 6, attribute 'a'"
+    with pytest.raises(DataFileError, match=f"{where}: '1e999' is beyond the range"):
+        read()
+
+
+def test_an_unknown_encoding_and_a_bad_separator_are_value_errors(tmp_path):
+    """LookupError and csv's TypeError before (tracebacks from the CLI)."""
+    path = write(tmp_path, "g.csv", GOLF_CSV)
+    with pytest.raises(DataFileError, match="unknown text encoding 'bogus'"):
+        read_csv(path, "play", encoding="bogus")
+    with pytest.raises(DataFileError, match="unknown text encoding 'bogus'"):
+        read_c45(c45_stem(tmp_path), encoding="bogus")
+    for sep in ("", "ab", "\n", '"'):
+        with pytest.raises(ValueError, match="sep must be one character"):
+            read_csv(path, "play", sep=sep)
+
+
+def test_names_with_many_classes_and_values_read_in_linear_time(tmp_path):
+    """Duplicate checks against lists: 200,000 declared values took minutes."""
+    import time
+    values = ", ".join(f"v{i}" for i in range(200_000))
+    names = f"p, q.\na: {values}.\nb: continuous.\n"
+    stem = c45_stem(tmp_path, names=names, data="v1, 1, p\nv2, 2, q\n")
+    start = time.monotonic()
+    X, _ = read_c45(stem)
+    assert len(X["a"].cat.categories) == 200_000
+    assert time.monotonic() - start < 20
+
+
+def test_arff_nominal_value_listed_twice_names_the_line(tmp_path):
+    """pandas refused the categories without file or line."""
+    path = write(tmp_path, "d.arff", "@relation r\n@attribute a {x, x, y}\n"
+                 "@attribute c {p,q}\n@data\nx,p\ny,q\n")
+    with pytest.raises(DataFileError, match="d.arff, line 2, attribute 'a': nominal "
+                                            "value 'x' is listed twice"):
+        read_arff(path)
+
+
+def test_wide_arff_and_csv_read_in_linear_time(tmp_path):
+    """Attribute lookups in lists: 100,000 ARFF attributes took 46 s."""
+    import time
+    n = 100_000
+    arff = write(tmp_path, "w.arff", "@relation r\n" + "".join(
+        f"@attribute a{i} numeric\n" for i in range(n)) + "@attribute c {p,q}\n@data\n"
+        + ",".join(["1"] * n) + ",p\n")
+    csv_path = write(tmp_path, "w.csv", ",".join(f"a{i}" for i in range(n)) + ",c\n"
+                     + ",".join(["1"] * n) + ",p\n")
+    start = time.monotonic()
+    X, _ = read_arff(arff)
+    read_arff(arff, features=list(X.columns))
+    read_csv(csv_path, "c", features=list(X.columns))
+    assert time.monotonic() - start < 30

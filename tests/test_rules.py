@@ -645,3 +645,22 @@ def test_bad_parameters(params, match):
     X, y = load_golf()
     with pytest.raises(ValueError, match=match):
         C45RulesClassifier(**params).fit(X, y)
+
+
+def test_numpy_bool_fisher_and_extreme_parameters():
+    """fisher=np.True_ was refused as not a level; 10**400 reached np.isfinite."""
+    X, y = load_golf()
+    a = C45RulesClassifier(precision="float32", fisher=np.True_).fit(X, y)
+    b = C45RulesClassifier(precision="float32", fisher=True).fit(X, y)
+    assert [str(r) for r in a.rules_] == [str(r) for r in b.rules_]
+    for params in (dict(redundancy=10**400), dict(fisher=float("nan"))):
+        with pytest.raises(ValueError, match="redundancy|fisher"):
+            C45RulesClassifier(**params).fit(X, y)
+
+
+def test_evaluation_text_checks_the_rows_of_y():
+    from c45._rules import evaluation_text
+    X, y = load_golf()
+    clf = C45RulesClassifier().fit(X, y)
+    with pytest.raises(ValueError, match=r"X has 14 rows but y has shape \(5,\)"):
+        evaluation_text(clf, X, y[:5])

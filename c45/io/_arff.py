@@ -102,6 +102,7 @@ def read_arff(source, target=None, *, features=None, encoding="utf-8", progress=
 def _read(fh, path, pd, target, features, encoding, progress):
     lines = decoded_lines(fh, path, encoding)
     attributes = []         # (name, kind, values, line)
+    declared = set()
     data_line = None
     for number, text in lines:
         s = text.strip()
@@ -115,8 +116,9 @@ def _read(fh, path, pd, target, features, encoding, progress):
             name, spec = _name_and_rest(rest, path, number)
             if not name:
                 raise DataFileError(path, number, "@attribute without a name")
-            if any(a[0] == name for a in attributes):
+            if name in declared:           # a set: linear in the attributes
                 raise DataFileError(path, number, f"attribute {name!r} is declared twice")
+            declared.add(name)
             low = spec.lower()
             if spec.startswith("{"):
                 if "}" not in spec:
@@ -127,6 +129,10 @@ def _read(fh, path, pd, target, features, encoding, progress):
                 if any(v == "" for v in values):
                     raise DataFileError(path, number, "empty nominal value",
                                         field=f"attribute {name!r}")
+                if len(set(values)) != len(values):     # pandas refused them unnamed
+                    twice = next(v for k, v in enumerate(values) if v in values[:k])
+                    raise DataFileError(path, number, f"nominal value {twice!r} is "
+                                        f"listed twice", field=f"attribute {name!r}")
                 attributes.append((name, "nominal", values, number))
             elif low.split()[:1] in (["numeric"], ["real"], ["integer"]):
                 attributes.append((name, "numeric", None, number))
@@ -154,7 +160,7 @@ def _read(fh, path, pd, target, features, encoding, progress):
 
     names = [a[0] for a in attributes]
     if features is not None:
-        absent = [f for f in features if f not in names]
+        absent = [f for f in features if f not in declared]
         if absent:
             raise DataFileError(path, data_line, f"the model's feature attribute "
                                 f"{absent[0]!r} is not declared")
@@ -178,8 +184,9 @@ def _read(fh, path, pd, target, features, encoding, progress):
                                 "(a nominal class is needed)", field=f"attribute {target!r}")
 
     builders = []
+    wanted = set(feature_names)             # a set: linear in the attributes
     for name, kind, values, _ in attributes:
-        if name not in feature_names and name != target:
+        if name not in wanted and name != target:
             builders.append(None)
         elif kind == "numeric":
             builders.append(ContinuousColumn(name))

@@ -1,5 +1,6 @@
 """What the readers share: the error they raise, line-by-line decoding, and
 the column builders that turn values into the columns of a DataFrame."""
+import codecs
 import math
 import os
 import re
@@ -36,7 +37,12 @@ def need_pandas(what="reading data files"):
 
 def decoded_lines(fh, path, encoding):
     """Yield (line number, text) of a binary file, one line at a time; an
-    undecodable line or a NUL byte raises DataFileError naming the line."""
+    undecodable line or a NUL byte raises DataFileError naming the line. A byte
+    order mark (an editor's, on Windows) is not part of the first line."""
+    try:
+        codecs.lookup(encoding)
+    except (LookupError, TypeError):
+        raise DataFileError(path, None, f"unknown text encoding {encoding!r}") from None
     for number, raw in enumerate(fh, 1):
         try:
             text = raw.decode(encoding)
@@ -47,6 +53,8 @@ def decoded_lines(fh, path, encoding):
                 f"or give its encoding") from None
         if "\x00" in text:
             raise DataFileError(path, number, "holds a NUL byte: not a text file")
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
         yield number, text
 
 
@@ -72,6 +80,12 @@ def numeric_sort_key(values):
     return None
 
 
+def too_large(text):
+    """The message for a number beyond float64 (strtod's HUGE_VAL: C4.5 would read
+    an infinity, which no test can split)."""
+    return f"{text.strip()[:40]!r} is beyond the range of a double (about 1.8e308)"
+
+
 class ContinuousColumn:
     """Floats, NaN for unknown; non-numbers raise DataFileError."""
 
@@ -83,7 +97,11 @@ class ContinuousColumn:
         if text in missing:
             self.values.append(math.nan)
         elif NUMBER.fullmatch(text):
-            self.values.append(float(text))
+            value = float(text)
+            if math.isinf(value):
+                raise DataFileError(path, line, too_large(text),
+                                    field=f"attribute {self.name!r}")
+            self.values.append(value)
         else:
             raise DataFileError(path, line, f"{text!r} is not a number (nor '?' for "
                                 f"an unknown value)", field=f"attribute {self.name!r}")

@@ -13,7 +13,7 @@ import csv
 import numpy as np
 
 from c45.io._common import (NUMBER, DataFileError, decoded_lines, need_pandas,
-                            numeric_sort_key, open_binary)
+                            numeric_sort_key, open_binary, too_large)
 
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
 CHUNK_ROWS = 65536
@@ -91,6 +91,9 @@ def read_csv(source, target=None, *, features=None, discrete=(), continuous=(),
     y : Categorical Series of the class labels (as strings), or None.
     """
     pd = need_pandas()
+    if not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"":
+        raise ValueError(f"sep must be one character (not a quote or a line break), "
+                         f"got {sep!r}")
     fh, path, close = open_binary(source)
     try:
         return _read(fh, path, pd, target, features, set(discrete), set(continuous),
@@ -132,13 +135,15 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
                             "row of column names)")
     header_line = reader.line_num
     names = [h.strip() for h in header]
+    seen = set()
     for j, h in enumerate(names):
         if h == "":
             raise DataFileError(path, header_line, f"column {j + 1} of the header has no "
                                 f"name")
-        if h in names[:j]:
+        if h in seen:                       # a set: linear in the columns
             raise DataFileError(path, header_line, f"column {h!r} appears twice in the "
                                 f"header")
+        seen.add(h)
     width = len(names)
     for option, wanted in (("discrete", discrete), ("continuous", continuous),
                            ("ignore", ignore)):
@@ -152,7 +157,7 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
                          f"continuous")
 
     if features is not None:
-        absent = [f for f in features if f not in names]
+        absent = [f for f in features if f not in seen]
         if absent:
             raise DataFileError(path, header_line, f"the model's feature column "
                                 f"{absent[0]!r} is not in the header {names}")
@@ -218,6 +223,11 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
         if numeric.all():
             floats = np.append(np.array([float(v) for v in values], dtype=np.float64),
                                np.nan)
+            huge = np.flatnonzero(np.isinf(floats))
+            if len(huge):
+                r = col.first_row(codes, huge)
+                raise DataFileError(path, int(row_lines[r]), too_large(values[codes[r]]),
+                                    field=f"column {col.name!r}")
             data[col.name] = floats[codes]
         elif col.name in continuous:
             r = col.first_row(codes, np.flatnonzero(~numeric))
