@@ -596,7 +596,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                                                  self.normalize_sample_weight)
         keep = weight > 0
         if not keep.all():
-            cont, codes, y_codes, weight = (cont[:, keep], codes[:, keep],
+            # compress, not cont[:, keep]: its result is C-ordered, so the copy
+            # below is not made (a second copy of the values, freed at once).
+            cont, codes, y_codes, weight = (np.compress(keep, cont, axis=1),
+                                            np.compress(keep, codes, axis=1),
                                             y_codes[keep], weight[keep])
         cont = np.ascontiguousarray(cont)
         codes = np.ascontiguousarray(codes)

@@ -1,0 +1,100 @@
+# Large scratch blocks (the case-sized buffers of a fit) outside glibc's heap.
+#
+# glibc raises its mmap threshold to the size of any mmapped block freed (up to
+# 32 MB), so after the first fit every later fit's buffers come from the heap,
+# where blocks grown, shrunk and freed in turn leave resident holes between the
+# fitted trees: 20 bagged fits held half as much again as one fit needs. Blocks
+# of at least C45_BIG_MIN bytes are mapped directly instead (grown in place or
+# moved by mremap, unmapped when freed), as glibc does for the first fit. Other C
+# libraries already map large blocks themselves: there these are malloc's.
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #if defined(__GLIBC__) && !defined(C45_NO_BIG_MAPS)
+    #include <malloc.h>
+    #include <string.h>
+    #include <sys/mman.h>
+    #define C45_BIG_MAPS 1
+    #endif
+    #define C45_BIG_MIN ((size_t)1 << 17)
+    #define C45_BIG_HEAD ((size_t)64)      /* the block's size, keeps 64-byte alignment */
+
+    #ifdef C45_BIG_MAPS
+    static void* c45_map(size_t n) {
+        void* p;
+        if (n > (size_t)-1 - C45_BIG_HEAD - 4096) return NULL;
+        p = mmap(NULL, n + C45_BIG_HEAD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                 -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        *(size_t*)p = n + C45_BIG_HEAD;
+        return (char*)p + C45_BIG_HEAD;
+    }
+    /* A block's total mapped size; 0: it came from malloc. */
+    static size_t c45_mapped(void* q) {
+        return *(size_t*)((char*)q - C45_BIG_HEAD);
+    }
+    #endif
+
+    /* n bytes, zeroed. */
+    static void* c45_big_alloc(size_t n) {
+    #ifdef C45_BIG_MAPS
+        char* p;
+        if (n >= C45_BIG_MIN) return c45_map(n);
+        p = (char*)calloc(1, n + C45_BIG_HEAD);
+        if (p == NULL) return NULL;
+        return p + C45_BIG_HEAD;         /* its head holds 0 */
+    #else
+        return calloc(1, n ? n : 1);
+    #endif
+    }
+
+    static void c45_big_free(void* q) {
+    #ifdef C45_BIG_MAPS
+        size_t total;
+        if (q == NULL) return;
+        total = c45_mapped(q);
+        if (total) munmap((char*)q - C45_BIG_HEAD, total);
+        else free((char*)q - C45_BIG_HEAD);
+    #else
+        free(q);
+    #endif
+    }
+
+    /* The first n bytes of q in a block of n bytes (NULL: q is left as it was);
+       bytes past q's old size are not zeroed. */
+    static void* c45_big_realloc(void* q, size_t n) {
+    #ifdef C45_BIG_MAPS
+        size_t total, old;
+        char* p;
+        void* r;
+        if (q == NULL) return c45_big_alloc(n);
+        total = c45_mapped(q);
+        if (total && n >= C45_BIG_MIN) {
+    #ifdef MREMAP_MAYMOVE
+            if (n > (size_t)-1 - C45_BIG_HEAD - 4096) return NULL;
+            r = mremap((char*)q - C45_BIG_HEAD, total, n + C45_BIG_HEAD, MREMAP_MAYMOVE);
+            if (r == MAP_FAILED) return NULL;
+            *(size_t*)r = n + C45_BIG_HEAD;
+            return (char*)r + C45_BIG_HEAD;
+    #endif
+        }
+        if (!total && n < C45_BIG_MIN) {
+            p = (char*)realloc((char*)q - C45_BIG_HEAD, n + C45_BIG_HEAD);
+            return p == NULL ? NULL : p + C45_BIG_HEAD;
+        }
+        /* between the heap and a mapping: copy */
+        old = total ? total - C45_BIG_HEAD : malloc_usable_size((char*)q - C45_BIG_HEAD)
+                                             - C45_BIG_HEAD;
+        r = c45_big_alloc(n);
+        if (r == NULL) return NULL;
+        memcpy(r, q, old < n ? old : n);
+        c45_big_free(q);
+        return r;
+    #else
+        return realloc(q, n ? n : 1);
+    #endif
+    }
+    """
+    void* c45_big_alloc(size_t n) noexcept nogil
+    void* c45_big_realloc(void* q, size_t n) noexcept nogil
+    void c45_big_free(void* q) noexcept nogil
