@@ -16,11 +16,16 @@ cdef extern from *:
     #include <sys/mman.h>
     #define C45_BIG_MAPS 1
     #endif
+    #ifdef C45_BIG_MAPS
+    #define C45_MAPS_BIG_BLOCKS 1
+    #else
+    #define C45_MAPS_BIG_BLOCKS 0
+    #endif
     #define C45_BIG_MIN ((size_t)1 << 17)
     #define C45_BIG_HEAD ((size_t)64)      /* the block's size, keeps 64-byte alignment */
 
     #ifdef C45_BIG_MAPS
-    static void* c45_map(size_t n) {
+    static CYTHON_INLINE void* c45_map(size_t n) {
         void* p;
         if (n > (size_t)-1 - C45_BIG_HEAD - 4096) return NULL;
         p = mmap(NULL, n + C45_BIG_HEAD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -30,13 +35,13 @@ cdef extern from *:
         return (char*)p + C45_BIG_HEAD;
     }
     /* A block's total mapped size; 0: it came from malloc. */
-    static size_t c45_mapped(void* q) {
+    static CYTHON_INLINE size_t c45_mapped(void* q) {
         return *(size_t*)((char*)q - C45_BIG_HEAD);
     }
     #endif
 
     /* n bytes, zeroed. */
-    static void* c45_big_alloc(size_t n) {
+    static CYTHON_INLINE void* c45_big_alloc(size_t n) {
     #ifdef C45_BIG_MAPS
         char* p;
         if (n >= C45_BIG_MIN) return c45_map(n);
@@ -48,7 +53,7 @@ cdef extern from *:
     #endif
     }
 
-    static void c45_big_free(void* q) {
+    static CYTHON_INLINE void c45_big_free(void* q) {
     #ifdef C45_BIG_MAPS
         size_t total;
         if (q == NULL) return;
@@ -62,7 +67,7 @@ cdef extern from *:
 
     /* The first n bytes of q in a block of n bytes (NULL: q is left as it was);
        bytes past q's old size are not zeroed. */
-    static void* c45_big_realloc(void* q, size_t n) {
+    static CYTHON_INLINE void* c45_big_realloc(void* q, size_t n) {
     #ifdef C45_BIG_MAPS
         size_t total, old;
         char* p;
@@ -95,6 +100,7 @@ cdef extern from *:
     #endif
     }
     """
+    bint C45_MAPS_BIG_BLOCKS           # these functions map large blocks (glibc)
     void* c45_big_alloc(size_t n) noexcept nogil
     void* c45_big_realloc(void* q, size_t n) noexcept nogil
     void c45_big_free(void* q) noexcept nogil
