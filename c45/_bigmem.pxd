@@ -21,7 +21,9 @@ cdef extern from *:
     #else
     #define C45_MAPS_BIG_BLOCKS 0
     #endif
+    #ifndef C45_BIG_MIN
     #define C45_BIG_MIN ((size_t)1 << 17)
+    #endif
     #define C45_BIG_HEAD ((size_t)64)      /* the block's size, keeps 64-byte alignment */
 
     #ifdef C45_BIG_MAPS
@@ -40,16 +42,19 @@ cdef extern from *:
     }
     #endif
 
-    /* n bytes, zeroed. */
-    static CYTHON_INLINE void* c45_big_alloc(size_t n) {
+    /* n bytes, mapped when n >= least (zeroed then); from the heap otherwise,
+       zeroed if zero. */
+    static CYTHON_INLINE void* c45_block_alloc(size_t n, size_t least, int zero) {
     #ifdef C45_BIG_MAPS
         char* p;
-        if (n >= C45_BIG_MIN) return c45_map(n);
-        p = (char*)calloc(1, n + C45_BIG_HEAD);
+        if (n >= least) return c45_map(n);
+        p = (char*)(zero ? calloc(1, n + C45_BIG_HEAD) : malloc(n + C45_BIG_HEAD));
         if (p == NULL) return NULL;
-        return p + C45_BIG_HEAD;         /* its head holds 0 */
+        *(size_t*)p = 0;                 /* not mapped */
+        return p + C45_BIG_HEAD;
     #else
-        return calloc(1, n ? n : 1);
+        (void)least;
+        return zero ? calloc(1, n ? n : 1) : malloc(n ? n : 1);
     #endif
     }
 
@@ -67,14 +72,14 @@ cdef extern from *:
 
     /* The first n bytes of q in a block of n bytes (NULL: q is left as it was);
        bytes past q's old size are not zeroed. */
-    static CYTHON_INLINE void* c45_big_realloc(void* q, size_t n) {
+    static CYTHON_INLINE void* c45_block_realloc(void* q, size_t n, size_t least) {
     #ifdef C45_BIG_MAPS
         size_t total, old;
         char* p;
         void* r;
-        if (q == NULL) return c45_big_alloc(n);
+        if (q == NULL) return c45_block_alloc(n, least, 0);
         total = c45_mapped(q);
-        if (total && n >= C45_BIG_MIN) {
+        if (total && n >= least) {
     #ifdef MREMAP_MAYMOVE
             if (n > (size_t)-1 - C45_BIG_HEAD - 4096) return NULL;
             r = mremap((char*)q - C45_BIG_HEAD, total, n + C45_BIG_HEAD, MREMAP_MAYMOVE);
@@ -83,24 +88,36 @@ cdef extern from *:
             return (char*)r + C45_BIG_HEAD;
     #endif
         }
-        if (!total && n < C45_BIG_MIN) {
+        if (!total && n < least) {
             p = (char*)realloc((char*)q - C45_BIG_HEAD, n + C45_BIG_HEAD);
             return p == NULL ? NULL : p + C45_BIG_HEAD;
         }
         /* between the heap and a mapping: copy */
         old = total ? total - C45_BIG_HEAD : malloc_usable_size((char*)q - C45_BIG_HEAD)
                                              - C45_BIG_HEAD;
-        r = c45_big_alloc(n);
+        r = c45_block_alloc(n, least, 0);
         if (r == NULL) return NULL;
         memcpy(r, q, old < n ? old : n);
         c45_big_free(q);
         return r;
     #else
+        (void)least;
         return realloc(q, n ? n : 1);
     #endif
     }
+
+    /* The case-sized buffers of a fit: n bytes, zeroed. */
+    static CYTHON_INLINE void* c45_big_alloc(size_t n) {
+        return c45_block_alloc(n, C45_BIG_MIN, 1);
+    }
+    static CYTHON_INLINE void* c45_big_realloc(void* q, size_t n) {
+        return c45_block_realloc(q, n, C45_BIG_MIN);
+    }
     """
     bint C45_MAPS_BIG_BLOCKS           # these functions map large blocks (glibc)
+    size_t C45_BIG_MIN
+    void* c45_block_alloc(size_t n, size_t least, bint zero) noexcept nogil
+    void* c45_block_realloc(void* q, size_t n, size_t least) noexcept nogil
     void* c45_big_alloc(size_t n) noexcept nogil
     void* c45_big_realloc(void* q, size_t n) noexcept nogil
     void c45_big_free(void* q) noexcept nogil

@@ -157,18 +157,21 @@ cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
 
 cdef extern from *:
     """
+    #ifndef C45_NP_BIG_MIN
+    #define C45_NP_BIG_MIN ((size_t)1 << 20)
+    #endif
     static void* c45_np_malloc(void* ctx, size_t n) {
         (void)ctx;
-        return c45_big_alloc(n);
+        return c45_block_alloc(n, C45_NP_BIG_MIN, 0);
     }
     static void* c45_np_calloc(void* ctx, size_t count, size_t size) {
         (void)ctx;
         if (size && count > (size_t)-1 / size) return NULL;
-        return c45_big_alloc(count * size);
+        return c45_block_alloc(count * size, C45_NP_BIG_MIN, 1);
     }
     static void* c45_np_realloc(void* ctx, void* p, size_t n) {
         (void)ctx;
-        return c45_big_realloc(p, n);
+        return c45_block_realloc(p, n, C45_NP_BIG_MIN);
     }
     static void c45_np_free(void* ctx, void* p, size_t n) {
         (void)ctx; (void)n;
