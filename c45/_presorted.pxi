@@ -44,7 +44,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._bigmem cimport c45_big_alloc, c45_big_realloc, c45_big_free
+from c45._bigmem cimport (c45_big_alloc, c45_big_realloc, c45_big_free, c45_block_alloc,
+                          C45_BIG_MIN, c45_big_phase_begin, c45_big_phase_end)
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, global_threshold,
                             is_subset_feature, PARALLEL_MIN_WORK)
@@ -273,7 +274,7 @@ cdef Entry** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
     if lists == NULL:
         return NULL
     for j in range(n_lists):
-        lists[j] = <Entry*> c45_big_alloc(m * sizeof(Entry) + 1)
+        lists[j] = <Entry*> c45_block_alloc(m * sizeof(Entry) + 1, C45_BIG_MIN, False)
         if lists[j] == NULL:
             free_lists(lists, n_lists)
             return NULL
@@ -949,6 +950,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     df.main = &g
     df.tree = t
     df.n_threads = w.n_threads
+    c45_big_phase_begin()       # task lists come and go: reuse their mappings
     try:
         with nogil:
             ok = grower_init(&g, w, NULL)
@@ -983,6 +985,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
         free(df.tasks)
         free(df.finish)
         grower_free(&g)
+        c45_big_phase_end()
         # Pruning starts from the cases in row order with their initial weights.
         for i in range(n):
             w.cases[i] = <int32_t> i

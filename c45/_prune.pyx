@@ -22,7 +22,8 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
-from c45._bigmem cimport c45_big_alloc, c45_big_realloc, c45_big_free
+from c45._bigmem cimport (c45_big_alloc, c45_big_realloc, c45_big_free, c45_big_phase_begin,
+                          c45_big_phase_end)
 
 
 cdef struct Listed:
@@ -964,6 +965,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
             with gil:
                 raise_interrupt()
         return 0
+    c45_big_phase_begin()       # subtrees' case lists come and go: reuse their mappings
     p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
     p.rank = case_major_ranks(w.data, &p.rank_cols)
     if p.n_threads > 1:
@@ -987,6 +989,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     free(p.cut)
     c45_big_free(p.rank)
     free(p.height)
+    c45_big_phase_end()
     if interrupted(w.data.intr):
         with gil:
             raise_interrupt()

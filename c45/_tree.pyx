@@ -25,7 +25,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total
                             branch_lists, gather_branch, MANY_BRANCHES,
                             interrupt_init, interrupted, raise_interrupt)
 from c45._prune cimport prune_pessimistic
-from c45._bigmem cimport C45_MAPS_BIG_BLOCKS
+from c45._bigmem cimport C45_MAPS_BIG_BLOCKS, c45_big_phase_begin, c45_big_phase_end
 from cpython.pycapsule cimport PyCapsule_New
 
 cdef extern from "numpy/arrayobject.h":
@@ -195,6 +195,7 @@ cdef class FitArrays:
 
     def __enter__(self):
         if C45_MAPS_BIG_BLOCKS:
+            c45_big_phase_begin()
             self.saved = PyDataMem_SetHandler(BIG_ARRAYS)
         return self
 
@@ -202,6 +203,7 @@ cdef class FitArrays:
         if self.saved is not None:
             PyDataMem_SetHandler(self.saved)
             self.saved = None
+            c45_big_phase_end()
         return False
 
 
