@@ -46,9 +46,7 @@ extensions = [
         f"c45.{name}",
         [f"c45/{name}.pyx"],
         include_dirs=[numpy.get_include()],
-        # numpy 2's API: the memory handler of a fit's arrays (c45/_tree.pyx).
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
-                       ("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     )

@@ -347,8 +347,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         # All or nothing: an error or Ctrl-C leaves the model as it was.
         before = dict(self.__dict__)
         try:
-            with _tree.FitArrays():
-                return self._fit(X, y, sample_weight, X_val, y_val)
+            return self._fit(X, y, sample_weight, X_val, y_val)
         except BaseException:
             self.__dict__.clear()
             self.__dict__.update(before)

@@ -44,8 +44,6 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._bigmem cimport (c45_big_alloc, c45_big_realloc, c45_big_free, c45_block_alloc,
-                          C45_BIG_MIN, c45_big_phase_begin, c45_big_phase_end)
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, global_threshold,
                             is_subset_feature, PARALLEL_MIN_WORK)
@@ -91,7 +89,7 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
     for j in range(g.n_lists):
-        grown = <Entry*> c45_big_realloc(g.lists[j], cap * sizeof(Entry))
+        grown = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
         g.lists[j] = grown
@@ -110,7 +108,7 @@ cdef void arena_trim(Grower* g) noexcept nogil:
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        kept = <Entry*> c45_big_realloc(g.lists[j], cap * sizeof(Entry))
+        kept = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -274,7 +272,7 @@ cdef Entry** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
     if lists == NULL:
         return NULL
     for j in range(n_lists):
-        lists[j] = <Entry*> c45_block_alloc(m * sizeof(Entry) + 1, C45_BIG_MIN, False)
+        lists[j] = <Entry*> malloc(m * sizeof(Entry) + 1)
         if lists[j] == NULL:
             free_lists(lists, n_lists)
             return NULL
@@ -285,7 +283,7 @@ cdef void free_lists(Entry** lists, Py_ssize_t n_lists) noexcept nogil:
     cdef Py_ssize_t j
     if lists != NULL:
         for j in range(n_lists):
-            c45_big_free(lists[j])
+            free(lists[j])
         free(lists)
 
 
@@ -591,7 +589,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     n_threads = threads_for(w, m_large, PARALLEL_FILTER_MIN)
     if n_threads > g.n_lists:
         n_threads = <int> g.n_lists
-    scratch = <Entry*> c45_big_alloc(n_threads * m_small * sizeof(Entry) + 1)
+    scratch = <Entry*> malloc(n_threads * m_small * sizeof(Entry) + 1)
     if scratch == NULL:
         return -1
     # Both marks first: filtering the row list overwrites the saved outcomes.
@@ -607,7 +605,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
             split_one(g.lists[j] + fr.base, m, scratch + threadid() * m_small, m_small,
                       m_large, g.mark_small, g.mark, f_small, f_large)
-    c45_big_free(scratch)
+    free(scratch)
     return small
 
 
@@ -932,7 +930,7 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
         if run_dfs(g, &task.sub, 0, task.depth, task.m, NULL) == 0:
             task.status = 0
     for j in range(g.n_lists):
-        c45_big_free(g.lists[j])
+        free(g.lists[j])
         g.lists[j] = NULL
     g.arena_cap = 0
 
@@ -950,7 +948,6 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     df.main = &g
     df.tree = t
     df.n_threads = w.n_threads
-    c45_big_phase_begin()       # task lists come and go: reuse their mappings
     try:
         with nogil:
             ok = grower_init(&g, w, NULL)
@@ -985,7 +982,6 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
         free(df.tasks)
         free(df.finish)
         grower_free(&g)
-        c45_big_phase_end()
         # Pruning starts from the cases in row order with their initial weights.
         for i in range(n):
             w.cases[i] = <int32_t> i

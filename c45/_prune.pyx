@@ -22,8 +22,6 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
-from c45._bigmem cimport (c45_big_alloc, c45_big_realloc, c45_big_free, c45_big_phase_begin,
-                          c45_big_phase_end)
 
 
 cdef struct Listed:
@@ -208,7 +206,7 @@ cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept
     cdef Py_ssize_t* o
     if p.arena_top + extra > p.arena_cap:
         cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
-        a = <Listed*> c45_big_realloc(p.arena, cap * sizeof(Listed))
+        a = <Listed*> realloc(p.arena, cap * sizeof(Listed))
         if a == NULL:
             return -1
         p.arena = a
@@ -347,7 +345,7 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         p.failed = True
         return -1
     if m > p.outcome_cap:
-        grown = <int32_t*> c45_big_realloc(p.outcome, (m + m // 2 + 64) * sizeof(int32_t))
+        grown = <int32_t*> realloc(p.outcome, (m + m // 2 + 64) * sizeof(int32_t))
         if grown == NULL:
             p.failed = True
             return -1
@@ -707,7 +705,7 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         t.node = node
         t.m = m
         t.result = 0.0
-        t.cases = <Listed*> c45_big_alloc(m * sizeof(Listed) + 1)
+        t.cases = <Listed*> malloc(m * sizeof(Listed) + 1)
         if t.cases == NULL:
             return -1
         memcpy(t.cases, p.arena + at, m * sizeof(Listed))
@@ -778,7 +776,7 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
         q.failed = True
         return
     memcpy(q.arena, t.cases, t.m * sizeof(Listed))
-    c45_big_free(t.cases)
+    free(t.cases)
     t.cases = NULL
     q.arena_top = t.m
     if not update:
@@ -844,9 +842,9 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     if not tl.failed:
         run_pending(&tl)
     for i in range(tl.n_workers):
-        c45_big_free(tl.workers[i].arena)
+        free(tl.workers[i].arena)
         free(tl.workers[i].offsets)
-        c45_big_free(tl.workers[i].outcome)
+        free(tl.workers[i].outcome)
         if tl.workers[i].dist != NULL:
             free(tl.workers[i].dist - 8)
     free(tl.workers)
@@ -859,7 +857,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         p.tasks = NULL
         p.n_tasks = 0
     for i in range(tl.count):
-        c45_big_free(tl.tasks[i].cases)
+        free(tl.tasks[i].cases)
     free(tl.tasks)
     return r
 
@@ -908,7 +906,7 @@ cdef uint32_t* case_major_ranks(const Dataset* d, Py_ssize_t* n_cols) noexcept n
     for f in range(d.n_features):
         if d.n_values[f] == 0 and d.col[f] + 1 > cols:
             cols = d.col[f] + 1
-    out = <uint32_t*> c45_big_alloc((n * cols + 1) * sizeof(uint32_t))
+    out = <uint32_t*> malloc((n * cols + 1) * sizeof(uint32_t))
     if out == NULL:
         return NULL
     # Pruning reads it at random: with 4 KiB pages most reads of a large table
@@ -965,7 +963,6 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
             with gil:
                 raise_interrupt()
         return 0
-    c45_big_phase_begin()       # subtrees' case lists come and go: reuse their mappings
     p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
     p.rank = case_major_ranks(w.data, &p.rank_cols)
     if p.n_threads > 1:
@@ -983,13 +980,12 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
             p.arena[i].cls = w.data.y[i]
         p.arena_top = n
         estimate_entry(&p, 0, 0, n, True, INFINITY)
-    c45_big_free(p.arena)
+    free(p.arena)
     free(p.offsets)
-    c45_big_free(p.outcome)
+    free(p.outcome)
     free(p.cut)
-    c45_big_free(p.rank)
+    free(p.rank)
     free(p.height)
-    c45_big_phase_end()
     if interrupted(w.data.intr):
         with gil:
             raise_interrupt()

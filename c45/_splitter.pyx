@@ -20,7 +20,6 @@ cdef extern from "Python.h":
     unsigned long PyThread_get_thread_ident() nogil
 
 from c45._types cimport Entry, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
-from c45._bigmem cimport c45_big_alloc, c45_big_free
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -37,8 +36,8 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.rng = d.seed * 2685821657736338717ULL + 1442695040888963407ULL
     if w.rng == 0:
         w.rng = 88172645463325252ULL
-    w.cases = <int32_t*> c45_big_alloc((n + 1) * sizeof(int32_t))
-    w.weight = <double*> c45_big_alloc((n + 1) * sizeof(double))
+    w.cases = <int32_t*> calloc(n + 1, sizeof(int32_t))
+    w.weight = <double*> calloc(n + 1, sizeof(double))
     w.dist = <double*> calloc(k, sizeof(double))
     w.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
     w.totals = <double*> calloc(max_values + 1, sizeof(double))
@@ -61,9 +60,9 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
-    w.sortbuf = <SortItem*> c45_big_alloc((n + 1 if d.f32 else 1) * sizeof(SortItem))
-    w.rankbuf = <RankItem*> c45_big_alloc((n + 1) * sizeof(RankItem))
-    w.ranktmp = <RankItem*> c45_big_alloc((n + 1) * sizeof(RankItem))
+    w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 else 1, sizeof(SortItem))
+    w.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
+    w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
     w.cand_cap = 64
     w.cand_gain = <double*> calloc(w.cand_cap, sizeof(double))
     w.cand_split = <double*> calloc(w.cand_cap, sizeof(double))
@@ -75,7 +74,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
-    w.nlogn = <double*> c45_big_alloc((n + 1) * sizeof(double))
+    w.nlogn = <double*> malloc((n + 1) * sizeof(double))
     if w.nlogn != NULL:
         for f in range(n + 1):
             w.nlogn[f] = (<double> f) * log2_of(d.f32, <double> f)
@@ -105,11 +104,11 @@ cdef void work_free(Work* w) noexcept:
             if w.threads[t].owns_scratch:
                 free_thread_scratch(&w.threads[t])
         free(w.threads)
-    c45_big_free(w.cases); c45_big_free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
-    free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); c45_big_free(w.sortbuf)
-    free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); c45_big_free(w.nlogn)
+    free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
+    free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
+    free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
     free(w.cand_pos); free(w.snap); free(w.phi); free(w.phi_dirty)
-    c45_big_free(w.rankbuf); c45_big_free(w.ranktmp); c45_big_free(w.pos_of); free(w.arena)
+    free(w.rankbuf); free(w.ranktmp); free(w.pos_of); free(w.arena)
     free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
@@ -148,8 +147,8 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.block_totals = <double*> calloc(max_values + 2, sizeof(double))
         tw.trial_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
         tw.trial_totals = <double*> calloc(max_values + 2, sizeof(double))
-        tw.rankbuf = <RankItem*> c45_big_alloc((n + 1) * sizeof(RankItem))
-        tw.ranktmp = <RankItem*> c45_big_alloc((n + 1) * sizeof(RankItem))
+        tw.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
+        tw.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
         tw.cand_cap = 64
         tw.cand_gain = <double*> calloc(tw.cand_cap, sizeof(double))
         tw.cand_split = <double*> calloc(tw.cand_cap, sizeof(double))
@@ -172,7 +171,7 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
 
 cdef void free_thread_scratch(Work* tw) noexcept:
     free(tw.freq); free(tw.totals); free(tw.slot); free(tw.block_freq); free(tw.block_totals)
-    free(tw.trial_freq); free(tw.trial_totals); c45_big_free(tw.rankbuf); c45_big_free(tw.ranktmp)
+    free(tw.trial_freq); free(tw.trial_totals); free(tw.rankbuf); free(tw.ranktmp)
     free(tw.cand_gain); free(tw.cand_split); free(tw.cand_below); free(tw.cand_above)
     free(tw.cand_pos); free(tw.snap); free(tw.phi); free(tw.phi_dirty)
 
@@ -385,7 +384,7 @@ cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
     cdef Py_ssize_t n = hi - first_known + 1, need = n_branches + 2 + n, cap, i, base, v
     cdef int64_t* grown
     if w.pos_of == NULL:                 # allocated on the first many-valued test
-        w.pos_of = <int32_t*> c45_big_alloc((w.data.n_cases + 1) * sizeof(int32_t))
+        w.pos_of = <int32_t*> calloc(w.data.n_cases + 1, sizeof(int32_t))
         if w.pos_of == NULL:
             return -1
     if w.arena_top + need > w.arena_cap:

@@ -25,13 +25,6 @@ from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total
                             branch_lists, gather_branch, MANY_BRANCHES,
                             interrupt_init, interrupted, raise_interrupt)
 from c45._prune cimport prune_pessimistic
-from c45._bigmem cimport C45_MAPS_BIG_BLOCKS, c45_big_phase_begin, c45_big_phase_end
-from cpython.pycapsule cimport PyCapsule_New
-
-cdef extern from "numpy/arrayobject.h":
-    ctypedef struct PyDataMem_Handler:
-        pass
-    object PyDataMem_SetHandler(object handler)      # numpy >= 1.22
 
 from c45._threads import clamp as clamp_threads
 
@@ -148,63 +141,6 @@ cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
             dst.count += nb
         i += 1
     return 0
-
-
-# ---------------------------------------------------------------------------
-# A fit's numpy arrays in c45_big_alloc's blocks (c45/_bigmem.pxd): the encoded
-# data and rank tables, freed at the end of the fit, would otherwise be the heap
-# blocks that leave holes between the fitted trees under glibc.
-
-cdef extern from *:
-    """
-    #ifndef C45_NP_BIG_MIN
-    #define C45_NP_BIG_MIN ((size_t)1 << 20)
-    #endif
-    static void* c45_np_malloc(void* ctx, size_t n) {
-        (void)ctx;
-        return c45_block_alloc(n, C45_NP_BIG_MIN, 0);
-    }
-    static void* c45_np_calloc(void* ctx, size_t count, size_t size) {
-        (void)ctx;
-        if (size && count > (size_t)-1 / size) return NULL;
-        return c45_block_alloc(count * size, C45_NP_BIG_MIN, 1);
-    }
-    static void* c45_np_realloc(void* ctx, void* p, size_t n) {
-        (void)ctx;
-        return c45_block_realloc(p, n, C45_NP_BIG_MIN);
-    }
-    static void c45_np_free(void* ctx, void* p, size_t n) {
-        (void)ctx; (void)n;
-        c45_big_free(p);
-    }
-    static PyDataMem_Handler c45_np_handler = {
-        "c45_big_blocks", 1,
-        {NULL, c45_np_malloc, c45_np_calloc, c45_np_realloc, c45_np_free}};
-    """
-    PyDataMem_Handler c45_np_handler
-
-
-cdef object BIG_ARRAYS = PyCapsule_New(&c45_np_handler, "mem_handler", NULL)
-
-
-cdef class FitArrays:
-    """with FitArrays(): numpy arrays made in the block are c45_big_alloc's (where
-    it maps large blocks; elsewhere nothing changes). Per thread and context, as
-    numpy's handler is."""
-    cdef object saved
-
-    def __enter__(self):
-        if C45_MAPS_BIG_BLOCKS:
-            c45_big_phase_begin()
-            self.saved = PyDataMem_SetHandler(BIG_ARRAYS)
-        return self
-
-    def __exit__(self, *exc):
-        if self.saved is not None:
-            PyDataMem_SetHandler(self.saved)
-            self.saved = None
-            c45_big_phase_end()
-        return False
 
 
 # ---------------------------------------------------------------------------
