@@ -2,7 +2,8 @@
 trees, batch CPU time from an ndarray and from a DataFrame, and the memory of a
 bagged ensemble.
 
-    python benchmarks/bench_predict.py [--rows 300000] [--batch 1000000] [--skip-bagging]
+    python benchmarks/bench_predict.py [--rows 300000] [--batch 1000000]
+        [--skip-bagging | --only bagging]
 
 Every figure is a ratio to scikit-learn's DecisionTreeClassifier(criterion="entropy",
 min_samples_leaf=2) measured in the same run (this VM's speed drifts); nothing
@@ -168,8 +169,11 @@ def main():
     p.add_argument("--rows", type=int, default=300_000)
     p.add_argument("--batch", type=int, default=1_000_000)
     p.add_argument("--skip-bagging", action="store_true")
+    p.add_argument("--only", choices=("bagging",),
+                   help="run only this part (bagging: the ensemble's memory)")
     args = p.parse_args()
-    latency_and_batch(args)
+    if args.only is None:
+        latency_and_batch(args)
     if not args.skip_bagging:
         bagging()
 

@@ -25,6 +25,9 @@ _PRUNE_PARAMS = ("pruning", "confidence", "subtree_raising", "ccp_alpha")
 
 # Limits, enforced with clear errors at fit time.
 MAX_CLASSES = 65_535
+# A fit on this many cells (rows x features) or more gives its freed heap pages
+# back to the system (_tree.release_heap): about 16 MB of encoded data.
+TRIM_CELLS = 1 << 20
 MAX_CATEGORIES = 10_000_000       # per discrete feature
 MAX_SUBSET_CATEGORIES = 512       # subset_splits: C4.5's value grouping is cubic
 MAX_CASES = 2**31 - 2             # case indices are 32-bit
@@ -380,11 +383,16 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         # All or nothing: an error or Ctrl-C leaves the model as it was.
         before = dict(self.__dict__)
         try:
-            return self._fit(X, y, sample_weight, X_val, y_val)
+            cells = self._fit(X, y, sample_weight, X_val, y_val)
         except BaseException:
             self.__dict__.clear()
             self.__dict__.update(before)
             raise
+        # The fit's buffers are freed now; a small fit's few pages are not worth
+        # the trim's walk over the heap.
+        if cells >= TRIM_CELLS:
+            _tree.release_heap()
+        return self
 
     def _fit(self, X, y, sample_weight, X_val, y_val):
         self._check_params()
@@ -414,7 +422,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self._train = (data, order) if self.keep_training_data else None
         self._train_check = _fingerprint(data)
         self.tree_ = self._finish_pruning(grown, pruned, X_val, y_val)
-        return self
+        return data[4].shape[0] * schema.n_features      # the cells grown on
 
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
@@ -674,7 +682,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                                                  self.normalize_sample_weight)
         keep = weight > 0
         if not keep.all():
-            cont, codes, y_codes, weight = (cont[:, keep], codes[:, keep],
+            # compress, not cont[:, keep]: its result is C-ordered, so the copy
+            # below is not made (a second copy of the values, freed at once).
+            cont, codes, y_codes, weight = (np.compress(keep, cont, axis=1),
+                                            np.compress(keep, codes, axis=1),
                                             y_codes[keep], weight[keep])
         cont = np.ascontiguousarray(cont)
         codes = np.ascontiguousarray(codes)

@@ -842,6 +842,27 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
         buffer_free(&raw); buffer_free(&grown_buf)
 
 
+cdef extern from *:
+    """
+    #if defined(__GLIBC__)
+    #include <malloc.h>
+    #define c45_trim_heap() ((void)malloc_trim(0))
+    #else
+    #define c45_trim_heap() ((void)0)
+    #endif
+    """
+    void c45_trim_heap() noexcept nogil
+
+
+def release_heap():
+    """Give the pages of freed heap blocks back to the system (glibc; nothing
+    elsewhere). glibc keeps a fit's freed buffers resident: the blocks above its
+    mmap threshold, which the first large free raises to up to 32 MB, come from
+    the heap, whose free pages it returns only from the top."""
+    with nogil:
+        c45_trim_heap()
+
+
 def check_prunable(tree):
     if tree.max_depth > MAX_PRUNE_DEPTH:
         raise ValueError(

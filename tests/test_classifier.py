@@ -124,6 +124,21 @@ def test_zero_weight_is_removal_and_integer_weight_is_duplication():
     assert export_text(c) == export_text(d)
 
 
+def test_large_fit_gives_freed_heap_back_small_fit_does_not(monkeypatch):
+    """fit ends with _tree.release_heap (malloc_trim under glibc) from TRIM_CELLS
+    cells on, after the fit's buffers are freed; below it a fit skips the trim."""
+    from c45 import _classifier, _tree
+    _tree.release_heap()                # callable on every platform
+    calls = []
+    monkeypatch.setattr(_tree, "release_heap", lambda: calls.append(1))
+    X, y = mixed_frame(200, seed=3)
+    C45Classifier().fit(X, y)
+    assert calls == []
+    monkeypatch.setattr(_classifier, "TRIM_CELLS", 200 * X.shape[1])
+    C45Classifier().fit(X, y)
+    assert calls == [1]
+
+
 def test_pickle_round_trip_and_clone():
     X, y = mixed_frame()
     clf = C45Classifier(precision="float32").fit(X, y)
