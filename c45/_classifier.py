@@ -67,6 +67,26 @@ def _finite_number(x):
         return False
 
 
+def certainty_factor(confidence, precision):
+    """The CF of the pessimistic estimates (tree pruning and rules) from confidence."""
+    if precision != "float32":
+        return float(confidence)
+    # C4.5 reads -c as a percentage: CF = r32(r32(pct) / 100).
+    pct = np.float32(float(confidence) * 100.0)
+    return float(np.float32(pct / np.float32(100.0)))
+
+
+def check_confidence(confidence, precision):
+    """confidence in (0, 1], and a CF above 0 once float32 mode has rounded it."""
+    c = confidence
+    if not _is_number(c) or not 0 < c <= 1:
+        raise ValueError(f"confidence must be in (0, 1], got {c!r}")
+    if certainty_factor(c, precision) <= 0:
+        raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
+                         f"rounds C4.5's -c percentage to binary32); give at least "
+                         f"1e-42 or use precision='float64'")
+
+
 # C4.5 considers a cut between two values only when they differ by more than this
 # absolute amount (v[i] < v[i+1] - 1e-5 in eval_continuous, in both precisions).
 CUT_TOLERANCE = 1e-5
@@ -286,13 +306,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if not _finite_number(m) or m <= 0:
             raise ValueError(f"min_samples_leaf must be a positive number (case "
                              f"weight), got {m!r}")
-        c = self.confidence
-        if not _is_number(c) or not 0 < c <= 1:
-            raise ValueError(f"confidence must be in (0, 1], got {c!r}")
-        if self._cf() <= 0:
-            raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
-                             f"rounds C4.5's -c percentage to binary32); give at least "
-                             f"1e-42 or use precision='float64'")
+        check_confidence(self.confidence, self.precision)
         a = self.ccp_alpha
         if not _finite_number(a) or a < 0:
             raise ValueError(f"ccp_alpha must be a non-negative number, got {a!r}")
@@ -729,12 +743,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                     f"encoding it differently, or use subset_splits=False")
 
     def _cf(self):
-        f32 = self.precision == "float32"
-        if not f32:
-            return float(self.confidence)
-        # C4.5 reads -c as a percentage: CF = r32(r32(pct) / 100).
-        pct = np.float32(float(self.confidence) * 100.0)
-        return float(np.float32(pct / np.float32(100.0)))
+        return certainty_factor(self.confidence, self.precision)
 
     @staticmethod
     def _check_weights(sample_weight, n, f32, normalize):

@@ -15,14 +15,14 @@ Choices where the specification is silent are marked **(choice)** in the comment
 listed in ``C45RulesClassifier``'s Notes.
 """
 import math
-import numbers
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from c45._classifier import C45Classifier, _finite_number
+from c45._classifier import (C45Classifier, _finite_number, certainty_factor,
+                             check_confidence)
 from c45._criterion import pessimistic_extra_errors
 from c45._encode import encode_predict, encode_target
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
@@ -1031,9 +1031,7 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _check_rule_params(self):
-        c = self.confidence
-        if not isinstance(c, numbers.Real) or isinstance(c, bool) or not 0 < c <= 1:
-            raise ValueError(f"confidence must be in (0, 1], got {c!r}")
+        check_confidence(self.confidence, self.precision)
         r = self.redundancy
         if not _finite_number(r) or r <= 0:
             raise ValueError(f"redundancy must be a positive number, got {r!r}")
@@ -1046,12 +1044,6 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
             return float(f)
         raise ValueError(f"fisher must be False, True or a significance level in (0, 1), "
                          f"got {f!r}")
-
-    def _rules_cf(self):
-        if self.precision != "float32":
-            return float(self.confidence)
-        pct = np.float32(float(self.confidence) * 100.0)      # -c is a percentage
-        return float(np.float32(pct / np.float32(100.0)))
 
     def fit(self, X, y):
         """Grow the tree on (X, y) and derive the ruleset from it."""
@@ -1070,7 +1062,7 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
             names = [f"x{j}" for j in range(schema.n_features)]
         builder = RuleBuilder(tree_clf.grown_tree_, cont, codes, y_codes, schema,
                               list(names), tree_clf.categories_, tree_clf.classes_,
-                              confidence=self._rules_cf(),
+                              confidence=certainty_factor(self.confidence, self.precision),
                               redundancy=float(self.redundancy), fisher=fisher, f32=f32)
         final, default = builder.run()
         self.tree_estimator_ = tree_clf
