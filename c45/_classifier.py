@@ -618,33 +618,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     def _checked_fitted_state(state):
         """The trees of a fitted pickle, checked against its schema and classes
         (each Tree checked its own arrays when it was unpickled)."""
-        schema, classes = state.get("_schema"), state.get("classes_")
-        if not isinstance(schema, Schema):
-            raise ValueError("c45: the pickled model has no valid schema")
-        n_values = schema.n_values
-        C45Classifier._check_classes(classes)
-        out = {}
-        for name in ("tree_", "grown_tree_"):
-            tree = state.get(name)
-            if type(tree) is not _tree.Tree:
-                raise ValueError(f"c45: the pickled model's {name} is not a c45 Tree")
-            if tree.n_values is None:         # pickled before trees knew their features
-                tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
-                                  n_values=n_values)
-            _tree.check_walkable(tree, n_values)
-            tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
-            empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
-            if empty:       # fit never tests a feature it saw no category of
-                raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
-                                 f"which has no categories")
-            if len(classes) != tree.n_classes:
-                raise ValueError(f"c45: the pickled model's {name} has "
-                                 f"{tree.n_classes} classes, classes_ has {len(classes)}")
-            out[name] = tree
-        if state.get("n_features_in_") != schema.n_features:
-            raise ValueError("c45: the pickled model's n_features_in_ does not match "
-                             "its schema")
-        C45Classifier._check_schema_copies(state, schema)
+        schema, classes = C45Classifier._checked_schema_and_classes(state)
+        out = {name: C45Classifier._checked_tree(state, name, schema, classes)
+               for name in ("tree_", "grown_tree_")}
         check = state.get("_train_check")       # prune(X, y) compares its parts
         if check is not None and not (
                 isinstance(check, tuple) and len(check) == 3
@@ -652,6 +628,41 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError("c45: the pickled model's digest of its training data "
                              "(_train_check) is not (rows, features, digest)")
         return out
+
+    @staticmethod
+    def _checked_schema_and_classes(state):
+        """A fitted pickle's (schema, classes_), and the attributes copying them."""
+        schema, classes = state.get("_schema"), state.get("classes_")
+        if not isinstance(schema, Schema):
+            raise ValueError("c45: the pickled model has no valid schema")
+        C45Classifier._check_classes(classes)
+        if state.get("n_features_in_") != schema.n_features:
+            raise ValueError("c45: the pickled model's n_features_in_ does not match "
+                             "its schema")
+        C45Classifier._check_schema_copies(state, schema)
+        return schema, classes
+
+    @staticmethod
+    def _checked_tree(state, name, schema, classes):
+        """The pickled tree state[name], walkable and of the schema's features and
+        the classes' count (a tree pickled without its features gets them)."""
+        n_values = schema.n_values
+        tree = state.get(name)
+        if type(tree) is not _tree.Tree:
+            raise ValueError(f"c45: the pickled model's {name} is not a c45 Tree")
+        if tree.n_values is None:         # pickled before trees knew their features
+            tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
+                              n_values=n_values)
+        _tree.check_walkable(tree, n_values)
+        tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
+        empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
+        if empty:       # fit never tests a feature it saw no category of
+            raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
+                             f"which has no categories")
+        if len(classes) != tree.n_classes:
+            raise ValueError(f"c45: the pickled model's {name} has "
+                             f"{tree.n_classes} classes, classes_ has {len(classes)}")
+        return tree
 
     @staticmethod
     def _check_classes(classes):
