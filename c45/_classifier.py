@@ -70,6 +70,26 @@ def _finite_number(x):
         return False
 
 
+def certainty_factor(confidence, precision):
+    """The CF of the pessimistic estimates (tree pruning and rules) from confidence."""
+    if precision != "float32":
+        return float(confidence)
+    # C4.5 reads -c as a percentage: CF = r32(r32(pct) / 100).
+    pct = np.float32(float(confidence) * 100.0)
+    return float(np.float32(pct / np.float32(100.0)))
+
+
+def check_confidence(confidence, precision):
+    """confidence in (0, 1], and a CF above 0 once float32 mode has rounded it."""
+    c = confidence
+    if not _is_number(c) or not 0 < c <= 1:
+        raise ValueError(f"confidence must be in (0, 1], got {c!r}")
+    if certainty_factor(c, precision) <= 0:
+        raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
+                         f"rounds C4.5's -c percentage to binary32); give at least "
+                         f"1e-42 or use precision='float64'")
+
+
 # C4.5 considers a cut between two values only when they differ by more than this
 # absolute amount (v[i] < v[i+1] - 1e-5 in eval_continuous, in both precisions).
 CUT_TOLERANCE = 1e-5
@@ -289,13 +309,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         if not _finite_number(m) or m <= 0:
             raise ValueError(f"min_samples_leaf must be a positive number (case "
                              f"weight), got {m!r}")
-        c = self.confidence
-        if not _is_number(c) or not 0 < c <= 1:
-            raise ValueError(f"confidence must be in (0, 1], got {c!r}")
-        if self._cf() <= 0:
-            raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
-                             f"rounds C4.5's -c percentage to binary32); give at least "
-                             f"1e-42 or use precision='float64'")
+        check_confidence(self.confidence, self.precision)
         a = self.ccp_alpha
         if not _finite_number(a) or a < 0:
             raise ValueError(f"ccp_alpha must be a non-negative number, got {a!r}")
@@ -612,33 +626,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     def _checked_fitted_state(state):
         """The trees of a fitted pickle, checked against its schema and classes
         (each Tree checked its own arrays when it was unpickled)."""
-        schema, classes = state.get("_schema"), state.get("classes_")
-        if not isinstance(schema, Schema):
-            raise ValueError("c45: the pickled model has no valid schema")
-        n_values = schema.n_values
-        C45Classifier._check_classes(classes)
-        out = {}
-        for name in ("tree_", "grown_tree_"):
-            tree = state.get(name)
-            if type(tree) is not _tree.Tree:
-                raise ValueError(f"c45: the pickled model's {name} is not a c45 Tree")
-            if tree.n_values is None:         # pickled before trees knew their features
-                tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
-                                  n_values=n_values)
-            _tree.check_walkable(tree, n_values)
-            tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
-            empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
-            if empty:       # fit never tests a feature it saw no category of
-                raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
-                                 f"which has no categories")
-            if len(classes) != tree.n_classes:
-                raise ValueError(f"c45: the pickled model's {name} has "
-                                 f"{tree.n_classes} classes, classes_ has {len(classes)}")
-            out[name] = tree
-        if state.get("n_features_in_") != schema.n_features:
-            raise ValueError("c45: the pickled model's n_features_in_ does not match "
-                             "its schema")
-        C45Classifier._check_schema_copies(state, schema)
+        schema, classes = C45Classifier._checked_schema_and_classes(state)
+        out = {name: C45Classifier._checked_tree(state, name, schema, classes)
+               for name in ("tree_", "grown_tree_")}
         check = state.get("_train_check")       # prune(X, y) compares its parts
         if check is not None and not (
                 isinstance(check, tuple) and len(check) == 3
@@ -646,6 +636,41 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError("c45: the pickled model's digest of its training data "
                              "(_train_check) is not (rows, features, digest)")
         return out
+
+    @staticmethod
+    def _checked_schema_and_classes(state):
+        """A fitted pickle's (schema, classes_), and the attributes copying them."""
+        schema, classes = state.get("_schema"), state.get("classes_")
+        if not isinstance(schema, Schema):
+            raise ValueError("c45: the pickled model has no valid schema")
+        C45Classifier._check_classes(classes)
+        if state.get("n_features_in_") != schema.n_features:
+            raise ValueError("c45: the pickled model's n_features_in_ does not match "
+                             "its schema")
+        C45Classifier._check_schema_copies(state, schema)
+        return schema, classes
+
+    @staticmethod
+    def _checked_tree(state, name, schema, classes):
+        """The pickled tree state[name], walkable and of the schema's features and
+        the classes' count (a tree pickled without its features gets them)."""
+        n_values = schema.n_values
+        tree = state.get(name)
+        if type(tree) is not _tree.Tree:
+            raise ValueError(f"c45: the pickled model's {name} is not a c45 Tree")
+        if tree.n_values is None:         # pickled before trees knew their features
+            tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
+                              n_values=n_values)
+        _tree.check_walkable(tree, n_values)
+        tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
+        empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
+        if empty:       # fit never tests a feature it saw no category of
+            raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
+                             f"which has no categories")
+        if len(classes) != tree.n_classes:
+            raise ValueError(f"c45: the pickled model's {name} has "
+                             f"{tree.n_classes} classes, classes_ has {len(classes)}")
+        return tree
 
     @staticmethod
     def _check_classes(classes):
@@ -740,12 +765,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                     f"encoding it differently, or use subset_splits=False")
 
     def _cf(self):
-        f32 = self.precision == "float32"
-        if not f32:
-            return float(self.confidence)
-        # C4.5 reads -c as a percentage: CF = r32(r32(pct) / 100).
-        pct = np.float32(float(self.confidence) * 100.0)
-        return float(np.float32(pct / np.float32(100.0)))
+        return certainty_factor(self.confidence, self.precision)
 
     @staticmethod
     def _check_weights(sample_weight, n, f32, normalize):

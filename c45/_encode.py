@@ -6,6 +6,7 @@ order, 0 = unknown). y becomes class codes 0..k-1. The `Schema` remembers, per
 feature, whether it is discrete and its categories, so that prediction encodes
 new data the same way (a category never seen in training gets code 0: unknown).
 """
+import decimal
 import numbers
 import warnings
 
@@ -31,6 +32,8 @@ def _is_missing_scalar(v):
     if pd is not None and v is pd.NA:
         return True
     if isinstance(v, np.floating) and np.isnan(v):
+        return True
+    if isinstance(v, decimal.Decimal) and v.is_nan():     # sNaN too: float() refuses it
         return True
     return False
 
@@ -247,6 +250,12 @@ def _feature_label(j, names):
     return f"column {names[j]!r}" if names is not None else f"column {j}"
 
 
+# Values a continuous column takes as numbers: a Decimal is a real number too
+# (Python registers it as a Number only: it does not mix with floats exactly), and
+# pandas reads a pyarrow decimal column as Decimals.
+_NUMBER = (numbers.Real, np.number, decimal.Decimal)
+
+
 def _to_continuous(col, label):
     """float64 values, NaN for missing; clear errors for strings and infinities."""
     if pd is not None and isinstance(col, pd.Series):
@@ -268,7 +277,7 @@ def _to_continuous(col, label):
         for i, v in enumerate(a):
             if _is_missing_scalar(v):
                 out[i] = np.nan
-            elif isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_)):
+            elif isinstance(v, _NUMBER) and not isinstance(v, (bool, np.bool_)):
                 try:
                     out[i] = float(v)
                 except OverflowError:           # an int beyond float64 (10**400)

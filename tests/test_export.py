@@ -111,6 +111,32 @@ def test_to_dict_single_leaf_and_feature_names():
         to_dict(clf, weights=True, feature_names=["_weight", "t", "h", "w"])
 
 
+def _chain_model(depth):
+    """A chain `depth` tests deep (as test_reliability.chain makes it)."""
+    n = depth + 1
+    X = np.arange(n, dtype=float).reshape(-1, 1)
+    clf = C45Classifier(pruning=None, min_samples_leaf=1000).fit(
+        X, np.arange(n) % 2, sample_weight=np.full(n, 1000.0))
+    assert clf.get_depth() == depth
+    return clf, X
+
+
+def test_to_dict_of_a_tree_json_cannot_nest_is_refused():
+    """json.dumps(to_dict(clf, weights=True)) of a 10,000-deep chain was a
+    RecursionError inside json, though the docstring promised the dict survives it."""
+    from c45._serialize import MAX_DICT_DEPTH
+    clf, _ = _chain_model(10_000)
+    for weights in (False, True):
+        with pytest.raises(ValueError, match="the final tree is 10000 levels deep; "
+                                             "to_dict gives trees of at most 400"):
+            to_dict(clf, weights=weights)
+    clf, X = _chain_model(MAX_DICT_DEPTH)          # the deepest it gives survives json
+    for weights in (False, True):
+        d = json.loads(json.dumps(to_dict(clf, weights=weights)))
+        assert len(repr(d)) > MAX_DICT_DEPTH
+    assert np.array_equal(dict_predict_proba(d, X), clf.predict_proba(X))
+
+
 def test_plain_dict_cannot_be_evaluated(golf):
     X, _, clf = golf
     with pytest.raises(ValueError, match="fractional descent"):

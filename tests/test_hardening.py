@@ -10,6 +10,7 @@ checksum recomputed), so they follow the format as it is.
 import copy
 import json
 import pickle
+import re
 import warnings
 
 import numpy as np
@@ -291,6 +292,149 @@ def test_tampered_pickled_state_is_refused_naming_it(model, name):
         loaded = pickle.loads(data)
         loaded.predict(X)
         loaded.predict_proba(X)
+
+
+@pytest.fixture(scope="module")
+def rules_models():
+    """Rules with discrete (subset_splits=False) or subset tests, and thresholds."""
+    from c45 import C45RulesClassifier
+    _, X, y = mixed_model()
+    return {ss: C45RulesClassifier(categorical_features=[1], subset_splits=ss).fit(X, y)
+            for ss in (False, True)}, X
+
+
+def _condition(kind, **changes):
+    """A tampering: the first condition of that kind in rules_, changed."""
+    from dataclasses import replace
+
+    def apply(s):
+        for r in s["rules_"]:
+            for j, c in enumerate(r.conditions):
+                if c.kind == kind:
+                    r.conditions = r.conditions[:j] + (replace(c, **changes),) + \
+                        r.conditions[j + 1:]
+                    return
+        raise AssertionError(f"no condition of kind {kind}")
+    return apply
+
+
+def _rule(**changes):
+    return lambda s: vars(s["rules_"][0]).update(changes)
+
+
+def _partial_condition(s):
+    c = object.__new__(type(s["rules_"][0].conditions[0]))
+    vars(c).update(feature=0, name="x0")
+    s["rules_"][0].conditions = (c,)
+
+
+# Each: (subset_splits of the model, tampering, what the message must name).
+RULES_TAMPERINGS = {
+    "rules state a list": (False, None, "state is a list"),
+    "rule feature index out of range": (False, _condition(2, feature=7), r"\.feature"),
+    "rule feature index negative": (False, _condition(2, feature=-1), r"\.feature"),
+    "rule feature a float": (False, _condition(2, feature=0.0), r"\.feature"),
+    "_default_index out of range": (False, lambda s: s.update(_default_index=5),
+                                    "_default_index"),
+    "_default_index a string": (False, lambda s: s.update(_default_index="0"),
+                                "_default_index"),
+    "default_class_ not classes_[_default_index]": (
+        False, lambda s: s.update(default_class_=s["classes_"][1 - s["_default_index"]]),
+        "default_class_"),
+    "rule class_index out of range": (False, _rule(class_index=2), "class_index"),
+    "rule class_ not its classes_ entry": (False, _rule(class_="x"), r"\.class_ "),
+    "rule error NaN": (False, _rule(error=float("nan")), r"\.error"),
+    "rule error a string": (False, _rule(error="0.1"), r"\.error"),
+    "rule number 0": (False, _rule(number=0), r"\.number"),
+    "rule used negative": (False, _rule(used=-1), r"\.used"),
+    "rule bits infinite": (False, _rule(bits=float("inf")), r"\.bits"),
+    "rule conditions a list": (False, lambda s: vars(s["rules_"][0]).update(
+        conditions=list(s["rules_"][0].conditions)), r"\.conditions is"),
+    "rule missing a field": (False, lambda s: vars(s["rules_"][0]).pop("error"),
+                             r"rules_\[0\] is .*; expected a Rule"),
+    "condition a tuple": (False, lambda s: vars(s["rules_"][0]).update(
+        conditions=((0, "<=", 1.0),)), "expected a Condition"),
+    "condition missing fields": (False, _partial_condition, "expected a Condition"),
+    "condition name not the feature's": (False, _condition(2, name="evil"), r"\.name"),
+    "condition negative branch": (False, _condition(1, branch=-1), "branch and node"),
+    "discrete codes empty": (False, _condition(1, codes=()), r"\.codes"),
+    "discrete code out of range": (False, _condition(1, codes=(99,)), r"\.codes"),
+    "discrete code a string": (False, _condition(1, codes=("1",)), r"\.codes"),
+    "discrete code not its branch's": (False, _condition(1, codes=(5,)), "kind 1 '='"),
+    "discrete value not its category": (False, _condition(1, value="zz"), r"\.value"),
+    "discrete op a threshold's": (False, _condition(1, op="<="), "kind 1 '='"),
+    "threshold NaN": (False, _condition(2, value=float("nan")), r"\.value"),
+    "threshold a string": (False, _condition(2, value="0.5"), r"\.value"),
+    "threshold branch 2": (False, _condition(2, branch=2), "branch 0 '<=' or 1 '>'"),
+    "threshold op reversed": (False, _condition(2, op=">", branch=0), "branch 0 '<='"),
+    "threshold test of a discrete feature": (False, _condition(2, feature=1, name="x1"),
+                                             r"\.codes"),
+    "discrete test of a continuous feature": (False, _condition(1, feature=0, name="x0"),
+                                              "continuous feature 0"),
+    "subset codes repeated": (True, _condition(3, codes=(1, 1)), r"\.codes"),
+    "subset codes a list": (True, _condition(3, codes=[1]), r"\.codes"),
+    "subset value not its categories": (True, _condition(3, value=("zz",)), r"\.value"),
+    "subset value a list": (True, _condition(3, value=["p"]), r"\.value"),
+    "rules_ a tuple": (False, lambda s: s.update(rules_=tuple(s["rules_"])), "rules_ is"),
+    "ordered_rules_ holding an int": (False, lambda s: s["ordered_rules_"].append(3),
+                                      r"ordered_rules_\[\d+\]"),
+    "candidate_rules_ None": (False, lambda s: s.update(candidate_rules_=None),
+                              "candidate_rules_"),
+    "_train_summary errors beyond cases": (False, lambda s: s.update(
+        _train_summary=(3, 4)), "_train_summary"),
+    "_train_summary a list": (False, lambda s: s.update(_train_summary=[400, 0]),
+                              "_train_summary"),
+    "evaluation_rounds_ one table short": (False, lambda s: s.update(
+        evaluation_rounds_=[]), "evaluation_rounds_"),
+    "evaluation_rounds_ of ints": (False, lambda s: s.update(evaluation_rounds_=[[1]]),
+                                   r"evaluation_rounds_\[0\]"),
+    "dropped_rules_ a string": (False, lambda s: s.update(dropped_rules_="2"),
+                                "dropped_rules_"),
+    "attribute_bits_ a list": (False, lambda s: s.update(attribute_bits_=[1.0, 2.0]),
+                               "attribute_bits_"),
+    "attribute_test_bits_ NaN": (False, lambda s: s.update(
+        attribute_test_bits_=float("nan")), "attribute_test_bits_"),
+    "selection_ a list": (False, lambda s: s.update(selection_=[]), "selection_"),
+    "precision unknown": (False, lambda s: s.update(precision="float16"), "precision"),
+    "classes_ a list": (False, lambda s: s.update(classes_=[0, 1]), "classes_"),
+    "schema an int": (False, lambda s: s.update(_schema=3), "schema"),
+    "categories_ not the schema's": (False, lambda s: s.update(categories_=[None, ["x"]]),
+                                     "categories_"),
+    "n_features_in_ 3": (False, lambda s: s.update(n_features_in_=3), "n_features_in_"),
+    "grown_tree_ a list": (False, lambda s: s.update(grown_tree_=[1]), "grown_tree_"),
+    "tree_estimator_ None": (False, lambda s: s.update(tree_estimator_=None),
+                             "tree_estimator_"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES_TAMPERINGS))
+def test_tampered_rules_pickle_is_refused_naming_the_field(rules_models, name):
+    """A rule's feature index out of range was an IndexError in predict, a
+    _default_index out of range one when no rule fired; other fields of another
+    type or range answered otherwise than fit's model, or failed inside."""
+    from c45 import C45RulesClassifier, export_rules
+    models, X = rules_models
+    subset, tamper, field = RULES_TAMPERINGS[name]
+    state = copy.deepcopy(models[subset].__getstate__())
+    if tamper is None:
+        state = [1]
+    else:
+        tamper(state)
+    data = pickle.dumps(_StateOf(C45RulesClassifier, state))
+    with pytest.raises(ValueError, match="^c45: ") as info:
+        loaded = pickle.loads(data)
+        loaded.predict(X)
+        export_rules(loaded, evaluation=True)
+    assert re.search(field, str(info.value)), str(info.value)
+
+
+def test_untampered_rules_pickles_predict_the_same(rules_models):
+    from c45 import export_rules
+    models, X = rules_models
+    for clf in models.values():
+        for loaded in (pickle.loads(pickle.dumps(clf)), copy.deepcopy(clf)):
+            assert np.array_equal(loaded.predict(X), clf.predict(X))
+            assert export_rules(loaded, evaluation=True) == export_rules(clf, evaluation=True)
 
 
 def test_model_with_a_categorical_of_mixed_categories_is_refused_at_fit():

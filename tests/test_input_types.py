@@ -136,3 +136,43 @@ def test_predicting_leaves_the_pickle_unchanged():
         warnings.simplefilter("ignore")
         clf.predict(X.assign(windy=True))        # fills the schema's type cache
     assert pickle.dumps(clf) == blob
+
+
+def _decimal_data():
+    from decimal import Decimal
+    rng = np.random.default_rng(0)
+    x = np.round(rng.normal(size=60), 3)
+    y = (x > 0.2).astype(int)
+    values = [Decimal(str(v)) for v in x]
+    values[3] = Decimal("NaN")
+    values[7] = Decimal("sNaN")          # float() refuses it: unknown all the same
+    floats = [float(v) if not v.is_nan() else np.nan for v in values]
+    return values, floats, y
+
+
+def test_decimals_are_numbers_as_float_reads_them():
+    """An object column of Decimals (and a pyarrow decimal column) was refused:
+    'must be a string or a number, got Decimal'. A NaN Decimal is unknown."""
+    from decimal import Decimal
+    values, floats, y = _decimal_data()
+    want = C45Classifier(min_samples_leaf=1).fit(np.array(floats)[:, None], y)
+    Xo = np.empty((len(values), 1), dtype=object)
+    Xo[:, 0] = values
+    got = C45Classifier(min_samples_leaf=1).fit(Xo, y)
+    assert export_text(got) == export_text(want)
+    assert np.array_equal(got.predict_proba(Xo), want.predict_proba(np.array(floats)[:, None]))
+    assert not got._schema.discrete[0]
+    with pytest.raises(ValueError, match="column 0 holds an infinite value at row 1"):
+        C45Classifier().fit(np.array([[Decimal(1)], [Decimal("1e400")]], dtype=object), [0, 1])
+
+
+def test_pyarrow_decimal_column_is_continuous():
+    pa = pytest.importorskip("pyarrow")
+    values, floats, y = _decimal_data()
+    values = [None if v.is_nan() else v for v in values]     # Arrow holds no NaN Decimal
+    dtype = pd.ArrowDtype(pa.decimal128(10, 3))
+    X = pd.DataFrame({"a": pd.Series(pa.array(values, type=pa.decimal128(10, 3)), dtype=dtype)})
+    want = pd.DataFrame({"a": floats})
+    got = C45Classifier(min_samples_leaf=1).fit(X, y)
+    assert export_text(got) == export_text(C45Classifier(min_samples_leaf=1).fit(want, y))
+    assert np.array_equal(got.predict(X), got.predict(want))

@@ -658,6 +658,15 @@ def test_numpy_bool_fisher_and_extreme_parameters():
             C45RulesClassifier(**params).fit(X, y)
 
 
+def test_float32_confidence_rounding_to_0_is_refused_as_by_the_tree():
+    """The rules fitted with a CF of 0 silently; C45Classifier refused it."""
+    X, y = load_golf()
+    for est in (C45RulesClassifier, C45Classifier):
+        with pytest.raises(ValueError, match="confidence 1e-50 is 0 in float32"):
+            est(precision="float32", confidence=1e-50).fit(X, y)
+    C45RulesClassifier(confidence=1e-50).fit(X, y)          # float64 keeps it
+
+
 def test_evaluation_text_checks_the_rows_of_y():
     from c45._rules import evaluation_text
     X, y = load_golf()
