@@ -21,10 +21,10 @@ from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 FORMAT_NAME = "c45-model"
 FORMAT_VERSION = 1
 
-# The deepest tree to_dict gives. Its dicts nest two levels a tree level (a test,
-# then its branches), and json.dumps and repr recurse once a nesting level against
-# Python's recursion limit (1000 by default, less the caller's own frames): a
-# 10,000-deep tree made a dict only hand-written loops could read.
+# The deepest tree whose to_dict survives json.dumps at Python's default recursion
+# limit (1000, less the caller's own frames): the dicts nest two levels a tree
+# level (a test, then its branches), and json.dumps and repr recurse once a
+# nesting level. to_dict itself builds any depth without recursion.
 MAX_DICT_DEPTH = 400
 
 # Keys of the weighted dict form that are not feature names.
@@ -130,19 +130,17 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
         order), ``"_precision"`` and ``"_laplace"``. Keys starting with ``_`` are
         never features. Values are Python scalars, so the dict survives
         ``json.dumps`` as long as the categories and classes are strings (and the
-        tree is at most ``MAX_DICT_DEPTH`` levels deep: see Raises).
+        tree is at most ``MAX_DICT_DEPTH`` levels deep: see Notes).
     feature_names : list of str, optional
         Defaults to ``feature_names_in_``, else ``x0, x1, ...``.
 
-    Raises
-    ------
-    ValueError
-        For a tree more than ``MAX_DICT_DEPTH`` (400) levels deep. The dicts nest
-        two levels per tree level, and ``json.dumps`` (like ``repr``) recurses once
-        per nesting level under Python's recursion limit, 1000 by default; so up to
-        400 levels the dict survives ``json.dumps`` at the default limit, with room
-        for the caller's own frames. A deeper tree is saved by :func:`to_json`
-        (flat arrays, any depth) and read with :func:`export_text`.
+    Notes
+    -----
+    to_dict builds a tree of any depth, but the dicts nest two levels per tree
+    level, and ``json.dumps`` (like ``repr``) recurses once per nesting level under
+    Python's recursion limit, 1000 by default: a tree deeper than
+    ``MAX_DICT_DEPTH`` (400) levels raises RecursionError there. :func:`to_json`
+    saves a tree of any depth (flat arrays).
 
     Examples
     --------
@@ -153,12 +151,6 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     {'humidity': {'<= 75': 'Play', '> 75': "Don't Play"}}
     """
     t = _pick_tree(clf, tree)
-    if t.max_depth > MAX_DICT_DEPTH:
-        raise ValueError(
-            f"the {tree} tree is {t.max_depth} levels deep; to_dict gives trees of at "
-            f"most {MAX_DICT_DEPTH} levels, as deep as json.dumps can take its nested "
-            f"dicts under Python's default recursion limit. Save it with c45.to_json "
-            f"(any depth) or read it with c45.export_text")
     names = _feature_names(clf, feature_names)
     f32 = clf.precision == "float32"
     classes = [_py(c) for c in clf.classes_]
