@@ -892,6 +892,9 @@ def test_cross_val_score_under_joblib_multiprocessing_backend():
 # -- Ctrl-C ---------------------------------------------------------------------
 
 SIGINT_SCRIPT = r"""import os, signal, sys, threading, time
+# Python's own Ctrl-C handler, whatever this process inherited: a shell's
+# background job starts with SIGINT ignored, and Python then installs none.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 from c45 import C45Classifier
 mode, n = sys.argv[1], int(sys.argv[2])
