@@ -1248,6 +1248,9 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
 
     def _encode(self, X):
         check_is_fitted(self, "rules_")
+        if self.precision not in _PRECISION:    # set_params after fit
+            raise ValueError(f"precision must be one of {list(_PRECISION)}, got "
+                             f"{self.precision!r}")
         cont, codes = encode_predict(self._schema, X, self.precision == "float32",
                                      "C45RulesClassifier")
         return cont, codes

@@ -673,3 +673,13 @@ def test_evaluation_text_checks_the_rows_of_y():
     clf = C45RulesClassifier().fit(X, y)
     with pytest.raises(ValueError, match=r"X has 14 rows but y has shape \(5,\)"):
         evaluation_text(clf, X, y[:5])
+
+
+def test_precision_set_after_fit_is_checked_by_predict():
+    """A bogus precision set after fit was read as float64 at predict."""
+    X, y = load_golf()
+    rules = C45RulesClassifier().fit(X, y)
+    rules.set_params(precision="float16")
+    for method in (rules.predict, rules.apply):
+        with pytest.raises(ValueError, match="precision must be one of"):
+            method(X)
