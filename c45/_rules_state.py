@@ -1,0 +1,162 @@
+"""A pickled C45RulesClassifier's fitted state, checked before it is used.
+
+Every rule and condition is checked against the model's own schema and classes_
+(those as C45Classifier checks its own), so that a tampered pickle is refused
+naming the field instead of failing at predict (a feature or class index out of
+range was an IndexError there).
+"""
+import numbers
+import reprlib
+from functools import partial
+
+import numpy as np
+
+from c45._classifier import _PRECISION, C45Classifier, _finite_number
+from c45._rules import Condition, Rule
+from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, SUBSET_KIND
+
+
+_CONDITION_FIELDS = frozenset(Condition.__dataclass_fields__)
+_RULE_FIELDS = frozenset(Rule.__dataclass_fields__)
+_RULE_COUNTS = ("n_covered", "n_errors", "used", "wrong", "better", "worse")
+
+
+def _refuse(where, value, expected):
+    raise ValueError(f"c45: the pickled rules model's {where} is {reprlib.repr(value)}; "
+                     f"expected {expected}")
+
+
+def _is_count(v, low=0):
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= low
+
+
+def _same_values(got, expected):
+    """Equal values of the same types (a label or category is hashable, so == is
+    no array's elementwise comparison)."""
+    return len(got) == len(expected) and all(
+        type(a) is type(b) and a == b for a, b in zip(got, expected))
+
+
+def _check_condition(c, where, schema):
+    """A condition as RuleBuilder._condition makes it from a test of the schema."""
+    if type(c) is not Condition or set(vars(c)) != _CONDITION_FIELDS:
+        _refuse(where, c, "a Condition")
+    f, b = c.feature, c.branch
+    if not _is_count(f) or f >= schema.n_features:
+        _refuse(f"{where}.feature", f, f"a feature index in 0..{schema.n_features - 1}")
+    name = f"x{f}" if schema.names is None else str(schema.names[f])
+    if c.name != name:
+        _refuse(f"{where}.name", c.name, f"feature {f}'s name {name!r}")
+    if not _is_count(b) or not _is_count(c.node):
+        _refuse(f"{where}.branch and node", (b, c.node), "non-negative integers")
+    if not schema.discrete[f]:
+        if b > 1 or not _same_values((c.kind, c.op, c.codes),
+                                     (CONTINUOUS_KIND, ("<=", ">")[b], ())):
+            _refuse(where, (c.kind, b, c.op, c.codes), f"continuous feature {f}'s "
+                    f"test: kind {CONTINUOUS_KIND}, branch 0 '<=' or 1 '>', no codes")
+        if not _finite_number(c.value):
+            _refuse(f"{where}.value", c.value, "a finite threshold")
+        return
+    cats = schema.categories[f]
+    codes = c.codes
+    if type(codes) is not tuple or not codes or not all(
+            _is_count(v, 1) and v <= len(cats) for v in codes) or len(set(codes)) < len(codes):
+        _refuse(f"{where}.codes", codes, f"distinct category codes in 1..{len(cats)}")
+    if _same_values((c.kind, c.op, codes), (DISCRETE_KIND, "=", (b + 1,))):
+        if not _same_values((c.value,), (cats[b],)):
+            _refuse(f"{where}.value", c.value, f"category {cats[b]!r}")
+    elif _same_values((c.kind, c.op), (SUBSET_KIND, "in")):
+        expected = [cats[v - 1] for v in codes]
+        if type(c.value) is not tuple or not _same_values(c.value, expected):
+            _refuse(f"{where}.value", c.value, "the categories of its codes")
+    else:
+        _refuse(where, (c.kind, b, c.op, codes), f"discrete feature {f}'s test: kind "
+                f"{DISCRETE_KIND} '=' with codes (branch + 1,), or {SUBSET_KIND} 'in'")
+
+
+def _check_rule(r, where, schema, classes):
+    if type(r) is not Rule or set(vars(r)) != _RULE_FIELDS:
+        _refuse(where, r, "a Rule")
+    if not _is_count(r.number, 1):
+        _refuse(f"{where}.number", r.number, "a positive integer")
+    for name in _RULE_COUNTS:
+        if not _is_count(getattr(r, name)):
+            _refuse(f"{where}.{name}", getattr(r, name), "a non-negative integer")
+    k = r.class_index
+    if not _is_count(k) or k >= len(classes):
+        _refuse(f"{where}.class_index", k, f"a class index in 0..{len(classes) - 1}")
+    if not _same_values((r.class_,), (classes[k],)):
+        _refuse(f"{where}.class_", r.class_, f"classes_[{k}], {classes[k]!r}")
+    if not _finite_number(r.error) or not 0 <= r.error <= 1:
+        _refuse(f"{where}.error", r.error, "an error rate in [0, 1]")
+    if not _finite_number(r.bits):
+        _refuse(f"{where}.bits", r.bits, "a finite number of bits")
+    if type(r.conditions) is not tuple:
+        _refuse(f"{where}.conditions", r.conditions, "a tuple of Conditions")
+    for j, c in enumerate(r.conditions):
+        _check_condition(c, f"{where}.conditions[{j}]", schema)
+
+
+def _check_list(state, name, item=None):
+    """state[name] is a list; item(value, where) checks each entry."""
+    values = state.get(name)
+    if type(values) is not list:
+        _refuse(name, values, "a list")
+    for i, v in enumerate(values if item else ()):
+        item(v, f"{name}[{i}]")
+    return values
+
+
+def _check_table(table, where):
+    if type(table) is not list or not all(type(line) is str for line in table):
+        _refuse(where, table, "a list of lines")
+
+
+def _check_rule_number(n, where):
+    if not _is_count(n, 1):
+        _refuse(where, n, "a rule number")
+
+
+def _check_evaluation_state(state, classes):
+    """What predict and export_rules(evaluation=True) read besides the rules."""
+    d = state.get("_default_index")
+    if not _is_count(d) or d >= len(classes):
+        _refuse("_default_index", d, f"a class index in 0..{len(classes) - 1}")
+    if not _same_values((state.get("default_class_"),), (classes[d],)):
+        _refuse("default_class_", state.get("default_class_"), f"classes_[{d}]")
+    summary = state.get("_train_summary")
+    if type(summary) is not tuple or len(summary) != 2 or not all(map(_is_count, summary)) \
+            or summary[1] > summary[0]:
+        _refuse("_train_summary", summary, "(cases, errors) with errors <= cases")
+    tables = _check_list(state, "evaluation_rounds_", _check_table)
+    dropped = _check_list(state, "dropped_rules_", _check_rule_number)
+    if len(tables) != len(dropped) + 1:      # one table per round, a drop between two
+        _refuse("evaluation_rounds_", tables, "one table more than dropped_rules_")
+
+
+def checked_rules_state(state):
+    """The fitted parts of a pickled C45RulesClassifier, each of the type, shape and
+    range fit gives it, checked against the model's schema and classes_ (those
+    as C45Classifier checks its own)."""
+    schema, classes = C45Classifier._checked_schema_and_classes(state)
+    tree = C45Classifier._checked_tree(state, "grown_tree_", schema, classes)
+    est = state.get("tree_estimator_")
+    if type(est) is not C45Classifier or not np.array_equal(
+            getattr(est, "classes_", None), classes):
+        _refuse("tree_estimator_", est, "the fitted C45Classifier of its classes_")
+    if state.get("precision") not in _PRECISION:
+        _refuse("precision", state.get("precision"), f"one of {list(_PRECISION)}")
+    for name in ("rules_", "ordered_rules_", "candidate_rules_"):
+        _check_list(state, name, partial(_check_rule, schema=schema, classes=classes))
+    _check_evaluation_state(state, classes)
+    _check_list(state, "class_order_")
+    _check_list(state, "pruning_log_")
+    if type(state.get("selection_")) is not dict:
+        _refuse("selection_", state.get("selection_"), "a dict")
+    bits = state.get("attribute_bits_")
+    if not (isinstance(bits, np.ndarray) and bits.dtype == np.float64
+            and bits.shape == (schema.n_features,) and np.isfinite(bits).all()):
+        _refuse("attribute_bits_", bits, f"{schema.n_features} finite float64 bits")
+    if not _finite_number(state.get("attribute_test_bits_")):
+        _refuse("attribute_test_bits_", state.get("attribute_test_bits_"), "a finite number")
+    return {"grown_tree_": tree}
