@@ -70,6 +70,12 @@ def _finite_number(x):
         return False
 
 
+def check_choice(name, value, options):
+    """The parameter `name` is one of options."""
+    if value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}")
+
+
 def certainty_factor(confidence, precision):
     """The CF of the pessimistic estimates (tree pruning and rules) from confidence."""
     if precision != "float32":
@@ -284,9 +290,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     # -- parameters --------------------------------------------------------
     def _choice(self, name, options):
-        if getattr(self, name) not in options:
-            raise ValueError(f"{name} must be one of {list(options)}, got "
-                             f"{getattr(self, name)!r}")
+        check_choice(name, getattr(self, name), options)
 
     def _flags(self, *names):
         for name in names:

@@ -12,10 +12,10 @@
 # the cases of its branch and every case of unknown outcome, whose weight is
 # scaled by the branch's share (§2 step 9). A test of many branches indexes its
 # entries by branch once and gathers each child's lists from the index, the same
-# lists in the same order (a filter per branch would cost branches x cases). The child with
-# the most cases is grown last, filtered in place over its parent's lists; the
-# others are copied to the top of the arenas and freed when grown, so the arenas
-# stay within a small multiple of the root's lists. At the top of the tree a
+# lists in the same order (a filter per branch would cost branches x cases). The
+# child with the most cases is grown last, filtered in place over its parent's
+# lists; the others are copied to the top of the arenas and freed when grown, so
+# the arenas stay within a small multiple of the root's lists. At the top of the tree a
 # binary split makes both children at once, list by list (split_binary): the
 # small child's list goes through a scratch list (one per thread) to its place
 # right above the large one's, so the peak is the root's lists plus the cases of

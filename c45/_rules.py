@@ -22,7 +22,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from c45._classifier import (_PRECISION, C45Classifier, _finite_number, certainty_factor,
-                             check_confidence)
+                             check_choice, check_confidence)
 from c45._criterion import pessimistic_extra_errors
 from c45._encode import encode_predict, encode_target
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
@@ -1096,9 +1096,7 @@ class C45RulesClassifier(ClassifierMixin, BaseEstimator):
 
     def _encode(self, X):
         check_is_fitted(self, "rules_")
-        if self.precision not in _PRECISION:    # set_params after fit
-            raise ValueError(f"precision must be one of {list(_PRECISION)}, got "
-                             f"{self.precision!r}")
+        check_choice("precision", self.precision, _PRECISION)    # set_params after fit
         cont, codes = encode_predict(self._schema, X, self.precision == "float32",
                                      "C45RulesClassifier")
         return cont, codes
