@@ -5,8 +5,6 @@ contiguous nodes first_child .. first_child + n_children - 1, in branch order. T
 whole build, prune and predict loops run without the GIL and without a Python call
 or an allocation per node.
 """
-import time
-
 import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange, threadid
@@ -16,6 +14,7 @@ from libc.math cimport NAN, isnan
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
@@ -996,10 +995,11 @@ cdef object tree_view(tree, n_values, TreeView* t):
     return (kind, feature, first, nch, thr, weight, map_offset, value_map)
 
 
-cdef object row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
-                     const int32_t[::1] col, const int32_t[::1] n_values, Rows* x,
-                     bint rows_first=False):
-    # The walkers read row r of feature f at column col[f] of cont or codes.
+cdef int row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
+                  const int32_t[::1] col, const int32_t[::1] n_values, Rows* x,
+                  bint rows_first=False) except -1:
+    # The walkers read row r of feature f at column col[f] of cont or codes; x
+    # points into the caller's memoryviews, which outlive the walk.
     cdef Py_ssize_t n_cont = cont.shape[1] if rows_first else cont.shape[0]
     cdef Py_ssize_t f
     cdef bint discrete = False, bad = col.shape[0] != n_values.shape[0]
@@ -1016,7 +1016,7 @@ cdef object row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
     x.codes = &codes[0, 0]
     x.col = &col[0]
     x.n_values = &n_values[0]
-    return (cont, codes, col, n_values)
+    return 0
 
 
 cdef struct FastNode:
@@ -1028,6 +1028,16 @@ cdef struct FastNode:
 cdef enum:
     LEAF_MARK = -1      # a leaf: the fast walk ends here
     OTHER_TEST = -2     # a discrete or subset test: the general walk
+
+
+cdef enum:
+    SMALL_STACK = 256   # predict_sums: one thread's stack on the C stack up to this
+    ROWS_PER_THREAD_C = 2048
+
+
+# predict_sums starts a thread per this many rows at most (so a call on fewer than
+# twice this runs on the calling thread alone, whatever n_jobs).
+ROWS_PER_THREAD = ROWS_PER_THREAD_C
 
 
 cdef class Descent:
@@ -1044,6 +1054,8 @@ cdef class Descent:
     cdef Py_ssize_t stack_need  # the most entries a row's stack can hold
     cdef bint laplace, f32
     cdef const int32_t[::1] col    # the rows' columns (fast[].column) it was made for
+    cdef object tree_nv            # the tree's n_values array when it was made ...
+    cdef const int32_t[::1] nv     # ... and a view of it (descent_for's fast check)
     cdef const signed char[::1] kind
     cdef const int32_t[::1] first, nch, ncls
     cdef const double[::1] weight
@@ -1062,6 +1074,8 @@ cdef class Descent:
 cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, bint f32):
     cdef Descent d = Descent()
     d.keep = tree_view(tree, n_values, &d.tv)
+    d.tree_nv = tree.n_values
+    d.nv = d.tree_nv
     d.kind, d.first, d.nch = tree.kind, tree.first_child, tree.n_children
     d.ncls, d.weight, d.value = tree.node_class, tree.weight, tree.value
     d.laplace, d.f32 = laplace, f32
@@ -1120,32 +1134,63 @@ def descent_of(tree, n_values, const int32_t[::1] col, bint laplace=False,
     return d
 
 
-cdef class RowBlocks:
-    """Rows in blocks of about 10 ms of work: between blocks the calling thread
-    polls for Ctrl-C (PyErr_CheckSignals), so that every walker over many rows
-    stops within a fraction of a second."""
-    cdef Py_ssize_t lo, hi, m, size
-    cdef double t0
+cdef tuple _KEYS = ((False, False), (False, True), (True, False), (True, True))
 
-    def __cinit__(self, Py_ssize_t m):
-        self.lo, self.hi, self.m, self.size = 0, 0, m, 16
 
-    cdef bint next(self) except -1:
-        """Advance to the next block (lo .. hi - 1); False when none is left."""
-        cdef double took
-        if self.hi > self.lo:
-            took = time.monotonic() - self.t0
-            if took < 0.002 and self.size < (1 << 24):
-                self.size *= 2
-            elif took > 0.02 and self.size > 1:
-                self.size //= 2
-            PyErr_CheckSignals()
-        self.lo = self.hi
-        if self.lo >= self.m:
-            return False
-        self.hi = min(self.m, self.lo + self.size)
-        self.t0 = time.monotonic()
-        return True
+cdef Descent descent_for(tree, const int32_t[::1] n_values, const int32_t[::1] col,
+                         bint laplace, bint f32):
+    """descent_of for the compiled walkers, with a fast path for the usual call:
+    the tree's cached Descent for this layout. It checks what check_walkable and
+    descent_of check, without making memoryviews of the tree's arrays: the tree is
+    a Tree, its n_values is the very array the Descent holds a view of (so equal
+    to n_values exactly when the view is) and the columns are those it was made
+    for. Anything else takes descent_of."""
+    cdef Descent d
+    if type(tree) is Tree:
+        cache = tree.__dict__.get("_descents")
+        if cache is not None:
+            d = cache.get(_KEYS[2 * laplace + f32])
+            if (d is not None and d.tree_nv is tree.n_values and same_ints(d.nv, n_values)
+                    and same_ints(d.col, col)):
+                return d
+    return descent_of(tree, n_values, col, laplace, f32)
+
+
+cdef struct Blocks:
+    # Rows in blocks of about 10 ms of work: between blocks the calling thread
+    # polls for Ctrl-C (PyErr_CheckSignals), so that every walker over many rows
+    # stops within a fraction of a second. A C struct timed by the C monotonic
+    # clock (time.monotonic's): no Python object or call per walk.
+    Py_ssize_t lo, hi, m, size
+    double t0
+
+
+cdef inline double monotonic() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef inline void blocks_init(Blocks* b, Py_ssize_t m) noexcept:
+    b.lo, b.hi, b.m, b.size, b.t0 = 0, 0, m, 16, 0.0
+
+
+cdef bint blocks_next(Blocks* b) except -1:
+    """Advance to the next block (lo .. hi - 1); False when none is left."""
+    cdef double took
+    if b.hi > b.lo:
+        took = monotonic() - b.t0
+        if took < 0.002 and b.size < (1 << 24):
+            b.size *= 2
+        elif took > 0.02 and b.size > 1:
+            b.size //= 2
+        PyErr_CheckSignals()
+    b.lo = b.hi
+    if b.lo >= b.m:
+        return False
+    b.hi = min(b.m, b.lo + b.size)
+    b.t0 = monotonic()
+    return True
 
 
 cdef inline Py_ssize_t push_branches(Descent d, const Rows* rows, Py_ssize_t nd,
@@ -1171,11 +1216,12 @@ cdef inline Py_ssize_t push_branches(Descent d, const Rows* rows, Py_ssize_t nd,
 
 
 cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
-                        const double* xc, const Rows* rows_p, double[:, ::1] sums,
-                        Py_ssize_t[::1] cls_out, int32_t* stack_node, double* stack_w,
+                        const double* xc, const Rows* rows_p, double* sums,
+                        Py_ssize_t* cls_out, int32_t* stack_node, double* stack_w,
                         double* scratch, bint classes_only) noexcept nogil:
     """predict_sums' classification of rows lo .. hi - 1 with one thread's stack
-    and scratch sums (classes_only)."""
+    and scratch sums (classes_only); sums is (m, k) C-ordered (row r at r * k),
+    cls_out (m,)."""
     cdef Rows rows = rows_p[0]
     cdef const FastNode* fast = d.fast
     cdef Py_ssize_t k = d.k
@@ -1195,7 +1241,7 @@ cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
             if classes_only:
                 cls_out[r] = d.leaf_class[nd]
             else:       # onto zero sums: the numbers the general walk would give
-                add_leaf(&sums[r, 0], nd, 1.0, k, d.weight, d.value, d.ncls,
+                add_leaf(sums + r * k, nd, 1.0, k, d.weight, d.value, d.ncls,
                          d.laplace, f32)
             continue
         # The general walk, from where the fast one stopped (the path above it has
@@ -1205,7 +1251,7 @@ cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
             for c in range(k):
                 target[c] = 0.0
         else:
-            target = &sums[r, 0]
+            target = sums + r * k
         stack_node[0] = <int32_t> nd
         stack_w[0] = 1.0
         top = 1
@@ -1238,35 +1284,49 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     tree) and takes the leaf's answer for weight 1 (or, for classes_only, the
     leaf's precomputed class). Any other row takes the general walk with its
     stack."""
-    cdef Descent d = descent_of(tree, n_values, col, laplace, f32)
+    cdef Descent d = descent_for(tree, n_values, col, laplace, f32)
     cdef Rows rows
-    keep = row_view(cont, codes, col, n_values, &rows, rows_first)
+    row_view(cont, codes, col, n_values, &rows, rows_first)
     if rows_first:
         rows.m = cont.shape[0]
         rows.stride_col = 1
         rows.stride_row = cont.shape[1]
     cdef Py_ssize_t m = rows.m, k = d.k, need = d.stack_need
-    out = np.zeros((0 if classes_only else m, k), dtype=np.float64)
-    cdef double[:, ::1] sums = out
-    classes = np.zeros(m if classes_only else 0, dtype=np.intp)
-    cdef Py_ssize_t[::1] cls_out = classes
+    cdef cnp.npy_intp dims[2]
+    dims[0], dims[1] = (0 if classes_only else m), k
+    out = cnp.PyArray_ZEROS(2, dims, cnp.NPY_FLOAT64, 0)
+    dims[0] = m if classes_only else 0
+    classes = cnp.PyArray_ZEROS(1, dims, cnp.NPY_INTP, 0)
+    cdef double* sums = <double*> cnp.PyArray_DATA(out)
+    cdef Py_ssize_t* cls_out = <Py_ssize_t*> cnp.PyArray_DATA(classes)
     # Threads only for enough rows to pay for starting them; one thread runs no
     # OpenMP region at all (a forked child must not enter one).
-    cdef int n_threads = clamp_threads(n_jobs if n_jobs > 1 else 1)
-    n_threads = <int> max(1, min(n_threads, m // 2048))
-    cdef int32_t* stack_nodes = <int32_t*> malloc(n_threads * need * sizeof(int32_t))
-    cdef double* stack_ws = <double*> malloc(n_threads * need * sizeof(double))
+    cdef int n_threads = clamp_threads(n_jobs) if n_jobs > 1 else 1
+    n_threads = <int> max(1, min(n_threads, m // ROWS_PER_THREAD_C))
+    # One thread with a shallow tree (the usual one-row call): its stack and
+    # scratch sums on the C stack; otherwise on the heap, per thread.
+    cdef int32_t small_nodes[SMALL_STACK]
+    cdef double small_ws[SMALL_STACK]
+    cdef double small_scratch[SMALL_STACK + 8]
+    cdef bint small = n_threads == 1 and need <= SMALL_STACK and k <= SMALL_STACK
+    cdef int32_t* stack_nodes = small_nodes
+    cdef double* stack_ws = small_ws
     # classes_only: each thread's sums of the row it classifies (a cache line apart)
     cdef Py_ssize_t scratch_stride = k + 8
-    cdef double* scratch = <double*> malloc(n_threads * scratch_stride * sizeof(double))
+    cdef double* scratch = small_scratch
     cdef const double* xc = rows.cont
-    cdef RowBlocks blocks = RowBlocks(m)
+    cdef Blocks blocks
     cdef Py_ssize_t lo, hi, q
-    if stack_nodes == NULL or stack_ws == NULL or scratch == NULL:
-        free(stack_nodes); free(stack_ws); free(scratch)
-        raise MemoryError("c45: out of memory in predict")
+    if not small:
+        stack_nodes = <int32_t*> malloc(n_threads * need * sizeof(int32_t))
+        stack_ws = <double*> malloc(n_threads * need * sizeof(double))
+        scratch = <double*> malloc(n_threads * scratch_stride * sizeof(double))
+        if stack_nodes == NULL or stack_ws == NULL or scratch == NULL:
+            free(stack_nodes); free(stack_ws); free(scratch)
+            raise MemoryError("c45: out of memory in predict")
+    blocks_init(&blocks, m)
     try:
-        while blocks.next():
+        while blocks_next(&blocks):
             lo, hi = blocks.lo, blocks.hi
             if n_threads > 1:
                 for q in prange(n_threads, nogil=True, schedule="static",
@@ -1281,9 +1341,10 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     classify_rows(d, lo, hi, xc, &rows, sums, cls_out, stack_nodes,
                                   stack_ws, scratch, classes_only)
     finally:
-        free(stack_nodes)
-        free(stack_ws)
-        free(scratch)
+        if not small:
+            free(stack_nodes)
+            free(stack_ws)
+            free(scratch)
     return classes if classes_only else out
 
 
@@ -1322,9 +1383,9 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                   const int32_t[::1] y):
     """Weight of each class reaching each node when the rows descend the tree as in
     classification (unknown values split by branch weight): (node_count, k)."""
-    cdef Descent d = descent_of(tree, n_values, col)
+    cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
-    keep = row_view(cont, codes, col, n_values, &rows)
+    row_view(cont, codes, col, n_values, &rows)
     cdef Py_ssize_t m = y.shape[0], need = d.stack_need
     if m != rows.m:
         raise ValueError("c45: y and the rows differ in length")
@@ -1332,14 +1393,15 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef double[:, ::1] reach = out
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
-    cdef RowBlocks blocks = RowBlocks(m)
+    cdef Blocks blocks
+    blocks_init(&blocks, m)
     cdef Py_ssize_t r, top, nd
     cdef double wt
     if stack_node == NULL or stack_w == NULL:
         free(stack_node); free(stack_w)
         raise MemoryError("c45: out of memory routing validation cases")
     try:
-        while blocks.next():
+        while blocks_next(&blocks):
             with nogil:
                 for r in range(blocks.lo, blocks.hi):
                     stack_node[0] = 0
@@ -1364,9 +1426,9 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     """The nodes each row visits in classification and the share of the row's
     weight reaching them (several leaves when unknown values split the row):
     CSR arrays (indptr, nodes, weights)."""
-    cdef Descent d = descent_of(tree, n_values, col)
+    cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
-    keep = row_view(cont, codes, col, n_values, &rows)
+    row_view(cont, codes, col, n_values, &rows)
     cdef Py_ssize_t m = rows.m, need = d.stack_need
     indptr = np.zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] ip = indptr
@@ -1379,11 +1441,12 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef double* grown_w
     cdef double wt
     cdef bint failed = False
-    cdef RowBlocks blocks = RowBlocks(m)
+    cdef Blocks blocks
+    blocks_init(&blocks, m)
     try:
         if stack_node == NULL or stack_w == NULL or out_node == NULL or out_w == NULL:
             raise MemoryError("c45: out of memory tracing the rows")
-        while blocks.next():
+        while blocks_next(&blocks):
             with nogil:
                 for r in range(blocks.lo, blocks.hi):
                     stack_node[0] = 0
