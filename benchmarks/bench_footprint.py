@@ -1,23 +1,42 @@
 """Memory a fitted model holds, c45 beside scikit-learn, in one run.
 
-For each model: the resident memory (RSS, after gc.collect()) the fitted model adds
-to the process (RSS with the model minus RSS after deleting it), the bytes of its
-trees' arrays (c45: the grown and the pruned tree; scikit-learn: its one tree), and
-the bytes of its pickle, relative to the size of X.
+Each model is fitted in a fresh Python process of its own (so that no model's
+figure depends on the heap another left behind): the process makes X and y, loads
+the libraries and collects garbage, reads its RSS (the baseline), fits, collects
+garbage again and reads its RSS: "held" is the difference, the resident memory
+the fit leaves the process holding with the model alive. "trimmed" is the same
+after glibc's malloc_trim(0) has returned the heap's free pages to the system
+(what of "held" is the allocator keeping freed memory rather than the model);
+"peak" is the most RSS above the baseline during fit (Linux: VmHWM reset by
+/proc/self/clear_refs). Also the bytes of the model's trees' arrays (c45: the
+grown and the pruned tree; scikit-learn: its one tree) and of its pickle, relative
+to the size of X.
 
     python benchmarks/bench_footprint.py [--rows 1000000] [--features 10] [--classes 2]
 """
 import argparse
+import ctypes
 import gc
+import json
+import os
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 
+MODELS = {
+    "c45": "C45Classifier()",
+    "c45 keep_training_data": "C45Classifier(keep_training_data=True)",
+    "sklearn entropy msl=2":
+        'DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2)',
+}
 
-def rss_mb():
+
+def status_mb(key):
     with open("/proc/self/status") as fh:
         for line in fh:
-            if line.startswith("VmRSS:"):
+            if line.startswith(key):
                 return int(line.split()[1]) / 1024.0
     return float("nan")
 
@@ -31,16 +50,33 @@ def tree_bytes(model):
     return state["nodes"].nbytes + state["values"].nbytes
 
 
-def held(make, X, y):
-    model = make().fit(X, y)
+def make_data(rows, features, classes):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(rows, features))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.5, size=rows) > 0)
+    y = y.astype(int) if classes == 2 else rng.integers(0, classes, rows)
+    return X, y
+
+
+def measure(name, rows, features, classes):
+    """In this (fresh) process: fit the model `name`, return its figures."""
+    from sklearn.tree import DecisionTreeClassifier     # noqa: F401 (MODELS)
+    from c45 import C45Classifier                       # noqa: F401 (MODELS)
+    X, y = make_data(rows, features, classes)
+    make = eval(MODELS[name])
     gc.collect()
-    with_model = rss_mb()
-    arrays = tree_bytes(model) / 1e6
-    size = len(pickle.dumps(model))
-    nodes = getattr(getattr(model, "tree_", None), "node_count", None)
-    del model
+    with open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")                   # VmHWM := VmRSS
+    base = status_mb("VmRSS:")
+    model = make.fit(X, y)
     gc.collect()
-    return with_model - rss_mb(), arrays, size / 1e6, nodes
+    held = status_mb("VmRSS:") - base
+    peak = status_mb("VmHWM:") - base
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    trimmed = status_mb("VmRSS:") - base
+    return {"held": held, "trimmed": trimmed, "peak": peak,
+            "trees": tree_bytes(model) / 1e6, "pickle": len(pickle.dumps(model)) / 1e6,
+            "nodes": getattr(getattr(model, "tree_", None), "node_count", None)}
 
 
 def main():
@@ -48,24 +84,24 @@ def main():
     p.add_argument("--rows", type=int, default=1_000_000)
     p.add_argument("--features", type=int, default=10)
     p.add_argument("--classes", type=int, default=2)
+    p.add_argument("--child", help=argparse.SUPPRESS)     # the model to measure here
     args = p.parse_args()
-    from sklearn.tree import DecisionTreeClassifier
-    from c45 import C45Classifier
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(args.rows, args.features))
-    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.5, size=args.rows) > 0)
-    y = y.astype(int) if args.classes == 2 else rng.integers(0, args.classes, args.rows)
-    x_mb = X.nbytes / 1e6
-    print(f"X: {args.rows} x {args.features}, {args.classes} classes, {x_mb:.0f} MB")
-    for name, make in [
-            ("c45", lambda: C45Classifier()),
-            ("c45 keep_training_data", lambda: C45Classifier(keep_training_data=True)),
-            ("sklearn entropy msl=2",
-             lambda: DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2))]:
-        mb, arrays_mb, pickle_mb, nodes = held(make, X, y)
-        print(f"{name:24s} held {mb:7.1f} MB = {mb / x_mb:5.2f}x X   trees "
-              f"{arrays_mb:6.1f} MB = {arrays_mb / x_mb:5.2f}x X   pickle "
-              f"{pickle_mb:6.1f} MB   nodes {nodes}")
+    if args.child is not None:
+        print(json.dumps(measure(args.child, args.rows, args.features, args.classes)))
+        return
+    x_mb = args.rows * args.features * 8 / 1e6
+    print(f"X: {args.rows} x {args.features}, {args.classes} classes, {x_mb:.0f} MB; "
+          f"each model fitted in a fresh process (MB above its RSS with X loaded)")
+    for name in MODELS:
+        run = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--rows", str(args.rows),
+             "--features", str(args.features), "--classes", str(args.classes),
+             "--child", name], capture_output=True, text=True, check=True)
+        r = json.loads(run.stdout.splitlines()[-1])
+        print(f"{name:24s} held {r['held']:7.1f} MB = {r['held'] / x_mb:5.2f}x X   "
+              f"trimmed {r['trimmed']:7.1f} MB   peak {r['peak']:7.1f} MB   trees "
+              f"{r['trees']:6.1f} MB = {r['trees'] / x_mb:5.2f}x X   pickle "
+              f"{r['pickle']:6.1f} MB   nodes {r['nodes']}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,11 @@ here is asserted.
   "walk" is the time per row of the core's batch classification of the same
   tree (c45._tree.predict_sums on 100k rows), i.e. one descent from root to leaf;
   "core 1 row" is one predict_sums call on one row: the per-call set-up beyond
-  the walk is the difference.
+  the walk is the difference. "floor" is the same call on the same row to a
+  one-node tree (C45Classifier(max_depth=0), a leaf alone, same features): the
+  cost of calling the compiled core from Python with these arguments (converting
+  four arrays to memoryviews, finding the tree's cached tables, making the output
+  array) with no tree to walk; core 1 row minus floor is the tree work of one row.
 * batch: process CPU time (best of 3) of predict on --batch rows, 10 features.
 * bagging: BaggingClassifier(model, n_estimators=20) fit on 200k x 10 in a fresh
   process each: peak RSS during fit and RSS held after it, above the process's
@@ -61,22 +65,28 @@ def best_cpu(f, reps=3):
     return best
 
 
-def core_times(model, X):
-    """(seconds per row of a 100k-row batch, seconds of a one-row call) of the
-    compiled classification alone."""
+def core_times(model, X, leaf):
+    """(seconds per row of a 100k-row batch, seconds of a one-row call, seconds of
+    a one-row call to the one-node tree `leaf`) of the compiled classification
+    alone."""
     from c45 import _tree
     s = model._schema
     zeros = np.zeros((1, 1), np.int32)
 
-    def call(rows):
-        return _tree.predict_sums(model.tree_, rows, zeros, s.col, s.n_values, False,
+    def call(rows, tree=model.tree_):
+        return _tree.predict_sums(tree, rows, zeros, s.col, s.n_values, False,
                                   False, 1, True, True)
     batch = np.ascontiguousarray(X[:100_000])
     call(batch)
     walk = min(_timed(lambda: call(batch)) for _ in range(3)) / len(batch)
     row = np.ascontiguousarray(X[:1])
-    one = float(np.median([_timed(lambda: call(row)) for _ in range(500)]))
-    return walk, one
+    call(row, leaf.tree_)
+    # Interleaved, so that both medians see the same drift of the VM's speed.
+    one, floor = [], []
+    for _ in range(2000):
+        one.append(_timed(lambda: call(row)))
+        floor.append(_timed(lambda: call(row, leaf.tree_)))
+    return walk, float(np.median(one)), float(np.median(floor))
 
 
 def _timed(f):
@@ -90,9 +100,9 @@ def latency_and_batch(args):
     from sklearn.tree import DecisionTreeClassifier
     from c45 import C45Classifier
     print(f"fit on {args.rows:,} x 10; batch {args.batch:,} rows; n_jobs=1")
-    print(f"{'classes':>7} {'model':28s} {'nodes':>8} {'1 row ms':>9} {'ratio':>6} "
-          f"{'core 1 row us':>13} {'walk us':>8} {'nd CPU s':>9} {'ratio':>6} "
-          f"{'df CPU s':>9} {'ratio':>6}")
+    print(f"{'classes':>7} {'model':28s} {'nodes':>8} {'1 row us':>9} {'ratio':>6} "
+          f"{'core 1 row us':>13} {'walk us':>8} {'floor us':>8} {'nd CPU s':>9} "
+          f"{'ratio':>6} {'df CPU s':>9} {'ratio':>6}")
     for classes in (2, 10):
         X, y = data(args.rows, classes)
         Xb, _ = data(args.batch, classes, seed=1)
@@ -102,6 +112,8 @@ def latency_and_batch(args):
         sk_frame = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2).fit(
             pd.DataFrame(X, columns=names), y)
         rows = [("sklearn entropy msl=2", sk, sk_frame)]
+        leaf = C45Classifier(n_jobs=1, max_depth=0).fit(X, y)   # one node, same schema
+        assert leaf.tree_.node_count == 1
         for label, params in [("c45", {}), ("c45 pruning=None", {"pruning": None})]:
             nd = C45Classifier(n_jobs=1, **params).fit(X, y)
             df = C45Classifier(n_jobs=1, **params).fit(pd.DataFrame(X, columns=names), y)
@@ -113,12 +125,13 @@ def latency_and_batch(args):
             cpu_df = best_cpu(lambda: df.predict(frame))
             if base is None:
                 base = (lat, cpu_nd, cpu_df)
-                core = "-", "-"
+                core = "-", "-", "-"
             else:
-                walk, one = core_times(nd, Xb)
-                core = f"{one * 1e6:.2f}", f"{walk * 1e6:.3f}"
-            print(f"{classes:7d} {label:28s} {nd.tree_.node_count:8d} {lat * 1e3:9.3f} "
-                  f"{lat / base[0]:6.2f} {core[0]:>13} {core[1]:>8} {cpu_nd:9.3f} "
+                walk, one, floor = core_times(nd, Xb, leaf)
+                core = f"{one * 1e6:.2f}", f"{walk * 1e6:.3f}", f"{floor * 1e6:.2f}"
+            print(f"{classes:7d} {label:28s} {nd.tree_.node_count:8d} {lat * 1e6:9.2f} "
+                  f"{lat / base[0]:6.2f} {core[0]:>13} {core[1]:>8} {core[2]:>8} "
+                  f"{cpu_nd:9.3f} "
                   f"{cpu_nd / base[1]:6.2f} {cpu_df:9.3f} {cpu_df / base[2]:6.2f}")
 
 

@@ -32,6 +32,11 @@ MAX_CATEGORIES = 10_000_000       # per discrete feature
 MAX_SUBSET_CATEGORIES = 512       # subset_splits: C4.5's value grouping is cubic
 MAX_CASES = 2**31 - 2             # case indices are 32-bit
 MAX_DEPTH = 2**31 - 2             # the core's depths are 32-bit
+# predict_sums' codes when every feature is continuous (unread): one read-only array
+# for every call, so no thread can change it.
+_NO_CODES = np.zeros((1, 1), np.int32)
+_NO_CODES.flags.writeable = False
+
 # Version of the fitted model's pickled state (raise it when the state changes).
 PICKLE_FORMAT = 1
 
@@ -338,13 +343,25 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self._flags("subtree_raising", "normalize_sample_weight", "subset_splits",
                     "mdl_correction")
 
-    def _threads(self):
+    def _check_n_jobs(self):
         if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral)
                                         or isinstance(self.n_jobs, bool) or self.n_jobs == 0):
             raise ValueError(f"n_jobs must be None, -1 or a non-zero integer, got "
                              f"{self.n_jobs!r}")
+
+    def _threads(self):
+        self._check_n_jobs()
         # Never more than the usable CPUs (n_jobs=100000 would crash libgomp).
         return clamp_threads(effective_n_jobs(self.n_jobs))
+
+    def _predict_threads(self, m):
+        """_threads for predicting m rows: predict_sums runs fewer than twice
+        ROWS_PER_THREAD rows on the calling thread whatever n_jobs, so a small call
+        (one row) checks n_jobs but skips joblib's and the CPU count's look-ups."""
+        if m < 2 * _tree.ROWS_PER_THREAD:
+            self._check_n_jobs()
+            return 1
+        return self._threads()
 
     def _max_features(self, n_features):
         m = self.max_features
@@ -874,19 +891,22 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self._check_predict_params()
         f32 = self.precision == "float32"
         tree = self.tree_ if tree is None else tree
-        plain = plain_rows(self._schema, X, f32)
+        schema = self._schema
+        plain = plain_rows(schema, X, f32)
         if plain is not None:
             # Every feature continuous, X float64 values: read them in place.
             rows, rows_first = plain
-            return _tree.predict_sums(tree, rows, np.zeros((1, 1), np.int32),
-                                      self._schema.col, self._schema.n_values, f32,
-                                      bool(self.laplace), self._threads(), rows_first,
-                                      classes_only)
-        cont, codes = encode_predict(self._schema, X, f32)
+            return _tree.predict_sums(tree, rows, _NO_CODES, schema.col, schema.n_values,
+                                      f32, bool(self.laplace),
+                                      self._predict_threads(rows.shape[0 if rows_first
+                                                                       else 1]),
+                                      rows_first, classes_only)
+        cont, codes = encode_predict(schema, X, f32)
         return _tree.predict_sums(tree, np.ascontiguousarray(cont),
-                                  np.ascontiguousarray(codes), self._schema.col,
-                                  self._schema.n_values, f32, bool(self.laplace),
-                                  self._threads(), False, classes_only)
+                                  np.ascontiguousarray(codes), schema.col,
+                                  schema.n_values, f32, bool(self.laplace),
+                                  self._predict_threads(cont.shape[1]), False,
+                                  classes_only)
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,
@@ -954,7 +974,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return out / total if total > 0 else out
 
     def _pick_tree(self, tree):
-        check_is_fitted(self, "tree_")
+        if "tree_" not in self.__dict__:
+            check_is_fitted(self, "tree_")      # its NotFittedError
         if tree == "final":
             return self.tree_
         if tree == "grown":

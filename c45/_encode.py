@@ -14,6 +14,8 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
+from c45._tree import any_inf
+
 try:  # pandas is optional
     import pandas as pd
 except ImportError:  # pragma: no cover - exercised only without pandas
@@ -459,6 +461,7 @@ class Schema:
         state = canonical_arrays(self.__dict__)
         state.pop("_kinds", None)           # caches: pickles stay byte-identical
         state.pop("_n_values", None)
+        state.pop("_any_discrete", None)
         return state
 
     def category_kinds(self, j):
@@ -507,6 +510,14 @@ class Schema:
     @property
     def n_features(self):
         return len(self.discrete)
+
+    @property
+    def any_discrete(self):
+        """Whether any feature is discrete; cached (every predict asks)."""
+        any_discrete = self.__dict__.get("_any_discrete")
+        if any_discrete is None:
+            any_discrete = self.__dict__["_any_discrete"] = bool(self.discrete.any())
+        return any_discrete
 
     @property
     def n_values(self):
@@ -616,7 +627,7 @@ def plain_rows(schema, X, f32):
     values transposed are that layout without a copy). Only when every feature is
     continuous, precision is float64, no value is infinite and the feature names
     agree as encode_predict requires (it gives the warnings and errors)."""
-    if f32 or schema.discrete.any() or len(getattr(X, "shape", ())) != 2 or X.shape[0] == 0:
+    if f32 or schema.any_discrete or len(getattr(X, "shape", ())) != 2 or X.shape[0] == 0:
         return None
     # No discrete feature: column j of the rows is feature j (schema.col).
     if _is_dataframe(X):
@@ -637,7 +648,7 @@ def plain_rows(schema, X, f32):
         rows, rows_first = np.ascontiguousarray(X, dtype=np.float64), True
     else:
         return None
-    if np.isinf(rows).any():
+    if any_inf(rows):
         return None                        # encode_predict names the cell
     return rows, rows_first
 

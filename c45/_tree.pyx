@@ -10,7 +10,7 @@ cimport numpy as cnp
 from cython.parallel cimport prange, threadid
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.math cimport NAN, isnan
+from libc.math cimport NAN, isnan, isinf
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
@@ -1346,6 +1346,23 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             free(stack_ws)
             free(scratch)
     return classes if classes_only else out
+
+
+def any_inf(const double[:, ::1] a):
+    """Whether a holds an infinite value (np.isinf(a).any() without its temporary
+    array and two calls: the plain-rows check of every predict)."""
+    cdef Py_ssize_t i, n = a.shape[0] * a.shape[1]
+    cdef const double* p
+    cdef bint found = False
+    if n == 0:
+        return False
+    p = &a[0, 0]
+    with nogil:
+        for i in range(n):
+            if isinf(p[i]):
+                found = True
+                break
+    return found
 
 
 cdef inline Py_ssize_t first_max(const double* sums, Py_ssize_t k) noexcept nogil:
