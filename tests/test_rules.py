@@ -5,7 +5,7 @@ No output of R8's c4.5rules is available apart from the worked checks of spec §
 ways:
 
 * from first principles: each step's result is recomputed here, independently of
-  ``c45._rules``, from the rules' conditions evaluated on the raw DataFrame (code
+  ``c45.rules``, from the rules' conditions evaluated on the raw DataFrame (code
   lengths, the pessimistic rates and the stopping rule of condition dropping, the
   description cost of every subset of a class's rules, the class order, the default
   class, the evaluation and its drops, the training and test errors);
@@ -27,7 +27,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from c45 import C45Classifier, C45RulesClassifier, export_rules, export_text
 from c45._criterion import pessimistic_extra_errors
-from c45._rules import Condition, GlibcRandom, RuleBuilder, SubsetSearch, _Lengths
+from c45.rules import Condition, GlibcRandom
+from c45.rules._builder import RuleBuilder
+from c45.rules._selection import SubsetSearch, _Lengths
 from c45.datasets import load_golf
 from c45_files import load_c45
 
@@ -668,7 +670,7 @@ def test_float32_confidence_rounding_to_0_is_refused_as_by_the_tree():
 
 
 def test_evaluation_text_checks_the_rows_of_y():
-    from c45._rules import evaluation_text
+    from c45.rules import evaluation_text
     X, y = load_golf()
     clf = C45RulesClassifier().fit(X, y)
     with pytest.raises(ValueError, match=r"X has 14 rows but y has shape \(5,\)"):
