@@ -178,6 +178,10 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         penalty and the pruning estimates depend on their scale, and weight 2 is
         the same as a repeated row. Set True for relative weights (AdaBoost's sum
         to 1): they are rescaled to sum to the number of rows with nonzero weight.
+    keep_training_data : bool, default=False
+        Keep the encoded training data in the fitted model (about 1.75 times the
+        size of X), so that ``prune()`` can prune pessimistically again without
+        being given X and y.
 
     Attributes
     ----------

@@ -685,3 +685,39 @@ def test_precision_set_after_fit_is_checked_by_predict():
     for method in (rules.predict, rules.apply):
         with pytest.raises(ValueError, match="precision must be one of"):
             method(X)
+
+
+def test_a_pickle_of_the_old_module_path_loads(monkeypatch):
+    """Before c45.rules, the rules lived in c45._rules: the pickles of that release
+    name c45._rules.C45RulesClassifier, .Condition and .Rule. Such a pickle is made
+    here as that release made it, and loads (through the shim c45/_rules.py)."""
+    import pickletools
+
+    import c45._rules
+    from c45.rules import Rule
+
+    def strings(data):
+        return {arg for _, arg, _ in pickletools.genops(data) if isinstance(arg, str)}
+
+    X, y = load_golf()
+    clf = C45RulesClassifier(min_samples_leaf=1).fit(X, y)
+    for cls in (C45RulesClassifier, Condition, Rule):
+        monkeypatch.setattr(cls, "__module__", "c45._rules")
+    old = pickle.dumps(clf)
+    monkeypatch.undo()
+    assert "c45._rules" in strings(old) and "c45.rules" not in strings(old)
+    assert "c45.rules" in strings(pickle.dumps(clf))      # new pickles: the package
+    loaded = pickle.loads(old)
+    assert type(loaded) is C45RulesClassifier is c45._rules.C45RulesClassifier
+    assert type(loaded.rules_[0]) is Rule and type(loaded.rules_[0].conditions[0]) is Condition
+    assert np.array_equal(loaded.predict(X), clf.predict(X))
+    assert export_rules(loaded, evaluation=True) == export_rules(clf, evaluation=True)
+
+
+def test_the_old_import_paths_still_work():
+    import c45._rules as old
+    import c45.rules as new
+    for name in old.__all__:
+        assert getattr(old, name) is not None
+    for name in new.__all__:
+        assert getattr(old, name) is getattr(new, name)
