@@ -1,27 +1,17 @@
 """C45Classifier: the scikit-learn face of the C4.5 Release 8 core."""
 import hashlib
-import math
-import numbers
 import warnings
 
 import numpy as np
-from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
-from sklearn.utils import Bunch, check_random_state
+from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _pruning, _ranks, _tree
-from c45._threads import clamp as clamp_threads
+from c45 import _params, _pruning, _ranks, _tree
 from c45._encode import (Schema, canonical_arrays, check_labels, encode_fit,
                          encode_predict, encode_target, n_rows, plain_rows)
-
-_PRUNING = (None, "pessimistic", "cost_complexity", "reduced_error")
-_PRECISION = ("float64", "float32")
-_CRITERION = ("gain_ratio", "gain")
-_THRESHOLD = ("data", "midpoint")
-# Parameters that prune() may change: they act after growing.
-_PRUNE_PARAMS = ("pruning", "confidence", "subtree_raising", "ccp_alpha")
+from c45._params import PRUNE as _PRUNE_PARAMS
 
 # Limits, enforced with clear errors at fit time.
 MAX_CLASSES = 65_535
@@ -31,7 +21,7 @@ TRIM_CELLS = 1 << 20
 MAX_CATEGORIES = 10_000_000       # per discrete feature
 MAX_SUBSET_CATEGORIES = 512       # subset_splits: C4.5's value grouping is cubic
 MAX_CASES = 2**31 - 2             # case indices are 32-bit
-MAX_DEPTH = 2**31 - 2             # the core's depths are 32-bit
+MAX_DEPTH = _params.MAX_DEPTH     # the core's depths are 32-bit (checked with max_depth)
 # predict_sums' codes when every feature is continuous (unread): one read-only array
 # for every call, so no thread can change it.
 _NO_CODES = np.zeros((1, 1), np.int32)
@@ -60,45 +50,6 @@ def _same_arrays(a, b):
 
 def _round32(x):
     return np.asarray(x, dtype=np.float32).astype(np.float64)
-
-
-def _is_number(x):
-    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
-
-
-def _finite_number(x):
-    """x is a real number (not a bool) within float64's range: a Fraction too,
-    not an int beyond float64 (10**400), NaN or an infinity."""
-    try:
-        return _is_number(x) and math.isfinite(x)
-    except OverflowError:
-        return False
-
-
-def check_choice(name, value, options):
-    """The parameter `name` is one of options."""
-    if value not in options:
-        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}")
-
-
-def certainty_factor(confidence, precision):
-    """The CF of the pessimistic estimates (tree pruning and rules) from confidence."""
-    if precision != "float32":
-        return float(confidence)
-    # C4.5 reads -c as a percentage: CF = r32(r32(pct) / 100).
-    pct = np.float32(float(confidence) * 100.0)
-    return float(np.float32(pct / np.float32(100.0)))
-
-
-def check_confidence(confidence, precision):
-    """confidence in (0, 1], and a CF above 0 once float32 mode has rounded it."""
-    c = confidence
-    if not _is_number(c) or not 0 < c <= 1:
-        raise ValueError(f"confidence must be in (0, 1], got {c!r}")
-    if certainty_factor(c, precision) <= 0:
-        raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
-                         f"rounds C4.5's -c percentage to binary32); give at least "
-                         f"1e-42 or use precision='float64'")
 
 
 # C4.5 considers a cut between two values only when they differ by more than this
@@ -131,7 +82,8 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
-class C45Classifier(ClassifierMixin, BaseEstimator):
+class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
+                    parameters=_params.CLASSIFIER):
     """Quinlan's C4.5 Release 8 decision tree.
 
     Gain-ratio splits, multiway tests on discrete (categorical) features, binary
@@ -231,6 +183,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         penalty and the pruning estimates depend on their scale, and weight 2 is
         the same as a repeated row. Set True for relative weights (AdaBoost's sum
         to 1): they are rescaled to sum to the number of rows with nonzero weight.
+    keep_training_data : bool, default=False
+        Keep the encoded training data in the fitted model (about 1.75 times the
+        size of X), so that ``prune()`` can prune pessimistically again without
+        being given X and y.
 
     Attributes
     ----------
@@ -263,125 +219,29 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     ['no', 'yes']
     """
 
-    def __init__(self, min_samples_leaf=2, confidence=0.25, pruning="pessimistic",
-                 subtree_raising=True, ccp_alpha=0.0, validation_fraction=1 / 3,
-                 criterion="gain_ratio", subset_splits=False, threshold="data",
-                 mdl_correction=True, categorical_features="auto", precision="float64",
-                 max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None,
-                 max_features=None, random_state=None, laplace=False,
-                 normalize_sample_weight=False, n_jobs=None, keep_training_data=False):
-        self.min_samples_leaf = min_samples_leaf
-        self.confidence = confidence
-        self.pruning = pruning
-        self.subtree_raising = subtree_raising
-        self.ccp_alpha = ccp_alpha
-        self.validation_fraction = validation_fraction
-        self.criterion = criterion
-        self.subset_splits = subset_splits
-        self.threshold = threshold
-        self.mdl_correction = mdl_correction
-        self.categorical_features = categorical_features
-        self.precision = precision
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.max_purity = max_purity
-        self.min_gain = min_gain
-        self.max_features = max_features
-        self.random_state = random_state
-        self.laplace = laplace
-        self.normalize_sample_weight = normalize_sample_weight
-        self.n_jobs = n_jobs
-        self.keep_training_data = keep_training_data
-
-    # -- parameters --------------------------------------------------------
-    def _choice(self, name, options):
-        check_choice(name, getattr(self, name), options)
-
-    def _flags(self, *names):
-        for name in names:
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name} must be True or False, got "
-                                 f"{getattr(self, name)!r}")
-
+    # The parameters and their checks: c45/_params.py (shared with C45RulesClassifier).
     def _check_predict_params(self):
         """The parameters prediction reads: set_params after fit, or a pickle, may
         have changed them since fit checked them."""
-        self._choice("precision", _PRECISION)
-        self._flags("laplace")
+        self._check_named("precision", "laplace")
 
     def _check_params(self):
-        self._check_predict_params()
-        self._choice("pruning", _PRUNING)
-        self._choice("criterion", _CRITERION)
-        self._choice("threshold", _THRESHOLD)
-        m = self.min_samples_leaf
-        if not _finite_number(m) or m <= 0:
-            raise ValueError(f"min_samples_leaf must be a positive number (case "
-                             f"weight), got {m!r}")
-        check_confidence(self.confidence, self.precision)
-        a = self.ccp_alpha
-        if not _finite_number(a) or a < 0:
-            raise ValueError(f"ccp_alpha must be a non-negative number, got {a!r}")
-        v = self.validation_fraction
-        if not _is_number(v) or not 0 < v < 1:
-            raise ValueError(f"validation_fraction must be in (0, 1), got {v!r}")
-        d = self.max_depth
-        if d is not None and (not isinstance(d, numbers.Integral) or isinstance(d, bool)
-                              or not 0 <= d <= MAX_DEPTH):
-            raise ValueError(f"max_depth must be None or an integer in 0..{MAX_DEPTH} "
-                             f"(None: no limit), got {d!r}")
-        s = self.min_samples_split
-        if not _finite_number(s) or s < 0:
-            raise ValueError(f"min_samples_split must be a non-negative number, got {s!r}")
-        p = self.max_purity
-        if not _is_number(p) or not 0 < p <= 1:
-            raise ValueError(f"max_purity must be in (0, 1], got {p!r}")
-        g = self.min_gain
-        if g is not None and not _finite_number(g):
-            raise ValueError(f"min_gain must be None or a number, got {g!r}")
-        self._random_state()
-        self._flags("subtree_raising", "normalize_sample_weight", "subset_splits",
-                    "mdl_correction")
-
-    def _check_n_jobs(self):
-        if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral)
-                                        or isinstance(self.n_jobs, bool) or self.n_jobs == 0):
-            raise ValueError(f"n_jobs must be None, -1 or a non-zero integer, got "
-                             f"{self.n_jobs!r}")
+        self._check_named(*self._parameters)
 
     def _threads(self):
-        self._check_n_jobs()
-        # Never more than the usable CPUs (n_jobs=100000 would crash libgomp).
-        return clamp_threads(effective_n_jobs(self.n_jobs))
+        return _params.n_threads(self.n_jobs)
 
     def _predict_threads(self, m):
         """_threads for predicting m rows: predict_sums runs fewer than twice
         ROWS_PER_THREAD rows on the calling thread whatever n_jobs, so a small call
         (one row) checks n_jobs but skips joblib's and the CPU count's look-ups."""
         if m < 2 * _tree.ROWS_PER_THREAD:
-            self._check_n_jobs()
+            _params.check_n_jobs(self.n_jobs)
             return 1
         return self._threads()
 
-    def _max_features(self, n_features):
-        m = self.max_features
-        if m is None:
-            return 0
-        if isinstance(m, numbers.Integral) and not isinstance(m, bool):
-            if not 1 <= m:
-                raise ValueError(f"max_features must be >= 1, got {m}")
-            return int(min(m, n_features))
-        if _is_number(m) and 0 < m <= 1:
-            return max(1, int(m * n_features))
-        raise ValueError(f"max_features must be None, a positive int or a fraction in "
-                         f"(0, 1], got {m!r}")
-
     def _random_state(self):
-        try:
-            return check_random_state(self.random_state)
-        except ValueError:
-            raise ValueError(f"random_state must be None, an integer in 0..2**32 - 1 or "
-                             f"a numpy RandomState, got {self.random_state!r}") from None
+        return _params.random_state(self.random_state)
 
     def _options(self, n_features):
         f32 = self.precision == "float32"
@@ -397,7 +257,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             min_split=float(self.min_samples_split),
             max_purity=float(self.max_purity),
             min_gain=-np.inf if self.min_gain is None else float(self.min_gain),
-            max_features=self._max_features(n_features),
+            max_features=_params.max_features_count(self.max_features, n_features),
             seed=int(seed))
 
     # -- fitting -----------------------------------------------------------
@@ -784,9 +644,6 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                     f"most {MAX_SUBSET_CATEGORIES} (C4.5's value grouping takes time cubic "
                     f"in the categories); leave the feature out of subset_splits by "
                     f"encoding it differently, or use subset_splits=False")
-
-    def _cf(self):
-        return certainty_factor(self.confidence, self.precision)
 
     @staticmethod
     def _check_weights(sample_weight, n, f32, normalize):

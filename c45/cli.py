@@ -529,7 +529,7 @@ def cmd_rules(args, out, progress):
               criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
               precision=args.precision, random_state=args.seed)
     clf = _fit(clf, progress, X, y, f"growing a tree and its rules on {len(y)} cases")
-    from c45._rules import evaluation_text
+    from c45.rules import evaluation_text
     # c4.5rules' report: the ruleset, its evaluation (and drops) on the training
     # data with the confusion matrix, then the same on the test data.
     out.write("------------------\nProcessing tree 0\n\n")

@@ -49,3 +49,15 @@ def test_a_missing_dependency_of_the_package_is_not_masked(tmp_path, monkeypatch
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ModuleNotFoundError, match="c45_fake_missing_dependency"):
         require("c45_fake_optional", "x")
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists the packages explicitly: a new one (c45/rules/) left
+    out of the list would be missing from the wheel."""
+    import tomllib
+    root = PACKAGE.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())
+                 ["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts) for p in PACKAGE.rglob("__init__.py")
+             if "__pycache__" not in p.parts}
+    assert found == listed

@@ -5,7 +5,7 @@ No output of R8's c4.5rules is available apart from the worked checks of spec §
 ways:
 
 * from first principles: each step's result is recomputed here, independently of
-  ``c45._rules``, from the rules' conditions evaluated on the raw DataFrame (code
+  ``c45.rules``, from the rules' conditions evaluated on the raw DataFrame (code
   lengths, the pessimistic rates and the stopping rule of condition dropping, the
   description cost of every subset of a class's rules, the class order, the default
   class, the evaluation and its drops, the training and test errors);
@@ -27,7 +27,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from c45 import C45Classifier, C45RulesClassifier, export_rules, export_text
 from c45._criterion import pessimistic_extra_errors
-from c45._rules import Condition, GlibcRandom, RuleBuilder, SubsetSearch, _Lengths
+from c45.rules import Condition, GlibcRandom
+from c45.rules._builder import RuleBuilder
+from c45.rules._selection import SubsetSearch, _Lengths
 from c45.datasets import load_golf
 from c45_files import load_c45
 
@@ -668,7 +670,7 @@ def test_float32_confidence_rounding_to_0_is_refused_as_by_the_tree():
 
 
 def test_evaluation_text_checks_the_rows_of_y():
-    from c45._rules import evaluation_text
+    from c45.rules import evaluation_text
     X, y = load_golf()
     clf = C45RulesClassifier().fit(X, y)
     with pytest.raises(ValueError, match=r"X has 14 rows but y has shape \(5,\)"):
@@ -683,3 +685,39 @@ def test_precision_set_after_fit_is_checked_by_predict():
     for method in (rules.predict, rules.apply):
         with pytest.raises(ValueError, match="precision must be one of"):
             method(X)
+
+
+def test_a_pickle_of_the_old_module_path_loads(monkeypatch):
+    """Before c45.rules, the rules lived in c45._rules: the pickles of that release
+    name c45._rules.C45RulesClassifier, .Condition and .Rule. Such a pickle is made
+    here as that release made it, and loads (through the shim c45/_rules.py)."""
+    import pickletools
+
+    import c45._rules
+    from c45.rules import Rule
+
+    def strings(data):
+        return {arg for _, arg, _ in pickletools.genops(data) if isinstance(arg, str)}
+
+    X, y = load_golf()
+    clf = C45RulesClassifier(min_samples_leaf=1).fit(X, y)
+    for cls in (C45RulesClassifier, Condition, Rule):
+        monkeypatch.setattr(cls, "__module__", "c45._rules")
+    old = pickle.dumps(clf)
+    monkeypatch.undo()
+    assert "c45._rules" in strings(old) and "c45.rules" not in strings(old)
+    assert "c45.rules" in strings(pickle.dumps(clf))      # new pickles: the package
+    loaded = pickle.loads(old)
+    assert type(loaded) is C45RulesClassifier is c45._rules.C45RulesClassifier
+    assert type(loaded.rules_[0]) is Rule and type(loaded.rules_[0].conditions[0]) is Condition
+    assert np.array_equal(loaded.predict(X), clf.predict(X))
+    assert export_rules(loaded, evaluation=True) == export_rules(clf, evaluation=True)
+
+
+def test_the_old_import_paths_still_work():
+    import c45._rules as old
+    import c45.rules as new
+    for name in old.__all__:
+        assert getattr(old, name) is not None
+    for name in new.__all__:
+        assert getattr(old, name) is getattr(new, name)

@@ -11,8 +11,9 @@ from functools import partial
 
 import numpy as np
 
-from c45._classifier import _PRECISION, C45Classifier, _finite_number
-from c45._rules import Condition, Rule
+from c45._classifier import C45Classifier
+from c45._params import PRECISION as _PRECISION, finite_number as _finite_number
+from c45.rules._ruleset import Condition, Rule
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, SUBSET_KIND
 
 

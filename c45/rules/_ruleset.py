@@ -1,0 +1,190 @@
+"""A ruleset's parts, Condition and Rule, and how a ruleset classifies cases:
+the first rule that can fire and whose conditions hold, else the default class."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND
+
+# A rule is active only if its error estimate is at most _MAX_SELECT_ERROR: only
+# then does it take part in the subset selection, and only then does it classify
+# a case (first or second choice), if also its strength 1 - Error exceeds
+# _MIN_STRENGTH. Release 8 evaluates so: in the R8 corpus (r0292) a selected rule
+# of Error 72.4% classifies no case, first or second.
+_MAX_SELECT_ERROR = 0.7
+_MIN_STRENGTH = 0.1
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a rule: the outcome ``branch`` of a test of the tree.
+
+    Attributes
+    ----------
+    feature : int
+        Column of X.
+    name : str
+        Feature name.
+    op : {"=", "<=", ">", "in"}
+    value : category (``"="``), float threshold (``"<="``, ``">"``) or tuple of
+        categories (``"in"``).
+    kind : int
+        The tree's test kind: 1 discrete, 2 continuous, 3 value subset.
+    branch : int
+        0-based branch of the test.
+    codes : tuple of int
+        The 1-based category codes the condition accepts (discrete and subset).
+    node : int
+        The test's node in the grown tree (subset tests are the same test only when
+        they are the same node, §11.2).
+
+    A case whose value is unknown (or a category unseen in training) never
+    satisfies a condition.
+    """
+    feature: int
+    name: str
+    op: str
+    value: object
+    kind: int
+    branch: int
+    codes: tuple = ()
+    node: int = -1
+
+    @property
+    def cut(self):
+        """The threshold of a continuous test, 0 for other tests (the reordering
+        key of §11.3)."""
+        return float(self.value) if self.kind == CONTINUOUS_KIND else 0.0
+
+    def same_test(self, other):
+        """The duplicate test of §11.3: same kind and feature; then the discrete
+        outcome, only the cut of a threshold (so ``<= t`` matches ``> t``), only the
+        very test of a subset."""
+        if self.kind != other.kind or self.feature != other.feature:
+            return False
+        if self.kind == DISCRETE_KIND:
+            return self.branch == other.branch
+        if self.kind == CONTINUOUS_KIND:
+            return self.value == other.value
+        return self.node == other.node
+
+    def mask(self, cont, codes, col):
+        """Boolean mask of the cases (columns of the encoded matrices) satisfying it."""
+        if self.kind == CONTINUOUS_KIND:
+            x = cont[col[self.feature]]
+            with np.errstate(invalid="ignore"):
+                return (x <= self.value) if self.branch == 0 else (x > self.value)
+        v = codes[col[self.feature]]
+        if self.kind == DISCRETE_KIND:
+            return v == self.codes[0]
+        return np.isin(v, np.asarray(self.codes, dtype=v.dtype))
+
+    def __str__(self):
+        if self.op in ("<=", ">"):
+            return f"{self.name} {self.op} {self.value:g}"
+        if self.op == "in":
+            if len(self.value) == 1:            # as the tree prints a one-value group
+                return f"{self.name} = {self.value[0]}"
+            return f"{self.name} in {{{', '.join(str(v) for v in self.value)}}}"
+        return f"{self.name} = {self.value}"
+
+
+@dataclass
+class Rule:
+    """One rule: all ``conditions`` hold -> ``class_``.
+
+    Attributes
+    ----------
+    number : int
+        c4.5rules' rule number (order of creation, before selection and ordering).
+    conditions : tuple of Condition
+    class_index : int
+        Index into ``classes_``.
+    class_ : label
+    error : float
+        The pessimistic error rate of the rule on the training data (§11.3); the
+        rule's *strength* or confidence is ``1 - error``, printed ``[nn.n%]``.
+    n_covered, n_errors : int
+        Training cases satisfying the conditions, and those of them not of
+        ``class_`` (when the conditions were last pruned; duplicates keep the first).
+    bits : float
+        The rule's description length (§11.4).
+    used, wrong : int
+        In the final ruleset: training cases the rule classifies (first firing
+        rule) and how many of them wrongly.
+    better, worse : int
+        Of the ``used`` cases on which the next rule (or the default) would give
+        another class: how many the rule gets right, and how many the next choice
+        would have got right (§11.6). ``advantage = better - worse``.
+    """
+    number: int
+    conditions: tuple
+    class_index: int
+    class_: object
+    error: float
+    n_covered: int = 0
+    n_errors: int = 0
+    bits: float = 0.0
+    used: int = 0
+    wrong: int = 0
+    better: int = 0
+    worse: int = 0
+
+    @property
+    def confidence(self):
+        """``1 - error``: c4.5rules' strength of the rule, printed as its accuracy."""
+        return 1.0 - self.error
+
+    @property
+    def advantage(self):
+        return self.better - self.worse
+
+    def __str__(self):
+        lines = [f"Rule {self.number}:"]
+        lines += [f"    \t{c}" for c in self.conditions]
+        lines.append(f"\t->  class {self.class_}  [{100.0 * (1.0 - self.error):.1f}%]")
+        return "\n".join(lines)
+
+
+def can_fire(rule):
+    """Whether the rule classifies the cases it covers (active and strong enough)."""
+    return rule.error <= _MAX_SELECT_ERROR and 1.0 - rule.error > _MIN_STRENGTH
+
+
+def rule_mask(rule, cont, codes, col):
+    """Cases (columns) on which the rule fires: can_fire and every condition."""
+    m = np.ones(cont.shape[1], dtype=bool)
+    if not can_fire(rule):
+        m[:] = False
+        return m
+    for c in rule.conditions:
+        m &= c.mask(cont, codes, col)
+    return m
+
+
+def tally(rules, fire, default, n, y=None):
+    """Classify n cases by the first firing rule (can_fire) or the default;
+    with y, record each rule's used/wrong/better/worse. Returns (predicted codes,
+    index of the rule used or -1)."""
+    first = np.full(n, -1, dtype=np.int64)
+    second = np.full(n, -1, dtype=np.int64)
+    for i, (r, f) in enumerate(zip(rules, fire)):
+        if not can_fire(r):
+            continue
+        f = np.asarray(f, dtype=bool)
+        take2 = f & (first >= 0) & (second < 0)
+        second[take2] = i
+        take1 = f & (first < 0)
+        first[take1] = i
+    cls = np.array([r.class_index for r in rules] + [default], dtype=np.int64)
+    pred = cls[first]                   # -1 -> the default
+    if y is not None:
+        alt = cls[second]
+        for i, r in enumerate(rules):
+            mine = first == i
+            r.used = int(mine.sum())
+            r.wrong = int((mine & (pred != y)).sum())
+            differ = mine & (pred != alt)
+            r.better = int((differ & (pred == y)).sum())
+            r.worse = int((differ & (alt == y)).sum())
+    return pred, first

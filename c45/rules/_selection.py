@@ -1,0 +1,237 @@
+"""c4.5rules' description lengths (§11.1, §11.4) and the search, per class, for
+the subset of its rules with the shortest description: every subset, or the
+greedy search from glibc's random() draws."""
+import math
+
+import numpy as np
+
+_LN2 = 0.69314718055994530942
+_EXHAUSTIVE_MAX = 10          # classes with more rules get the greedy search
+_GREEDY_TRIALS = 11           # trials t = 0..10, inclusion probability t/10
+
+
+def _r32(f32, x):
+    """Store x as C4.5 stores a float: binary32 in float32 mode."""
+    return float(np.float32(x)) if f32 else float(x)
+
+
+def _log2(x):
+    return math.log(x) / _LN2
+
+
+def _bitset(mask):
+    """A boolean mask as a Python int (bit i = case i)."""
+    return int.from_bytes(np.packbits(np.asarray(mask, dtype=bool),
+                                      bitorder="little").tobytes(), "little")
+
+
+class _Lengths:
+    """The code-length tables of §11.1: ``log2i(i)`` is λ(i) = r32(log2 i) with
+    λ(0) = -1e38; ``log2fact(i)`` is Λ(i) = λ(1) + ... + λ(i), summed in binary64."""
+
+    def __init__(self, f32):
+        self.f32 = f32
+        self._cum = [0.0]
+
+    def log2i(self, i):
+        return -1e38 if i <= 0 else _r32(self.f32, _log2(i))
+
+    def log2fact(self, i):
+        cum = self._cum
+        while len(cum) <= i:
+            cum.append(cum[-1] + self.log2i(len(cum)))
+        return cum[i]
+
+
+def _attribute_bits(cont, codes, schema, n, lengths, f32):
+    """Per-attribute branch bits and AttTestBits (§11.1), over all N cases."""
+    bits = np.zeros(schema.n_features)
+    n_values = schema.n_values
+    for f in range(schema.n_features):
+        if schema.discrete[f]:
+            counts = np.bincount(codes[schema.col[f]], minlength=n_values[f] + 1)
+            s = 0.0
+            for v in range(1, len(counts)):
+                nv = int(counts[v])
+                if nv > 0:
+                    s += (nv / n) * (lengths.log2i(n) - lengths.log2i(nv))
+            bits[f] = _r32(f32, s)
+        else:
+            x = cont[schema.col[f]]
+            x = np.where(np.isnan(x), -999.0, x)       # -999 counts as a value (Q12)
+            p = len(np.unique(x))
+            bits[f] = 0.0 if p <= 1 else _r32(f32, 1.0 + lengths.log2i(p) / 2.0)
+    total = float(bits.sum())
+    test_bits = 0.0
+    if total > 0:
+        for b in bits:
+            if b > 0:
+                p = b / total
+                test_bits -= p * _log2(p)
+    return bits, _r32(f32, test_bits)
+
+
+def _biased(n, e, x):
+    """Bits to identify e exceptions among n cases at the expected rate x/n (§11.4)."""
+    if x <= 1e-6:
+        return 0.0 if e == 0 else 1e6
+    if x >= n - 1e-6:
+        return 0.0 if e == n else 1e6
+    return -e * _log2(x / n) - (n - e) * _log2(1.0 - x / n)
+
+
+_EXACT_SHIFT = 1100          # bits are summed exactly, as integers times 2**-1100
+
+
+def _exact(x):
+    num, den = float(x).as_integer_ratio()
+    return num * ((1 << _EXACT_SHIFT) // den)
+
+
+class SubsetSearch:
+    """The description cost of subsets of one class's rules, and the two searches.
+
+    ``masks[i]`` holds the cases rule i fires on (all False for a rule that does
+    not take part, Error > 0.7), ``bits[i]`` its description length, ``in_class``
+    the cases of the class. The cost of a subset is
+    ``0.5 * (sum of its bits - log2(#rules!)) + ExceptionBits(fires, FP, FN)``. The
+    bits are summed exactly and rounded once (the specification does not give an
+    order), so that a cost depends only on the subset, however it is reached.
+    """
+
+    def __init__(self, masks, bits, in_class, lengths):
+        self.masks = [np.asarray(m, dtype=bool) for m in masks]
+        self.bits = [_exact(b) for b in bits]
+        self.in_class = np.asarray(in_class, dtype=bool)
+        self.n = len(self.in_class)
+        self.lengths = lengths
+        self.log2n = _log2(self.n) if self.n > 0 else 0.0
+
+    def cost(self, bits_exact, n_sel, fires, fp, fn):
+        n = self.n
+        bits = bits_exact / (1 << _EXACT_SHIFT)           # correctly rounded
+        if fires > n / 2.0:
+            exc = _biased(fires, fp, (fp + fn) / 2.0) + _biased(n - fires, fn, fn)
+        else:
+            exc = _biased(fires, fp, fp) + _biased(n - fires, fn, (fp + fn) / 2.0)
+        return 0.5 * (bits - self.lengths.log2fact(n_sel)) + (self.log2n + exc)
+
+    def subset_cost(self, sel):
+        """Cost of the subset (rule positions), computed from scratch."""
+        cover = np.zeros(self.n, dtype=bool)
+        for i in sel:
+            cover |= self.masks[i]
+        fires = int(cover.sum())
+        fp = int((cover & ~self.in_class).sum())
+        fn = int((~cover & self.in_class).sum())
+        return self.cost(sum(self.bits[i] for i in sel), len(sel), fires, fp, fn)
+
+    def exhaustive(self):
+        """Every subset, counted in binary with rule 0 as the lowest bit; the first
+        strictly cheapest wins."""
+        R = len(self.masks)
+        masks = [_bitset(m) for m in self.masks]
+        cls = _bitset(self.in_class)
+        covers = [0] * (1 << R)
+        sums = [0] * (1 << R)
+        counts = [0] * (1 << R)
+        best_s, best_cost = 0, None
+        for s in range(1 << R):
+            if s:
+                low = (s & -s).bit_length() - 1
+                prev = s & (s - 1)
+                covers[s] = covers[prev] | masks[low]
+                sums[s] = sums[prev] + self.bits[low]
+                counts[s] = counts[prev] + 1
+            cover = covers[s]
+            cost = self.cost(sums[s], counts[s], cover.bit_count(),
+                             (cover & ~cls).bit_count(), (cls & ~cover).bit_count())
+            if best_cost is None or cost < best_cost:
+                best_s, best_cost = s, cost
+        return [i for i in range(R) if best_s >> i & 1], best_cost
+
+    def greedy(self, rng):
+        """11 trials t = 0..10: each rule starts in the subset when the next draw of
+        ``rng`` is below t/10; then hill-climb, each time adding or dropping the rule
+        that lowers the cost most (the first on ties), while one does. The cheapest
+        final subset wins (the earliest on ties).
+
+        The effect of toggling each rule is kept up to date incrementally: per rule,
+        its cases (in and out of the class) that no selected rule covers, and those
+        that only one selected rule covers."""
+        from scipy import sparse
+        R, n = len(self.masks), self.n
+        pos = self.in_class
+        idx = [np.flatnonzero(m) for m in self.masks]
+        rows = np.concatenate(idx + [np.zeros(0, dtype=np.int64)])
+        cols = np.repeat(np.arange(R), [len(i) for i in idx])
+        A = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)),
+                              shape=(n, R))
+        At = A.T.tocsr()
+
+        def colsum(cases):
+            if len(cases) == 0:
+                return np.zeros(R, dtype=np.int64)
+            return np.asarray(A[cases].sum(axis=0)).ravel()
+
+        best_sel, best_cost = None, None
+        for t in range(_GREEDY_TRIALS):
+            p = t / 10.0
+            inc = [rng.uniform() < p for _ in range(R)]
+            cnt = np.zeros(n, dtype=np.int64)
+            for i in range(R):
+                if inc[i]:
+                    cnt[idx[i]] += 1
+            unc, single = cnt == 0, cnt == 1
+            up = At @ (unc & pos).astype(np.int64)       # uncovered, in class
+            un = At @ (unc & ~pos).astype(np.int64)
+            sp = At @ (single & pos).astype(np.int64)    # covered once, in class
+            sn = At @ (single & ~pos).astype(np.int64)
+            fires = int((~unc).sum())
+            fp = int((~unc & ~pos).sum())
+            fn = int((unc & pos).sum())
+            bits = sum(self.bits[i] for i in range(R) if inc[i])
+            n_sel = sum(inc)
+            cost = self.cost(bits, n_sel, fires, fp, fn)
+            while True:
+                best_i, best_gain, best_new = -1, 0.0, None
+                for i in range(R):
+                    if inc[i]:
+                        new = (bits - self.bits[i], n_sel - 1, fires - int(sp[i] + sn[i]),
+                               fp - int(sn[i]), fn + int(sp[i]))
+                    else:
+                        new = (bits + self.bits[i], n_sel + 1, fires + int(up[i] + un[i]),
+                               fp + int(un[i]), fn - int(up[i]))
+                    gain = cost - self.cost(*new)
+                    if gain > best_gain:
+                        best_i, best_gain, best_new = i, gain, new
+                if best_i < 0:
+                    break
+                cases = idx[best_i]
+                old = cnt[cases]
+                if inc[best_i]:
+                    gone = cases[old == 1]        # now uncovered
+                    alone = cases[old == 2]       # now covered once
+                    gp, gn = colsum(gone[pos[gone]]), colsum(gone[~pos[gone]])
+                    ap, an = colsum(alone[pos[alone]]), colsum(alone[~pos[alone]])
+                    up += gp
+                    un += gn
+                    sp += ap - gp
+                    sn += an - gn
+                    cnt[cases] -= 1
+                else:
+                    new_c = cases[old == 0]       # now covered once
+                    twice = cases[old == 1]       # now covered twice
+                    np_, nn = colsum(new_c[pos[new_c]]), colsum(new_c[~pos[new_c]])
+                    tp, tn = colsum(twice[pos[twice]]), colsum(twice[~pos[twice]])
+                    up -= np_
+                    un -= nn
+                    sp += np_ - tp
+                    sn += nn - tn
+                    cnt[cases] += 1
+                inc[best_i] = not inc[best_i]
+                bits, n_sel, fires, fp, fn = best_new
+                cost = self.cost(bits, n_sel, fires, fp, fn)
+            if best_cost is None or cost < best_cost:
+                best_sel, best_cost = [i for i in range(R) if inc[i]], cost
+        return best_sel, best_cost
