@@ -1043,7 +1043,7 @@ ROWS_PER_THREAD = ROWS_PER_THREAD_C
 cdef class Descent:
     """What descending one tree needs beyond its arrays, made once per tree and
     reused by every predict, predict_proba, apply, decision_path and validation
-    routing of it (descent_of caches it on the Tree; pruning makes a new Tree,
+    routing of it (descent_for caches it on the Tree; pruning makes a new Tree,
     hence new tables). Read-only after it is made, so threads share it freely.
 
     It holds its own views of the tree's arrays: the walkers read nothing else."""
@@ -1117,43 +1117,37 @@ cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, 
     return d
 
 
-def descent_of(tree, n_values, const int32_t[::1] col, bint laplace=False,
-               bint f32=False):
-    """The tree's Descent for rows of these columns, made on first use and cached
-    on the tree. Threads that race here each make a correct one; one is kept."""
-    check_walkable(tree, n_values)
-    key = (laplace, f32)
-    cache = tree.__dict__.get("_descents")
-    if cache is None:
-        cache = tree.__dict__.setdefault("_descents", {})
-    cdef Descent d = cache.get(key)
-    if d is None:
-        d = cache.setdefault(key, make_descent(tree, n_values, col, laplace, f32))
-    if not same_ints(d.col, col):      # rows of another layout: not cached
-        d = make_descent(tree, n_values, col, laplace, f32)
-    return d
-
-
 cdef tuple _KEYS = ((False, False), (False, True), (True, False), (True, True))
 
 
 cdef Descent descent_for(tree, const int32_t[::1] n_values, const int32_t[::1] col,
                          bint laplace, bint f32):
-    """descent_of for the compiled walkers, with a fast path for the usual call:
-    the tree's cached Descent for this layout. It checks what check_walkable and
-    descent_of check, without making memoryviews of the tree's arrays: the tree is
-    a Tree, its n_values is the very array the Descent holds a view of (so equal
-    to n_values exactly when the view is) and the columns are those it was made
-    for. Anything else takes descent_of."""
-    cdef Descent d
+    """The tree's Descent for rows of these columns, made on first use and cached
+    on the tree. Threads that race here each make a correct one; one is kept.
+
+    The usual call finds it cached: then the tree is a Tree, its n_values is the
+    very array the Descent holds a view of (so equal to n_values exactly when the
+    view is) and the columns are those it was made for, which is all that
+    check_walkable would check, without making memoryviews of the tree's arrays."""
+    cdef Descent d = None
+    key = _KEYS[2 * laplace + f32]
     if type(tree) is Tree:
         cache = tree.__dict__.get("_descents")
         if cache is not None:
-            d = cache.get(_KEYS[2 * laplace + f32])
+            d = cache.get(key)
             if (d is not None and d.tree_nv is tree.n_values and same_ints(d.nv, n_values)
                     and same_ints(d.col, col)):
                 return d
-    return descent_of(tree, n_values, col, laplace, f32)
+    check_walkable(tree, n_values)
+    cache = tree.__dict__.get("_descents")
+    if cache is None:
+        cache = tree.__dict__.setdefault("_descents", {})
+    d = cache.get(key)
+    if d is None:
+        d = cache.setdefault(key, make_descent(tree, n_values, col, laplace, f32))
+    if not same_ints(d.col, col):      # rows of another layout: not cached
+        d = make_descent(tree, n_values, col, laplace, f32)
+    return d
 
 
 cdef struct Blocks:
