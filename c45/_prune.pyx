@@ -75,11 +75,11 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     subtree at node for the cases [lo, hi]; with update, prune it as it goes."""
     cdef Work* w = p.w
     cdef bint f32 = w.data.f32
-    cdef Py_ssize_t k = w.data.n_classes, c, first_known, ep, v, child
+    cdef Py_ssize_t c, first_known, ep, v
     cdef Node* nd = &p.tree.nodes[node]
-    cdef double total, known_weight, e, u, leaf, tree_est = 0.0, branch_est
+    cdef double total, known_weight, leaf, tree_est = 0.0
     cdef double f, max_f = 0.0, wv
-    cdef int best, max_branch = -1
+    cdef int max_branch = -1
     cdef bint saved_mode
     cdef Test test
     cdef Py_ssize_t lists = -1, arena_mark
@@ -88,20 +88,8 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         return INFINITY     # unwinding: the pruned copy is thrown away
     total = total_weight(w, lo, hi)
     class_distribution(w, lo, hi)
-    best = nd.node_class
-    for c in range(k):
-        if w.dist[c] > w.dist[best]:
-            best = <int> c
-    e = rnd(f32, total - w.dist[best])
-    u = extra_errors(f32, total, e, p.cf, p.coeff)
-    leaf = rnd(f32, e + u)
-    if update:
-        nd.weight = total
-        nd.node_class = best
-        memcpy(&p.tree.value[node * k], w.dist, k * sizeof(double))
+    leaf = leaf_estimate(p, node, w.dist, total, update)
     if nd.kind == LEAF:
-        if update:
-            nd.errors = leaf
         return leaf
 
     # Internal node: the subtree's estimate, unknown cases shared out by branch weight.
@@ -143,6 +131,20 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         nd = &p.tree.nodes[node]
     w.count_mode = saved_mode
     w.arena_top = arena_mark
+    return conclude(p, node, leaf, tree_est, max_branch, lo, hi, update)
+
+
+cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_branch,
+                     Py_ssize_t lo, Py_ssize_t hi, bint update) noexcept nogil:
+    """§8.2 steps 6-7 at an internal node, for both case layouts, once its leaf
+    estimate (leaf) and its subtree's (tree_est) are known and max_branch is its
+    heaviest branch (-1 if no known case reached it): the estimate returned, and
+    with update the node kept, made a leaf, or replaced by its raised branch.
+    lo, hi: the node's cases, [lo, hi] of R8's case array (float32) or the list
+    arena[lo .. lo + hi) (float64)."""
+    cdef Node* nd = &p.tree.nodes[node]
+    cdef double branch_est, threshold
+    cdef int child
     if max_branch < 0:
         # No known case reaches the node (possible only for cases a raised subtree
         # receives): score it as a leaf, and its largest stored branch as the branch.
@@ -152,13 +154,29 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         return tree_est
 
     child = nd.first_child + max_branch - 1
-    if p.raising:
-        branch_est = estimate(p, <int> child, lo, hi, False)
-    else:
+    if not p.raising:
         branch_est = tree_est + 1e38
+    elif p.w.data.f32:
+        branch_est = estimate(p, child, lo, hi, False)
+    else:
+        # Only branch_est versus one threshold decides: with leaf <= tree + 0.1,
+        # whether branch_est + 0.1 >= leaf (then a leaf, else raise); otherwise
+        # whether branch_est <= tree + 0.1 (raise, else keep). Above the threshold
+        # (by a margin for the rounding of sums taken in another grouping) the
+        # answer is the same for any larger value, INFINITY included, so the
+        # descent may stop there.
+        if leaf <= tree_est + 0.1:
+            threshold = leaf - 0.1
+        else:
+            threshold = tree_est + 0.1
+        branch_est = descend(p, child, lo, hi, False,
+                             threshold + 1e-9 * (1.0 + fabs(threshold)))
     if decide(p, node, leaf, tree_est, branch_est):
-        estimate(p, <int> child, lo, hi, True)
-        raise_child(p, node, <int> child)
+        if p.w.data.f32:
+            estimate(p, child, lo, hi, True)
+        else:
+            descend(p, child, lo, hi, True, INFINITY)
+        raise_child(p, node, child)
     return p.tree.nodes[node].errors
 
 
@@ -496,25 +514,29 @@ cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t grouped, Py_ssize_t o
             j += 1
         total += wt
         p.dist[cls] += wt
-    return leaf_estimate(p, node, total, update)
+    return leaf_estimate(p, node, p.dist, total, update)
 
 
-cdef double leaf_estimate(Pruner* p, int node, double total, bint update) noexcept nogil:
-    """The node's estimate as a leaf, from its total and class weights (p.dist);
-    with update, the node takes them (and, a leaf, its errors)."""
+cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
+                          bint update) noexcept nogil:
+    """§8.2: the node's estimate as a leaf (errors of its majority class, ties to
+    its stored class, plus the pessimistic extra errors), from its total and
+    class weights dist; with update, the node takes them (and, a leaf, its
+    errors). Both layouts: float32 rounds every result as Release 8 does."""
     cdef Node* nd = &p.tree.nodes[node]
+    cdef bint f32 = p.w.data.f32
     cdef Py_ssize_t k = p.w.data.n_classes, c
     cdef int best = nd.node_class
     cdef double err, leaf
     for c in range(k):
-        if p.dist[c] > p.dist[best]:
+        if dist[c] > dist[best]:
             best = <int> c
-    err = total - p.dist[best]
-    leaf = err + extra_errors(False, total, err, p.cf, p.coeff)
+    err = rnd(f32, total - dist[best])
+    leaf = rnd(f32, err + extra_errors(f32, total, err, p.cf, p.coeff))
     if update:
         nd.weight = total
         nd.node_class = best
-        memcpy(&p.tree.value[node * k], p.dist, k * sizeof(double))
+        memcpy(&p.tree.value[node * k], dist, k * sizeof(double))
         if nd.kind == LEAF:
             nd.errors = leaf
     return leaf
@@ -529,12 +551,12 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     only grows: once outer (the total of what the enclosing calls have summed so
     far) plus this call's total passes stop, the estimate is known to pass it, and
     INFINITY is returned at once (update false only; stop is INFINITY otherwise)."""
-    cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, child, grouped, offs, pos
+    cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, grouped, offs, pos
     cdef Node* nd = &p.tree.nodes[node]
     cdef Listed* e
     cdef double* dist = p.dist
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
-    cdef double leaf, tree_est = 0.0, branch_est, threshold
+    cdef double leaf, tree_est = 0.0
     cdef int max_branch = -1, sub
     if interrupted(p.w.data.intr):
         return INFINITY     # unwinding: the pruned copy is thrown away
@@ -544,7 +566,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     for i in range(m):
         total += e[i].weight
         dist[e[i].cls] += e[i].weight
-    leaf = leaf_estimate(p, node, total, update)
+    leaf = leaf_estimate(p, node, dist, total, update)
     if nd.kind == LEAF:
         return leaf
 
@@ -580,31 +602,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             break
     p.off_top = offs
     p.arena_top = grouped
-    if max_branch < 0:                    # as in estimate()
-        tree_est = leaf
-        max_branch = largest_stored_branch(p, nd)
-    if not update:
-        return tree_est
-
-    child = nd.first_child + max_branch - 1
-    if p.raising:
-        # Only branch_est versus one threshold decides: with leaf <= tree + 0.1,
-        # whether branch_est + 0.1 >= leaf (then a leaf, else raise); otherwise
-        # whether branch_est <= tree + 0.1 (raise, else keep). Above the threshold
-        # (by a margin for the rounding of sums taken in another grouping) the
-        # answer is the same for any larger value, INFINITY included.
-        if leaf <= tree_est + 0.1:
-            threshold = leaf - 0.1
-        else:
-            threshold = tree_est + 0.1
-        branch_est = descend(p, <int> child, at, m, False,
-                             threshold + 1e-9 * (1.0 + fabs(threshold)))
-    else:
-        branch_est = tree_est + 1e38
-    if decide(p, node, leaf, tree_est, branch_est):
-        descend(p, <int> child, at, m, True, INFINITY)
-        raise_child(p, node, <int> child)
-    return p.tree.nodes[node].errors
+    return conclude(p, node, leaf, tree_est, max_branch, at, m, update)
 
 
 # ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ cimport numpy as cnp
 from cython.parallel cimport prange, threadid
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.math cimport NAN, isnan, isinf
+from libc.math cimport NAN, INFINITY, isnan, isinf
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
@@ -24,6 +24,10 @@ from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total
                             branch_lists, gather_branch, MANY_BRANCHES,
                             interrupt_init, interrupted, raise_interrupt)
 from c45._prune cimport prune_pessimistic
+from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, node_test,
+                         make_leaf, stays_leaf, no_test, cut_of, cut_separates, store_map,
+                         set_test, empty_branch, collapse_if_no_better)
+from c45._presorted cimport grow_presorted, root_split_listed
 
 from c45._threads import clamp as clamp_threads
 
@@ -33,113 +37,6 @@ LEAF_KIND = LEAF
 DISCRETE_KIND = DISCRETE
 CONTINUOUS_KIND = CONTINUOUS
 SUBSET_KIND = SUBSET
-
-
-# ---------------------------------------------------------------------------
-# Node buffers
-
-cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
-    """Make room for `extra` more nodes; -1 if memory runs out."""
-    cdef Py_ssize_t cap
-    cdef Node* nodes
-    cdef double* value
-    if b.count + extra <= b.capacity:
-        return 0
-    cap = b.capacity * 2 if b.capacity > 0 else 64
-    while cap < b.count + extra:
-        cap *= 2
-    nodes = <Node*> realloc(b.nodes, cap * sizeof(Node))
-    if nodes == NULL:
-        return -1
-    b.nodes = nodes
-    value = <double*> realloc(b.value, cap * b.n_classes * sizeof(double))
-    if value == NULL:
-        return -1
-    b.value = value
-    # Zero new memory so that trees (and their pickles) are deterministic.
-    memset(&b.nodes[b.capacity], 0, (cap - b.capacity) * sizeof(Node))
-    memset(&b.value[b.capacity * b.n_classes], 0,
-           (cap - b.capacity) * b.n_classes * sizeof(double))
-    b.capacity = cap
-    return 0
-
-
-cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
-    """Make room for `extra` more value-map entries; -1 if memory runs out."""
-    cdef Py_ssize_t cap
-    cdef int32_t* maps
-    if b.maps_count + extra <= b.maps_capacity:
-        return 0
-    cap = b.maps_capacity * 2 if b.maps_capacity > 0 else 64
-    while cap < b.maps_count + extra:
-        cap *= 2
-    maps = <int32_t*> realloc(b.maps, cap * sizeof(int32_t))
-    if maps == NULL:
-        return -1
-    memset(&maps[b.maps_capacity], 0, (cap - b.maps_capacity) * sizeof(int32_t))
-    b.maps = maps
-    b.maps_capacity = cap
-    return 0
-
-
-cdef void buffer_free(NodeBuffer* b) noexcept nogil:
-    free(b.nodes)
-    free(b.value)
-    free(b.maps)
-    b.nodes = NULL
-    b.value = NULL
-    b.maps = NULL
-    b.count = b.capacity = b.maps_count = b.maps_capacity = 0
-
-
-cdef inline void node_test(const Dataset* d, NodeBuffer* t, Py_ssize_t node,
-                           Test* test) noexcept nogil:
-    """The test of a node, for the reordering primitives."""
-    cdef Node* nd = &t.nodes[node]
-    test.kind = nd.kind
-    test.feature = nd.feature
-    test.threshold = nd.threshold
-    test.value_map = &t.maps[nd.map_offset] if nd.map_offset >= 0 else NULL
-
-
-cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
-    """Copy the nodes reachable from the root into dst, breadth first, so that
-    every node's children are contiguous and no abandoned node remains."""
-    cdef Py_ssize_t k = src.n_classes, i = 0, b, nb
-    cdef Node nd
-    dst.n_classes = k
-    dst.count = 0
-    dst.maps_count = 0
-    if buffer_reserve(dst, 1) < 0 or maps_reserve(dst, src.maps_count) < 0:
-        return -1
-    if src.maps_count > 0:
-        memcpy(dst.maps, src.maps, src.maps_count * sizeof(int32_t))
-    dst.maps_count = src.maps_count
-    dst.nodes[0] = src.nodes[0]
-    memcpy(dst.value, src.value, k * sizeof(double))
-    dst.count = 1
-    while i < dst.count:
-        nd = dst.nodes[i]
-        if nd.kind == LEAF:
-            dst.nodes[i].feature = -1
-            dst.nodes[i].first_child = -1
-            dst.nodes[i].n_children = 0
-            dst.nodes[i].threshold = NAN
-            dst.nodes[i].map_offset = -1
-        else:
-            nb = nd.n_children
-            if buffer_reserve(dst, nb) < 0:
-                return -1
-            for b in range(nb):
-                dst.nodes[dst.count + b] = src.nodes[nd.first_child + b]
-                memcpy(&dst.value[(dst.count + b) * k],
-                       &src.value[(nd.first_child + b) * k], k * sizeof(double))
-            dst.nodes[i].first_child = <int32_t> dst.count
-            if nd.kind != CONTINUOUS:
-                dst.nodes[i].threshold = NAN
-            dst.count += nb
-        i += 1
-    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -165,88 +62,47 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
-    cdef Py_ssize_t k = d.n_classes, c, lo = fr.lo, hi = fr.hi, i
-    cdef Py_ssize_t feature, n_branches, n_values
+    cdef Py_ssize_t lo = fr.lo, hi = fr.hi, i
+    cdef Py_ssize_t feature, n_branches, n_values, column
     cdef int64_t map_offset = -1
-    cdef double total, best_weight, threshold = NAN, x
-    cdef int best = 0, kind
-    cdef bint any_left, any_right
-    cdef Node* nd = &t.nodes[fr.node]
+    cdef double total, threshold = NAN, x, lowest = INFINITY, highest = -INFINITY
+    cdef int kind
+    cdef int32_t best
     cdef Test test
-    cdef int b
 
     total = total_weight(w, lo, hi)
     class_distribution(w, lo, hi)
-    for c in range(1, k):
-        if w.dist[c] > w.dist[best]:
-            best = <int> c
-    best_weight = w.dist[best]
-    nd.kind = LEAF
-    nd.feature = -1
-    nd.first_child = -1
-    nd.n_children = 0
-    nd.node_class = best
-    nd.threshold = NAN
-    nd.weight = total
-    nd.errors = rnd(f32, total - best_weight)
-    nd.map_offset = -1
-    memcpy(&t.value[fr.node * k], w.dist, k * sizeof(double))
-    if best_weight == total or total < 2 * w.min_objs:
-        return 0
-    # Pre-pruning (not in C4.5; all off by default).
-    if d.max_depth >= 0 and fr.depth >= d.max_depth:
-        return 0
-    if total < d.min_split or (d.max_purity < 1.0 and best_weight >= d.max_purity * total):
+    best = make_leaf(t, fr.node, w.dist, total, f32)
+    if stays_leaf(d, w.min_objs, fr.depth, total, w.dist[best]):
         return 0
     feature = find_split(w, lo, hi, total)
-    if feature < 0 or w.gain[feature] < d.min_gain:
+    if no_test(d, w.gain, feature):
         return 0
     if d.n_values[feature] == 0:
         kind = CONTINUOUS
         n_branches = 2
-        if d.midpoint:
-            threshold = w.bar[feature]
-        else:
-            threshold = global_threshold(d, feature, w.bar[feature])
-        # Release 8 loops forever when the midpoint rounds up onto the upper value
-        # and every known case goes left (spec §13 Q1); such a node stays a leaf.
-        test.kind = CONTINUOUS
-        test.feature = <int32_t> feature
-        test.threshold = threshold
-        any_left = any_right = False
+        threshold = cut_of(d, w.bar, feature)
+        column = <Py_ssize_t> d.col[feature] * d.n_cases
         for i in range(lo, hi + 1):
-            b = outcome(d, &test, w.cases[i])
-            if b == 1:
-                any_left = True
-            elif b == 2:
-                any_right = True
-        if not (any_left and any_right):
+            x = d.cont[column + w.cases[i]]
+            if not isnan(x):
+                lowest = x if x < lowest else lowest
+                highest = x if x > highest else highest
+        if not cut_separates(lowest, highest, threshold):
             return 0
     elif is_subset_feature(d, feature):
         kind = SUBSET
         n_branches = w.n_groups[feature]
-        n_values = d.n_values[feature]
-        if maps_reserve(t, n_values + 1) < 0:
+        map_offset = store_map(t, &w.groups[w.group_start[feature]], d.n_values[feature])
+        if map_offset == -2:
             return -1
-        map_offset = t.maps_count
-        memcpy(&t.maps[map_offset], &w.groups[w.group_start[feature]],
-               (n_values + 1) * sizeof(int32_t))
-        t.maps_count += n_values + 1
     else:
         kind = DISCRETE
         n_branches = d.n_values[feature]
-    if buffer_reserve(t, n_branches) < 0:
+    if set_test(t, fr.node, kind, feature, threshold, n_branches, map_offset) < 0:
         return -1
-    nd = &t.nodes[fr.node]        # the buffer may have moved
-    nd.kind = kind
-    nd.feature = <int32_t> feature
-    nd.threshold = threshold
-    nd.first_child = <int32_t> t.count
-    nd.n_children = <int32_t> n_branches
-    nd.map_offset = map_offset
-    t.count += n_branches
     # Unknown-outcome cases first; they go down every branch with a weight factor.
-    node_test(d, t, fr.node, &test)
+    node_test(t, fr.node, &test)
     fr.first_known = group(w, &test, 0, lo, hi) + 1
     fr.lists = -1
     fr.arena_mark = w.arena_top
@@ -258,7 +114,6 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     fr.known_weight = rnd(f32, total - sum_weights(w, lo, fr.first_known - 1))
     if kind == DISCRETE:
         w.used[feature] += 1
-    nd.errors = 0.0
     fr.branch = 1
     fr.child_pending = False
     return 1
@@ -307,7 +162,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             # cases at the front and undo their weight factor (§2 step 9).
             child = nd.first_child + fr.branch - 1
             nd.errors = rnd(f32, nd.errors + t.nodes[child].errors)
-            node_test(d, t, fr.node, &test)
+            node_test(t, fr.node, &test)
             group(w, &test, 0, fr.lo, fr.branch_end)
             for i in range(fr.lo, fr.first_known):
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] / fr.factor)
@@ -318,20 +173,10 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             if fr.lists >= 0:
                 fr.branch_end = gather_branch(w, fr.lists, fr.branch, fr.first_known)
             else:
-                node_test(d, t, fr.node, &test)
+                node_test(t, fr.node, &test)
                 fr.branch_end = group(w, &test, fr.branch, fr.first_known, fr.hi)
             if fr.branch_end < fr.first_known:
-                # Empty branch: a leaf of the parent's class and distribution.
-                t.nodes[child].kind = LEAF
-                t.nodes[child].feature = -1
-                t.nodes[child].first_child = -1
-                t.nodes[child].n_children = 0
-                t.nodes[child].node_class = nd.node_class
-                t.nodes[child].threshold = NAN
-                t.nodes[child].map_offset = -1
-                t.nodes[child].weight = 0.0
-                t.nodes[child].errors = 0.0
-                memcpy(&t.value[child * k], &t.value[fr.node * k], k * sizeof(double))
+                empty_branch(t, child, fr.node)
                 fr.branch += 1
                 continue
             fr.factor = rnd(f32, total_weight(w, fr.first_known, fr.branch_end)
@@ -362,14 +207,12 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             w.arena_top = fr.arena_mark
             if nd.kind == DISCRETE:
                 w.used[nd.feature] -= 1
-            if nd.errors >= rnd(f32, nd.weight - t.value[fr.node * k + nd.node_class]) - EPSILON:
-                nd.kind = LEAF
+            collapse_if_no_better(t, fr.node, f32)
             top -= 1
     free(stack)
     return 0
 
 
-include "_presorted.pxi"
 
 
 # ---------------------------------------------------------------------------

@@ -1,43 +1,43 @@
-# Included by _tree.pyx (it shares the node buffer helpers).
-# Growing in precision="float64" (§2) on presorted case lists.
-#
-# Every feature is sorted once. A node then owns a list of its cases in row order
-# (the "row list") and one list per continuous feature with the unknown values
-# first (row order) and the known ones by (value, row): the canonical order of
-# project decision 7. Each list has an arena of its own (list j of every node is in
-# arena j, all nodes at the same offset in every arena), so a split works on one
-# list at a time. Each entry carries the case's value, weight and class, so
-# evaluating a feature is one sequential scan and no node ever sorts. A split
-# builds each child's lists by a stable filter of the parent's: the child keeps
-# the cases of its branch and every case of unknown outcome, whose weight is
-# scaled by the branch's share (§2 step 9). A test of many branches indexes its
-# entries by branch once and gathers each child's lists from the index, the same
-# lists in the same order (a filter per branch would cost branches x cases). The
-# child with the most cases is grown last, filtered in place over its parent's
-# lists; the others are copied to the top of the arenas and freed when grown, so
-# the arenas stay within a small multiple of the root's lists. At the top of the tree a
-# binary split makes both children at once, list by list (split_binary): the
-# small child's list goes through a scratch list (one per thread) to its place
-# right above the large one's, so the peak is the root's lists plus the cases of
-# unknown outcome and the scratch, not the parent's lists plus a copy of the small
-# child's.
-#
-# Every sum is taken in an order that depends only on the node's set of cases and
-# weights (row order, or the canonical order for a continuous feature), so the
-# order in which children are grown, and the number of threads, change no bit.
-# tests/oracle.py states the same orders and is compared with this on random data.
-#
-# Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
-# every child with fewer than n/16 cases (at least 1,000) is set aside as a task
-# with a copy of its lists. Whenever the waiting tasks hold a quarter of the root's
-# lists (and at the end) they are grown by the threads, each with its own buffers,
-# into small trees grafted back in the order the tasks were made; the top nodes'
-# errors and collapse (§2 step 11) are settled last, children first.
-# The tasks are made the same way whatever n_jobs is, so the tree never depends on
-# it (with max_features, each task draws from its own seeded stream).
-#
-# precision="float32" grows with R8's own case array and quicksort (c45/_tree.pyx),
-# which this module leaves alone.
+"""Growing in precision="float64" (§2) on presorted case lists.
+
+Every feature is sorted once. A node then owns a list of its cases in row order
+(the "row list") and one list per continuous feature with the unknown values
+first (row order) and the known ones by (value, row): the canonical order of
+project decision 7. Each list has an arena of its own (list j of every node is in
+arena j, all nodes at the same offset in every arena), so a split works on one
+list at a time. Each entry carries the case's value, weight and class, so
+evaluating a feature is one sequential scan and no node ever sorts. A split
+builds each child's lists by a stable filter of the parent's: the child keeps
+the cases of its branch and every case of unknown outcome, whose weight is
+scaled by the branch's share (§2 step 9). A test of many branches indexes its
+entries by branch once and gathers each child's lists from the index, the same
+lists in the same order (a filter per branch would cost branches x cases). The
+child with the most cases is grown last, filtered in place over its parent's
+lists; the others are copied to the top of the arenas and freed when grown, so
+the arenas stay within a small multiple of the root's lists. At the top of the tree a
+binary split makes both children at once, list by list (split_binary): the
+small child's list goes through a scratch list (one per thread) to its place
+right above the large one's, so the peak is the root's lists plus the cases of
+unknown outcome and the scratch, not the parent's lists plus a copy of the small
+child's.
+
+Every sum is taken in an order that depends only on the node's set of cases and
+weights (row order, or the canonical order for a continuous feature), so the
+order in which children are grown, and the number of threads, change no bit.
+tests/oracle.py states the same orders and is compared with this on random data.
+
+Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
+every child with fewer than n/16 cases (at least 1,000) is set aside as a task
+with a copy of its lists. Whenever the waiting tasks hold a quarter of the root's
+lists (and at the end) they are grown by the threads, each with its own buffers,
+into small trees grafted back in the order the tasks were made; the top nodes'
+errors and collapse (§2 step 11) are settled last, children first.
+The tasks are made the same way whatever n_jobs is, so the tree never depends on
+it (with max_features, each task draws from its own seeded stream).
+
+precision="float32" grows with R8's own case array and quicksort (c45/_tree.pyx).
+Both follow the node rules of c45/_nodes.pxd (stopping, leaves, tests, collapse).
+"""
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, NAN
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
@@ -48,8 +48,11 @@ from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTI
                          SUBSET)
 from c45._criterion cimport EPSILON
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature, global_threshold,
-                            is_subset_feature, PARALLEL_MIN_WORK)
+                            eval_continuous_list, select_feature, is_subset_feature,
+                            interrupted, raise_interrupt, PARALLEL_MIN_WORK)
+from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, set_leaf, make_leaf,
+                         stays_leaf, no_test, cut_of, cut_separates, store_map, set_test,
+                         empty_branch, collapse_if_no_better)
 
 
 cdef struct ListFrame:
@@ -296,18 +299,6 @@ cdef inline int threads_for(const Work* w, Py_ssize_t m, Py_ssize_t least) noexc
     return w.n_threads if m >= least and w.n_threads > 1 else 1
 
 
-cdef inline void set_leaf(Node* nd, int32_t cls, double weight, double errors) noexcept nogil:
-    nd.kind = LEAF
-    nd.feature = -1
-    nd.first_child = -1
-    nd.n_children = 0
-    nd.node_class = cls
-    nd.threshold = NAN
-    nd.weight = weight
-    nd.errors = errors
-    nd.map_offset = -1
-
-
 cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     """Make the node a leaf, or give it a test, its children and branch shares.
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
@@ -316,8 +307,9 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Py_ssize_t k = d.n_classes, m = fr.m, i, c, feature, n_branches, v, best_v
     cdef Entry* rl = g.lists[0] + fr.base
     cdef const Entry* fl
-    cdef double total = 0.0, best_weight, threshold = NAN, unknown_w = 0.0, known_w
-    cdef int best = 0, kind
+    cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
+    cdef int kind
+    cdef int32_t best
     cdef int64_t map_offset = -1
     cdef Py_ssize_t n_unknown = 0, n_values
     cdef const int32_t* codes
@@ -329,35 +321,23 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     for i in range(m):
         total += rl[i].weight
         w.dist[rl[i].cls] += rl[i].weight
-    for c in range(1, k):
-        if w.dist[c] > w.dist[best]:
-            best = <int> c
-    best_weight = w.dist[best]
-    nd = &t.nodes[fr.node]
-    set_leaf(nd, best, total, total - best_weight)
-    memcpy(&t.value[fr.node * k], w.dist, k * sizeof(double))
-    if best_weight == total or total < 2 * w.min_objs:
-        return 0
-    if d.max_depth >= 0 and fr.depth >= d.max_depth:
-        return 0
-    if total < d.min_split or (d.max_purity < 1.0 and best_weight >= d.max_purity * total):
+    best = make_leaf(t, fr.node, w.dist, total, False)
+    if stays_leaf(d, w.min_objs, fr.depth, total, w.dist[best]):
         return 0
     evaluate(g, fr.base, m, total)
     feature = select_feature(w)
-    if feature < 0 or w.gain[feature] < d.min_gain:
+    if no_test(d, w.gain, feature):
         return 0
     # Each case's outcome: 0 unknown, else its branch.
     if d.n_values[feature] == 0:
         kind = CONTINUOUS
         n_branches = 2
-        threshold = w.bar[feature] if d.midpoint else global_threshold(d, feature, w.bar[feature])
+        threshold = cut_of(d, w.bar, feature)
         fl = g.lists[g.list_of[feature]] + fr.base
         while n_unknown < m and isnan(fl[n_unknown].value):
             n_unknown += 1
-        if n_unknown >= m:
-            return 0
-        # §13 Q1: every known case on one side after rounding: the node stays a leaf.
-        if not (fl[n_unknown].value <= threshold and fl[m - 1].value > threshold):
+        if n_unknown >= m or not cut_separates(fl[n_unknown].value, fl[m - 1].value,
+                                               threshold):
             return 0
         for i in range(m):
             if i < n_unknown:
@@ -371,11 +351,9 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
             kind = SUBSET
             n_branches = w.n_groups[feature]
             vmap = &w.groups[w.group_start[feature]]
-            if maps_reserve(t, n_values + 1) < 0:
+            map_offset = store_map(t, vmap, n_values)
+            if map_offset == -2:
                 return -1
-            map_offset = t.maps_count
-            memcpy(&t.maps[map_offset], vmap, (n_values + 1) * sizeof(int32_t))
-            t.maps_count += n_values + 1
             for i in range(m):
                 g.outcome[rl[i].case] = vmap[codes[rl[i].case]]
         else:
@@ -404,25 +382,15 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         size[v] += 1
     n_unknown = size[0]
     known_w = total - unknown_w
-    if buffer_reserve(t, n_branches) < 0:
+    if set_test(t, fr.node, kind, feature, threshold, n_branches, map_offset) < 0:
         return -1
     nd = &t.nodes[fr.node]
-    nd.kind = kind
-    nd.feature = <int32_t> feature
-    nd.threshold = threshold
-    nd.first_child = <int32_t> t.count
-    nd.n_children = <int32_t> n_branches
-    nd.map_offset = map_offset
-    nd.errors = 0.0
-    t.count += n_branches
     # Empty branches are leaves of the parent's class and distribution; the
     # others get their weight factor; the largest is grown last, in place.
     best_v = 0
     for v in range(1, n_branches + 1):
         if size[v] == 0:
-            set_leaf(&t.nodes[nd.first_child + v - 1], nd.node_class, 0.0, 0.0)
-            memcpy(&t.value[(nd.first_child + v - 1) * k], &t.value[fr.node * k],
-                   k * sizeof(double))
+            empty_branch(t, nd.first_child + v - 1, fr.node)
         else:
             bw[v] = bw[v] / known_w
             if best_v == 0 or size[v] > size[best_v]:
@@ -528,8 +496,7 @@ cdef void settle(NodeBuffer* t, int32_t node) noexcept nogil:
     for b in range(nd.n_children):
         errors = errors + t.nodes[nd.first_child + b].errors
     nd.errors = errors
-    if nd.errors >= nd.weight - t.value[node * k + nd.node_class] - EPSILON:
-        nd.kind = LEAF
+    collapse_if_no_better(t, node, False)
 
 
 cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,

@@ -1,0 +1,85 @@
+"""The node buffer: a growable array of nodes with their class distributions and
+the subset tests' value maps, and its compaction into the stored tree's layout.
+The rules that fill it while growing are inline in _nodes.pxd."""
+from libc.math cimport NAN
+from libc.stdlib cimport realloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t
+
+from c45._types cimport Node, NodeBuffer, LEAF, CONTINUOUS
+from c45._scratch cimport resize, doubled
+
+
+cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
+    """Make room for `extra` more nodes; -1 if memory runs out. New memory is
+    zeroed so that trees (and their pickles) are deterministic."""
+    cdef Py_ssize_t cap, k = b.n_classes
+    if b.count + extra <= b.capacity:
+        return 0
+    cap = doubled(b.capacity, b.count + extra)
+    if (resize(<void**> &b.nodes, b.capacity, cap, sizeof(Node), True) < 0
+            or resize(<void**> &b.value, b.capacity * k, cap * k, sizeof(double), True) < 0):
+        return -1
+    b.capacity = cap
+    return 0
+
+
+cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
+    """Make room for `extra` more value-map entries; -1 if memory runs out."""
+    cdef Py_ssize_t cap
+    if b.maps_count + extra <= b.maps_capacity:
+        return 0
+    cap = doubled(b.maps_capacity, b.maps_count + extra)
+    if resize(<void**> &b.maps, b.maps_capacity, cap, sizeof(int32_t), True) < 0:
+        return -1
+    b.maps_capacity = cap
+    return 0
+
+
+cdef void buffer_free(NodeBuffer* b) noexcept nogil:
+    free(b.nodes)
+    free(b.value)
+    free(b.maps)
+    b.nodes = NULL
+    b.value = NULL
+    b.maps = NULL
+    b.count = b.capacity = b.maps_count = b.maps_capacity = 0
+cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
+    """Copy the nodes reachable from the root into dst, breadth first, so that
+    every node's children are contiguous and no abandoned node remains."""
+    cdef Py_ssize_t k = src.n_classes, i = 0, b, nb
+    cdef Node nd
+    dst.n_classes = k
+    dst.count = 0
+    dst.maps_count = 0
+    if buffer_reserve(dst, 1) < 0 or maps_reserve(dst, src.maps_count) < 0:
+        return -1
+    if src.maps_count > 0:
+        memcpy(dst.maps, src.maps, src.maps_count * sizeof(int32_t))
+    dst.maps_count = src.maps_count
+    dst.nodes[0] = src.nodes[0]
+    memcpy(dst.value, src.value, k * sizeof(double))
+    dst.count = 1
+    while i < dst.count:
+        nd = dst.nodes[i]
+        if nd.kind == LEAF:
+            dst.nodes[i].feature = -1
+            dst.nodes[i].first_child = -1
+            dst.nodes[i].n_children = 0
+            dst.nodes[i].threshold = NAN
+            dst.nodes[i].map_offset = -1
+        else:
+            nb = nd.n_children
+            if buffer_reserve(dst, nb) < 0:
+                return -1
+            for b in range(nb):
+                dst.nodes[dst.count + b] = src.nodes[nd.first_child + b]
+                memcpy(&dst.value[(dst.count + b) * k],
+                       &src.value[(nd.first_child + b) * k], k * sizeof(double))
+            dst.nodes[i].first_child = <int32_t> dst.count
+            if nd.kind != CONTINUOUS:
+                dst.nodes[i].threshold = NAN
+            dst.count += nb
+        i += 1
+    return 0
+
