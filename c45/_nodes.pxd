@@ -6,9 +6,9 @@ from libc.math cimport NAN
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t, int64_t
 
-from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, CONTINUOUS
+from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
-from c45._splitter cimport global_threshold
+from c45._splitter cimport global_threshold, is_subset_feature
 
 cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
 cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
@@ -65,6 +65,21 @@ cdef inline bint stays_leaf(const Dataset* d, double min_objs, int32_t depth,
 cdef inline bint no_test(const Dataset* d, const double* gain, Py_ssize_t feature) noexcept nogil:
     """No usable test was found, or it gains less than min_gain: a leaf."""
     return feature < 0 or gain[feature] < d.min_gain
+
+
+cdef inline int test_kind(const Dataset* d, const int32_t* n_groups, Py_ssize_t feature,
+                          Py_ssize_t* n_branches) noexcept nogil:
+    """The kind of test the chosen feature makes and its number of branches: a
+    continuous feature two (<= and > the cut), a discrete one a branch per value,
+    or with subsets (-s) a branch per value group."""
+    if d.n_values[feature] == 0:
+        n_branches[0] = 2
+        return CONTINUOUS
+    if is_subset_feature(d, feature):
+        n_branches[0] = n_groups[feature]
+        return SUBSET
+    n_branches[0] = d.n_values[feature]
+    return DISCRETE
 
 
 cdef inline double cut_of(const Dataset* d, const double* bar, Py_ssize_t feature) noexcept nogil:

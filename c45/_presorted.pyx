@@ -47,11 +47,12 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
+from c45._scratch cimport resize, room_for
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, is_subset_feature,
                             interrupted, raise_interrupt, PARALLEL_MIN_WORK)
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, set_leaf, make_leaf,
-                         stays_leaf, no_test, cut_of, cut_separates, store_map, set_test,
+                         stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
                          empty_branch, collapse_if_no_better)
 
 
@@ -123,20 +124,13 @@ cdef void arena_trim(Grower* g) noexcept nogil:
 
 cdef int info_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     cdef Py_ssize_t cap = g.info_cap
-    cdef double* f
-    cdef Py_ssize_t* s
     if g.info_top + extra <= cap:
         return 0
     while cap < g.info_top + extra:
         cap = 2 * cap + 64
-    f = <double*> realloc(g.factor, cap * sizeof(double))
-    if f == NULL:
+    if (resize(<void**> &g.factor, g.info_cap, cap, sizeof(double), False) < 0
+            or resize(<void**> &g.size, g.info_cap, cap, sizeof(Py_ssize_t), False) < 0):
         return -1
-    g.factor = f
-    s = <Py_ssize_t*> realloc(g.size, cap * sizeof(Py_ssize_t))
-    if s == NULL:
-        return -1
-    g.size = s
     g.info_cap = cap
     return 0
 
@@ -311,7 +305,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef int kind
     cdef int32_t best
     cdef int64_t map_offset = -1
-    cdef Py_ssize_t n_unknown = 0, n_values
+    cdef Py_ssize_t n_unknown = 0
     cdef const int32_t* codes
     cdef const int32_t* vmap
     cdef double* bw
@@ -329,9 +323,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     if no_test(d, w.gain, feature):
         return 0
     # Each case's outcome: 0 unknown, else its branch.
-    if d.n_values[feature] == 0:
-        kind = CONTINUOUS
-        n_branches = 2
+    kind = test_kind(d, w.n_groups, feature, &n_branches)
+    if kind == CONTINUOUS:
         threshold = cut_of(d, w.bar, feature)
         fl = g.lists[g.list_of[feature]] + fr.base
         while n_unknown < m and isnan(fl[n_unknown].value):
@@ -345,20 +338,15 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
             else:
                 g.outcome[fl[i].case] = 1 if fl[i].value <= threshold else 2
     else:
-        n_values = d.n_values[feature]
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
-        if is_subset_feature(d, feature):
-            kind = SUBSET
-            n_branches = w.n_groups[feature]
+        if kind == SUBSET:
             vmap = &w.groups[w.group_start[feature]]
-            map_offset = store_map(t, vmap, n_values)
+            map_offset = store_map(t, vmap, d.n_values[feature])
             if map_offset == -2:
                 return -1
             for i in range(m):
                 g.outcome[rl[i].case] = vmap[codes[rl[i].case]]
         else:
-            kind = DISCRETE
-            n_branches = n_values
             for i in range(m):
                 g.outcome[rl[i].case] = codes[rl[i].case]
     # Branch weights in row order; outcomes saved in the row list (the children's
@@ -439,15 +427,10 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
                      Py_ssize_t m_child, int32_t node, int32_t depth) noexcept nogil:
     """Set the child of branch v of fr's node aside as a task, with a copy of its
     lists."""
-    cdef Task* grown
     cdef Task* task
     cdef Py_ssize_t nf = g.w.data.n_features
-    if df.n_tasks == df.cap:
-        df.cap = 2 * df.cap + 16
-        grown = <Task*> realloc(df.tasks, df.cap * sizeof(Task))
-        if grown == NULL:
-            return -1
-        df.tasks = grown
+    if room_for(<void**> &df.tasks, df.n_tasks, 1, &df.cap, sizeof(Task), 16) < 0:
+        return -1
     task = &df.tasks[df.n_tasks]
     memset(task, 0, sizeof(Task))
     df.n_tasks += 1
@@ -475,13 +458,9 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
 
 
 cdef int note_finish(Deferral* df, int32_t node) noexcept nogil:
-    cdef int32_t* grown
-    if df.n_finish == df.finish_cap:
-        df.finish_cap = 2 * df.finish_cap + 64
-        grown = <int32_t*> realloc(df.finish, df.finish_cap * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        df.finish = grown
+    if room_for(<void**> &df.finish, df.n_finish, 1, &df.finish_cap, sizeof(int32_t),
+                64) < 0:
+        return -1
     df.finish[df.n_finish] = node
     df.n_finish += 1
     return 0
@@ -670,7 +649,6 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
     cdef Work* w = g.w
     cdef Py_ssize_t cap = 64, top, i, m_child
     cdef ListFrame* stack = <ListFrame*> malloc(cap * sizeof(ListFrame))
-    cdef ListFrame* grown
     cdef ListFrame* fr
     cdef Node* nd
     cdef int r, ok = 0
@@ -709,14 +687,10 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 # Both children's lists are made: the small one above the large
                 # one. Grow it first (pushed last), then the large one, as the
                 # general path below would.
-                if top + 2 > cap:
-                    cap = 2 * cap + 2
-                    grown = <ListFrame*> realloc(stack, cap * sizeof(ListFrame))
-                    if grown == NULL:
-                        ok = -1
-                        break
-                    stack = grown
-                    fr = &stack[top - 1]
+                if room_for(<void**> &stack, top, 2, &cap, sizeof(ListFrame), 0) < 0:
+                    ok = -1
+                    break
+                fr = &stack[top - 1]
                 fr.next = nd.n_children + 1
                 v = fr.last                       # the large branch
                 fr.last = 0
@@ -757,14 +731,10 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                     ok = -1
                     break
                 continue
-            if top == cap:
-                cap *= 2
-                grown = <ListFrame*> realloc(stack, cap * sizeof(ListFrame))
-                if grown == NULL:
-                    ok = -1
-                    break
-                stack = grown
-                fr = &stack[top - 1]
+            if room_for(<void**> &stack, top, 1, &cap, sizeof(ListFrame), 0) < 0:
+                ok = -1
+                break
+            fr = &stack[top - 1]
             if in_place:
                 i = fr.base              # the parent's lists are not needed any more
             elif arena_reserve(g, m_child) < 0:

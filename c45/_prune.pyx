@@ -22,6 +22,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
+from c45._scratch cimport resize, room_for
 
 
 cdef struct Listed:
@@ -220,21 +221,15 @@ cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
 
 cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
     cdef Py_ssize_t cap
-    cdef Listed* a
-    cdef Py_ssize_t* o
     if p.arena_top + extra > p.arena_cap:
         cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
-        a = <Listed*> realloc(p.arena, cap * sizeof(Listed))
-        if a == NULL:
+        if resize(<void**> &p.arena, p.arena_cap, cap, sizeof(Listed), False) < 0:
             return -1
-        p.arena = a
         p.arena_cap = cap
     if p.off_top + extra_offsets > p.off_cap:
         cap = 2 * p.off_cap + extra_offsets + 64
-        o = <Py_ssize_t*> realloc(p.offsets, cap * sizeof(Py_ssize_t))
-        if o == NULL:
+        if resize(<void**> &p.offsets, p.off_cap, cap, sizeof(Py_ssize_t), False) < 0:
             return -1
-        p.offsets = o
         p.off_cap = cap
     return 0
 
@@ -688,17 +683,12 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef Node* nd = &p.tree.nodes[node]
     cdef Py_ssize_t i, v, grouped, offs, pos
     cdef double total = 0.0
-    cdef PruneTask* grown
     cdef PruneTask* t
     if nd.kind == LEAF:
         return 0
     if m < p.limit and p.height[node] <= MAX_TASK_HEIGHT:
-        if tl.count == tl.cap:
-            tl.cap = 2 * tl.cap + 16
-            grown = <PruneTask*> realloc(tl.tasks, tl.cap * sizeof(PruneTask))
-            if grown == NULL:
-                return -1
-            tl.tasks = grown
+        if room_for(<void**> &tl.tasks, tl.count, 1, &tl.cap, sizeof(PruneTask), 16) < 0:
+            return -1
         t = &tl.tasks[tl.count]
         t.node = node
         t.m = m

@@ -22,3 +22,19 @@ cdef inline int resize(void** data, Py_ssize_t old_n, Py_ssize_t n, size_t elem,
         memset(<char*> grown + old_n * elem, 0, (n - old_n) * elem)
     data[0] = grown
     return 0
+
+
+cdef inline int room_for(void** data, Py_ssize_t count, Py_ssize_t extra, Py_ssize_t* cap,
+                         size_t elem, Py_ssize_t first) noexcept nogil:
+    """Room for extra more elements after count, the capacity growing to
+    2 x cap + first (or to what is needed); -1 when memory runs out."""
+    cdef Py_ssize_t grown
+    if count + extra <= cap[0]:
+        return 0
+    grown = 2 * cap[0] + first
+    if grown < count + extra:
+        grown = count + extra
+    if resize(data, cap[0], grown, elem, False) < 0:
+        return -1
+    cap[0] = grown
+    return 0

@@ -19,16 +19,64 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 cdef extern from "Python.h":
     unsigned long PyThread_get_thread_ident() nogil
 
+from c45._scratch cimport resize, doubled
 from c45._types cimport Entry, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
 
-cdef int work_init(Work* w, const Dataset* d) except -1:
-    cdef Py_ssize_t n = d.n_cases, k = d.n_classes, f, max_values = 2
+cdef Py_ssize_t max_values_of(const Dataset* d) noexcept nogil:
+    """The most values of any discrete feature (at least 2: a binary split)."""
+    cdef Py_ssize_t f, most = 2
     for f in range(d.n_features):
-        if d.n_values[f] > max_values:
-            max_values = d.n_values[f]
+        if d.n_values[f] > most:
+            most = d.n_values[f]
+    return most
+
+
+cdef int scratch_init(Work* w) noexcept nogil:
+    """The evaluation scratch every thread has of its own (tables of the
+    discrete and subset tests, the cut scans' sort and candidates); -1 when
+    memory runs out (what was allocated is freed by scratch_free)."""
+    cdef Py_ssize_t n = w.data.n_cases, k = w.data.n_classes, v = max_values_of(w.data)
+    w.freq = <double*> calloc((v + 1) * k, sizeof(double))
+    w.totals = <double*> calloc(v + 1, sizeof(double))
+    w.slot = <int32_t*> calloc(v + 1, sizeof(int32_t))
+    w.block_freq = <double*> calloc((v + 2) * k, sizeof(double))
+    w.block_totals = <double*> calloc(v + 2, sizeof(double))
+    w.trial_freq = <double*> calloc((v + 2) * k, sizeof(double))
+    w.trial_totals = <double*> calloc(v + 2, sizeof(double))
+    w.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
+    w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
+    w.cand_cap = 64
+    w.cand_gain = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_split = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_below = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_above = <double*> calloc(w.cand_cap, sizeof(double))
+    w.cand_pos = <double*> calloc(w.cand_cap, sizeof(double))
+    w.phi = <double*> calloc(2 * k, sizeof(double))
+    w.phi_dirty = <uint8_t*> calloc(2 * k, sizeof(uint8_t))
+    w.snap = NULL
+    w.snap_cap = 0
+    if (w.freq == NULL or w.totals == NULL or w.slot == NULL or w.block_freq == NULL
+            or w.block_totals == NULL or w.trial_freq == NULL
+            or w.trial_totals == NULL or w.rankbuf == NULL or w.ranktmp == NULL
+            or w.cand_gain == NULL or w.cand_split == NULL
+            or w.cand_below == NULL or w.cand_above == NULL
+            or w.cand_pos == NULL or w.phi == NULL or w.phi_dirty == NULL):
+        return -1
+    return 0
+
+
+cdef void scratch_free(Work* w) noexcept nogil:
+    free(w.freq); free(w.totals); free(w.slot); free(w.block_freq); free(w.block_totals)
+    free(w.trial_freq); free(w.trial_totals); free(w.rankbuf); free(w.ranktmp)
+    free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above)
+    free(w.cand_pos); free(w.snap); free(w.phi); free(w.phi_dirty)
+
+
+cdef int work_init(Work* w, const Dataset* d) except -1:
+    cdef Py_ssize_t n = d.n_cases, k = d.n_classes, f
     memset(w, 0, sizeof(Work))
     w.data = d
     w.count_mode = d.count_mode_init
@@ -39,13 +87,6 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.cases = <int32_t*> calloc(n + 1, sizeof(int32_t))
     w.weight = <double*> calloc(n + 1, sizeof(double))
     w.dist = <double*> calloc(k, sizeof(double))
-    w.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
-    w.totals = <double*> calloc(max_values + 1, sizeof(double))
-    w.slot = <int32_t*> calloc(max_values + 1, sizeof(int32_t))
-    w.block_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
-    w.block_totals = <double*> calloc(max_values + 2, sizeof(double))
-    w.trial_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
-    w.trial_totals = <double*> calloc(max_values + 2, sizeof(double))
     w.drawn = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.perm = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.group_start = <int64_t*> calloc(d.n_features + 1, sizeof(int64_t))
@@ -61,16 +102,6 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 else 1, sizeof(SortItem))
-    w.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
-    w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
-    w.cand_cap = 64
-    w.cand_gain = <double*> calloc(w.cand_cap, sizeof(double))
-    w.cand_split = <double*> calloc(w.cand_cap, sizeof(double))
-    w.cand_below = <double*> calloc(w.cand_cap, sizeof(double))
-    w.cand_above = <double*> calloc(w.cand_cap, sizeof(double))
-    w.cand_pos = <double*> calloc(w.cand_cap, sizeof(double))
-    w.phi = <double*> calloc(2 * k, sizeof(double))
-    w.phi_dirty = <uint8_t*> calloc(2 * k, sizeof(uint8_t))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -78,17 +109,11 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     if w.nlogn != NULL:
         for f in range(n + 1):
             w.nlogn[f] = (<double> f) * log2_of(d.f32, <double> f)
-    if (w.cases == NULL or w.weight == NULL or w.dist == NULL or w.freq == NULL
-            or w.totals == NULL or w.gain == NULL or w.info == NULL or w.bar == NULL
-            or w.raw_gain == NULL or w.tries == NULL or w.block_freq == NULL
-            or w.slot == NULL
-            or w.block_totals == NULL or w.trial_freq == NULL or w.trial_totals == NULL
+    if (scratch_init(w) < 0 or w.cases == NULL or w.weight == NULL or w.dist == NULL
+            or w.gain == NULL or w.info == NULL or w.bar == NULL
+            or w.raw_gain == NULL or w.tries == NULL
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
-            or w.groups == NULL
-            or w.used == NULL or w.sortbuf == NULL or w.cand_gain == NULL
-            or w.cand_split == NULL or w.cand_below == NULL or w.cand_above == NULL or w.nlogn == NULL
-            or w.cand_pos == NULL or w.phi == NULL or w.phi_dirty == NULL
-            or w.rankbuf == NULL or w.ranktmp == NULL):
+            or w.groups == NULL or w.used == NULL or w.sortbuf == NULL or w.nlogn == NULL):
         work_free(w)
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
     for f in range(n):
@@ -102,14 +127,12 @@ cdef void work_free(Work* w) noexcept:
     if w.threads != NULL:
         for t in range(w.n_threads):
             if w.threads[t].owns_scratch:
-                free_thread_scratch(&w.threads[t])
+                scratch_free(&w.threads[t])
         free(w.threads)
-    free(w.cases); free(w.weight); free(w.dist); free(w.freq); free(w.totals); free(w.slot)
-    free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used); free(w.sortbuf)
-    free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above); free(w.nlogn)
-    free(w.cand_pos); free(w.snap); free(w.phi); free(w.phi_dirty)
-    free(w.rankbuf); free(w.ranktmp); free(w.pos_of); free(w.arena)
-    free(w.block_freq); free(w.block_totals); free(w.trial_freq); free(w.trial_totals)
+    scratch_free(w)
+    free(w.cases); free(w.weight); free(w.dist)
+    free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used)
+    free(w.sortbuf); free(w.nlogn); free(w.pos_of); free(w.arena)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
 
@@ -122,15 +145,12 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
     """Scratch for n_threads evaluation threads (float64 mode). They share the
     data, the case array and weights (read only) and the per-feature results of
     w (each thread writes its own features')."""
-    cdef Py_ssize_t n = w.data.n_cases, k = w.data.n_classes, t, max_values = 2, f
+    cdef Py_ssize_t t
     cdef Work* tw
     w.n_threads = clamp_threads(n_threads if n_threads > 1 else 1)
     if w.n_threads == 1 or w.data.f32:
         w.n_threads = 1
         return 0
-    for f in range(w.data.n_features):
-        if w.data.n_values[f] > max_values:
-            max_values = w.data.n_values[f]
     w.threads = <Work*> calloc(w.n_threads, sizeof(Work))
     if w.threads == NULL:
         raise MemoryError("c45: cannot allocate the thread buffers")
@@ -140,40 +160,9 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
         tw.threads = NULL
         tw.n_threads = 0
         tw.owns_scratch = True
-        tw.freq = <double*> calloc((max_values + 1) * k, sizeof(double))
-        tw.totals = <double*> calloc(max_values + 1, sizeof(double))
-        tw.slot = <int32_t*> calloc(max_values + 1, sizeof(int32_t))
-        tw.block_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
-        tw.block_totals = <double*> calloc(max_values + 2, sizeof(double))
-        tw.trial_freq = <double*> calloc((max_values + 2) * k, sizeof(double))
-        tw.trial_totals = <double*> calloc(max_values + 2, sizeof(double))
-        tw.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
-        tw.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
-        tw.cand_cap = 64
-        tw.cand_gain = <double*> calloc(tw.cand_cap, sizeof(double))
-        tw.cand_split = <double*> calloc(tw.cand_cap, sizeof(double))
-        tw.cand_below = <double*> calloc(tw.cand_cap, sizeof(double))
-        tw.cand_above = <double*> calloc(tw.cand_cap, sizeof(double))
-        tw.cand_pos = <double*> calloc(tw.cand_cap, sizeof(double))
-        tw.phi = <double*> calloc(2 * k, sizeof(double))
-        tw.phi_dirty = <uint8_t*> calloc(2 * k, sizeof(uint8_t))
-        tw.snap = NULL
-        tw.snap_cap = 0
-        if (tw.freq == NULL or tw.totals == NULL or tw.slot == NULL or tw.block_freq == NULL
-                or tw.block_totals == NULL or tw.trial_freq == NULL
-                or tw.trial_totals == NULL or tw.rankbuf == NULL or tw.ranktmp == NULL
-                or tw.cand_gain == NULL or tw.cand_split == NULL
-                or tw.cand_below == NULL or tw.cand_above == NULL
-                or tw.cand_pos == NULL or tw.phi == NULL or tw.phi_dirty == NULL):
+        if scratch_init(tw) < 0:
             raise MemoryError("c45: cannot allocate the thread buffers")
     return 0
-
-
-cdef void free_thread_scratch(Work* tw) noexcept:
-    free(tw.freq); free(tw.totals); free(tw.slot); free(tw.block_freq); free(tw.block_totals)
-    free(tw.trial_freq); free(tw.trial_totals); free(tw.rankbuf); free(tw.ranktmp)
-    free(tw.cand_gain); free(tw.cand_split); free(tw.cand_below); free(tw.cand_above)
-    free(tw.cand_pos); free(tw.snap); free(tw.phi); free(tw.phi_dirty)
 
 
 # ---------------------------------------------------------------------------
@@ -537,27 +526,13 @@ cdef inline void list_cut(Work* w, Py_ssize_t k, double u, double low, double kn
 
 
 cdef int grow_candidates(Work* w) noexcept nogil:
-    cdef Py_ssize_t cap = 2 * w.cand_cap if w.cand_cap > 0 else 64
-    cdef double* a = <double*> realloc(w.cand_gain, cap * sizeof(double))
-    if a == NULL:
+    cdef Py_ssize_t cap = doubled(w.cand_cap, w.cand_cap + 1), n = w.cand_cap
+    if (resize(<void**> &w.cand_gain, n, cap, sizeof(double), False) < 0
+            or resize(<void**> &w.cand_split, n, cap, sizeof(double), False) < 0
+            or resize(<void**> &w.cand_below, n, cap, sizeof(double), False) < 0
+            or resize(<void**> &w.cand_above, n, cap, sizeof(double), False) < 0
+            or resize(<void**> &w.cand_pos, n, cap, sizeof(double), False) < 0):
         return -1
-    w.cand_gain = a
-    a = <double*> realloc(w.cand_split, cap * sizeof(double))
-    if a == NULL:
-        return -1
-    w.cand_split = a
-    a = <double*> realloc(w.cand_below, cap * sizeof(double))
-    if a == NULL:
-        return -1
-    w.cand_below = a
-    a = <double*> realloc(w.cand_above, cap * sizeof(double))
-    if a == NULL:
-        return -1
-    w.cand_above = a
-    a = <double*> realloc(w.cand_pos, cap * sizeof(double))
-    if a == NULL:
-        return -1
-    w.cand_pos = a
     w.cand_cap = cap
     return 0
 
@@ -1046,6 +1021,19 @@ cdef inline void relabel(int32_t* value_map, Py_ssize_t n_values, int32_t frm,
             value_map[v] = to
 
 
+cdef inline Py_ssize_t merge_blocks(double* freq, double* tot, int32_t* value_map,
+                                    Py_ssize_t n_values, Py_ssize_t b1, Py_ssize_t b2,
+                                    Py_ssize_t n_blocks, Py_ssize_t k, bint f32) noexcept nogil:
+    """Merge value group b2 into b1 (counts and value map); the last group takes
+    b2's place. Returns the new number of groups."""
+    merge_into(freq, tot, b1, b2, k, f32)
+    relabel(value_map, n_values, <int32_t> b2, <int32_t> b1)
+    if b2 != n_blocks:
+        copy_block(freq, tot, b2, freq, tot, n_blocks, k)
+        relabel(value_map, n_values, <int32_t> n_blocks, <int32_t> b2)
+    return n_blocks - 1
+
+
 cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                       double total) noexcept nogil:
     """Group the values of a discrete attribute into subsets (-s, §4.4): sets gain,
@@ -1100,12 +1088,7 @@ cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
             b2 = b + 1
             while b2 <= n_blocks:
                 if bf[b2 * k + c1] >= bt[b2] - 0.1:
-                    merge_into(bf, bt, b, b2, k, f32)
-                    relabel(value_map, n_values, <int32_t> b2, <int32_t> b)
-                    if b2 != n_blocks:
-                        copy_block(bf, bt, b2, bf, bt, n_blocks, k)
-                        relabel(value_map, n_values, <int32_t> n_blocks, <int32_t> b2)
-                    n_blocks -= 1
+                    n_blocks = merge_blocks(bf, bt, value_map, n_values, b, b2, n_blocks, k, f32)
                     merged = True
                 else:
                     b2 += 1
@@ -1161,12 +1144,7 @@ cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
             break
         if not have:
             break
-        merge_into(bf, bt, best1, best2, k, f32)
-        relabel(value_map, n_values, <int32_t> best2, <int32_t> best1)
-        if best2 != n_blocks:
-            copy_block(bf, bt, best2, bf, bt, n_blocks, k)
-            relabel(value_map, n_values, <int32_t> n_blocks, <int32_t> best2)
-        n_blocks -= 1
+        n_blocks = merge_blocks(bf, bt, value_map, n_values, best1, best2, n_blocks, k, f32)
         pg = best_gain
         pi = best_info
         pv = best_val
@@ -1337,24 +1315,23 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
     else:
         v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
         hi = d.n_known[feature]
-    # v[0..hi) ascending; find the last index with v <= bar.
+    lo = count_at_most(v, hi, bar)
+    return v[lo - 1] if lo > 0 else bar
+
+
+cdef inline Py_ssize_t count_at_most(const double* v, Py_ssize_t n, double x) noexcept nogil:
+    """How many of the ascending v[0 .. n) are <= x (binary search)."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
     while lo < hi:
         mid = (lo + hi) // 2
-        if v[mid] <= bar:
+        if v[mid] <= x:
             lo = mid + 1
         else:
             hi = mid
-    return v[lo - 1] if lo > 0 else bar
+    return lo
 
 
 cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil:
     """float64 mode: the number of known training values <= threshold."""
-    cdef const double* v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
-    cdef Py_ssize_t lo = 0, hi = d.n_known[feature], mid
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if v[mid] <= threshold:
-            lo = mid + 1
-        else:
-            hi = mid
-    return <uint32_t> lo
+    return <uint32_t> count_at_most(d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases,
+                                    d.n_known[feature], threshold)

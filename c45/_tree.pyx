@@ -25,7 +25,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total
                             interrupt_init, interrupted, raise_interrupt)
 from c45._prune cimport prune_pessimistic
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, node_test,
-                         make_leaf, stays_leaf, no_test, cut_of, cut_separates, store_map,
+                         make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
 from c45._presorted cimport grow_presorted, root_split_listed
 
@@ -78,9 +78,8 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     feature = find_split(w, lo, hi, total)
     if no_test(d, w.gain, feature):
         return 0
-    if d.n_values[feature] == 0:
-        kind = CONTINUOUS
-        n_branches = 2
+    kind = test_kind(d, w.n_groups, feature, &n_branches)
+    if kind == CONTINUOUS:
         threshold = cut_of(d, w.bar, feature)
         column = <Py_ssize_t> d.col[feature] * d.n_cases
         for i in range(lo, hi + 1):
@@ -90,15 +89,10 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
                 highest = x if x > highest else highest
         if not cut_separates(lowest, highest, threshold):
             return 0
-    elif is_subset_feature(d, feature):
-        kind = SUBSET
-        n_branches = w.n_groups[feature]
+    elif kind == SUBSET:
         map_offset = store_map(t, &w.groups[w.group_start[feature]], d.n_values[feature])
         if map_offset == -2:
             return -1
-    else:
-        kind = DISCRETE
-        n_branches = d.n_values[feature]
     if set_test(t, fr.node, kind, feature, threshold, n_branches, map_offset) < 0:
         return -1
     # Unknown-outcome cases first; they go down every branch with a weight factor.
