@@ -34,13 +34,13 @@ PICKLE_FORMAT = 1
 def _fingerprint(data):
     """(rows, features, digest) of encoded training data: values, labels, weights."""
     h = hashlib.blake2b(digest_size=16)
-    # float32 data hold the values (0) and codes (1); float64 data the codes and
-    # the ranks and sorted values (13, 14); both the labels (4) and weights (6).
-    for a in (data[0], data[1], data[4], data[6], data[13], data[14]):
+    # float32 data hold the values and codes; float64 data the codes, the ranks
+    # and the sorted values; both the labels and weights.
+    for a in (data.cont, data.codes, data.y, data.init_weight, data.rank, data.sorted_value):
         a = np.ascontiguousarray(a)
         h.update(str(a.shape).encode())
         h.update(memoryview(a).cast("B"))
-    return (len(data[4]), len(data[2]), h.hexdigest())
+    return (data.n_cases, data.n_features, h.hexdigest())
 
 
 def _same_arrays(a, b):
@@ -246,7 +246,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
     def _options(self, n_features):
         f32 = self.precision == "float32"
         seed = self._random_state().randint(1, 2**31 - 1)
-        return dict(
+        return _tree.GrowOptions(
             min_objs=float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf),
             gain_ratio=self.criterion == "gain_ratio",
             subsets=bool(self.subset_splits),
@@ -317,7 +317,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         self._train = (data, order) if self.keep_training_data else None
         self._train_check = _fingerprint(data)
         self.tree_ = self._finish_pruning(grown, pruned, X_val, y_val)
-        return data[4].shape[0] * schema.n_features      # the cells grown on
+        return data.n_cases * schema.n_features      # the cells grown on
 
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
@@ -468,7 +468,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
                 raise ValueError("growing again on these data gives another tree: "
                                  "refit instead")
         else:
-            order = np.arange(len(data[4]), dtype=np.int32)   # float64: row order
+            order = np.arange(data.n_cases, dtype=np.int32)   # float64: row order
         return data, order
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
@@ -575,7 +575,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
                              "its schema")
 
     def _prepare(self, X, y, sample_weight):
-        """Validate and encode the training data: (schema, classes, data tuple)."""
+        """Validate and encode the training data: (schema, classes, TrainingData)."""
         f32 = self.precision == "float32"
         if y is None:
             raise ValueError("C45Classifier requires y to be passed, but the target y "
@@ -611,17 +611,15 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         _warn_fine_features(schema, cont)
         if f32:
             # Release 8's way: the values, and each feature's distinct values.
-            tables = (cont,) + self._distinct_values(schema, cont)
-            tables += (np.zeros((1, 1), np.uint32), np.zeros((1, 1)),
-                       np.zeros(schema.n_features, np.int64))
+            distinct, distinct_start = self._distinct_values(schema, cont)
+            layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
             ranks, sorted_values, n_known = self._rank_tables(schema, cont, self._threads())
-            tables = (np.zeros((1, 1)), np.zeros(1), np.zeros(schema.n_features + 1, np.int64),
-                      ranks, sorted_values, n_known)
-        # The layout set_dataset (_tree.pyx) reads.
-        data = (tables[0], codes, schema.col, n_values, y_codes, len(classes),
-                np.ascontiguousarray(weight), tables[1], tables[2], f32, count_mode, total,
-                multival) + tables[3:]
+            layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
+        data = _tree.TrainingData(
+            codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
+            init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,
+            total_weight=total, multival=multival, **layout)
         return schema, classes, data
 
     def _check_limits(self, schema, classes, n):

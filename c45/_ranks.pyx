@@ -1,4 +1,4 @@
-"""The float64 fit's one sort per continuous feature (c45/_presorted.pxi reads it).
+"""The float64 fit's one sort per continuous feature (c45/_presorted.pyx reads it).
 
 rank_column orders a column by (value, row) with the unknown values (NaN) last in
 row order, -0.0 equal to 0.0: the canonical order of project decision 7. It is an

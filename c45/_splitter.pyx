@@ -1269,7 +1269,7 @@ cdef int raise_interrupt() except -1:
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil:
     """float32 mode: evaluate every attribute in attribute order, as R8 does (each
     continuous attribute leaves the cases in its order for the next), and choose
-    one (§6); -1 if no split is sensible. (float64 mode: _presorted.pxi.)"""
+    one (§6); -1 if no split is sensible. (float64 mode: _presorted.pyx.)"""
     cdef const Dataset* d = w.data
     cdef Py_ssize_t f
     cdef bint sample = 0 < d.max_features < d.n_features

@@ -13,7 +13,7 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport NAN, INFINITY, isnan, isinf
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
@@ -28,6 +28,7 @@ from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, nod
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
 from c45._presorted cimport grow_presorted, root_split_listed
+from c45._scratch cimport resize
 
 from c45._threads import clamp as clamp_threads
 
@@ -567,27 +568,89 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values) except -1:
 MAX_PRUNE_DEPTH = 20000
 
 
-cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
-    """Point d at the arrays of the data tuple (which keeps them alive) and copy
-    the growing options."""
-    cdef const double[:, ::1] cont = data[0]
-    cdef const int32_t[:, ::1] codes = data[1]
-    cdef const int32_t[::1] col = data[2]
-    cdef const int32_t[::1] n_values = data[3]
-    cdef const int32_t[::1] y = data[4]
-    cdef const double[::1] init_weight = data[6]
-    cdef const double[::1] distinct = data[7]
-    cdef const int64_t[::1] distinct_start = data[8]
-    cdef const uint32_t[:, ::1] rank = data[13]
-    cdef const double[:, ::1] sorted_value = data[14]
-    cdef const int64_t[::1] n_known = data[15]
+cdef class TrainingData:
+    """The encoded training data a fit hands the core, by name.
+
+    cont (n_cont, n) float64, NaN unknown; codes (n_disc, n) int32, 1..V, 0
+    unknown; col: feature -> its row in cont or codes; n_values: feature -> V,
+    0 continuous; y: class codes 0..n_classes-1; init_weight: each case's
+    weight; count_mode: every weight is 1 (totals are counts, §1.4);
+    total_weight: N of the many-valued test; multival: every feature discrete
+    with V >= 0.3 N (§6). f32 (R8's case array) also needs cont and each
+    continuous feature's distinct values (distinct, distinct_start); float64
+    needs the ranks, sorted values and known counts of c45/_ranks.pyx instead.
+    The arrays of the layout not in use may be left out."""
+    cdef readonly object cont, codes, col, n_values, y, init_weight
+    cdef readonly object distinct, distinct_start, rank, sorted_value, n_known
+    cdef readonly Py_ssize_t n_classes
+    cdef readonly bint f32, count_mode, multival
+    cdef readonly double total_weight
+
+    def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
+                 bint f32, bint count_mode, double total_weight, bint multival,
+                 distinct=None, distinct_start=None, rank=None, sorted_value=None,
+                 n_known=None):
+        n_features = len(col)
+        self.cont = np.zeros((1, 1)) if cont is None else cont
+        self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
+        self.init_weight, self.n_classes = init_weight, n_classes
+        self.f32, self.count_mode, self.total_weight, self.multival = (
+            f32, count_mode, total_weight, multival)
+        self.distinct = np.zeros(1) if distinct is None else distinct
+        self.distinct_start = (np.zeros(n_features + 1, np.int64) if distinct_start is None
+                               else distinct_start)
+        self.rank = np.zeros((1, 1), np.uint32) if rank is None else rank
+        self.sorted_value = np.zeros((1, 1)) if sorted_value is None else sorted_value
+        self.n_known = np.zeros(n_features, np.int64) if n_known is None else n_known
+
+    @property
+    def n_cases(self):
+        return len(self.y)
+
+    @property
+    def n_features(self):
+        return len(self.col)
+
+
+cdef class GrowOptions:
+    """The growing options of a fit (C4.5's switches and the pre-pruning
+    options; C45Classifier._options fills them from the parameters)."""
+    cdef readonly double min_objs, min_split, max_purity, min_gain
+    cdef readonly bint gain_ratio, subsets, leak_min_objs, midpoint, mdl
+    cdef readonly int max_depth, max_features
+    cdef readonly uint64_t seed
+
+    def __init__(self, *, double min_objs, bint gain_ratio, bint subsets,
+                 bint leak_min_objs, bint midpoint, bint mdl, int max_depth,
+                 double min_split, double max_purity, double min_gain, int max_features,
+                 uint64_t seed):
+        self.min_objs, self.gain_ratio, self.subsets = min_objs, gain_ratio, subsets
+        self.leak_min_objs, self.midpoint, self.mdl = leak_min_objs, midpoint, mdl
+        self.max_depth, self.min_split, self.max_purity = max_depth, min_split, max_purity
+        self.min_gain, self.max_features, self.seed = min_gain, max_features, seed
+
+
+cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except -1:
+    """Point d at the arrays of data (which keeps them alive) and copy the
+    growing options."""
+    cdef const double[:, ::1] cont = data.cont
+    cdef const int32_t[:, ::1] codes = data.codes
+    cdef const int32_t[::1] col = data.col
+    cdef const int32_t[::1] n_values = data.n_values
+    cdef const int32_t[::1] y = data.y
+    cdef const double[::1] init_weight = data.init_weight
+    cdef const double[::1] distinct = data.distinct
+    cdef const int64_t[::1] distinct_start = data.distinct_start
+    cdef const uint32_t[:, ::1] rank = data.rank
+    cdef const double[:, ::1] sorted_value = data.sorted_value
+    cdef const int64_t[::1] n_known = data.n_known
     memset(d, 0, sizeof(Dataset))
     d.rank = &rank[0, 0]
     d.sorted_value = &sorted_value[0, 0]
     d.n_known = &n_known[0]
     d.n_cases = y.shape[0]
     d.n_features = col.shape[0]
-    d.n_classes = data[5]
+    d.n_classes = data.n_classes
     d.cont = &cont[0, 0]
     d.codes = &codes[0, 0]
     d.col = &col[0]
@@ -596,22 +659,22 @@ cdef int set_dataset(Dataset* d, tuple data, dict options) except -1:
     d.init_weight = &init_weight[0]
     d.distinct = &distinct[0]
     d.distinct_start = &distinct_start[0]
-    d.f32 = data[9]
-    d.count_mode_init = data[10]
-    d.total_weight = data[11]
-    d.multival = data[12]
-    d.min_objs = options["min_objs"]
-    d.gain_ratio = options["gain_ratio"]
-    d.subsets = options["subsets"]
-    d.leak_min_objs = options["leak_min_objs"]
-    d.midpoint = options["midpoint"]
-    d.mdl = options["mdl"]
-    d.max_depth = options["max_depth"]
-    d.min_split = options["min_split"]
-    d.max_purity = options["max_purity"]
-    d.min_gain = options["min_gain"]
-    d.max_features = options["max_features"]
-    d.seed = options["seed"]
+    d.f32 = data.f32
+    d.count_mode_init = data.count_mode
+    d.total_weight = data.total_weight
+    d.multival = data.multival
+    d.min_objs = options.min_objs
+    d.gain_ratio = options.gain_ratio
+    d.subsets = options.subsets
+    d.leak_min_objs = options.leak_min_objs
+    d.midpoint = options.midpoint
+    d.mdl = options.mdl
+    d.max_depth = options.max_depth
+    d.min_split = options.min_split
+    d.max_purity = options.max_purity
+    d.min_gain = options.min_gain
+    d.max_features = options.max_features
+    d.seed = options.seed
     return 0
 
 
@@ -633,15 +696,10 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
         buffer_free(&pruned)
 
 
-def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_raising=True,
-               int n_jobs=1):
+def build_tree(TrainingData data, GrowOptions options, double confidence=-1.0,
+               bint subtree_raising=True, int n_jobs=1):
     """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
-
-    data: the tuple C45Classifier._prepare builds, read by set_dataset: (cont,
-    codes, col, n_values, y, n_classes, init_weight, distinct, distinct_start, f32,
-    count_mode, total_weight, multival, rank, sorted_value, n_known);
-    options: see set_dataset. Returns (grown, pruned or None, case order after
-    growing)."""
+    Returns (grown, pruned or None, case order after growing)."""
     cdef Dataset d
     cdef Work w
     cdef NodeBuffer raw, grown_buf
@@ -664,7 +722,7 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
             err = compact(&raw, &grown_buf)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
-        grown = tree_from_buffer(&grown_buf, data[3])
+        grown = tree_from_buffer(&grown_buf, data.n_values)
         order = np.empty(d.n_cases, dtype=np.int32)
         if d.n_cases > 0:
             memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
@@ -672,7 +730,7 @@ def build_tree(tuple data, dict options, double confidence=-1.0, bint subtree_ra
             return grown, None, order
         check_prunable(grown)
         return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
-                                  data[3]), order
+                                  data.n_values), order
     finally:
         work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
@@ -706,7 +764,7 @@ def check_prunable(tree):
             f"pruning supports ({MAX_PRUNE_DEPTH}); set max_depth to limit it")
 
 
-def prune_tree(tuple data, dict options, grown, const int32_t[::1] order,
+def prune_tree(TrainingData data, GrowOptions options, grown, const int32_t[::1] order,
                double confidence, bint subtree_raising, int n_jobs=1):
     """Pessimistic pruning of a stored grown tree, the training cases in the order
     growing left them: the tree a fit with these settings would give (float64 on
@@ -725,14 +783,14 @@ def prune_tree(tuple data, dict options, grown, const int32_t[::1] order,
         work_threads_init(&w, n_jobs)
         if d.n_cases > 0:
             memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
-        buffer_from_tree(grown, &buf, data[3])
-        return pessimistic(&w, &buf, confidence, subtree_raising, data[3])
+        buffer_from_tree(grown, &buf, data.n_values)
+        return pessimistic(&w, &buf, confidence, subtree_raising, data.n_values)
     finally:
         work_free(&w)
         buffer_free(&buf)
 
 
-def root_scores(tuple data, dict options):
+def root_scores(TrainingData data, GrowOptions options):
     """Evaluate every attribute on all cases, as at the root (§3-§6).
 
     Returns a dict of per-feature arrays: gain (MDL-penalised for continuous
@@ -758,9 +816,9 @@ def root_scores(tuple data, dict options):
                                       for f in range(nf)]),
                    tries=np.array([w.tries[f] for f in range(nf)]),
                    chosen=int(chosen))
-        out["threshold"] = np.array([
-            (w.bar[f] if d.midpoint else global_threshold(&d, f, w.bar[f]))
-            if d.n_values[f] == 0 and w.gain[f] > 0 else np.nan for f in range(nf)])
+        out["threshold"] = np.array([cut_of(&d, w.bar, f)
+                                     if d.n_values[f] == 0 and w.gain[f] > 0 else np.nan
+                                     for f in range(nf)])
         return out
     finally:
         work_free(&w)
@@ -1046,6 +1104,55 @@ cdef inline Py_ssize_t push_branches(Descent d, const Rows* rows, Py_ssize_t nd,
     return top
 
 
+# What the one descent does with the nodes a row reaches (its sink).
+cdef enum:
+    SINK_SUMS = 0      # the leaves' answers added to the row's class sums (§9)
+    SINK_REACH = 1     # every node's weight of the row's class (reduced-error pruning)
+    SINK_PATH = 2      # every node and its share of the row's weight (decision_path)
+
+cdef struct Sink:
+    int kind
+    double* sums              # SINK_SUMS: the row's k class sums
+    double* reach             # SINK_REACH: (nodes, k) C-ordered ...
+    int32_t cls               # ... and the row's class
+    int32_t* node             # SINK_PATH: the nodes visited so far (all rows) ...
+    double* weight            # ... and their weights
+    Py_ssize_t count, cap
+
+
+cdef bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize_t start,
+                      int32_t* stack_node, double* stack_w, Sink* s) noexcept nogil:
+    """The weighted descent of §9, the one every walker takes: row r goes down
+    from node start with weight 1 (start: where the fast walk of a known path
+    stopped, or the root), and each node it reaches, with the share of the row's
+    weight that reaches it, goes to the sink. False when memory runs out."""
+    cdef Py_ssize_t top = 1, nd, grown
+    cdef double wt
+    stack_node[0] = <int32_t> start
+    stack_w[0] = 1.0
+    while top > 0:
+        top = top - 1
+        nd = stack_node[top]
+        wt = stack_w[top]
+        if s.kind == SINK_REACH:
+            s.reach[nd * d.k + s.cls] += wt
+        elif s.kind == SINK_PATH:
+            if s.count == s.cap:
+                grown = 2 * s.cap
+                if (resize(<void**> &s.node, s.cap, grown, sizeof(int32_t), False) < 0
+                        or resize(<void**> &s.weight, s.cap, grown, sizeof(double), False) < 0):
+                    return False
+                s.cap = grown
+            s.node[s.count] = <int32_t> nd
+            s.weight[s.count] = wt
+            s.count += 1
+        if d.kind[nd] != LEAF:
+            top = push_branches(d, rows, nd, r, wt, stack_node, stack_w, top, d.f32)
+        elif s.kind == SINK_SUMS:
+            add_leaf(s.sums, nd, wt, d.k, d.weight, d.value, d.ncls, d.laplace, d.f32)
+    return True
+
+
 cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
                         const double* xc, const Rows* rows_p, double* sums,
                         Py_ssize_t* cls_out, int32_t* stack_node, double* stack_w,
@@ -1057,9 +1164,10 @@ cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
     cdef const FastNode* fast = d.fast
     cdef Py_ssize_t k = d.k
     cdef bint f32 = d.f32
-    cdef double* target
-    cdef Py_ssize_t r, top, c, nd
-    cdef double wt, x
+    cdef Sink sink
+    cdef Py_ssize_t r, c, nd
+    cdef double x
+    sink.kind = SINK_SUMS
     for r in range(lo, hi):
         # The fast walk.
         nd = 0
@@ -1078,24 +1186,14 @@ cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
         # The general walk, from where the fast one stopped (the path above it has
         # weight 1 and no leaf).
         if classes_only:
-            target = scratch
+            sink.sums = scratch
             for c in range(k):
-                target[c] = 0.0
+                scratch[c] = 0.0
         else:
-            target = sums + r * k
-        stack_node[0] = <int32_t> nd
-        stack_w[0] = 1.0
-        top = 1
-        while top > 0:
-            top = top - 1
-            nd = stack_node[top]
-            wt = stack_w[top]
-            if d.kind[nd] == LEAF:
-                add_leaf(target, nd, wt, k, d.weight, d.value, d.ncls, d.laplace, f32)
-            else:
-                top = push_branches(d, &rows, nd, r, wt, stack_node, stack_w, top, f32)
+            sink.sums = sums + r * k
+        descend_row(d, &rows, r, nd, stack_node, stack_w, &sink)
         if classes_only:
-            cls_out[r] = first_max(target, k)
+            cls_out[r] = first_max(scratch, k)
 
 
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
@@ -1234,17 +1332,17 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
     row_view(cont, codes, col, n_values, &rows)
-    cdef Py_ssize_t m = y.shape[0], need = d.stack_need
+    cdef Py_ssize_t m = y.shape[0], need = d.stack_need, r
     if m != rows.m:
         raise ValueError("c45: y and the rows differ in length")
     out = np.zeros((d.n_nodes, d.k), dtype=np.float64)
-    cdef double[:, ::1] reach = out
+    cdef Sink sink
+    sink.kind = SINK_REACH
+    sink.reach = <double*> cnp.PyArray_DATA(out)
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
     cdef Blocks blocks
     blocks_init(&blocks, m)
-    cdef Py_ssize_t r, top, nd
-    cdef double wt
     if stack_node == NULL or stack_w == NULL:
         free(stack_node); free(stack_w)
         raise MemoryError("c45: out of memory routing validation cases")
@@ -1252,17 +1350,8 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         while blocks_next(&blocks):
             with nogil:
                 for r in range(blocks.lo, blocks.hi):
-                    stack_node[0] = 0
-                    stack_w[0] = 1.0
-                    top = 1
-                    while top > 0:
-                        top -= 1
-                        nd = stack_node[top]
-                        wt = stack_w[top]
-                        reach[nd, y[r]] += wt
-                        if d.kind[nd] != LEAF:
-                            top = push_branches(d, &rows, nd, r, wt, stack_node, stack_w, top,
-                                                False)
+                    sink.cls = y[r]
+                    descend_row(d, &rows, r, 0, stack_node, stack_w, &sink)
     finally:
         free(stack_node)
         free(stack_w)
@@ -1277,61 +1366,40 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
     row_view(cont, codes, col, n_values, &rows)
-    cdef Py_ssize_t m = rows.m, need = d.stack_need
+    cdef Py_ssize_t m = rows.m, need = d.stack_need, r
     indptr = np.zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] ip = indptr
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
-    cdef Py_ssize_t cap = 2 * m + 16, count = 0, r, top, nd
-    cdef int32_t* out_node = <int32_t*> malloc(cap * sizeof(int32_t))
-    cdef double* out_w = <double*> malloc(cap * sizeof(double))
-    cdef int32_t* grown_node
-    cdef double* grown_w
-    cdef double wt
+    cdef Sink sink
+    sink.kind = SINK_PATH
+    sink.count = 0
+    sink.cap = 2 * m + 16
+    sink.node = <int32_t*> malloc(sink.cap * sizeof(int32_t))
+    sink.weight = <double*> malloc(sink.cap * sizeof(double))
     cdef bint failed = False
     cdef Blocks blocks
     blocks_init(&blocks, m)
     try:
-        if stack_node == NULL or stack_w == NULL or out_node == NULL or out_w == NULL:
+        if stack_node == NULL or stack_w == NULL or sink.node == NULL or sink.weight == NULL:
             raise MemoryError("c45: out of memory tracing the rows")
         while blocks_next(&blocks):
             with nogil:
                 for r in range(blocks.lo, blocks.hi):
-                    stack_node[0] = 0
-                    stack_w[0] = 1.0
-                    top = 1
-                    while top > 0 and not failed:
-                        top -= 1
-                        nd = stack_node[top]
-                        wt = stack_w[top]
-                        if count == cap:
-                            cap *= 2
-                            grown_node = <int32_t*> realloc(out_node, cap * sizeof(int32_t))
-                            if grown_node != NULL:
-                                out_node = grown_node
-                            grown_w = <double*> realloc(out_w, cap * sizeof(double))
-                            if grown_w != NULL:
-                                out_w = grown_w
-                            if grown_node == NULL or grown_w == NULL:
-                                failed = True
-                                break
-                        out_node[count] = <int32_t> nd
-                        out_w[count] = wt
-                        count += 1
-                        if d.kind[nd] != LEAF:
-                            top = push_branches(d, &rows, nd, r, wt, stack_node, stack_w, top,
-                                                False)
-                    ip[r + 1] = count
+                    if not descend_row(d, &rows, r, 0, stack_node, stack_w, &sink):
+                        failed = True
+                        break
+                    ip[r + 1] = sink.count
             if failed:
                 raise MemoryError("c45: out of memory tracing the rows")
-        nodes = np.empty(count, dtype=np.int32)
-        weights = np.empty(count, dtype=np.float64)
-        if count > 0:
-            memcpy(<void*> cnp.PyArray_DATA(nodes), out_node, count * sizeof(int32_t))
-            memcpy(<void*> cnp.PyArray_DATA(weights), out_w, count * sizeof(double))
+        nodes = np.empty(sink.count, dtype=np.int32)
+        weights = np.empty(sink.count, dtype=np.float64)
+        if sink.count > 0:
+            memcpy(<void*> cnp.PyArray_DATA(nodes), sink.node, sink.count * sizeof(int32_t))
+            memcpy(<void*> cnp.PyArray_DATA(weights), sink.weight, sink.count * sizeof(double))
     finally:
         free(stack_node)
         free(stack_w)
-        free(out_node)
-        free(out_w)
+        free(sink.node)
+        free(sink.weight)
     return indptr, nodes, weights

@@ -44,7 +44,7 @@ Project decisions that complete or deviate from the spec:
    weights from their saved values and restores them exactly instead of dividing
    back. Pruning (§8.2) does the same. A node's tree and its estimate then depend
    only on its cases and weights, never on the order they were visited in, which
-   lets the core grow from presorted lists (c45/_presorted.pxi) and prune on case
+   lets the core grow from presorted lists (c45/_presorted.pyx) and prune on case
    lists (c45/_prune.pyx).
 
 Two corrections to the spec, taught by Release 8's own outputs on the R8 corpus
