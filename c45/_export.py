@@ -2,7 +2,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._serialize import _feature_names, name_list
+from c45._serialize import _feature_names, check_count, name_list
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 
@@ -62,14 +62,8 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
     classes = clf.classes_
     if class_names is not None:
         classes = name_list(class_names, len(classes), "class_names", "classes")
-    if max_depth is not None and (not isinstance(max_depth, (int, np.integer))
-                                  or isinstance(max_depth, bool) or max_depth < 0):
-        raise ValueError(f"max_depth must be None or a non-negative int, got "
-                         f"{max_depth!r}")
-    if decimals is not None and (not isinstance(decimals, (int, np.integer))
-                                 or isinstance(decimals, bool) or decimals < 0):
-        raise ValueError(f"decimals must be None or a non-negative int, got "
-                         f"{decimals!r}")
+    check_count("max_depth", max_depth)
+    check_count("decimals", decimals)
     if t.kind[0] == LEAF_KIND:
         # C4.5 prints a tree that is one leaf after a space (" k0 (15.0/7.0)").
         return " " + _leaf_text(t, 0, classes) + "\n"

@@ -9,10 +9,8 @@ node is what the fractions are made of.
 """
 import warnings
 
-import numpy as np
-
-from c45._serialize import (_branch_groups, _feature_names, _pick_tree, name_list,
-                            threshold_text)
+from c45._serialize import (_branch_groups, _feature_names, _pick_tree, check_count,
+                            name_list, threshold_text)
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND
 
 MIN_FONTSIZE = 6.0        # plot_tree warns when a tree shrinks its text below this
@@ -57,14 +55,8 @@ class _Layout:
         self.class_names = name_list(
             clf.classes_ if class_names is None else class_names, len(clf.classes_),
             "class_names", "classes")
-        if max_depth is not None and (not isinstance(max_depth, (int, np.integer))
-                                      or max_depth < 0):
-            raise ValueError(f"max_depth must be None or a non-negative int, got "
-                             f"{max_depth!r}")
-        if precision is not None and (not isinstance(precision, (int, np.integer))
-                                      or isinstance(precision, bool) or precision < 0):
-            raise ValueError(f"precision must be None or a non-negative int, got "
-                             f"{precision!r}")
+        check_count("max_depth", max_depth)
+        check_count("precision", precision)
         self.t, self.clf, self.precision = t, clf, precision
         self.decimals = 2 if precision is None else int(precision)   # case weights
         self.f32 = clf.precision == "float32"

@@ -71,6 +71,13 @@ def name_list(values, n, what, unit):
     return names
 
 
+def check_count(name, value):
+    """A display option that is None or a non-negative int (a bool is not one)."""
+    if value is not None and (not isinstance(value, (int, np.integer))
+                              or isinstance(value, bool) or value < 0):
+        raise ValueError(f"{name} must be None or a non-negative int, got {value!r}")
+
+
 def _feature_names(clf, feature_names=None):
     if feature_names is None:
         feature_names = getattr(clf, "feature_names_in_", None)

@@ -11,7 +11,7 @@ line): ``date`` and ``relational`` attributes, instance weights ``{w}``.
 The class is the last attribute unless ``target`` names another, as in Weka.
 """
 from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn,
-                            decoded_lines, need_pandas, open_binary)
+                            choose_columns, decoded_lines, need_pandas, open_binary)
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
             "%": "%"}
@@ -159,23 +159,8 @@ def _read(fh, path, pd, target, features, encoding, progress):
         raise DataFileError(path, data_line, "no @attribute declared before @data")
 
     names = [a[0] for a in attributes]
-    if features is not None:
-        absent = [f for f in features if f not in declared]
-        if absent:
-            raise DataFileError(path, data_line, f"the model's feature attribute "
-                                f"{absent[0]!r} is not declared")
-        if target is not None and target not in names:
-            target = None
-        feature_names = list(features)
-    else:
-        if target is None:
-            target = names[-1]
-        elif target not in names:
-            raise DataFileError(path, data_line, f"the target attribute {target!r} is not "
-                                f"declared (attributes: {names})")
-        feature_names = [n for n in names if n != target]
-        if not feature_names:
-            raise DataFileError(path, data_line, "no attributes besides the class")
+    target, feature_names = choose_columns(path, data_line, names, declared, target, features,
+                                           "attribute", f"is not declared (attributes: {names})")
     if target is not None:
         kind = attributes[names.index(target)][1]
         if kind == "numeric":

@@ -158,3 +158,31 @@ class DiscreteColumn:
             np.empty(0, dtype=np.int32)
         return pd.Categorical.from_codes(codes.astype(np.int64), categories=pd.Index(
             list(self.categories), dtype=object), validate=False)
+
+
+def choose_columns(path, line, names, present, target, features, noun, absent, ignore=()):
+    """(target, feature names) of a data file whose columns are names (present:
+    the same as a set). With features (a model's), those columns, and the target
+    only when the file has it; otherwise the target given (by default the last
+    column) and every other column not ignored. noun: what the format calls a
+    column ("attribute", "column"); absent: how a message says one is missing
+    ("is not declared", "is not in the header [...]")."""
+    if features is not None:
+        missing = [f for f in features if f not in present]
+        if missing:
+            raise DataFileError(path, line, f"the model's feature {noun} {missing[0]!r} "
+                                f"{absent}")
+        if target is not None and target not in present:
+            target = None
+        return target, list(features)
+    if target is None:
+        target = names[-1]
+    elif target not in present:
+        raise DataFileError(path, line, f"the target {noun} {target!r} {absent}")
+    if target in ignore:
+        raise ValueError(f"the target {noun} {target!r} is also ignored")
+    feature_names = [h for h in names if h != target and h not in ignore]
+    if not feature_names:
+        raise DataFileError(path, line, f"no feature {noun}s besides the target {target!r}")
+    return target, feature_names
+

@@ -12,7 +12,7 @@ import csv
 
 import numpy as np
 
-from c45.io._common import (NUMBER, DataFileError, decoded_lines, need_pandas,
+from c45.io._common import (NUMBER, DataFileError, choose_columns, decoded_lines, need_pandas,
                             numeric_sort_key, open_binary, too_large)
 
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
@@ -156,26 +156,8 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
         raise ValueError(f"column {sorted(both)[0]!r} cannot be both discrete and "
                          f"continuous")
 
-    if features is not None:
-        absent = [f for f in features if f not in seen]
-        if absent:
-            raise DataFileError(path, header_line, f"the model's feature column "
-                                f"{absent[0]!r} is not in the header {names}")
-        if target is not None and target not in names:
-            target = None
-        feature_names = list(features)
-    else:
-        if target is None:
-            target = names[-1]
-        elif target not in names:
-            raise DataFileError(path, header_line, f"the target column {target!r} is not "
-                                f"in the header {names}")
-        if target in ignore:
-            raise ValueError(f"the target column {target!r} is also ignored")
-        feature_names = [h for h in names if h != target and h not in ignore]
-        if not feature_names:
-            raise DataFileError(path, header_line, f"no feature columns besides the "
-                                f"target {target!r}")
+    target, feature_names = choose_columns(path, header_line, names, seen, target, features,
+                                           "column", f"is not in the header {names}", ignore)
     index = {h: j for j, h in enumerate(names)}
     cols = [_Column(h, index[h], missing) for h in feature_names]
     tcol = _Column(target, index[target], missing) if target is not None else None
