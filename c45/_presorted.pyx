@@ -48,6 +48,7 @@ from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTI
                          SUBSET)
 from c45._criterion cimport EPSILON
 from c45._scratch cimport resize, room_for
+from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, is_subset_feature,
                             interrupted, raise_interrupt, PARALLEL_MIN_WORK)
@@ -840,17 +841,14 @@ cdef int graft(NodeBuffer* t, Task* task) noexcept nogil:
     return 0
 
 
-cdef struct TaskOrder:
-    Py_ssize_t m
-    Py_ssize_t index
+cdef struct GrowPool:
+    Grower* growers       # one per worker
+    Task* tasks
 
 
-cdef int by_size(const void* a, const void* b) noexcept nogil:
-    cdef const TaskOrder* x = <const TaskOrder*> a
-    cdef const TaskOrder* y = <const TaskOrder*> b
-    if x.m != y.m:
-        return -1 if x.m > y.m else 1
-    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+cdef void grow_one(void* ctx, int worker, Py_ssize_t index) noexcept nogil:
+    cdef GrowPool* pool = <GrowPool*> ctx
+    grow_task(&pool.growers[worker], &pool.tasks[index], index)
 
 
 cdef int flush_tasks(Deferral* df) except -1:
@@ -863,7 +861,8 @@ cdef int flush_tasks(Deferral* df) except -1:
     cdef Work* works = NULL
     cdef Grower* growers = NULL
     cdef TaskOrder* order = NULL
-    cdef Py_ssize_t i, j, q, tid
+    cdef GrowPool pool
+    cdef Py_ssize_t i
     cdef int failed = 0, saved_threads = main.w.n_threads
     cdef uint64_t saved_rng = main.w.rng
     cdef double saved_min_objs = main.w.min_objs
@@ -892,17 +891,13 @@ cdef int flush_tasks(Deferral* df) except -1:
             for i in range(n_workers):
                 if grower_init(&growers[i], main.w if i == 0 else &works[i], main) < 0:
                     failed = 1
-            for i in range(count):         # largest first, then in order made
+            for i in range(count):
                 order[i].m = df.tasks[first + i].m
                 order[i].index = first + i
-            qsort(order, count, sizeof(TaskOrder), by_size)
-            if failed == 0 and n_workers > 1:
-                for q in prange(count, schedule="dynamic", num_threads=n_workers):
-                    tid = threadid()
-                    grow_task(&growers[tid], &df.tasks[order[q].index], order[q].index)
-            elif failed == 0:   # no OpenMP region for one worker (fork safety)
-                for q in range(count):
-                    grow_task(&growers[0], &df.tasks[order[q].index], order[q].index)
+            pool.growers = growers
+            pool.tasks = df.tasks
+            if failed == 0:
+                run_tasks(order, count, n_workers, grow_one, &pool)
             for i in range(first, df.n_tasks):
                 if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
                     failed = 1

@@ -23,6 +23,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._scratch cimport resize, room_for
+from c45._tasks cimport TaskOrder, run_tasks
 
 
 cdef struct Listed:
@@ -724,12 +725,6 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     return 0
 
 
-cdef int larger_task(const void* a, const void* b) noexcept nogil:
-    cdef const PruneTask* x = <const PruneTask*> a
-    cdef const PruneTask* y = <const PruneTask*> b
-    return -1 if x.m > y.m else (1 if x.m < y.m else 0)
-
-
 cdef extern from *:
     """
     /* The running sum of a descent's finished tasks, shared by the threads. */
@@ -774,16 +769,26 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
         c45_shared_add(done, t.result)
 
 
+cdef void prune_one(void* ctx, int worker, Py_ssize_t index) noexcept nogil:
+    cdef TaskList* tl = <TaskList*> ctx
+    run_task(&tl.workers[worker], &tl.tasks[index], tl.update, tl.stop, &tl.done)
+
+
 cdef void run_pending(TaskList* tl) noexcept nogil:
     """Estimate the pending tasks on the workers, largest first."""
     cdef Py_ssize_t i, first = tl.first_pending, count = tl.count - tl.first_pending
-    cdef int tid
+    cdef TaskOrder* order
     if count <= 0:
         return
-    qsort(&tl.tasks[first], count, sizeof(PruneTask), larger_task)
-    for i in prange(count, schedule="dynamic", num_threads=tl.n_workers):
-        tid = threadid()
-        run_task(&tl.workers[tid], &tl.tasks[first + i], tl.update, tl.stop, &tl.done)
+    order = <TaskOrder*> malloc(count * sizeof(TaskOrder))
+    if order == NULL:
+        tl.failed = True
+        return
+    for i in range(count):
+        order[i].m = tl.tasks[first + i].m
+        order[i].index = first + i
+    run_tasks(order, count, tl.n_workers, prune_one, tl)
+    free(order)
     for i in range(tl.n_workers):
         if tl.workers[i].failed:
             tl.failed = True

@@ -1120,36 +1120,48 @@ cdef struct Sink:
     Py_ssize_t count, cap
 
 
-cdef bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize_t start,
-                      int32_t* stack_node, double* stack_w, Sink* s) noexcept nogil:
+cdef bint path_grow(Sink* s) noexcept nogil:
+    """Double the path sink's room; False when memory runs out."""
+    cdef Py_ssize_t grown = 2 * s.cap
+    if (resize(<void**> &s.node, s.cap, grown, sizeof(int32_t), False) < 0
+            or resize(<void**> &s.weight, s.cap, grown, sizeof(double), False) < 0):
+        return False
+    s.cap = grown
+    return True
+
+
+cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize_t start,
+                             int32_t* stack_node, double* stack_w, int kind,
+                             Sink* s) noexcept nogil:
     """The weighted descent of §9, the one every walker takes: row r goes down
     from node start with weight 1 (start: where the fast walk of a known path
     stopped, or the root), and each node it reaches, with the share of the row's
-    weight that reaches it, goes to the sink. False when memory runs out."""
-    cdef Py_ssize_t top = 1, nd, grown
+    weight that reaches it, goes to the sink. kind is s.kind, passed apart so
+    that each walker's inlined copy keeps only its own sink's code (every caller
+    passes a constant). False when memory runs out."""
+    cdef Py_ssize_t top = 1, nd, k = d.k
+    cdef bint f32 = d.f32, laplace = d.laplace
     cdef double wt
+    cdef double* sums = s.sums
+    cdef Rows rw = rows[0]      # a local copy: the stack's stores cannot alias it
     stack_node[0] = <int32_t> start
     stack_w[0] = 1.0
     while top > 0:
         top = top - 1
         nd = stack_node[top]
         wt = stack_w[top]
-        if s.kind == SINK_REACH:
-            s.reach[nd * d.k + s.cls] += wt
-        elif s.kind == SINK_PATH:
-            if s.count == s.cap:
-                grown = 2 * s.cap
-                if (resize(<void**> &s.node, s.cap, grown, sizeof(int32_t), False) < 0
-                        or resize(<void**> &s.weight, s.cap, grown, sizeof(double), False) < 0):
-                    return False
-                s.cap = grown
+        if kind == SINK_REACH:
+            s.reach[nd * k + s.cls] += wt
+        elif kind == SINK_PATH:
+            if s.count == s.cap and not path_grow(s):
+                return False
             s.node[s.count] = <int32_t> nd
             s.weight[s.count] = wt
             s.count += 1
         if d.kind[nd] != LEAF:
-            top = push_branches(d, rows, nd, r, wt, stack_node, stack_w, top, d.f32)
-        elif s.kind == SINK_SUMS:
-            add_leaf(s.sums, nd, wt, d.k, d.weight, d.value, d.ncls, d.laplace, d.f32)
+            top = push_branches(d, &rw, nd, r, wt, stack_node, stack_w, top, f32)
+        elif kind == SINK_SUMS:
+            add_leaf(sums, nd, wt, k, d.weight, d.value, d.ncls, laplace, f32)
     return True
 
 
@@ -1191,7 +1203,7 @@ cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
                 scratch[c] = 0.0
         else:
             sink.sums = sums + r * k
-        descend_row(d, &rows, r, nd, stack_node, stack_w, &sink)
+        descend_row(d, &rows, r, nd, stack_node, stack_w, SINK_SUMS, &sink)
         if classes_only:
             cls_out[r] = first_max(scratch, k)
 
@@ -1351,7 +1363,7 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             with nogil:
                 for r in range(blocks.lo, blocks.hi):
                     sink.cls = y[r]
-                    descend_row(d, &rows, r, 0, stack_node, stack_w, &sink)
+                    descend_row(d, &rows, r, 0, stack_node, stack_w, SINK_REACH, &sink)
     finally:
         free(stack_node)
         free(stack_w)
@@ -1386,7 +1398,7 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         while blocks_next(&blocks):
             with nogil:
                 for r in range(blocks.lo, blocks.hi):
-                    if not descend_row(d, &rows, r, 0, stack_node, stack_w, &sink):
+                    if not descend_row(d, &rows, r, 0, stack_node, stack_w, SINK_PATH, &sink):
                         failed = True
                         break
                     ip[r + 1] = sink.count

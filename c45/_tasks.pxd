@@ -1,0 +1,12 @@
+# The one task pool of growing and pruning: subtrees set aside as tasks, run on
+# worker threads, largest first.
+
+# Runs task `task` with worker `worker`'s own buffers (ctx: the caller's state).
+ctypedef void (*TaskRunner)(void* ctx, int worker, Py_ssize_t task) noexcept nogil
+
+cdef struct TaskOrder:
+    Py_ssize_t m          # the task's size (cases), largest run first
+    Py_ssize_t index      # the task's own index, passed to the runner
+
+cdef void run_tasks(TaskOrder* order, Py_ssize_t count, int n_workers, TaskRunner run,
+                    void* ctx) noexcept nogil
