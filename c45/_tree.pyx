@@ -1112,12 +1112,15 @@ cdef enum:
 
 cdef struct Sink:
     int kind
-    double* sums              # SINK_SUMS: the row's k class sums
+    double* sums              # SINK_SUMS: (m, k) C-ordered class sums, or with ...
+    bint classes_only         # ... classes_only each row's class index instead:
+    Py_ssize_t* cls_out       # (m,), the first class of largest sum
     double* reach             # SINK_REACH: (nodes, k) C-ordered ...
-    int32_t cls               # ... and the row's class
+    const int32_t* y          # ... and each row's class
     int32_t* node             # SINK_PATH: the nodes visited so far (all rows) ...
-    double* weight            # ... and their weights
+    double* weight            # ... and their weights,
     Py_ssize_t count, cap
+    int64_t* indptr           # ... and where each row's nodes end (m + 1)
 
 
 cdef bint path_grow(Sink* s) noexcept nogil:
@@ -1131,18 +1134,18 @@ cdef bint path_grow(Sink* s) noexcept nogil:
 
 
 cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize_t start,
-                             int32_t* stack_node, double* stack_w, int kind,
-                             Sink* s) noexcept nogil:
+                             int32_t* stack_node, double* stack_w, Sink* s,
+                             double* sums, int32_t cls) noexcept nogil:
     """The weighted descent of §9, the one every walker takes: row r goes down
     from node start with weight 1 (start: where the fast walk of a known path
     stopped, or the root), and each node it reaches, with the share of the row's
-    weight that reaches it, goes to the sink. kind is s.kind, passed apart so
-    that each walker's inlined copy keeps only its own sink's code (every caller
-    passes a constant). False when memory runs out."""
+    weight that reaches it, goes to the sink: the leaves' answers into sums, the
+    weight into the node's class cls, or the node onto the path. False when
+    memory runs out. (walk_rows is its one caller, so that it is inlined there.)"""
     cdef Py_ssize_t top = 1, nd, k = d.k
+    cdef int kind = s.kind
     cdef bint f32 = d.f32, laplace = d.laplace
     cdef double wt
-    cdef double* sums = s.sums
     cdef Rows rw = rows[0]      # a local copy: the stack's stores cannot alias it
     stack_node[0] = <int32_t> start
     stack_w[0] = 1.0
@@ -1151,7 +1154,7 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
         nd = stack_node[top]
         wt = stack_w[top]
         if kind == SINK_REACH:
-            s.reach[nd * k + s.cls] += wt
+            s.reach[nd * k + cls] += wt
         elif kind == SINK_PATH:
             if s.count == s.cap and not path_grow(s):
                 return False
@@ -1165,47 +1168,56 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
     return True
 
 
-cdef void classify_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi,
-                        const double* xc, const Rows* rows_p, double* sums,
-                        Py_ssize_t* cls_out, int32_t* stack_node, double* stack_w,
-                        double* scratch, bint classes_only) noexcept nogil:
-    """predict_sums' classification of rows lo .. hi - 1 with one thread's stack
-    and scratch sums (classes_only); sums is (m, k) C-ordered (row r at r * k),
-    cls_out (m,)."""
+cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
+                    int32_t* stack_node, double* stack_w, double* scratch,
+                    Sink* s) noexcept nogil:
+    """Rows lo .. hi - 1 down the tree into the sink, with one thread's stack and
+    scratch sums (k, for classes_only). For class sums, a row whose path meets
+    only continuous tests with known values takes the fast walk over the packed
+    nodes and the leaf's answer for weight 1 (or its precomputed class); every
+    other row, and every row of the other sinks, takes descend_row. Threads share
+    a class-sums sink (they write their own rows only); the other sinks are
+    filled by one thread. False when memory runs out."""
     cdef Rows rows = rows_p[0]
     cdef const FastNode* fast = d.fast
+    cdef const double* xc = rows.cont
     cdef Py_ssize_t k = d.k
-    cdef bint f32 = d.f32
-    cdef Sink sink
+    cdef int kind = s.kind
     cdef Py_ssize_t r, c, nd
     cdef double x
-    sink.kind = SINK_SUMS
+    cdef double* target = scratch
+    cdef int32_t cls = 0
     for r in range(lo, hi):
-        # The fast walk.
         nd = 0
-        while fast[nd].column >= 0:
-            x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
-            if isnan(x):
-                break
-            nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
-        if fast[nd].column == LEAF_MARK:
-            if classes_only:
-                cls_out[r] = d.leaf_class[nd]
-            else:       # onto zero sums: the numbers the general walk would give
-                add_leaf(sums + r * k, nd, 1.0, k, d.weight, d.value, d.ncls,
-                         d.laplace, f32)
-            continue
-        # The general walk, from where the fast one stopped (the path above it has
-        # weight 1 and no leaf).
-        if classes_only:
-            sink.sums = scratch
-            for c in range(k):
-                scratch[c] = 0.0
-        else:
-            sink.sums = sums + r * k
-        descend_row(d, &rows, r, nd, stack_node, stack_w, SINK_SUMS, &sink)
-        if classes_only:
-            cls_out[r] = first_max(scratch, k)
+        if kind == SINK_SUMS:
+            while fast[nd].column >= 0:
+                x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
+                if isnan(x):
+                    break
+                nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
+            if fast[nd].column == LEAF_MARK:
+                if s.classes_only:
+                    s.cls_out[r] = d.leaf_class[nd]
+                else:   # onto zero sums: the numbers the general walk would give
+                    add_leaf(s.sums + r * k, nd, 1.0, k, d.weight, d.value, d.ncls,
+                             d.laplace, d.f32)
+                continue
+            # The general walk, from where the fast one stopped (the path above it
+            # has weight 1 and no leaf).
+            if s.classes_only:
+                for c in range(k):
+                    scratch[c] = 0.0
+            else:
+                target = s.sums + r * k
+        elif kind == SINK_REACH:
+            cls = s.y[r]
+        if not descend_row(d, &rows, r, nd, stack_node, stack_w, s, target, cls):
+            return False
+        if kind == SINK_PATH:
+            s.indptr[r + 1] = s.count
+        elif kind == SINK_SUMS and s.classes_only:
+            s.cls_out[r] = first_max(scratch, k)
+    return True
 
 
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
@@ -1238,8 +1250,11 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     out = cnp.PyArray_ZEROS(2, dims, cnp.NPY_FLOAT64, 0)
     dims[0] = m if classes_only else 0
     classes = cnp.PyArray_ZEROS(1, dims, cnp.NPY_INTP, 0)
-    cdef double* sums = <double*> cnp.PyArray_DATA(out)
-    cdef Py_ssize_t* cls_out = <Py_ssize_t*> cnp.PyArray_DATA(classes)
+    cdef Sink sink
+    sink.kind = SINK_SUMS
+    sink.sums = <double*> cnp.PyArray_DATA(out)
+    sink.classes_only = classes_only
+    sink.cls_out = <Py_ssize_t*> cnp.PyArray_DATA(classes)
     # Threads only for enough rows to pay for starting them; one thread runs no
     # OpenMP region at all (a forked child must not enter one).
     cdef int n_threads = clamp_threads(n_jobs) if n_jobs > 1 else 1
@@ -1255,7 +1270,6 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     # classes_only: each thread's sums of the row it classifies (a cache line apart)
     cdef Py_ssize_t scratch_stride = k + 8
     cdef double* scratch = small_scratch
-    cdef const double* xc = rows.cont
     cdef Blocks blocks
     cdef Py_ssize_t lo, hi, q
     if not small:
@@ -1272,15 +1286,13 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             if n_threads > 1:
                 for q in prange(n_threads, nogil=True, schedule="static",
                                 num_threads=n_threads):
-                    classify_rows(d, lo + (hi - lo) * q // n_threads,
-                                  lo + (hi - lo) * (q + 1) // n_threads, xc, &rows,
-                                  sums, cls_out, stack_nodes + q * need,
-                                  stack_ws + q * need, scratch + q * scratch_stride,
-                                  classes_only)
+                    walk_rows(d, lo + (hi - lo) * q // n_threads,
+                              lo + (hi - lo) * (q + 1) // n_threads, &rows,
+                              stack_nodes + q * need, stack_ws + q * need,
+                              scratch + q * scratch_stride, &sink)
             else:
                 with nogil:
-                    classify_rows(d, lo, hi, xc, &rows, sums, cls_out, stack_nodes,
-                                  stack_ws, scratch, classes_only)
+                    walk_rows(d, lo, hi, &rows, stack_nodes, stack_ws, scratch, &sink)
     finally:
         if not small:
             free(stack_nodes)
@@ -1344,13 +1356,14 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
     row_view(cont, codes, col, n_values, &rows)
-    cdef Py_ssize_t m = y.shape[0], need = d.stack_need, r
+    cdef Py_ssize_t m = y.shape[0], need = d.stack_need
     if m != rows.m:
         raise ValueError("c45: y and the rows differ in length")
     out = np.zeros((d.n_nodes, d.k), dtype=np.float64)
     cdef Sink sink
     sink.kind = SINK_REACH
     sink.reach = <double*> cnp.PyArray_DATA(out)
+    sink.y = &y[0] if m > 0 else NULL
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
     cdef Blocks blocks
@@ -1361,9 +1374,7 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     try:
         while blocks_next(&blocks):
             with nogil:
-                for r in range(blocks.lo, blocks.hi):
-                    sink.cls = y[r]
-                    descend_row(d, &rows, r, 0, stack_node, stack_w, SINK_REACH, &sink)
+                walk_rows(d, blocks.lo, blocks.hi, &rows, stack_node, stack_w, NULL, &sink)
     finally:
         free(stack_node)
         free(stack_w)
@@ -1378,13 +1389,14 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
     row_view(cont, codes, col, n_values, &rows)
-    cdef Py_ssize_t m = rows.m, need = d.stack_need, r
+    cdef Py_ssize_t m = rows.m, need = d.stack_need
     indptr = np.zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] ip = indptr
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
     cdef Sink sink
     sink.kind = SINK_PATH
+    sink.indptr = &ip[0]
     sink.count = 0
     sink.cap = 2 * m + 16
     sink.node = <int32_t*> malloc(sink.cap * sizeof(int32_t))
@@ -1397,11 +1409,8 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             raise MemoryError("c45: out of memory tracing the rows")
         while blocks_next(&blocks):
             with nogil:
-                for r in range(blocks.lo, blocks.hi):
-                    if not descend_row(d, &rows, r, 0, stack_node, stack_w, SINK_PATH, &sink):
-                        failed = True
-                        break
-                    ip[r + 1] = sink.count
+                failed = not walk_rows(d, blocks.lo, blocks.hi, &rows, stack_node, stack_w,
+                                       NULL, &sink)
             if failed:
                 raise MemoryError("c45: out of memory tracing the rows")
         nodes = np.empty(sink.count, dtype=np.int32)
