@@ -781,8 +781,10 @@ cdef void run_pending(TaskList* tl) noexcept nogil:
     if count <= 0:
         return
     order = <TaskOrder*> malloc(count * sizeof(TaskOrder))
-    if order == NULL:
+    if order == NULL:        # the descent fails; no task waits for a run any more
         tl.failed = True
+        tl.first_pending = tl.count
+        tl.pending = 0
         return
     for i in range(count):
         order[i].m = tl.tasks[first + i].m

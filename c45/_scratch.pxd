@@ -1,4 +1,5 @@
-# Growable scratch arrays: one way to grow them, whatever their growth policy.
+# Growable scratch arrays: resizing with the failure handled one way, whatever
+# the growth policy (the node buffer, task lists, the pruner, the walkers' path).
 from libc.stdlib cimport realloc
 from libc.string cimport memset
 

@@ -696,8 +696,8 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
         buffer_free(&pruned)
 
 
-def build_tree(TrainingData data, GrowOptions options, double confidence=-1.0,
-               bint subtree_raising=True, int n_jobs=1):
+def build_tree(TrainingData data not None, GrowOptions options not None,
+               double confidence=-1.0, bint subtree_raising=True, int n_jobs=1):
     """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
     Returns (grown, pruned or None, case order after growing)."""
     cdef Dataset d
@@ -764,8 +764,9 @@ def check_prunable(tree):
             f"pruning supports ({MAX_PRUNE_DEPTH}); set max_depth to limit it")
 
 
-def prune_tree(TrainingData data, GrowOptions options, grown, const int32_t[::1] order,
-               double confidence, bint subtree_raising, int n_jobs=1):
+def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
+               const int32_t[::1] order, double confidence, bint subtree_raising,
+               int n_jobs=1):
     """Pessimistic pruning of a stored grown tree, the training cases in the order
     growing left them: the tree a fit with these settings would give (float64 on
     n_jobs threads)."""
@@ -790,7 +791,7 @@ def prune_tree(TrainingData data, GrowOptions options, grown, const int32_t[::1]
         buffer_free(&buf)
 
 
-def root_scores(TrainingData data, GrowOptions options):
+def root_scores(TrainingData data not None, GrowOptions options not None):
     """Evaluate every attribute on all cases, as at the root (§3-§6).
 
     Returns a dict of per-feature arrays: gain (MDL-penalised for continuous

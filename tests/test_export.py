@@ -459,6 +459,20 @@ def test_export_text_options_keep_release_8_defaults(golf):
         export_text(clf, max_depth=-1)
 
 
+@pytest.mark.parametrize("name", ["max_depth", "decimals", "precision"])
+@pytest.mark.parametrize("bad", [True, -1, 1.5, "2"])
+def test_display_options_take_none_or_a_non_negative_int_alike(golf, name, bad):
+    """export_text, export_graphviz and plot_tree check their counts one way: a
+    bool is not a depth (True once drew one level in export_graphviz)."""
+    _, _, clf = golf
+    takers = {"max_depth": [export_text, export_graphviz], "decimals": [export_text],
+              "precision": [export_graphviz]}[name]
+    for export in takers:
+        with pytest.raises(ValueError, match=f"{name} must be None or a non-negative int, "
+                                             f"got {bad!r}"):
+            export(clf, **{name: bad})
+
+
 GOLF_PRUNED_R8 = """outlook = overcast: Play (4.0/1.2)
 outlook = sunny:
 |   humidity <= 75 : Play (2.0/1.0)

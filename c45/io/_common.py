@@ -162,7 +162,7 @@ class DiscreteColumn:
 
 def choose_columns(path, line, names, present, target, features, noun, absent, ignore=()):
     """(target, feature names) of a data file whose columns are names (present:
-    the same as a set). With features (a model's), those columns, and the target
+    the same as a set, for the model's features). With features (a model's), those columns, and the target
     only when the file has it; otherwise the target given (by default the last
     column) and every other column not ignored. noun: what the format calls a
     column ("attribute", "column"); absent: how a message says one is missing
@@ -172,12 +172,12 @@ def choose_columns(path, line, names, present, target, features, noun, absent, i
         if missing:
             raise DataFileError(path, line, f"the model's feature {noun} {missing[0]!r} "
                                 f"{absent}")
-        if target is not None and target not in present:
+        if target is not None and target not in names:
             target = None
         return target, list(features)
     if target is None:
         target = names[-1]
-    elif target not in present:
+    elif target not in names:
         raise DataFileError(path, line, f"the target {noun} {target!r} {absent}")
     if target in ignore:
         raise ValueError(f"the target {noun} {target!r} is also ignored")
