@@ -2,7 +2,7 @@
 the subset tests' value maps, and its compaction into the stored tree's layout.
 The rules that fill it while growing are inline in _nodes.pxd."""
 from libc.math cimport NAN
-from libc.stdlib cimport realloc, free
+from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t
 

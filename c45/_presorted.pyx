@@ -40,7 +40,7 @@ Both follow the node rules of c45/_nodes.pxd (stopping, leaves, tests, collapse)
 """
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, NAN
-from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
@@ -50,7 +50,7 @@ from c45._criterion cimport EPSILON
 from c45._scratch cimport resize, room_for
 from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature, is_subset_feature,
+                            eval_continuous_list, select_feature,
                             interrupted, raise_interrupt, PARALLEL_MIN_WORK)
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, set_leaf, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,

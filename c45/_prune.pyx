@@ -11,9 +11,9 @@ and memory read in sequence; with n_jobs > 1, subtrees are estimated on several
 threads (estimate_parallel), and the lists of the top nodes (n/16 cases or more)
 are grouped and merged by the threads in chunks, which changes no bit.
 """
-from cython.parallel cimport prange, threadid
+from cython.parallel cimport prange
 from libc.math cimport isnan, fabs, INFINITY
-from libc.stdlib cimport calloc, malloc, qsort, realloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint32_t
 

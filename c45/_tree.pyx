@@ -7,20 +7,19 @@ or an allocation per node.
 """
 import numpy as np
 cimport numpy as cnp
-from cython.parallel cimport prange, threadid
+from cython.parallel cimport prange
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport NAN, INFINITY, isnan, isinf
-from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
-from c45._criterion cimport rnd, EPSILON
+from c45._criterion cimport rnd
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
-                            global_threshold, outcome, is_subset_feature,
                             branch_lists, gather_branch, MANY_BRANCHES,
                             interrupt_init, interrupted, raise_interrupt)
 from c45._prune cimport prune_pessimistic
