@@ -52,7 +52,7 @@ from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature,
                             interrupted, raise_interrupt, PARALLEL_MIN_WORK)
-from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, set_leaf, make_leaf,
+from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
                          empty_branch, collapse_if_no_better)
 
@@ -92,16 +92,13 @@ cdef struct Grower:
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     """Room for extra more entries in every arena."""
     cdef Py_ssize_t cap = g.arena_cap, j
-    cdef Entry* grown
     if g.arena_top + extra <= cap:
         return 0
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
     for j in range(g.n_lists):
-        grown = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
-        if grown == NULL:
+        if resize(<void**> &g.lists[j], g.arena_cap, cap, sizeof(Entry), False) < 0:
             return -1                  # the arenas grown so far keep their data
-        g.lists[j] = grown
     g.arena_cap = cap
     return 0
 
@@ -299,7 +296,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
-    cdef Py_ssize_t k = d.n_classes, m = fr.m, i, c, feature, n_branches, v, best_v
+    cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v
     cdef Entry* rl = g.lists[0] + fr.base
     cdef const Entry* fl
     cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
@@ -471,7 +468,7 @@ cdef void settle(NodeBuffer* t, int32_t node) noexcept nogil:
     """§2 step 11: the errors of a split node are its children's, summed in branch
     order; it collapses if they do not beat a leaf by more than epsilon."""
     cdef Node* nd = &t.nodes[node]
-    cdef Py_ssize_t b, k = t.n_classes
+    cdef Py_ssize_t b
     cdef double errors = 0.0
     for b in range(nd.n_children):
         errors = errors + t.nodes[nd.first_child + b].errors

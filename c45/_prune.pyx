@@ -136,6 +136,16 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     return conclude(p, node, leaf, tree_est, max_branch, lo, hi, update)
 
 
+cdef inline double subtree_estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
+                                   bint update, double stop) noexcept nogil:
+    """The estimate of the subtree at node for the same cases, in the fit's layout:
+    R8's case array [lo, hi] (float32: always the exact value) or the list
+    arena[lo .. lo + hi) (float64: INFINITY once known to pass stop)."""
+    if p.w.data.f32:
+        return estimate(p, node, lo, hi, update)
+    return descend(p, node, lo, hi, update, stop)
+
+
 cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_branch,
                      Py_ssize_t lo, Py_ssize_t hi, bint update) noexcept nogil:
     """§8.2 steps 6-7 at an internal node, for both case layouts, once its leaf
@@ -158,8 +168,6 @@ cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_
     child = nd.first_child + max_branch - 1
     if not p.raising:
         branch_est = tree_est + 1e38
-    elif p.w.data.f32:
-        branch_est = estimate(p, child, lo, hi, False)
     else:
         # Only branch_est versus one threshold decides: with leaf <= tree + 0.1,
         # whether branch_est + 0.1 >= leaf (then a leaf, else raise); otherwise
@@ -171,13 +179,10 @@ cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_
             threshold = leaf - 0.1
         else:
             threshold = tree_est + 0.1
-        branch_est = descend(p, child, lo, hi, False,
-                             threshold + 1e-9 * (1.0 + fabs(threshold)))
+        branch_est = subtree_estimate(p, child, lo, hi, False,
+                                      threshold + 1e-9 * (1.0 + fabs(threshold)))
     if decide(p, node, leaf, tree_est, branch_est):
-        if p.w.data.f32:
-            estimate(p, child, lo, hi, True)
-        else:
-            descend(p, child, lo, hi, True, INFINITY)
+        subtree_estimate(p, child, lo, hi, True, INFINITY)
         raise_child(p, node, child)
     return p.tree.nodes[node].errors
 

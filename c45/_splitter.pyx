@@ -1308,7 +1308,7 @@ cdef Py_ssize_t select_feature(Work* w) noexcept nogil:
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil:
     """The stored cut (§5.4): the largest training value of the feature <= bar."""
     cdef const double* v
-    cdef Py_ssize_t lo = 0, hi, mid
+    cdef Py_ssize_t lo = 0, hi
     if d.f32:
         v = d.distinct + d.distinct_start[feature]
         hi = d.distinct_start[feature + 1] - d.distinct_start[feature]

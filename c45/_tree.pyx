@@ -63,7 +63,7 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t lo = fr.lo, hi = fr.hi, i
-    cdef Py_ssize_t feature, n_branches, n_values, column
+    cdef Py_ssize_t feature, n_branches, column
     cdef int64_t map_offset = -1
     cdef double total, threshold = NAN, x, lowest = INFINITY, highest = -INFINITY
     cdef int kind
@@ -117,7 +117,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
     """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
-    cdef Py_ssize_t k = d.n_classes, i, cap = 64, top
+    cdef Py_ssize_t i, cap = 64, top
     cdef Frame* stack = <Frame*> malloc(cap * sizeof(Frame))
     cdef Frame* fr
     cdef Frame* grown
