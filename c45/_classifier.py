@@ -298,6 +298,8 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         if self.pruning == "reduced_error" and X_val is None:
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
+        if data.n_cases * schema.n_features >= TRIM_CELLS:
+            _tree.release_heap()
         options = self._options(schema.n_features)
         self._schema = schema
         self.classes_ = classes

@@ -47,7 +47,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._scratch cimport resize, room_for
+from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature,
@@ -87,6 +87,7 @@ cdef struct Grower:
     Py_ssize_t info_top
     bint any_discrete
     bint shares_tables       # list_of, feature_of belong to another grower
+    bint mapped              # the arenas are big blocks (c45/_scratch.pxd): a root grower's
 
 
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
@@ -96,25 +97,34 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
         return 0
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
+    cdef void* grown
     for j in range(g.n_lists):
-        if resize(<void**> &g.lists[j], g.arena_cap, cap, sizeof(Entry), False) < 0:
-            return -1                  # the arenas grown so far keep their data
+        if g.mapped:
+            grown = c45_big_resize(g.lists[j], cap * sizeof(Entry))
+            if grown == NULL:
+                return -1              # the arenas grown so far keep their data
+            g.lists[j] = <Entry*> grown
+        elif resize(<void**> &g.lists[j], g.arena_cap, cap, sizeof(Entry), False) < 0:
+            return -1
     g.arena_cap = cap
     return 0
 
 
 cdef void arena_trim(Grower* g) noexcept nogil:
     """Give back the arenas' room above their top, so that set-aside tasks do not
-    stack on pages the top nodes touched and no longer use (glibc returns a
-    shrunk mmapped block's pages at once; a heap block's tail goes back to malloc
-    for the task copies). A failed shrink keeps the larger block, which has the
-    room too."""
+    stack on pages the top nodes touched and no longer use (a root grower's
+    mapped arenas give their pages back at once; a heap block's tail goes back
+    to malloc for the task copies). A failed shrink keeps the larger block, which
+    has the room too."""
     cdef Py_ssize_t cap = g.arena_top + 1024, j
     cdef Entry* kept
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        kept = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
+        if g.mapped:
+            kept = <Entry*> c45_big_resize(g.lists[j], cap * sizeof(Entry))
+        else:
+            kept = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -787,6 +797,8 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     g.lists = <Entry**> calloc(g.n_lists, sizeof(Entry*))
     if g.lists == NULL:
         return -1
+    # A root grower's lists are the fit's largest buffers; a task's are malloc's.
+    g.mapped = model == NULL
     if model != NULL:
         g.list_of = model.list_of
         g.feature_of = model.feature_of
@@ -807,7 +819,13 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
 
 
 cdef void grower_free(Grower* g) noexcept nogil:
-    free_lists(g.lists, g.n_lists)
+    cdef Py_ssize_t j
+    if g.mapped and g.lists != NULL:
+        for j in range(g.n_lists):
+            c45_big_free(g.lists[j])
+        free(g.lists)
+    else:
+        free_lists(g.lists, g.n_lists)
     free(g.outcome); free(g.mark); free(g.mark_small); free(g.factor); free(g.size)
     if not g.shares_tables:
         free(g.list_of); free(g.feature_of)

@@ -39,3 +39,48 @@ cdef inline int room_for(void** data, Py_ssize_t count, Py_ssize_t extra, Py_ssi
         return -1
     cap[0] = grown
     return 0
+
+
+# Blocks whose pages go back to the system when they shrink or are freed: the
+# root's case lists, the largest buffers of a fit. glibc serves them from its
+# heap once a large free has raised its mmap threshold, and keeps a freed or
+# shrunk heap block's pages resident, so they would add to the fit's peak
+# while the set-aside tasks' lists take fresh pages beside them. On Linux each
+# block is its own mapping (a 16-byte header holds its size; mremap grows and
+# shrinks it in place or moves its pages without copying); elsewhere, realloc.
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #define C45_BIG_HEADER 16
+    static void* c45_big_resize(void* p, size_t n) {
+        size_t want = (n + C45_BIG_HEADER + 4095) & ~(size_t) 4095, have;
+        char* base;
+        if (p == NULL) {
+            base = (char*) mmap(NULL, want, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (base == MAP_FAILED) return NULL;
+        } else {
+            base = (char*) p - C45_BIG_HEADER;
+            have = *(size_t*) base;
+            if (want == have) return p;
+            base = (char*) mremap(base, have, want, MREMAP_MAYMOVE);
+            if (base == MAP_FAILED) return want < have ? p : NULL;
+        }
+        *(size_t*) base = want;
+        return base + C45_BIG_HEADER;
+    }
+    static void c45_big_free(void* p) {
+        if (p != NULL) {
+            char* base = (char*) p - C45_BIG_HEADER;
+            munmap(base, *(size_t*) base);
+        }
+    }
+    #else
+    #define c45_big_resize(p, n) realloc((p), (n))
+    #define c45_big_free(p) free(p)
+    #endif
+    """
+    void* c45_big_resize(void* p, size_t n) noexcept nogil
+    void c45_big_free(void* p) noexcept nogil
