@@ -299,6 +299,8 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
         if data.n_cases * schema.n_features >= TRIM_CELLS:
+            # The encoding's freed copies would stay resident beside the case
+            # lists (their own mappings) through the peak of growing.
             _tree.release_heap()
         options = self._options(schema.n_features)
         self._schema = schema

@@ -47,7 +47,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
+from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free, BIG_BLOCK_MIN
 from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature,
@@ -797,8 +797,10 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     g.lists = <Entry**> calloc(g.n_lists, sizeof(Entry*))
     if g.lists == NULL:
         return -1
-    # A root grower's lists are the fit's largest buffers; a task's are malloc's.
-    g.mapped = model == NULL
+    # A root grower's lists are the fit's largest buffers: big blocks, unless
+    # small (a mapping per list would cost a small fit more than its heap pages);
+    # a task's lists are malloc's.
+    g.mapped = model == NULL and d.n_cases * sizeof(Entry) >= BIG_BLOCK_MIN
     if model != NULL:
         g.list_of = model.list_of
         g.feature_of = model.feature_of

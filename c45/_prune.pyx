@@ -22,7 +22,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
-from c45._scratch cimport resize, room_for
+from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free, BIG_BLOCK_MIN
 from c45._tasks cimport TaskOrder, run_tasks
 
 
@@ -53,8 +53,9 @@ cdef struct Pruner:
     PruneTask* tasks         # the running descent's subtrees estimated already
     Py_ssize_t n_tasks
     int32_t* height          # n_jobs > 1: levels of each node's grown subtree
-    # float64: a stack of case lists
+    # float64: a stack of case lists, a big block (c45/_scratch.pxd) if mapped
     Listed* arena
+    bint mapped
     Py_ssize_t arena_top
     Py_ssize_t arena_cap
     Py_ssize_t* offsets      # per branch of the nodes being visited: list offsets
@@ -225,11 +226,25 @@ cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
         p.cut[node] = p.cut[child]
 
 
+cdef void free_arena(Pruner* p) noexcept nogil:
+    if p.mapped:
+        c45_big_free(p.arena)
+    else:
+        free(p.arena)
+    p.arena = NULL
+
+
 cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
     cdef Py_ssize_t cap
+    cdef void* grown
     if p.arena_top + extra > p.arena_cap:
         cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
-        if resize(<void**> &p.arena, p.arena_cap, cap, sizeof(Listed), False) < 0:
+        if p.mapped:
+            grown = c45_big_resize(p.arena, cap * sizeof(Listed))
+            if grown == NULL:
+                return -1
+            p.arena = <Listed*> grown
+        elif resize(<void**> &p.arena, p.arena_cap, cap, sizeof(Listed), False) < 0:
             return -1
         p.arena_cap = cap
     if p.off_top + extra_offsets > p.off_cap:
@@ -842,7 +857,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     if not tl.failed:
         run_pending(&tl)
     for i in range(tl.n_workers):
-        free(tl.workers[i].arena)
+        free_arena(&tl.workers[i])
         free(tl.workers[i].offsets)
         free(tl.workers[i].outcome)
         if tl.workers[i].dist != NULL:
@@ -940,6 +955,9 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.raising = subtree_raising
     p.arena = NULL
     p.arena_top = p.arena_cap = 0
+    # The lists along a path of the tree can hold several times the cases: a big
+    # arena grows without a copy and gives its pages back when freed.
+    p.mapped = n * sizeof(Listed) >= BIG_BLOCK_MIN
     p.offsets = NULL
     p.off_top = p.off_cap = 0
     p.outcome = NULL
@@ -980,7 +998,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
             p.arena[i].cls = w.data.y[i]
         p.arena_top = n
         estimate_entry(&p, 0, 0, n, True, INFINITY)
-    free(p.arena)
+    free_arena(&p)
     free(p.offsets)
     free(p.outcome)
     free(p.cut)

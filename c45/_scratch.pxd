@@ -84,3 +84,7 @@ cdef extern from *:
     """
     void* c45_big_resize(void* p, size_t n) noexcept nogil
     void c45_big_free(void* p) noexcept nogil
+
+# Blocks from this size on are worth a mapping of their own.
+cdef enum:
+    BIG_BLOCK_MIN = 1 << 20

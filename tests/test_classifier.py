@@ -125,18 +125,24 @@ def test_zero_weight_is_removal_and_integer_weight_is_duplication():
 
 
 def test_large_fit_gives_freed_heap_back_small_fit_does_not(monkeypatch):
-    """fit ends with _tree.release_heap (malloc_trim under glibc) from TRIM_CELLS
-    cells on, after the fit's buffers are freed; below it a fit skips the trim."""
+    """From TRIM_CELLS cells on, fit calls _tree.release_heap (malloc_trim under
+    glibc) twice: after encoding, before growing (the encoding's freed buffers
+    would otherwise stay resident beside the case lists), and at the end, after
+    the fit's buffers are freed. Below it a fit skips both."""
     from c45 import _classifier, _tree
     _tree.release_heap()                # callable on every platform
     calls = []
-    monkeypatch.setattr(_tree, "release_heap", lambda: calls.append(1))
+    build_tree = _tree.build_tree
+    monkeypatch.setattr(_tree, "release_heap", lambda: calls.append("trim"))
+    monkeypatch.setattr(_tree, "build_tree",
+                        lambda *a: calls.append("grow") or build_tree(*a))
     X, y = mixed_frame(200, seed=3)
     C45Classifier().fit(X, y)
-    assert calls == []
+    assert calls == ["grow"]
+    calls.clear()
     monkeypatch.setattr(_classifier, "TRIM_CELLS", 200 * X.shape[1])
     C45Classifier().fit(X, y)
-    assert calls == [1]
+    assert calls == ["trim", "grow", "trim"]
 
 
 def test_pickle_round_trip_and_clone():
