@@ -47,7 +47,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free, BIG_BLOCK_MIN
+from c45._scratch cimport resize, room_for, block_resize, block_free, BIG_BLOCK_MIN
 from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature,
@@ -87,25 +87,22 @@ cdef struct Grower:
     Py_ssize_t info_top
     bint any_discrete
     bint shares_tables       # list_of, feature_of belong to another grower
-    bint mapped              # the arenas are big blocks (c45/_scratch.pxd): a root grower's
+    bint mapped              # the arenas are big blocks (c45/_scratch.pxd)
 
 
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     """Room for extra more entries in every arena."""
     cdef Py_ssize_t cap = g.arena_cap, j
+    cdef Entry* grown
     if g.arena_top + extra <= cap:
         return 0
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
-    cdef void* grown
     for j in range(g.n_lists):
-        if g.mapped:
-            grown = c45_big_resize(g.lists[j], cap * sizeof(Entry))
-            if grown == NULL:
-                return -1              # the arenas grown so far keep their data
-            g.lists[j] = <Entry*> grown
-        elif resize(<void**> &g.lists[j], g.arena_cap, cap, sizeof(Entry), False) < 0:
-            return -1
+        grown = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.mapped)
+        if grown == NULL:
+            return -1                  # the arenas grown so far keep their data
+        g.lists[j] = grown
     g.arena_cap = cap
     return 0
 
@@ -121,10 +118,7 @@ cdef void arena_trim(Grower* g) noexcept nogil:
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        if g.mapped:
-            kept = <Entry*> c45_big_resize(g.lists[j], cap * sizeof(Entry))
-        else:
-            kept = <Entry*> realloc(g.lists[j], cap * sizeof(Entry))
+        kept = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.mapped)
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -822,12 +816,10 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
 
 cdef void grower_free(Grower* g) noexcept nogil:
     cdef Py_ssize_t j
-    if g.mapped and g.lists != NULL:
+    if g.lists != NULL:
         for j in range(g.n_lists):
-            c45_big_free(g.lists[j])
+            block_free(g.lists[j], g.mapped)
         free(g.lists)
-    else:
-        free_lists(g.lists, g.n_lists)
     free(g.outcome); free(g.mark); free(g.mark_small); free(g.factor); free(g.size)
     if not g.shares_tables:
         free(g.list_of); free(g.feature_of)

@@ -22,7 +22,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
-from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free, BIG_BLOCK_MIN
+from c45._scratch cimport resize, room_for, block_resize, block_free, BIG_BLOCK_MIN
 from c45._tasks cimport TaskOrder, run_tasks
 
 
@@ -227,25 +227,19 @@ cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
 
 
 cdef void free_arena(Pruner* p) noexcept nogil:
-    if p.mapped:
-        c45_big_free(p.arena)
-    else:
-        free(p.arena)
+    block_free(p.arena, p.mapped)
     p.arena = NULL
 
 
 cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
     cdef Py_ssize_t cap
-    cdef void* grown
+    cdef Listed* grown
     if p.arena_top + extra > p.arena_cap:
         cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
-        if p.mapped:
-            grown = c45_big_resize(p.arena, cap * sizeof(Listed))
-            if grown == NULL:
-                return -1
-            p.arena = <Listed*> grown
-        elif resize(<void**> &p.arena, p.arena_cap, cap, sizeof(Listed), False) < 0:
+        grown = <Listed*> block_resize(p.arena, cap * sizeof(Listed), p.mapped)
+        if grown == NULL:
             return -1
+        p.arena = grown
         p.arena_cap = cap
     if p.off_top + extra_offsets > p.off_cap:
         cap = 2 * p.off_cap + extra_offsets + 64

@@ -1,6 +1,6 @@
 # Growable scratch arrays: resizing with the failure handled one way, whatever
 # the growth policy (the node buffer, task lists, the pruner, the walkers' path).
-from libc.stdlib cimport realloc
+from libc.stdlib cimport free, realloc
 from libc.string cimport memset
 
 
@@ -54,7 +54,7 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #define C45_BIG_HEADER 16
-    static void* c45_big_resize(void* p, size_t n) {
+    static inline void* c45_big_resize(void* p, size_t n) {
         size_t want = (n + C45_BIG_HEADER + 4095) & ~(size_t) 4095, have;
         char* base;
         if (p == NULL) {
@@ -71,7 +71,7 @@ cdef extern from *:
         *(size_t*) base = want;
         return base + C45_BIG_HEADER;
     }
-    static void c45_big_free(void* p) {
+    static inline void c45_big_free(void* p) {
         if (p != NULL) {
             char* base = (char*) p - C45_BIG_HEADER;
             munmap(base, *(size_t*) base);
@@ -88,3 +88,16 @@ cdef extern from *:
 # Blocks from this size on are worth a mapping of their own.
 cdef enum:
     BIG_BLOCK_MIN = 1 << 20
+
+
+cdef inline void* block_resize(void* data, size_t n, bint big) noexcept nogil:
+    """realloc, or c45_big_resize for a big block; NULL when memory runs out
+    (a block that fails to shrink is kept as it is)."""
+    return c45_big_resize(data, n) if big else realloc(data, n)
+
+
+cdef inline void block_free(void* data, bint big) noexcept nogil:
+    if big:
+        c45_big_free(data)
+    else:
+        free(data)

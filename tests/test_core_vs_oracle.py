@@ -333,3 +333,27 @@ def test_parallel_pruning_in_batches_does_not_change_the_tree():
     for field in one._fields:
         assert np.array_equal(getattr(one, field), getattr(two, field),
                               equal_nan=getattr(one, field).dtype.kind == "f"), field
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_big_block_lists_grow_the_tree_of_heap_lists(n_jobs):
+    """The root's case lists and pruning's list stack are their own mappings from
+    1 MiB on (c45/_scratch.pxd big blocks, which grow and shrink by mremap),
+    malloc's below. 40,000 distinct rows given twice (80,000 cases: big blocks)
+    and given once with weight 2 (40,000 cases: malloc) make the same grown and
+    pruned trees, field for field: integer weights sum exactly, and ties, discrete
+    features and many small tasks exercise every list path."""
+    rng = np.random.default_rng(8)
+    n = 40_000
+    X = pd.DataFrame({"a": rng.normal(size=n).round(2), "b": rng.normal(size=n),
+                      "c": pd.Categorical(rng.choice(list("pqrstu"), n)),
+                      "d": rng.integers(0, 40, n).astype(float)})
+    y = ((X["a"] + X["b"] * (X["c"] == "p") + rng.normal(scale=0.7, size=n)) > 0
+         ).astype(int) + (X["d"] > 30)
+    twice = C45Classifier(n_jobs=n_jobs).fit(pd.concat([X, X]), np.concatenate([y, y]))
+    weighted = C45Classifier(n_jobs=n_jobs).fit(X, y, sample_weight=np.full(n, 2.0))
+    assert twice.tree_.node_count > 100
+    for a, b in ((twice.grown_tree_, weighted.grown_tree_), (twice.tree_, weighted.tree_)):
+        for field in a._fields:
+            assert np.array_equal(getattr(a, field), getattr(b, field),
+                                  equal_nan=getattr(a, field).dtype.kind == "f"), field
