@@ -42,39 +42,60 @@ cdef inline int room_for(void** data, Py_ssize_t count, Py_ssize_t extra, Py_ssi
 
 
 # Blocks whose pages go back to the system when they shrink or are freed: the
-# root's case lists, the largest buffers of a fit. glibc serves them from its
-# heap once a large free has raised its mmap threshold, and keeps a freed or
-# shrunk heap block's pages resident, so they would add to the fit's peak
-# while the set-aside tasks' lists take fresh pages beside them. On Linux each
-# block is its own mapping (a 16-byte header holds its size; mremap grows and
-# shrinks it in place or moves its pages without copying); elsewhere, realloc.
+# root's case lists and pruning's list stack, the largest buffers of a fit.
+# glibc serves them from its heap once a large free has raised its mmap
+# threshold, and keeps a freed or shrunk heap block's pages resident, so they
+# would add to the fit's peak while later buffers take fresh pages beside them.
+# On Linux each block is its own mapping: mremap grows and shrinks it in place
+# or moves its pages without a copy. A 16-byte header holds the block's size,
+# odd for a block that malloc holds instead: where a mapping fails (the
+# process's count of mappings is capped), a block lives in malloc's heap.
+# Elsewhere, realloc.
 cdef extern from *:
     """
     #include <stdlib.h>
+    #include <string.h>
     #if defined(__linux__)
     #include <sys/mman.h>
     #define C45_BIG_HEADER 16
     static inline void* c45_big_resize(void* p, size_t n) {
-        size_t want = (n + C45_BIG_HEADER + 4095) & ~(size_t) 4095, have;
-        char* base;
-        if (p == NULL) {
-            base = (char*) mmap(NULL, want, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (base == MAP_FAILED) return NULL;
-        } else {
+        size_t want = (n + C45_BIG_HEADER + 4095) & ~(size_t) 4095, have = 0;
+        char* base = NULL;
+        char* moved;
+        if (p != NULL) {
             base = (char*) p - C45_BIG_HEADER;
             have = *(size_t*) base;
-            if (want == have) return p;
-            base = (char*) mremap(base, have, want, MREMAP_MAYMOVE);
-            if (base == MAP_FAILED) return want < have ? p : NULL;
         }
-        *(size_t*) base = want;
-        return base + C45_BIG_HEADER;
+        if (have & 1) {                              /* malloc's */
+            moved = (char*) realloc(base, n + C45_BIG_HEADER);
+            if (moved == NULL) return n + C45_BIG_HEADER < have ? p : NULL;
+            *(size_t*) moved = (n + C45_BIG_HEADER) | 1;
+            return moved + C45_BIG_HEADER;
+        }
+        if (want == have) return p;
+        moved = (char*) (base == NULL
+            ? mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            : mremap(base, have, want, MREMAP_MAYMOVE));
+        if (moved == MAP_FAILED) {
+            if (want < have) return p;               /* keeps the larger block */
+            moved = (char*) malloc(n + C45_BIG_HEADER);
+            if (moved == NULL) return NULL;
+            if (base != NULL) {
+                memcpy(moved + C45_BIG_HEADER, p, have - C45_BIG_HEADER);
+                munmap(base, have);
+            }
+            *(size_t*) moved = (n + C45_BIG_HEADER) | 1;
+            return moved + C45_BIG_HEADER;
+        }
+        *(size_t*) moved = want;
+        return moved + C45_BIG_HEADER;
     }
     static inline void c45_big_free(void* p) {
         if (p != NULL) {
             char* base = (char*) p - C45_BIG_HEADER;
-            munmap(base, *(size_t*) base);
+            size_t have = *(size_t*) base;
+            if (have & 1) free(base);
+            else munmap(base, have);
         }
     }
     #else
