@@ -21,7 +21,10 @@ here is asserted.
 * batch: process CPU time (best of 3) of predict on --batch rows, 10 features.
 * bagging: BaggingClassifier(model, n_estimators=20) fit on 200k x 10 in a fresh
   process each: peak RSS during fit and RSS held after it, above the process's
-  RSS with X and the libraries loaded (Linux: VmHWM reset by /proc/self/clear_refs).
+  RSS with X and the libraries loaded (Linux: VmHWM reset by /proc/self/clear_refs);
+  "one fit": the same for one model fitted with bootstrap counts as weights (what
+  each of the ensemble's fits gets): the ensemble's peak is about its trees plus
+  one fit's peak. "fit CPU": process CPU time of that fit.
 """
 import argparse
 import os
@@ -136,7 +139,7 @@ def latency_and_batch(args):
 
 
 BAGGING = r"""
-import gc, sys
+import gc, sys, time
 import numpy as np
 sys.path[:0] = [p for p in sys.argv[2:] if p]
 from bench_predict import data
@@ -147,16 +150,25 @@ def status(key):
     with open("/proc/self/status") as fh:
         return next(int(l.split()[1]) for l in fh if l.startswith(key)) / 1024
 X, y = data(200_000, 2)
-model = C45Classifier() if sys.argv[1] == "c45" else DecisionTreeClassifier(
+name, one = sys.argv[1].split()[0], sys.argv[1].endswith("one fit")
+model = C45Classifier() if name == "c45" else DecisionTreeClassifier(
     criterion="entropy", min_samples_leaf=2)
+# one fit: the bootstrap counts as weights, as BaggingClassifier passes them
+counts = np.bincount(np.random.default_rng(0).integers(0, len(y), len(y)),
+                     minlength=len(y)).astype(float)
 gc.collect()
 with open("/proc/self/clear_refs", "w") as fh:
     fh.write("5")                   # VmHWM := VmRSS (Linux)
 base = status("VmRSS:")
-bag = BaggingClassifier(model, n_estimators=20, random_state=0).fit(X, y)
+cpu = time.process_time()
+if one:
+    estimators = [model.fit(X, y, sample_weight=counts)]
+else:
+    estimators = BaggingClassifier(model, n_estimators=20, random_state=0).fit(X, y).estimators_
+cpu = time.process_time() - cpu
 gc.collect()
 print(status("VmHWM:") - base, status("VmRSS:") - base, X.nbytes / 1e6,
-      sum(e.tree_.node_count for e in bag.estimators_))
+      sum(e.tree_.node_count for e in estimators), cpu)
 """
 
 
@@ -165,16 +177,18 @@ def bagging():
           "(MB above RSS with X loaded)")
     here = os.path.dirname(os.path.abspath(__file__))
     out = {}
-    for name in ("sklearn", "c45"):
+    names = ("sklearn", "c45", "sklearn one fit", "c45 one fit")
+    for name in names:
         run = subprocess.run([sys.executable, "-c", BAGGING, name, here,
                               os.environ.get("PYTHONPATH", "")],
                              capture_output=True, text=True, check=True)
         out[name] = [float(v) for v in run.stdout.split()]
-    for name in ("sklearn", "c45"):
-        peak, held, x_mb, nodes = out[name]
-        print(f"{name:8s} peak {peak:7.1f} MB ({peak / out['sklearn'][0]:4.2f}x sklearn)"
-              f"   held {held:7.1f} MB ({held / out['sklearn'][1]:4.2f}x sklearn)   "
-              f"X {x_mb:.0f} MB   nodes {int(nodes):,}")
+    for name in names:
+        peak, held, x_mb, nodes, cpu = out[name]
+        ref = out["sklearn one fit" if name.endswith("one fit") else "sklearn"]
+        print(f"{name:15s} peak {peak:7.1f} MB ({peak / ref[0]:4.2f}x sklearn)"
+              f"   held {held:7.1f} MB ({held / ref[1]:4.2f}x sklearn)   "
+              f"fit CPU {cpu:6.2f} s   X {x_mb:.0f} MB   nodes {int(nodes):,}")
 
 
 def main():
