@@ -831,6 +831,8 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         tl.workers[i] = p[0]
         tl.workers[i].arena = NULL
         tl.workers[i].arena_cap = tl.workers[i].arena_top = 0
+        # A worker's lists are its tasks', of under p.limit cases each.
+        tl.workers[i].mapped = p.limit * <Py_ssize_t> sizeof(Listed) >= BIG_BLOCK_MIN
         tl.workers[i].offsets = NULL
         tl.workers[i].off_cap = tl.workers[i].off_top = 0
         tl.workers[i].outcome = NULL
