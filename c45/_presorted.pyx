@@ -47,7 +47,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
-from c45._scratch cimport resize, room_for, block_resize, block_free, BIG_BLOCK_MIN
+from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature,
@@ -87,7 +87,7 @@ cdef struct Grower:
     Py_ssize_t info_top
     bint any_discrete
     bint shares_tables       # list_of, feature_of belong to another grower
-    bint mapped              # the arenas are big blocks (c45/_scratch.pxd)
+    bint big                 # the arenas are big blocks (c45/_scratch.pxd)
 
 
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
@@ -99,7 +99,7 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
     for j in range(g.n_lists):
-        grown = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.mapped)
+        grown = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.big)
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
         g.lists[j] = grown
@@ -118,7 +118,7 @@ cdef void arena_trim(Grower* g) noexcept nogil:
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        kept = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.mapped)
+        kept = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.big)
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -791,10 +791,9 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     g.lists = <Entry**> calloc(g.n_lists, sizeof(Entry*))
     if g.lists == NULL:
         return -1
-    # A root grower's lists are the fit's largest buffers: big blocks, unless
-    # small (a mapping per list would cost a small fit more than its heap pages);
-    # a task's lists are malloc's.
-    g.mapped = model == NULL and d.n_cases * sizeof(Entry) >= BIG_BLOCK_MIN
+    # A root grower's lists are the fit's largest buffers: big blocks; a task's
+    # lists are malloc's.
+    g.big = model == NULL
     if model != NULL:
         g.list_of = model.list_of
         g.feature_of = model.feature_of
@@ -818,7 +817,7 @@ cdef void grower_free(Grower* g) noexcept nogil:
     cdef Py_ssize_t j
     if g.lists != NULL:
         for j in range(g.n_lists):
-            block_free(g.lists[j], g.mapped)
+            block_free(g.lists[j], g.big)
         free(g.lists)
     free(g.outcome); free(g.mark); free(g.mark_small); free(g.factor); free(g.size)
     if not g.shares_tables:

@@ -22,7 +22,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank, interrupted, raise_interrupt)
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
-from c45._scratch cimport resize, room_for, block_resize, block_free, BIG_BLOCK_MIN
+from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks
 
 
@@ -53,9 +53,9 @@ cdef struct Pruner:
     PruneTask* tasks         # the running descent's subtrees estimated already
     Py_ssize_t n_tasks
     int32_t* height          # n_jobs > 1: levels of each node's grown subtree
-    # float64: a stack of case lists, a big block (c45/_scratch.pxd) if mapped
+    # float64: a stack of case lists, a big block (c45/_scratch.pxd): the lists
+    # along a path of the tree can hold several times the cases
     Listed* arena
-    bint mapped
     Py_ssize_t arena_top
     Py_ssize_t arena_cap
     Py_ssize_t* offsets      # per branch of the nodes being visited: list offsets
@@ -227,7 +227,7 @@ cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
 
 
 cdef void free_arena(Pruner* p) noexcept nogil:
-    block_free(p.arena, p.mapped)
+    c45_big_free(p.arena)
     p.arena = NULL
 
 
@@ -236,7 +236,7 @@ cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept
     cdef Listed* grown
     if p.arena_top + extra > p.arena_cap:
         cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
-        grown = <Listed*> block_resize(p.arena, cap * sizeof(Listed), p.mapped)
+        grown = <Listed*> c45_big_resize(p.arena, cap * sizeof(Listed))
         if grown == NULL:
             return -1
         p.arena = grown
@@ -831,8 +831,6 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         tl.workers[i] = p[0]
         tl.workers[i].arena = NULL
         tl.workers[i].arena_cap = tl.workers[i].arena_top = 0
-        # A worker's lists are its tasks', of under p.limit cases each.
-        tl.workers[i].mapped = p.limit * <Py_ssize_t> sizeof(Listed) >= BIG_BLOCK_MIN
         tl.workers[i].offsets = NULL
         tl.workers[i].off_cap = tl.workers[i].off_top = 0
         tl.workers[i].outcome = NULL
@@ -951,9 +949,6 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.raising = subtree_raising
     p.arena = NULL
     p.arena_top = p.arena_cap = 0
-    # The lists along a path of the tree can hold several times the cases: a big
-    # arena grows without a copy and gives its pages back when freed.
-    p.mapped = n * sizeof(Listed) >= BIG_BLOCK_MIN
     p.offsets = NULL
     p.off_top = p.off_cap = 0
     p.outcome = NULL

@@ -46,11 +46,11 @@ cdef inline int room_for(void** data, Py_ssize_t count, Py_ssize_t extra, Py_ssi
 # glibc serves them from its heap once a large free has raised its mmap
 # threshold, and keeps a freed or shrunk heap block's pages resident, so they
 # would add to the fit's peak while later buffers take fresh pages beside them.
-# On Linux each block is its own mapping: mremap grows and shrinks it in place
-# or moves its pages without a copy. A 16-byte header holds the block's size,
-# odd for a block that malloc holds instead: where a mapping fails (the
-# process's count of mappings is capped), a block lives in malloc's heap.
-# Elsewhere, realloc.
+# On Linux a block made with 1 MiB or more is its own mapping: mremap grows and
+# shrinks it in place or moves its pages without a copy. A 16-byte header holds
+# the block's size, odd for a block that malloc holds instead: a smaller one (a
+# mapping would cost a small fit more than its heap pages), or one whose mapping
+# failed (the process's count of mappings is capped). Elsewhere, realloc.
 cdef extern from *:
     """
     #include <stdlib.h>
@@ -58,6 +58,7 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #define C45_BIG_HEADER 16
+    #define C45_BIG_MIN ((size_t) 1 << 20)
     static inline void* c45_big_resize(void* p, size_t n) {
         size_t want = (n + C45_BIG_HEADER + 4095) & ~(size_t) 4095, have = 0;
         char* base = NULL;
@@ -66,6 +67,7 @@ cdef extern from *:
             base = (char*) p - C45_BIG_HEADER;
             have = *(size_t*) base;
         }
+        if (base == NULL && n < C45_BIG_MIN) have = 1;   /* small: malloc's */
         if (have & 1) {                              /* malloc's */
             moved = (char*) realloc(base, n + C45_BIG_HEADER);
             if (moved == NULL) return n + C45_BIG_HEADER < have ? p : NULL;
@@ -105,10 +107,6 @@ cdef extern from *:
     """
     void* c45_big_resize(void* p, size_t n) noexcept nogil
     void c45_big_free(void* p) noexcept nogil
-
-# Blocks from this size on are worth a mapping of their own.
-cdef enum:
-    BIG_BLOCK_MIN = 1 << 20
 
 
 cdef inline void* block_resize(void* data, size_t n, bint big) noexcept nogil:

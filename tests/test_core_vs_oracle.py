@@ -337,14 +337,15 @@ def test_parallel_pruning_in_batches_does_not_change_the_tree():
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_big_block_lists_grow_the_tree_of_heap_lists(n_jobs):
-    """The root's case lists and pruning's list stack are their own mappings from
-    1 MiB on (c45/_scratch.pxd big blocks, which grow and shrink by mremap),
-    malloc's below. 40,000 distinct rows given twice (80,000 cases: big blocks)
-    and given once with weight 2 (40,000 cases: malloc) make the same grown and
+    """The root's case lists and pruning's list stack are big blocks
+    (c45/_scratch.pxd): made with 1 MiB or more, their own mappings, which grow
+    and shrink by mremap; smaller, malloc's. 30,000 distinct rows given twice
+    (60,000 cases: lists of 1.8 MB, a 1.9 MB stack, mapped) and given once with
+    weight 2 (30,000 cases: 0.8 MB and 0.9 MB, malloc's) make the same grown and
     pruned trees, field for field: integer weights sum exactly, and ties, discrete
     features and many small tasks exercise every list path."""
     rng = np.random.default_rng(8)
-    n = 40_000
+    n = 30_000
     X = pd.DataFrame({"a": rng.normal(size=n).round(2), "b": rng.normal(size=n),
                       "c": pd.Categorical(rng.choice(list("pqrstu"), n)),
                       "d": rng.integers(0, 40, n).astype(float)})
