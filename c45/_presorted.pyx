@@ -51,7 +51,8 @@ from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature,
-                            interrupted, raise_interrupt, PARALLEL_MIN_WORK)
+                            PARALLEL_MIN_WORK)
+from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
                          empty_branch, collapse_if_no_better)

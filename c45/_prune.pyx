@@ -20,7 +20,8 @@ from libc.stdint cimport int32_t, uint32_t
 from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
-                            cut_rank, interrupted, raise_interrupt)
+                            cut_rank)
+from c45._interrupt cimport interrupted, raise_interrupt
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks

@@ -101,6 +101,3 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
                                double total) noexcept nogil
 cdef Py_ssize_t PARALLEL_MIN_WORK
 
-cdef int interrupt_init(Interrupt* it) except -1
-cdef bint interrupted(Interrupt* it) noexcept nogil
-cdef int raise_interrupt() except -1

@@ -12,15 +12,10 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from c45._threads import clamp as clamp_threads
-import threading
-from cpython.exc cimport PyErr_CheckSignals
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-
-cdef extern from "Python.h":
-    unsigned long PyThread_get_thread_ident() nogil
 
 from c45._scratch cimport resize, doubled
-from c45._types cimport Entry, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._interrupt cimport interrupted
+from c45._types cimport Entry, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -1209,61 +1204,6 @@ cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         w.info[f] = 0.0
     else:
         eval_discrete(w, f, lo, hi, total)
-
-
-# ---------------------------------------------------------------------------
-# Ctrl-C: signals reach Python's main thread only, and only when it runs Python
-# code, so the compiled loops poll: every POLL_SECONDS the calling thread takes
-# the GIL and runs the signal handlers; an exception there sets stop, every loop
-# unwinds (freeing what it holds) and the entry point raises the exception.
-
-cdef double POLL_SECONDS = 0.005
-_pending = []           # the exception a poll caught (main thread only)
-
-
-cdef int interrupt_init(Interrupt* it) except -1:
-    it.owner = (PyThread_get_thread_ident()
-                if threading.current_thread() is threading.main_thread() else 0)
-    it.stop = 0
-    it.last = 0.0
-    return 0
-
-
-cdef inline double monotonic() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + 1e-9 * ts.tv_nsec
-
-
-cdef bint interrupted(Interrupt* it) noexcept nogil:
-    """True when the call must unwind; polls for signals on the calling thread."""
-    cdef double now
-    if it == NULL:
-        return False
-    if it.stop:
-        return True
-    if it.owner == 0 or PyThread_get_thread_ident() != it.owner:
-        return False
-    now = monotonic()
-    if now - it.last < POLL_SECONDS:
-        return False
-    it.last = now
-    with gil:
-        try:
-            PyErr_CheckSignals()
-        except BaseException as exc:
-            _pending.append(exc)
-            it.stop = 1
-    return it.stop != 0
-
-
-cdef int raise_interrupt() except -1:
-    """Raise the exception the poll caught (KeyboardInterrupt for Ctrl-C)."""
-    if _pending:
-        exc = _pending.pop()
-        del _pending[:]
-        raise exc
-    raise KeyboardInterrupt
 
 
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil:

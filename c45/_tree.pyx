@@ -9,19 +9,18 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport NAN, INFINITY, isnan, isinf
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
-                            branch_lists, gather_branch, MANY_BRANCHES,
-                            interrupt_init, interrupted, raise_interrupt)
+                            branch_lists, gather_branch, MANY_BRANCHES)
+from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
+                             monotonic)
 from c45._prune cimport prune_pessimistic
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, node_test,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
@@ -705,12 +704,13 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     cdef int err = 0
     cdef Interrupt intr
     memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
+    memset(&intr, 0, sizeof(Interrupt))
     set_dataset(&d, data, options)
-    interrupt_init(&intr)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
     work_init(&w, &d)
     try:
+        interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
         if d.f32:
             with nogil:
@@ -731,6 +731,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
                                   data.n_values), order
     finally:
+        interrupt_end(&intr)
         work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
 
@@ -775,17 +776,19 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
     cdef Interrupt intr
     memset(&buf, 0, sizeof(NodeBuffer))
     set_dataset(&d, data, options)
-    interrupt_init(&intr)
-    d.intr = &intr
+    memset(&intr, 0, sizeof(Interrupt))
     check_prunable(grown)
+    d.intr = &intr
     work_init(&w, &d)
     try:
+        interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
         if d.n_cases > 0:
             memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
         buffer_from_tree(grown, &buf, data.n_values)
         return pessimistic(&w, &buf, confidence, subtree_raising, data.n_values)
     finally:
+        interrupt_end(&intr)
         work_free(&w)
         buffer_free(&buf)
 
@@ -1046,26 +1049,39 @@ cdef Descent descent_for(tree, const int32_t[::1] n_values, const int32_t[::1] c
 
 
 cdef struct Blocks:
-    # Rows in blocks of about 10 ms of work: between blocks the calling thread
-    # polls for Ctrl-C (PyErr_CheckSignals), so that every walker over many rows
-    # stops within a fraction of a second. A C struct timed by the C monotonic
-    # clock (time.monotonic's): no Python object or call per walk.
+    # Rows in blocks of about 10 ms of work: between blocks the walk looks for
+    # signals (c45/_interrupt.pyx: a C flag, no GIL), so that every walker over
+    # many rows stops within a fraction of a second. The whole walk runs without
+    # the GIL: taking it back between blocks would wait on any busy Python thread.
     Py_ssize_t lo, hi, m, size
     double t0
+    Interrupt intr
 
 
-cdef inline double monotonic() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + 1e-9 * ts.tv_nsec
+# Fewer rows than this take well under a millisecond: no signal set-up (one-row
+# latency), no looking.
+cdef Py_ssize_t BLOCKS_POLL_MIN_ROWS = 4096
 
 
-cdef inline void blocks_init(Blocks* b, Py_ssize_t m) noexcept:
+cdef inline int blocks_init(Blocks* b, Py_ssize_t m) except -1:
     b.lo, b.hi, b.m, b.size, b.t0 = 0, 0, m, 16, 0.0
+    memset(&b.intr, 0, sizeof(Interrupt))
+    if m >= BLOCKS_POLL_MIN_ROWS:
+        interrupt_init(&b.intr)
+    return 0
 
 
-cdef bint blocks_next(Blocks* b) except -1:
-    """Advance to the next block (lo .. hi - 1); False when none is left."""
+cdef inline int blocks_end(Blocks* b, bint raising) except -1:
+    """Stop looking for signals; raise the interrupt that stopped the walk."""
+    interrupt_end(&b.intr)
+    if b.intr.stop and raising:
+        raise_interrupt()
+    return 0
+
+
+cdef bint blocks_next(Blocks* b) noexcept nogil:
+    """Advance to the next block (lo .. hi - 1); False when none is left or a
+    signal handler raised (blocks_end raises it)."""
     cdef double took
     if b.hi > b.lo:
         took = monotonic() - b.t0
@@ -1073,7 +1089,8 @@ cdef bint blocks_next(Blocks* b) except -1:
             b.size *= 2
         elif took > 0.02 and b.size > 1:
             b.size //= 2
-        PyErr_CheckSignals()
+        if interrupted(&b.intr):
+            return False
     b.lo = b.hi
     if b.lo >= b.m:
         return False
@@ -1281,23 +1298,24 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             raise MemoryError("c45: out of memory in predict")
     blocks_init(&blocks, m)
     try:
-        while blocks_next(&blocks):
-            lo, hi = blocks.lo, blocks.hi
-            if n_threads > 1:
-                for q in prange(n_threads, nogil=True, schedule="static",
-                                num_threads=n_threads):
-                    walk_rows(d, lo + (hi - lo) * q // n_threads,
-                              lo + (hi - lo) * (q + 1) // n_threads, &rows,
-                              stack_nodes + q * need, stack_ws + q * need,
-                              scratch + q * scratch_stride, &sink)
-            else:
-                with nogil:
+        with nogil:
+            while blocks_next(&blocks):
+                lo, hi = blocks.lo, blocks.hi
+                if n_threads > 1:
+                    for q in prange(n_threads, schedule="static", num_threads=n_threads):
+                        walk_rows(d, lo + (hi - lo) * q // n_threads,
+                                  lo + (hi - lo) * (q + 1) // n_threads, &rows,
+                                  stack_nodes + q * need, stack_ws + q * need,
+                                  scratch + q * scratch_stride, &sink)
+                else:
                     walk_rows(d, lo, hi, &rows, stack_nodes, stack_ws, scratch, &sink)
     finally:
+        blocks_end(&blocks, False)
         if not small:
             free(stack_nodes)
             free(stack_ws)
             free(scratch)
+    blocks_end(&blocks, True)
     return classes if classes_only else out
 
 
@@ -1367,17 +1385,19 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
     cdef Blocks blocks
-    blocks_init(&blocks, m)
     if stack_node == NULL or stack_w == NULL:
         free(stack_node); free(stack_w)
         raise MemoryError("c45: out of memory routing validation cases")
+    blocks_init(&blocks, m)
     try:
-        while blocks_next(&blocks):
-            with nogil:
+        with nogil:
+            while blocks_next(&blocks):
                 walk_rows(d, blocks.lo, blocks.hi, &rows, stack_node, stack_w, NULL, &sink)
     finally:
+        blocks_end(&blocks, False)
         free(stack_node)
         free(stack_w)
+    blocks_end(&blocks, True)
     return out
 
 
@@ -1407,18 +1427,20 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     try:
         if stack_node == NULL or stack_w == NULL or sink.node == NULL or sink.weight == NULL:
             raise MemoryError("c45: out of memory tracing the rows")
-        while blocks_next(&blocks):
-            with nogil:
+        with nogil:
+            while not failed and blocks_next(&blocks):
                 failed = not walk_rows(d, blocks.lo, blocks.hi, &rows, stack_node, stack_w,
                                        NULL, &sink)
-            if failed:
-                raise MemoryError("c45: out of memory tracing the rows")
+        if failed:
+            raise MemoryError("c45: out of memory tracing the rows")
+        blocks_end(&blocks, True)
         nodes = np.empty(sink.count, dtype=np.int32)
         weights = np.empty(sink.count, dtype=np.float64)
         if sink.count > 0:
             memcpy(<void*> cnp.PyArray_DATA(nodes), sink.node, sink.count * sizeof(int32_t))
             memcpy(<void*> cnp.PyArray_DATA(weights), sink.weight, sink.count * sizeof(double))
     finally:
+        blocks_end(&blocks, False)
         free(stack_node)
         free(stack_w)
         free(sink.node)

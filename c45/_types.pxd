@@ -20,13 +20,15 @@ cdef struct Node:
     double errors         # C4.5's Errors: training errors (grown) or estimate (pruned)
     int64_t map_offset    # SUBSET: value v goes to branch maps[map_offset + v]; else -1
 
-# Ctrl-C in the compiled core: the thread that made the call (if it is Python's
-# main thread, where signals arrive) polls for signals every POLL_SECONDS of work
-# and sets stop; every loop, on any thread, stops when stop is set.
+# Signals in the compiled core (c45/_interrupt.pyx): a call made on Python's main
+# thread runs the Python handlers when a signal has come (a C flag, no GIL) and
+# sets stop if one raised; every loop, on any thread, stops when stop is set.
 cdef struct Interrupt:
-    unsigned long owner         # thread ident of the polling thread; 0: no polling
+    unsigned long owner         # thread ident of the thread that runs handlers; 0: none
     int stop                    # a signal handler raised: unwind
-    double last                 # monotonic time of the last poll
+    int timed                   # no C flag for every signal: poll on a timer too
+    int wrapping                # this call holds a reference on the wrapped handlers
+    double last                 # monotonic time of the last timed poll
 
 # The encoded training data, read by the splitter and the pruner. Arrays are
 # feature-major: feature f's values are cont[col[f]*n_cases : (col[f]+1)*n_cases].

@@ -1,0 +1,8 @@
+# Ctrl-C (and every signal with a Python handler) in the compiled core.
+from c45._types cimport Interrupt
+
+cdef double monotonic() noexcept nogil
+cdef int interrupt_init(Interrupt* it) except -1
+cdef void interrupt_end(Interrupt* it) noexcept
+cdef bint interrupted(Interrupt* it) noexcept nogil
+cdef int raise_interrupt() except -1

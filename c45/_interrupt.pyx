@@ -1,0 +1,124 @@
+# cython: language_level=3
+"""Signals in the compiled core (Ctrl-C first of all).
+
+Python runs its signal handlers on the main thread only, and only between
+bytecodes: a long compiled call must look for them itself. Looking must never
+take the GIL (beside another busy Python thread each take waits for its switch
+interval: fits ran 25-380x slower), so a call made on the main thread puts a C
+handler in front of Python's for every signal Python handles (_interrupt.h);
+the loops read its flag, and only when a signal has come does the calling
+thread take the GIL to run the Python handlers. A handler that raises
+(KeyboardInterrupt) sets `stop`: every loop, on every thread, unwinds, and the
+entry point raises the exception. Calls on other threads never run handlers
+(Python would not run them there either); they only stop when told to.
+"""
+import signal
+import threading
+
+from cpython.exc cimport PyErr_CheckSignals
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from c45._types cimport Interrupt
+
+cdef extern from "Python.h":
+    unsigned long PyThread_get_thread_ident() nogil
+
+cdef extern from "_interrupt.h":
+    int C45_HAVE_SIGACTION
+    int c45_signal_seen            # volatile sig_atomic_t in C
+    int c45_signal_wrap(int sig) nogil
+    void c45_signal_unwrap_all() nogil
+
+# Without sigaction (or where a handler could not be wrapped) the calling thread
+# takes the GIL on a timer instead: often enough for Ctrl-C to stop a call well
+# within 100 ms, seldom enough to cost little beside a busy thread.
+cdef double POLL_SECONDS = 0.03
+cdef int wrap_depth = 0            # calls on the main thread inside each other
+cdef bint wrap_timed = False       # the outermost call could not wrap every signal
+cdef unsigned long MAIN_THREAD = threading.main_thread().ident
+_SIGNALS = sorted(int(s) for s in signal.valid_signals())
+_pending = []                      # the exception a handler raised (main thread only)
+
+
+cdef double monotonic() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef int interrupt_init(Interrupt* it) except -1:
+    """Start looking for signals for one call (pair with interrupt_end)."""
+    global wrap_depth, wrap_timed, c45_signal_seen
+    it.stop = 0
+    it.last = monotonic()
+    it.owner = 0
+    it.timed = 0
+    it.wrapping = 0
+    if PyThread_get_thread_ident() != MAIN_THREAD:
+        return 0
+    it.owner = MAIN_THREAD
+    if wrap_depth == 0:
+        c45_signal_seen = 0
+        wrap_timed = not C45_HAVE_SIGACTION
+        for sig in _SIGNALS:
+            if callable(signal.getsignal(sig)) and c45_signal_wrap(sig) < 0:
+                wrap_timed = True
+    wrap_depth += 1
+    it.wrapping = 1
+    it.timed = wrap_timed
+    return 0
+
+
+cdef void interrupt_end(Interrupt* it) noexcept:
+    """Stop looking; the outermost call gives the signals their handlers back."""
+    global wrap_depth
+    if it.wrapping:
+        it.wrapping = 0
+        wrap_depth -= 1
+        if wrap_depth == 0:
+            c45_signal_unwrap_all()
+
+
+cdef bint run_handlers(Interrupt* it) noexcept with gil:
+    """Run Python's pending signal handlers; stop if one raised."""
+    global c45_signal_seen
+    c45_signal_seen = 0
+    try:
+        PyErr_CheckSignals()
+    except BaseException as exc:
+        _pending.append(exc)
+        it.stop = 1
+    return it.stop != 0
+
+
+cdef bint interrupted(Interrupt* it) noexcept nogil:
+    """True when the call must unwind. A plain read of two flags, but on the
+    calling (main) thread after a signal came, or on the fallback timer."""
+    cdef double now
+    if it == NULL:
+        return False
+    if it.stop:
+        return True
+    if it.owner == 0:
+        return False
+    if c45_signal_seen == 0:
+        if not it.timed:
+            return False
+        if PyThread_get_thread_ident() != it.owner:
+            return False
+        now = monotonic()
+        if now - it.last < POLL_SECONDS:
+            return False
+        it.last = now
+    elif PyThread_get_thread_ident() != it.owner:
+        return False
+    return run_handlers(it)
+
+
+cdef int raise_interrupt() except -1:
+    """Raise the exception a handler raised (KeyboardInterrupt for Ctrl-C)."""
+    if _pending:
+        exc = _pending.pop()
+        del _pending[:]
+        raise exc
+    raise KeyboardInterrupt

@@ -1,0 +1,144 @@
+"""c45 inside busy programs: beside other Python threads, with signal handlers of
+the program's own, in threads with small stacks, where threads cannot be made.
+
+Each case runs in a fresh interpreter (tests/c45_process.py) with a timeout, so
+a crash, a hang or a stolen signal handler fails the test instead of the run.
+"""
+import textwrap
+
+import pytest
+
+from c45_process import run_python
+
+
+def run_ok(code, expected, timeout=300, env=None):
+    run = run_python(textwrap.dedent(code), timeout=timeout, env=env)
+    assert run.returncode == 0, (run.returncode, run.stdout[-2000:], run.stderr[-3000:])
+    for line in expected:
+        assert line in run.stdout, (run.stdout[-3000:], run.stderr[-2000:])
+    return run
+
+
+# -- a busy Python thread beside the compiled core ------------------------------
+
+BUSY = """
+import sys, threading, time
+import numpy as np
+from c45 import C45Classifier
+rng = np.random.default_rng(0)
+X = rng.random((200_000, 4)); y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1
+Xn = X.copy(); Xn[rng.random(X.shape) < 0.05] = np.nan
+grown = C45Classifier(pruning=None, n_jobs=JOBS).fit(Xn, y)
+fitted = C45Classifier(n_jobs=JOBS).fit(Xn, y)
+work = {
+    "fit": lambda: C45Classifier(n_jobs=JOBS).fit(X, y),
+    "fit-unknowns": lambda: C45Classifier(n_jobs=JOBS).fit(Xn, y),
+    "prune": lambda: grown.prune(Xn, y, pruning="pessimistic"),
+    "predict-unknowns": lambda: fitted.predict_proba(Xn),
+}
+def best(f):
+    times = []
+    for _ in range(3):
+        t = time.perf_counter(); f(); times.append(time.perf_counter() - t)
+    return min(times)
+alone = {k: best(f) for k, f in work.items()}
+sys.setswitchinterval(SWITCH)
+threading.Thread(target=lambda: [0 for _ in iter(int, 1)], daemon=True).start()
+time.sleep(0.05)
+for k, f in work.items():
+    busy = best(f)
+    print(k, "alone", round(alone[k], 3), "busy", round(busy, 3),
+          "HANDOFFS", round((busy - alone[k]) / SWITCH, 1))
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_busy_python_thread_costs_little(jobs):
+    """The core never takes the GIL to look for Ctrl-C: each take waits out a busy
+    thread's switch interval, and fits ran 25-380x slower beside one, predict 150x.
+    With the switch interval at 0.1 s every take costs about 0.1 s, so the time
+    a busy thread adds counts the takes: a few between the facade's steps, never
+    one per poll, per block of rows or per worker (hundreds before; about 40 are
+    left, most of them numpy steps of the facade that release the GIL). CPU
+    contention on a loaded machine adds little beside 0.1 s a take. What it costs
+    at the default interval: benchmarks/bench_threads.py --only busy."""
+    code = BUSY.replace("JOBS", str(jobs)).replace("SWITCH", "0.1")
+    # Passive OpenMP waits: the count is of GIL takes, not of the CPU that
+    # spinning threads take from the busy one on a loaded machine.
+    run = run_ok(code, ["HANDOFFS"], timeout=600, env={"OMP_WAIT_POLICY": "PASSIVE"})
+    print(run.stdout)
+    handoffs = {line.split()[0]: float(line.split("HANDOFFS")[1])
+                for line in run.stdout.splitlines() if "HANDOFFS" in line}
+    assert len(handoffs) == 4, run.stdout
+    assert max(handoffs.values()) < 60, handoffs
+
+
+# -- the program's own signal handlers -------------------------------------------
+
+def test_signal_handlers_run_and_are_given_back():
+    """A signal with a Python handler that does not raise (SIGUSR1, counted) runs
+    its handler during a long fit without stopping it; the fit's tree is the
+    one a quiet fit grows; a handler may itself call c45 (nested calls); and after
+    the calls every signal has the handler it had before, at the C level too (a
+    SIGINT after the fit still raises KeyboardInterrupt)."""
+    code = """
+    import os, signal, threading, time
+    import numpy as np
+    from c45 import C45Classifier
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200_000, 6)); y = (X[:, 0] + rng.normal(size=200_000) > 0) * 1
+    small = C45Classifier().fit(X[:500], y[:500])
+    seen = []
+    def on_usr1(sig, frame):
+        seen.append(small.predict(X[:5000]).sum())      # c45 inside a handler
+    signal.signal(signal.SIGUSR1, on_usr1)
+    before = {s: signal.getsignal(s) for s in signal.valid_signals()}
+    quiet = C45Classifier().fit(X, y)
+    stop = threading.Event()
+    def pester():
+        while not stop.wait(0.01):
+            os.kill(os.getpid(), signal.SIGUSR1)
+    t = threading.Thread(target=pester); t.start()
+    try:
+        loud = C45Classifier().fit(X, y)
+    finally:
+        stop.set(); t.join()
+    time.sleep(0.05)
+    print("HANDLED", len(seen) > 0)
+    print("SAME", bool(np.array_equal(quiet.tree_.feature, loud.tree_.feature)
+                       and np.array_equal(quiet.tree_.threshold, loud.tree_.threshold,
+                                          equal_nan=True)))
+    after = {s: signal.getsignal(s) for s in signal.valid_signals()}
+    print("RESTORED", before == after)
+    try:
+        os.kill(os.getpid(), signal.SIGINT); time.sleep(1)
+        print("NO INTERRUPT")
+    except KeyboardInterrupt:
+        print("KEYBOARDINTERRUPT")
+    """
+    run_ok(code, ["HANDLED True", "SAME True", "RESTORED True", "KEYBOARDINTERRUPT"])
+
+
+def test_a_call_off_the_main_thread_leaves_signals_alone():
+    """Only the main thread runs Python's handlers: a fit on another thread sets
+    up nothing, and Ctrl-C on the main thread meanwhile is the program's to
+    handle (the fit finishes)."""
+    code = """
+    import os, signal, threading, time
+    import numpy as np
+    from c45 import C45Classifier
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(200_000, 6)); y = (X[:, 0] > 0) * 1
+    out = []
+    t = threading.Thread(target=lambda: out.append(C45Classifier().fit(X, y)))
+    t.start()
+    try:
+        time.sleep(0.05); os.kill(os.getpid(), signal.SIGINT); time.sleep(5)
+    except KeyboardInterrupt:
+        print("MAIN INTERRUPTED")
+    t.join()
+    print("WORKER FINISHED", len(out) == 1 and out[0].tree_.node_count > 0)
+    """
+    run_ok(code, ["MAIN INTERRUPTED", "WORKER FINISHED True"])
