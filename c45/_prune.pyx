@@ -26,6 +26,18 @@ from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks
 
+cdef extern from "_stack.h":
+    ctypedef struct c45_stack_thread:
+        pass
+    char* c45_stack_low() noexcept nogil
+    size_t c45_stack_room() noexcept nogil
+    size_t c45_worker_stack() noexcept nogil
+    int c45_thread_start(c45_stack_thread* t, void (*fn)(void*) noexcept nogil, void* arg,
+                         size_t stack) noexcept nogil
+    int c45_thread_done(c45_stack_thread* t) noexcept nogil
+    void c45_thread_join(c45_stack_thread* t) noexcept nogil
+    void c45_nap() noexcept nogil
+
 
 cdef struct Listed:
     # A case in a float64 pruning list: growing's Entry without the value (pruning
@@ -69,8 +81,35 @@ cdef struct Pruner:
     # case needs down a path share cache lines; the fit's table is column-major)
     uint32_t* rank
     Py_ssize_t rank_cols
-    bint failed              # out of memory
+    bint failed              # out of memory (or of stack: out_of_stack set too)
+    char* stack_floor        # the recursion stops below this address (NULL: unknown)
+    int* out_of_stack        # shared by the threads' pruners: a recursion hit its floor
     char pad[64]             # threads' pruners side by side share no cache line
+
+
+# Pruning recurses once per level of the tree. Each recursive call first checks
+# that its frame is above its thread's floor (STACK_MARGIN above the end of the
+# stack), so no tree overflows a stack: one too deep for the calling thread (or
+# for libgomp's workers) is pruned on a thread of its own (prune_pessimistic).
+cdef size_t STACK_MARGIN = 64 * 1024
+# Stack a level takes at most: about 210 bytes measured in the release build;
+# sanitizer builds' frames are several times larger.
+cdef size_t PRUNE_LEVEL_BYTES = 1024
+
+
+cdef inline char* stack_floor() noexcept nogil:
+    cdef char* low = c45_stack_low()
+    return low + STACK_MARGIN if low != NULL else NULL
+
+
+cdef inline bint out_of_stack(Pruner* p) noexcept nogil:
+    """True (and the pruning fails) when the caller's frame is below its floor."""
+    cdef char here
+    if p.stack_floor != NULL and &here < p.stack_floor:
+        p.failed = True
+        p.out_of_stack[0] = 1
+        return True
+    return False
 
 
 cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
@@ -88,7 +127,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     cdef Test test
     cdef Py_ssize_t lists = -1, arena_mark
 
-    if interrupted(w.data.intr):
+    if interrupted(w.data.intr) or out_of_stack(p):
         return INFINITY     # unwinding: the pruned copy is thrown away
     total = total_weight(w, lo, hi)
     class_distribution(w, lo, hi)
@@ -569,7 +608,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
     cdef double leaf, tree_est = 0.0
     cdef int max_branch = -1, sub
-    if interrupted(p.w.data.intr):
+    if interrupted(p.w.data.intr) or out_of_stack(p):
         return INFINITY     # unwinding: the pruned copy is thrown away
     for c in range(k):
         dist[c] = 0.0
@@ -702,6 +741,8 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef PruneTask* t
     if nd.kind == LEAF:
         return 0
+    if out_of_stack(p):
+        return -1
     if m < p.limit and p.height[node] <= MAX_TASK_HEIGHT:
         if room_for(<void**> &tl.tasks, tl.count, 1, &tl.cap, sizeof(PruneTask), 16) < 0:
             return -1
@@ -768,6 +809,7 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
     finished so far (done) count as already summed: every term is >= 0, so once
     they and this task's own sum pass stop, the descent's estimate passes it."""
     cdef double outer = 0.0
+    q.stack_floor = stack_floor()      # this worker's own stack
     q.arena_top = 0
     q.off_top = 0
     if reserve(q, t.m, 0) < 0:
@@ -936,18 +978,92 @@ cdef uint32_t* case_major_ranks(const Dataset* d, Py_ssize_t* n_cols) noexcept n
 cdef Py_ssize_t PARALLEL_PRUNE_MIN = 1000
 
 
+cdef enum:
+    PRUNED = 0
+    PRUNE_STOPPED = 1        # a signal handler raised
+    PRUNE_NO_MEMORY = 2
+    PRUNE_NO_STACK = 3       # a recursion reached its thread's floor
+    PRUNE_NO_THREAD = 4      # no thread with the stack the tree needs could start
+
+
+cdef struct PruneCall:
+    NodeBuffer* tree
+    Work* w
+    double confidence
+    bint raising
+    int n_threads
+    int no_stack
+    int status
+
+
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
                            bint subtree_raising) except -1 nogil:
     """Prune the tree in place on all training cases, weights reset (§8.2);
-    float64 on w.n_threads threads."""
+    float64 on w.n_threads threads. A tree taller than the calling thread's
+    stack allows is pruned on a thread of its own, of the stack it needs (the
+    calling thread waits, running signal handlers); one taller than libgomp's
+    workers' stacks allow, on one thread."""
+    cdef PruneCall c
+    cdef c45_stack_thread th
+    cdef size_t need, workers, levels
+    cdef int32_t* height = subtree_heights(tree)
+    if height == NULL:
+        with gil:
+            raise MemoryError("c45: out of memory while pruning the tree")
+    levels = <size_t> (height[0] if tree.count > 0 else 1)
+    free(height)
+    need = (levels + 16) * PRUNE_LEVEL_BYTES + 2 * STACK_MARGIN
+    c.tree, c.w, c.confidence, c.raising = tree, w, confidence, subtree_raising
+    c.n_threads = w.n_threads if w.n_threads > 1 else 1
+    c.no_stack = 0
+    c.status = PRUNED
+    workers = c45_worker_stack()
+    if c.n_threads > 1 and workers != 0 and workers < need:
+        c.n_threads = 1
+    if c45_stack_room() >= need:
+        prune_run(&c)
+    else:
+        # A thread of its own runs no OpenMP region (its threads would be a new
+        # team for libgomp to start).
+        c.n_threads = 1
+        if c45_thread_start(&th, prune_on_thread, &c, need + (1 << 20)) == 0:
+            while not c45_thread_done(&th):
+                interrupted(w.data.intr)      # handlers run here, on the caller
+                c45_nap()
+            c45_thread_join(&th)
+        else:
+            c.status = PRUNE_NO_THREAD
+    if c.status == PRUNE_STOPPED:
+        with gil:
+            raise_interrupt()
+    if c.status == PRUNE_NO_MEMORY:
+        with gil:
+            raise MemoryError("c45: out of memory while pruning the tree")
+    if c.status == PRUNE_NO_STACK or c.status == PRUNE_NO_THREAD:
+        with gil:
+            raise MemoryError(
+                f"c45: pruning a tree {levels} levels deep needs a thread stack of {need // 1024} KiB "
+                + ("and no such thread could be started" if c.status == PRUNE_NO_THREAD
+                   else "and ran out of it") + "; limit the depth (max_depth)")
+    return 0
+
+
+cdef void prune_on_thread(void* arg) noexcept nogil:
+    prune_run(<PruneCall*> arg)
+
+
+cdef void prune_run(PruneCall* c) noexcept nogil:
+    """The pruning itself, on the thread that runs it; sets c.status."""
     cdef Pruner p
+    cdef Work* w = c.w
+    cdef NodeBuffer* tree = c.tree
     cdef Py_ssize_t i, n = w.data.n_cases
     cdef bint f32 = w.data.f32
     p.tree = tree
     p.w = w
-    p.cf = confidence
-    p.coeff = pessimistic_coeff(f32, confidence)
-    p.raising = subtree_raising
+    p.cf = c.confidence
+    p.coeff = pessimistic_coeff(f32, c.confidence)
+    p.raising = c.raising
     p.arena = NULL
     p.arena_top = p.arena_cap = 0
     p.offsets = NULL
@@ -955,8 +1071,10 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.outcome = NULL
     p.outcome_cap = 0
     p.failed = False
+    p.stack_floor = stack_floor()
+    p.out_of_stack = &c.no_stack
     p.dist = w.dist
-    p.n_threads = w.n_threads if w.n_threads > 1 else 1
+    p.n_threads = c.n_threads
     p.limit = max(n // 16, PARALLEL_PRUNE_MIN)
     p.tasks = NULL
     p.n_tasks = 0
@@ -969,37 +1087,34 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     p.rank_cols = 0
     if f32:
         estimate(&p, 0, 0, n - 1, True)
-        if interrupted(w.data.intr):
-            with gil:
-                raise_interrupt()
-        return 0
-    p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
-    p.rank = case_major_ranks(w.data, &p.rank_cols)
-    if p.n_threads > 1:
-        p.height = subtree_heights(tree)
-    if (p.cut == NULL or p.rank == NULL or (p.n_threads > 1 and p.height == NULL)
-            or reserve(&p, 2 * n + 1, 64) < 0):
-        p.failed = True
     else:
-        for i in range(tree.count):
-            if tree.nodes[i].kind == CONTINUOUS:
-                p.cut[i] = cut_rank(w.data, tree.nodes[i].feature, tree.nodes[i].threshold)
-        for i in range(n):
-            p.arena[i].weight = w.data.init_weight[i]
-            p.arena[i].case = <int32_t> i
-            p.arena[i].cls = w.data.y[i]
-        p.arena_top = n
-        estimate_entry(&p, 0, 0, n, True, INFINITY)
-    free_arena(&p)
-    free(p.offsets)
-    free(p.outcome)
-    free(p.cut)
-    free(p.rank)
-    free(p.height)
+        p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
+        p.rank = case_major_ranks(w.data, &p.rank_cols)
+        if p.n_threads > 1:
+            p.height = subtree_heights(tree)
+        if (p.cut == NULL or p.rank == NULL or (p.n_threads > 1 and p.height == NULL)
+                or reserve(&p, 2 * n + 1, 64) < 0):
+            p.failed = True
+        else:
+            for i in range(tree.count):
+                if tree.nodes[i].kind == CONTINUOUS:
+                    p.cut[i] = cut_rank(w.data, tree.nodes[i].feature,
+                                        tree.nodes[i].threshold)
+            for i in range(n):
+                p.arena[i].weight = w.data.init_weight[i]
+                p.arena[i].case = <int32_t> i
+                p.arena[i].cls = w.data.y[i]
+            p.arena_top = n
+            estimate_entry(&p, 0, 0, n, True, INFINITY)
+        free_arena(&p)
+        free(p.offsets)
+        free(p.outcome)
+        free(p.cut)
+        free(p.rank)
+        free(p.height)
     if interrupted(w.data.intr):
-        with gil:
-            raise_interrupt()
-    if p.failed:
-        with gil:
-            raise MemoryError("c45: out of memory while pruning the tree")
-    return 0
+        c.status = PRUNE_STOPPED
+    elif c.no_stack:
+        c.status = PRUNE_NO_STACK
+    elif p.failed:
+        c.status = PRUNE_NO_MEMORY

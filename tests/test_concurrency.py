@@ -142,3 +142,63 @@ def test_a_call_off_the_main_thread_leaves_signals_alone():
     print("WORKER FINISHED", len(out) == 1 and out[0].tree_.node_count > 0)
     """
     run_ok(code, ["MAIN INTERRUPTED", "WORKER FINISHED True"])
+
+
+# -- small stacks ------------------------------------------------------------------
+
+# A chain 2,999 levels deep: weights falling along x make every cut worth its
+# branch (pruning recurses once a level, about 210 bytes each).
+DEEP = """
+import resource, sys, threading
+import numpy as np
+from c45 import C45Classifier
+n = N
+X = np.arange(n, dtype=float)[:, None]; w = 25 * np.exp(12 * (1 - np.arange(n) / n))
+y = np.arange(n) % 2
+kw = dict(min_samples_leaf=1, mdl_correction=False, precision=PRECISION, n_jobs=JOBS)
+def fit():
+    clf = C45Classifier(**kw).fit(X, y, sample_weight=w)
+    grown = C45Classifier(pruning=None, **kw).fit(X, y, sample_weight=w)
+    again = grown.prune(X, y, sample_weight=w, pruning="pessimistic")
+    return clf, again
+"""
+
+
+def _deep_outcome(where, n=3000, precision="float64", jobs=1, env=None):
+    code = DEEP.replace("N", str(n), 1).replace("PRECISION", repr(precision)) \
+        .replace("JOBS", str(jobs)) + textwrap.dedent(where) + textwrap.dedent("""
+    print("DEPTH", clf.grown_tree_.max_depth)
+    print("SAME", bool(np.array_equal(clf.tree_.feature, again.tree_.feature)
+                       and np.array_equal(clf.tree_.errors, again.tree_.errors)))
+    """)
+    run = run_ok(code, ["SAME True"], env=env)
+    assert int(run.stdout.split("DEPTH")[1].split()[0]) >= n - 1, run.stdout
+
+
+@pytest.mark.parametrize("precision, n", [("float64", 3000), ("float32", 600)])
+def test_deep_trees_on_a_small_thread_stack(precision, n):
+    """A 256 KiB thread stack (threading.stack_size; musl's default is 128 KiB)
+    overflowed near 1,230 levels of pruning (SIGSEGV): the tree is now pruned on
+    a thread of the stack it needs, and comes out as on the main thread."""
+    _deep_outcome("""
+    threading.stack_size(256 << 10)
+    out = []
+    t = threading.Thread(target=lambda: out.append(fit())); t.start(); t.join()
+    clf, again = out[0]
+    ref, _ = fit()
+    assert np.array_equal(ref.tree_.feature, clf.tree_.feature)
+    """, n=n, precision=precision)
+
+
+def test_deep_trees_under_a_small_stack_limit():
+    """ulimit -s 512: the main thread's stack ends at 512 KiB."""
+    _deep_outcome("""
+    resource.setrlimit(resource.RLIMIT_STACK, (512 << 10, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+    clf, again = fit()
+    """)
+
+
+def test_deep_trees_with_small_openmp_stacks():
+    """OMP_STACKSIZE=128K with n_jobs=2: libgomp's workers get 128 KiB each, too
+    little for the tree's height, so pruning runs on the calling thread."""
+    _deep_outcome("clf, again = fit()\n", jobs=2, env={"OMP_STACKSIZE": "128K"})
