@@ -258,3 +258,43 @@ def test_digest_is_the_checksum_of_the_canonical_form(models):
         doc.pop("checksum")
         doc["trees"]["final"]["weight"] = doc["trees"]["final"]["weight"] * 3000  # long
         assert _digest(doc) == "sha256:" + hashlib.sha256(_canonical(doc)).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Whatever fit accepts in an object column, pickle and JSON keep.
+
+def _mixed_columns():
+    from datetime import date
+    from decimal import Decimal
+    return {
+        "bool and int": [True, 2, 3], "int and bool": [1, True], "str and int": ["a", 1],
+        "None and str": [None, "a"], "nan and float": [float("nan"), 1.0],
+        "numpy ints": [np.int64(1), 2], "numpy floats": [1.5, np.float32(2.5)],
+        "bytes": [b"a", b"b"], "bytes and str": [b"a", "b"], "Decimal": [Decimal(1), Decimal(2)],
+        "tuple": [(1,), (2,)], "numpy bool and int": [np.bool_(True), 0],
+        "date": [date(2020, 1, 1), date(2021, 1, 1)], "np.str_": [np.str_("a"), "b"],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_mixed_columns()))
+@pytest.mark.parametrize("frame", [False, True])
+def test_object_columns_fit_refuses_or_round_trips(name, frame):
+    col = _mixed_columns()[name]
+    X = np.empty((12, 1), dtype=object)
+    X[:, 0] = (col * 12)[:12]
+    if frame:
+        X = pd.DataFrame({"c": X[:, 0]})
+    y = [0, 1, 1, 0] * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            clf = C45Classifier(categorical_features=[0], min_samples_leaf=1).fit(X, y)
+        except (ValueError, TypeError) as exc:
+            assert "column" in str(exc)
+            return
+    n_values = len({(type(v) is bool or type(v) is np.bool_, v) for v in col
+                    if v is not None and v == v})
+    assert len(clf.categories_[0]) == n_values          # True and 1 not merged
+    for loaded in (pickle.loads(pickle.dumps(clf)), from_json(to_json(clf))):
+        assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+        assert list(loaded.predict(X)) == list(clf.predict(X))
