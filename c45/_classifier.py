@@ -12,6 +12,7 @@ from c45 import _params, _pruning, _ranks, _tree
 from c45._encode import (Schema, canonical_arrays, check_labels, encode_fit,
                          encode_predict, encode_target, n_rows, plain_rows)
 from c45._params import PRUNE as _PRUNE_PARAMS
+from c45._validate_tree import check_model_tree
 
 # Limits, enforced with clear errors at fit time.
 MAX_CLASSES = 65_535
@@ -547,6 +548,8 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
                               n_values=n_values)
         _tree.check_walkable(tree, n_values)
+        check_model_tree(tree, f"c45: the pickled model's {name}", n_values,
+                         state.get("precision"), pruned=name == "tree_")
         tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
         empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
         if empty:       # fit never tests a feature it saw no category of

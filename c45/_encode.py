@@ -308,13 +308,43 @@ def _value_kind(v):
     return "number"
 
 
+# The types a category can have: those a model file stores, each of one kind
+# (a bool is not a number here: True == 1, so a column of both would merge them).
+_STORABLE = ((bool, "bool"), (np.bool_, "bool"), (str, "string"), (np.str_, "string"),
+             (bytes, "bytes"), (int, "number"), (np.integer, "number"),
+             (float, "number"), (np.floating, "number"))
+
+
+def check_category_values(values, label):
+    """Raise ValueError unless a discrete column's known values are of one kind
+    and of types a model keeps through pickle and JSON alike. Reads the raw
+    column (before distinct values are taken: those would merge True and 1)."""
+    kinds = set()
+    for t in set(map(type, values)):
+        kind = next((k for base, k in _STORABLE if issubclass(t, base)), None)
+        if kind is None:
+            value = next((v for v in values if type(v) is t and not _is_missing_scalar(v)),
+                         None)
+            if value is None or t.__hash__ is None:    # unknown; unhashable: below
+                continue
+            raise ValueError(f"X {label} holds a value of type {t.__name__} ({value!r:.60}), "
+                             f"which a model cannot keep as a category (str, bytes, bool, "
+                             f"int and float can); convert the column")
+        if issubclass(t, (float, np.floating)) and not any(
+                v == v for v in values if type(v) is t):
+            continue                    # NaN only: unknown values
+        kinds.add(kind)
+    if len(kinds) > 1:
+        what = "numbers and strings" if kinds == {"number", "string"} else "kinds of value"
+        raise ValueError(f"X {label} mixes {what} ({sorted(kinds)}); a column must hold "
+                         f"one kind of value (True == 1 in Python: a column of bools and "
+                         f"numbers would merge them)")
+
+
 def _category_list(values, label):
     """Sorted distinct known values of a discrete column (one kind of value only)."""
+    check_category_values(values, label)
     present = [v for v in values if not _is_missing_scalar(v)]
-    kinds = {_value_kind(v) for v in present}
-    if len(kinds) > 1:
-        raise ValueError(f"X {label} mixes numbers and strings ({sorted(kinds)}); a "
-                         f"column must hold one kind of value")
     try:
         return sorted(set(present))
     except TypeError as exc:
@@ -335,7 +365,9 @@ def _discrete_codes(col, categories, label):
                 categories = list(s.cat.categories)
                 # What a model's schema may hold (an unpickled one is checked).
                 check_labels(categories, f"the categories of X {label}")
+                check_category_values(categories, label)
             else:
+                check_category_values(s.to_numpy(dtype=object), label)
                 try:
                     present = pd.unique(s.to_numpy(dtype=object))
                 except TypeError as exc:          # an unhashable value: a list, a dict

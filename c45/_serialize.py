@@ -8,6 +8,7 @@ docs/model-format.md: plain JSON, no pickle, loaded without executing code.
 """
 import base64
 import hashlib
+import itertools
 import json
 import math
 import warnings
@@ -17,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45._encode import Schema, _is_missing_scalar, check_labels
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
+from c45._validate_tree import check_model_tree
 
 FORMAT_NAME = "c45-model"
 FORMAT_VERSION = 1
@@ -384,13 +386,13 @@ def _decode_value(v, where):
 def _encode_tree(t):
     doc = {"n_nodes": t.node_count, "n_classes": t.n_classes}
     for name in ("kind", "feature", "first_child", "n_children", "node_class"):
-        doc[name] = [int(v) for v in getattr(t, name)]
-    doc["threshold"] = [None if math.isnan(v) else float(v) for v in t.threshold]
-    doc["weight"] = [float(v) for v in t.weight]
-    doc["errors"] = [float(v) for v in t.errors]
-    doc["value"] = [[float(v) for v in row] for row in t.value]
-    doc["map_offset"] = [int(v) for v in t.map_offset]
-    doc["value_map"] = [int(v) for v in t.value_map]
+        doc[name] = getattr(t, name).tolist()
+    doc["threshold"] = [None if v != v else v for v in t.threshold.tolist()]   # NaN
+    doc["weight"] = t.weight.tolist()
+    doc["errors"] = t.errors.tolist()
+    doc["value"] = t.value.tolist()
+    doc["map_offset"] = t.map_offset.tolist()
+    doc["value_map"] = t.value_map.tolist()
     return doc
 
 
@@ -405,9 +407,43 @@ def _json_param(v):
     raise TypeError
 
 
+def _dumps_canonical(v):
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
 def _canonical(doc):
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+    """The canonical form the checksum is taken over: sorted keys, no spaces."""
+    return _dumps_canonical(doc).encode("utf-8")
+
+
+_CHUNK = 4096       # list items written at a time by _digest
+
+
+def _canonical_chunks(v):
+    # The canonical form in pieces, so that a model's arrays are never written
+    # out whole (json.dumps builds the whole text, a Python string per token).
+    if isinstance(v, dict):
+        yield "{"
+        for i, key in enumerate(sorted(v)):
+            yield ("," if i else "") + _dumps_canonical(key) + ":"
+            yield from _canonical_chunks(v[key])
+        yield "}"
+    elif isinstance(v, list) and len(v) > _CHUNK:
+        yield "["
+        for start in range(0, len(v), _CHUNK):
+            yield ("," if start else "") + _dumps_canonical(v[start:start + _CHUNK])[1:-1]
+        yield "]"
+    else:
+        yield _dumps_canonical(v)
+
+
+def _digest(doc):
+    """The checksum of doc: SHA-256 of _canonical(doc), taken piece by piece."""
+    h = hashlib.sha256()
+    for chunk in _canonical_chunks(doc):
+        h.update(chunk.encode("utf-8"))
+    return "sha256:" + h.hexdigest()
 
 
 def to_json(clf, indent=None):
@@ -468,12 +504,59 @@ def to_json(clf, indent=None):
                     "values": [_encode_value(v, "class") for v in classes]},
         "trees": {"final": _encode_tree(clf.tree_), "grown": _encode_tree(clf.grown_tree_)},
     }
-    doc["checksum"] = "sha256:" + hashlib.sha256(_canonical(doc)).hexdigest()
+    doc["checksum"] = _digest(doc)
     return json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def _corrupt(msg):
     return ValueError(f"c45 model file is corrupted: {msg}")
+
+
+def _unique_keys(pairs):
+    """json's object_pairs_hook: a key given twice is refused (a reader that keeps
+    the first and one that keeps the last would see two models; the checksum is
+    over the parsed document, so it cannot tell)."""
+    doc = dict(pairs)
+    if len(doc) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _corrupt(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return doc
+
+
+# The fields of each object of the format; any other is refused, naming it.
+_TOP_FIELDS = frozenset((
+    "format", "format_version", "c45_version", "estimator", "precision", "laplace",
+    "params", "params_not_stored", "n_features", "feature_names", "features",
+    "classes", "trees", "checksum"))
+_TREE_FIELDS = frozenset(("n_nodes", "n_classes", "value", "value_map")
+                         + tuple(_TREE_INT) + _TREE_FLOAT)
+_FIELDS = {"features[]": frozenset(("kind", "categories")),
+           "classes": frozenset(("dtype", "values")),
+           "trees": frozenset(("final", "grown"))}
+
+
+def _only_fields(doc, allowed, where):
+    if isinstance(doc, dict) and not doc.keys() <= allowed:
+        extra = sorted(set(doc) - allowed)
+        raise _corrupt(f"{where} has fields the format does not define: "
+                       f"{', '.join(map(repr, extra[:5]))}")
+
+
+def _check_fields(doc):
+    """Refuse fields the format does not define, at every level (before the
+    checksum walks the document: a junk field costs nothing more)."""
+    _only_fields(doc, _TOP_FIELDS, "the file")
+    for j, feat in enumerate(doc.get("features") or ()):
+        _only_fields(feat, _FIELDS["features[]"], f"features[{j}]")
+    _only_fields(doc.get("classes"), _FIELDS["classes"], "classes")
+    trees = doc.get("trees")
+    _only_fields(trees, _FIELDS["trees"], "trees")
+    for key in ("final", "grown"):
+        if isinstance(trees, dict):
+            _only_fields(trees.get(key), _TREE_FIELDS, f"trees.{key}")
 
 
 def _need(doc, key, types, where="the file"):
@@ -488,8 +571,9 @@ def _need(doc, key, types, where="the file"):
 
 
 def _int_array(values, dtype, where):
-    if not isinstance(values, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in values):
+    # Checked a whole list at a time (type() over a list runs in C): a model file
+    # holds millions of numbers.
+    if not isinstance(values, list) or not set(map(type, values)) <= {int}:
         raise _corrupt(f"{where} must be a list of integers")
     info = np.iinfo(dtype)
     if values and not info.min <= min(values) <= max(values) <= info.max:
@@ -508,18 +592,25 @@ def _finite(v):
 def _float_array(values, where, nullable=False):
     if not isinstance(values, list):
         raise _corrupt(f"{where} must be a list of numbers")
-    out = np.empty(len(values), dtype=np.float64)
-    for i, v in enumerate(values):
-        if v is None and nullable:
-            out[i] = np.nan
-        elif isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v):
-            out[i] = v
-        else:
+    types = set(map(type, values))
+    out = None
+    if types <= {int, float, type(None)} and (nullable or type(None) not in types):
+        try:
+            out = np.array(values, dtype=np.float64).reshape(len(values))  # None: NaN
+        except OverflowError:                   # an integer beyond float64
+            pass
+    if out is not None:
+        bad = ~np.isfinite(out)
+        if not bad.any() or (type(None) in types and np.count_nonzero(bad) ==
+                             values.count(None)):
+            return out
+    for i, v in enumerate(values):              # name the first bad entry
+        if not ((v is None and nullable) or (type(v) in (int, float) and _finite(v))):
             raise _corrupt(f"{where}[{i}] is {v!r:.40}, not a finite number")
-    return out
+    raise _corrupt(f"{where} must be a list of numbers")      # pragma: no cover
 
 
-def _decode_tree(doc, where, schema, n_classes):
+def _decode_tree(doc, where, schema, n_classes, precision):
     n = _need(doc, "n_nodes", int, where)
     if n < 1:
         raise _corrupt(f"{where} has no nodes")
@@ -535,17 +626,23 @@ def _decode_tree(doc, where, schema, n_classes):
         if len(arr) != n:
             raise _corrupt(f"{where}.{name} has {len(arr)} entries for {n} nodes")
     rows = _need(doc, "value", list, where)
-    if len(rows) != n or not all(isinstance(r, list) and len(r) == n_classes for r in rows):
+    if len(rows) != n or not set(map(type, rows)) <= {list} \
+            or not set(map(len, rows)) <= {n_classes}:
         raise _corrupt(f"{where}.value must be {n} lists of {n_classes} numbers")
-    value = _float_array([v for r in rows for v in r], f"{where}.value")
+    value = _float_array(list(itertools.chain.from_iterable(rows)), f"{where}.value")
     value = value.reshape(n, n_classes)
     value_map = _int_array(_need(doc, "value_map", list, where), np.int32,
                            f"{where}.value_map")
 
     try:        # the structure and ranges: Tree's own checks, as for every tree
-        return Tree(value=value, value_map=value_map, n_values=schema.n_values, **arrays)
+        tree = Tree(value=value, value_map=value_map, n_values=schema.n_values, **arrays)
     except ValueError as exc:
         raise _corrupt(f"{where} {str(exc).removeprefix('c45: invalid tree: ')}") from None
+    try:        # what predict and the exports rely on, as for a pickle's trees
+        check_model_tree(tree, where, schema.n_values, precision, where == "trees.final")
+    except ValueError as exc:
+        raise _corrupt(str(exc)) from None
+    return tree
 
 
 def _class_dtype(text, values, file_size):
@@ -585,8 +682,10 @@ def from_json(text):
     if not isinstance(text, str):
         raise TypeError(f"from_json expects str or bytes, got {type(text).__name__}")
     try:
-        doc = json.loads(text)
-    except ValueError as exc:        # JSONDecodeError, or an integer too long to read
+        doc = json.loads(text, object_pairs_hook=_unique_keys)
+    except ValueError as exc:
+        if str(exc).startswith("c45 model file is corrupted"):
+            raise        # JSONDecodeError, or an integer too long to read
         raise ValueError(f"c45 model file is not valid JSON (truncated or corrupted?): "
                          f"{exc}") from None
     except RecursionError:
@@ -601,10 +700,11 @@ def from_json(text):
         raise ValueError(f"c45 model file has format version {version}, newer than this "
                          f"c45 reads (up to {FORMAT_VERSION}); upgrade c45 to load it "
                          f"(written by c45 {doc.get('c45_version')})")
+    _check_fields(doc)
     checksum = _need(doc, "checksum", str)
     body = {key: v for key, v in doc.items() if key != "checksum"}
     try:
-        digest = "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+        digest = _digest(body)
     except ValueError as exc:          # a number JSON cannot hold (1e999 -> inf)
         raise _corrupt(str(exc)) from None
     except RecursionError:
@@ -674,9 +774,9 @@ def from_json(text):
 
     trees = _need(doc, "trees", dict)
     final = _decode_tree(_need(trees, "final", dict, "trees"), "trees.final", schema,
-                         len(classes))
+                         len(classes), precision)
     grown = _decode_tree(_need(trees, "grown", dict, "trees"), "trees.grown", schema,
-                         len(classes))
+                         len(classes), precision)
 
     clf = C45Classifier()
     known = clf.get_params(deep=False)

@@ -1,0 +1,300 @@
+"""Loaded trees hold what predict and the exports rely on (c45/_validate_tree.py):
+every model fit makes loads (pickle and JSON), and a model whose weights, class
+weights, errors, classes or subset maps were tampered with is refused naming the
+field and node, whether it comes as JSON (checksum recomputed) or as a pickle."""
+import hashlib
+import json
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from c45 import C45Classifier, from_json, to_json
+from c45._serialize import _canonical
+from c45._tree import DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
+
+
+def random_data(rng):
+    """A small frame of continuous and discrete columns with unknown values."""
+    n = int(rng.integers(5, 250))
+    cols = {}
+    for j in range(int(rng.integers(1, 5))):
+        if rng.random() < 0.5:
+            c = rng.normal(size=n).round(int(rng.integers(0, 3)))
+            c[rng.random(n) < rng.random() * 0.5] = np.nan
+            cols[f"c{j}"] = c
+        else:
+            c = np.array([f"v{x}" for x in rng.integers(0, rng.integers(2, 7), n)],
+                         dtype=object)
+            c[rng.random(n) < rng.random() * 0.5] = None
+            cols[f"d{j}"] = c
+    y = rng.integers(0, int(rng.integers(2, 5)), n)
+    weights = None
+    if rng.random() < 0.4:
+        weights = rng.random(n) ** 3 * 5 + 1e-3
+    return pd.DataFrame(cols), y, weights
+
+
+def random_model(seed):
+    rng = np.random.default_rng(seed)
+    X, y, weights = random_data(rng)
+    params = dict(precision=str(rng.choice(["float32", "float64"])),
+                  subset_splits=bool(rng.random() < 0.5),
+                  min_samples_leaf=int(rng.integers(1, 4)),
+                  laplace=bool(rng.random() < 0.2),
+                  pruning=[None, "pessimistic", "cost_complexity", "reduced_error"][
+                      int(rng.integers(0, 4))])
+    if params["pruning"] == "cost_complexity":
+        params["ccp_alpha"] = float(rng.random() * 0.02)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return C45Classifier(**params).fit(X, y, sample_weight=weights), X
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_every_fitted_model_loads(seed):
+    clf, X = random_model(seed)
+    for loaded in (pickle.loads(pickle.dumps(clf)), from_json(to_json(clf))):
+        for tree in ("final", "grown"):
+            assert np.array_equal(loaded.predict_proba(X, tree=tree),
+                                  clf.predict_proba(X, tree=tree))
+
+
+def test_subnormal_weights_load():
+    """A model fit on subnormal case weights is a legitimate model."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = C45Classifier(min_samples_leaf=1e-320).fit(X, y, sample_weight=np.full(60, 5e-324))
+    for loaded in (pickle.loads(pickle.dumps(clf)), from_json(to_json(clf))):
+        assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+
+
+# ---------------------------------------------------------------------------
+# Tampering: each mutation breaks one invariant of one tree.
+
+@pytest.fixture(scope="module")
+def models():
+    rng = np.random.default_rng(3)
+    n = 300
+    a = rng.normal(size=n)
+    b = rng.integers(0, 4, size=n)
+    c = rng.integers(0, 3, size=n)
+    a[rng.random(n) < 0.2] = np.nan
+    y = ((a > 0) ^ (b % 2 == 0) ^ (c == 1)).astype(int)
+    X = pd.DataFrame({"a": a, "b": np.array(list("pqrs"), dtype=object)[b],
+                      "c": np.array(list("xyz"), dtype=object)[c]})
+    X.loc[rng.random(n) < 0.1, "b"] = None
+    out = {}
+    for precision in ("float64", "float32"):
+        out[precision, "subset"] = C45Classifier(
+            precision=precision, subset_splits=True, pruning=None).fit(X, y)
+        out[precision, "plain"] = C45Classifier(precision=precision).fit(X, y)
+    for clf in out.values():
+        assert clf.tree_.node_count > 5
+    return out
+
+
+def _leaf(t):
+    return int(np.flatnonzero((t.kind == LEAF_KIND) & (t.weight > 0))[0])
+
+
+def _root_child(a, t):
+    return int(t.first_child[0])
+
+
+def _scale_node(a, i, factor):
+    a["weight"][i] *= factor
+    a["value"][i] *= factor
+    a["errors"][i] *= factor
+
+
+def _discrete_to_empty_subset(a, t):
+    """A discrete test turned into a subset test with an all-zero map."""
+    i = int(np.flatnonzero(t.kind == DISCRETE_KIND)[0])
+    a["kind"][i] = SUBSET_KIND
+    a["map_offset"][i] = len(a["value_map"])
+    a["value_map"] = np.append(a["value_map"], np.zeros(8, np.int32))
+    return i
+
+
+def _subset_map_zero(a, t):
+    i = int(np.flatnonzero(t.kind == SUBSET_KIND)[0])
+    o = int(t.map_offset[i])
+    a["value_map"][o + 1:o + 6] = 0
+    return i
+
+
+def _class_not_largest(a, t):
+    i = int(np.flatnonzero((t.weight > 0) & (t.value.min(axis=1) < t.value.max(axis=1)))[0])
+    a["node_class"][i] = int(np.argmin(t.value[i]))
+    return i
+
+
+# name: (model, field named, mutation returning the node named)
+TAMPERINGS = {
+    "root weight 5e-324": ("plain", "weight", lambda a, t: (
+        a["weight"].__setitem__(0, 5e-324), 0)[1]),
+    "leaf class weights 5e-324": ("plain", "value", lambda a, t: (
+        a["value"].__setitem__(_leaf(t), 5e-324), _leaf(t))[1]),
+    "child heavier than its parent": ("plain", "weight", lambda a, t: (
+        _scale_node(a, _root_child(a, t), 4.0), 0)[1]),
+    "weight beyond float32": ("plain", "weight", lambda a, t: (
+        _scale_node(a, _leaf(t), 1e39 / t.weight[_leaf(t)]), _leaf(t))[1]),
+    "class weights summing above the weight": ("plain", "value", lambda a, t: (
+        a["value"].__setitem__(_leaf(t), a["value"][_leaf(t)] * 3), _leaf(t))[1]),
+    "node_class not a largest class": ("plain", "node_class", _class_not_largest),
+    "errors above the weight": ("subset", "errors", lambda a, t: (
+        a["errors"].__setitem__(_leaf(t), 3 * t.weight[_leaf(t)] + 1), _leaf(t))[1]),
+    "discrete test turned into an empty subset test": ("plain", "value_map",
+                                                        _discrete_to_empty_subset),
+    "subset branch holding no category": ("subset", "value_map", _subset_map_zero),
+}
+
+
+def tampered(clf, name, tree_name):
+    which, field, mutate = TAMPERINGS[name]
+    t = getattr(clf, tree_name)
+    a = {f: np.array(getattr(t, f)) for f in Tree._fields}
+    node = mutate(a, t)
+    return a, field, node
+
+
+def _cases():
+    for name, (which, _, _) in sorted(TAMPERINGS.items()):
+        for precision in ("float64", "float32"):
+            if name == "weight beyond float32" and precision == "float64":
+                continue        # float64 holds 1e39
+            for tree_name in ("tree_", "grown_tree_"):
+                yield name, precision, tree_name
+
+
+@pytest.mark.parametrize("name,precision,tree_name", list(_cases()))
+def test_tampered_pickle_is_refused_naming_the_field(models, name, precision, tree_name):
+    clf = models[precision, TAMPERINGS[name][0]]
+    arrays, field, node = tampered(clf, name, tree_name)
+    state = clf.__getstate__()
+    state[tree_name] = Tree(**arrays, n_values=clf._schema.n_values)  # walkable
+    blob = pickle.dumps(state)
+    with pytest.raises(ValueError, match=rf"{tree_name}: .*\b{field}\[{node}\]"):
+        object.__new__(C45Classifier).__setstate__(pickle.loads(blob))
+
+
+@pytest.mark.parametrize("name,precision,tree_name", list(_cases()))
+def test_tampered_json_is_refused_naming_the_field(models, name, precision, tree_name):
+    clf = models[precision, TAMPERINGS[name][0]]
+    arrays, field, node = tampered(clf, name, tree_name)
+    doc = json.loads(to_json(clf))
+    key = {"tree_": "final", "grown_tree_": "grown"}[tree_name]
+    tree = doc["trees"][key]
+    for f, v in arrays.items():
+        tree[f] = [None if isinstance(x, float) and np.isnan(x) else x for x in v.tolist()]
+    doc.pop("checksum")
+    doc["checksum"] = "sha256:" + hashlib.sha256(_canonical(doc)).hexdigest()
+    with pytest.raises(ValueError, match=rf"corrupted: trees\.{key}: .*\b{field}\[{node}\]"):
+        from_json(json.dumps(doc))
+
+
+def test_rules_model_stored_tree_is_checked():
+    from c45.rules import C45RulesClassifier
+    X = pd.DataFrame({"a": [0.1, -1.0, 2.0, np.nan] * 10, "b": list("pqrs") * 10,
+                      "c": list("xyzx") * 10})
+    y = [0, 1, 1, 0] * 10
+    rules = C45RulesClassifier().fit(X, y)
+    state = rules.__getstate__()
+    t = state["grown_tree_"]
+    a = {f: np.array(getattr(t, f)) for f in Tree._fields}
+    a["weight"][0] = 5e-324
+    state["grown_tree_"] = Tree(**a, n_values=t.n_values)
+    with pytest.raises(ValueError, match=r"grown_tree_: .*\bweight\[0\]"):
+        pickle.loads(pickle.dumps(rules)).__setstate__(state)
+
+
+# ---------------------------------------------------------------------------
+# The model file's own structure: duplicate keys, unknown fields, the checksum.
+
+def _resealed(doc):
+    from c45._serialize import _digest
+    doc.pop("checksum", None)
+    doc["checksum"] = _digest(doc)
+    return doc
+
+
+@pytest.mark.parametrize("where", ["top", "tree", "classes", "feature"])
+def test_duplicate_keys_are_refused_naming_the_key(models, where):
+    text = to_json(models["float64", "plain"])
+    key = {"top": '"precision": "float64"', "tree": '"n_classes": 2',
+           "classes": '"dtype": ', "feature": '"kind": "continuous"'}[where]
+    assert key in text
+    doubled = text.replace(key, key.split(":")[0] + ': "x", ' + key, 1) \
+        if where != "top" else text.replace(key, '"precision": "float32", ' + key, 1)
+    name = key.split(":")[0].strip('"')
+    with pytest.raises(ValueError, match=rf"key '{name}' appears twice"):
+        from_json(doubled)
+
+
+@pytest.mark.parametrize("path", [(), ("classes",), ("trees",), ("trees", "final"),
+                                  ("features", 0)])
+def test_unknown_fields_are_refused_naming_them(models, path):
+    doc = json.loads(to_json(models["float64", "plain"]))
+    target = doc
+    for p in path:
+        target = target[p]
+    target["junk"] = [0] * 10
+    with pytest.raises(ValueError, match=r"fields the format does not define: 'junk'"):
+        from_json(json.dumps(_resealed(doc)))
+
+
+def test_digest_is_the_checksum_of_the_canonical_form(models):
+    """_digest (taken piece by piece) equals SHA-256 of _canonical (the whole
+    form): files written before it load, and it covers every byte."""
+    from c45._serialize import _digest
+    for clf in models.values():
+        doc = json.loads(to_json(clf))
+        doc.pop("checksum")
+        doc["trees"]["final"]["weight"] = doc["trees"]["final"]["weight"] * 3000  # long
+        assert _digest(doc) == "sha256:" + hashlib.sha256(_canonical(doc)).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Whatever fit accepts in an object column, pickle and JSON keep.
+
+def _mixed_columns():
+    from datetime import date
+    from decimal import Decimal
+    return {
+        "bool and int": [True, 2, 3], "int and bool": [1, True], "str and int": ["a", 1],
+        "None and str": [None, "a"], "nan and float": [float("nan"), 1.0],
+        "numpy ints": [np.int64(1), 2], "numpy floats": [1.5, np.float32(2.5)],
+        "bytes": [b"a", b"b"], "bytes and str": [b"a", "b"], "Decimal": [Decimal(1), Decimal(2)],
+        "tuple": [(1,), (2,)], "numpy bool and int": [np.bool_(True), 0],
+        "date": [date(2020, 1, 1), date(2021, 1, 1)], "np.str_": [np.str_("a"), "b"],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_mixed_columns()))
+@pytest.mark.parametrize("frame", [False, True])
+def test_object_columns_fit_refuses_or_round_trips(name, frame):
+    col = _mixed_columns()[name]
+    X = np.empty((12, 1), dtype=object)
+    X[:, 0] = (col * 12)[:12]
+    if frame:
+        X = pd.DataFrame({"c": X[:, 0]})
+    y = [0, 1, 1, 0] * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            clf = C45Classifier(categorical_features=[0], min_samples_leaf=1).fit(X, y)
+        except (ValueError, TypeError) as exc:
+            assert "column" in str(exc)
+            return
+    n_values = len({(type(v) is bool or type(v) is np.bool_, v) for v in col
+                    if v is not None and v == v})
+    assert len(clf.categories_[0]) == n_values          # True and 1 not merged
+    for loaded in (pickle.loads(pickle.dumps(clf)), from_json(to_json(clf))):
+        assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+        assert list(loaded.predict(X)) == list(clf.predict(X))
