@@ -710,24 +710,13 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         """float64 mode's tables, per continuous feature: each case's rank in the
         order by (value, row) with unknown values last, the values in that order,
         and the number of known values. cont becomes the table of sorted values, in
-        place (so the fit holds one copy of the values). The sort (c45/_ranks.pyx)
-        runs without the GIL, so n_threads threads sort different features at once."""
-        n = cont.shape[1]
+        place (so the fit holds one copy of the values). The sorts (c45/_ranks.pyx)
+        run in one call without the GIL, n_threads features at once."""
         n_known = np.zeros(schema.n_features, dtype=np.int64)
-        ranks = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
-
-        def one(j):
-            row = schema.col[j]
-            n_known[j] = _ranks.rank_column(cont[row], ranks[row])
-
+        ranks = np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
         features = np.flatnonzero(~schema.discrete)
-        if n_threads > 1 and len(features) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-            with ThreadPoolExecutor(min(n_threads, len(features))) as pool:
-                list(pool.map(one, features))
-        else:
-            for j in features:
-                one(j)
+        rows = np.asarray(schema.col, dtype=np.int32)[features]
+        n_known[features] = _ranks.rank_columns(cont, ranks, rows, n_threads)
         return ranks, cont, n_known
 
     @staticmethod

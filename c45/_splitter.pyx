@@ -1112,6 +1112,11 @@ cdef void eval_subset(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         have = False
         best1 = best2 = 0
         for b1 in range(1, n_blocks):
+            # A merge step costs O(blocks^3 k): with hundreds of values a search
+            # takes seconds to minutes, so it looks for Ctrl-C between rows of pairs.
+            if interrupted(d.intr):
+                w.min_objs = entry_min_objs
+                return          # unusable; the grower sees the stop and unwinds
             if b1 == barred:
                 continue
             for b2 in range(b1 + 1, n_blocks + 1):

@@ -32,3 +32,77 @@ cdef void run_tasks(TaskOrder* order, Py_ssize_t count, int n_workers, TaskRunne
     else:
         for q in range(count):
             run(ctx, 0, order[q].index)
+
+
+# ---------------------------------------------------------------------------
+# Starting libgomp's threads. libgomp ends the process (exit 1, "Thread creation
+# failed") when a parallel region cannot start its threads, as under a memory
+# limit. So before a calling thread first runs a team of n threads, n - 1 plain
+# threads of libgomp's stack size are started and joined (their stacks stay in
+# the C library's cache for libgomp to reuse) and a first region starts the team
+# at once; libgomp keeps a calling thread's team, so that thread then runs any
+# team up to n threads without starting one. Fewer startable: fewer threads.
+
+cdef extern from "_stack.h":
+    size_t c45_worker_stack() noexcept nogil
+
+cdef extern from *:
+    """
+    #if defined(__linux__) || defined(__APPLE__) || defined(__unix__)
+    #include <pthread.h>
+    static __thread int c45_team_ready = 1;   /* the largest team this thread has run */
+    static void *c45_idle_thread(void *arg) { return arg; }
+    static int c45_threads_startable(int n, size_t stack)
+    {
+        pthread_t t[256];
+        pthread_attr_t attr;
+        int i, made = 0;
+        if (n > 257)
+            n = 257;
+        if (pthread_attr_init(&attr) != 0)
+            return 1;
+        if (stack != 0 && pthread_attr_setstacksize(&attr, stack) != 0) {
+            pthread_attr_destroy(&attr);
+            return 1;
+        }
+        for (i = 0; i < n - 1; i++) {
+            if (pthread_create(&t[i], &attr, c45_idle_thread, NULL) != 0)
+                break;
+            made++;
+        }
+        for (i = 0; i < made; i++)
+            pthread_join(t[i], NULL);
+        pthread_attr_destroy(&attr);
+        return made + 1;
+    }
+    #else
+    static int c45_team_ready = 1 << 30;      /* no libgomp here: nothing to check */
+    static int c45_threads_startable(int n, size_t stack) { (void)stack; return n; }
+    #endif
+    """
+    int c45_team_ready
+    int c45_threads_startable(int n, size_t stack) noexcept nogil
+
+
+cdef void start_team(int n) noexcept nogil:
+    """A first region of n threads: libgomp starts the team now."""
+    cdef int q
+    cdef int slots[256]
+    for q in prange(n, schedule="static", num_threads=n):
+        slots[q % 256] = q
+
+
+def startable_threads(int n):
+    """How many of n threads (the caller and n - 1 workers) the calling thread
+    can run in a parallel region; 1 means run serially."""
+    global c45_team_ready
+    cdef int k
+    if n <= c45_team_ready:
+        return n
+    with nogil:
+        k = c45_threads_startable(n, c45_worker_stack())
+        if k > 1:
+            start_team(k)
+    if k > c45_team_ready:
+        c45_team_ready = k
+    return k

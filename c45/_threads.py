@@ -6,6 +6,10 @@ threads runs serially.
 A forked child inherits libgomp's state but not its worker threads: entering a
 parallel region there can hang for ever (libgomp is not fork-safe). The child
 therefore never enters one; with one thread the core takes plain serial loops.
+
+libgomp also ends the process when a parallel region cannot start its threads (a
+memory limit): ``clamp`` asks c45._tasks.startable_threads first, and runs on
+fewer threads, or one, where no more can start.
 """
 import os
 import warnings
@@ -38,6 +42,14 @@ def clamp(n_threads):
                 "'loky' or 'spawn' start method for parallel work in children)",
                 RuntimeWarning, stacklevel=3)
         return 1
+    if n > 1:
+        from c45._tasks import startable_threads   # a compiled module imports this one
+        k = startable_threads(n)
+        if k < n:
+            warnings.warn(
+                f"c45: only {k} of {n} threads could be started (out of memory or "
+                f"a limit on threads); running on {k}", RuntimeWarning, stacklevel=3)
+            n = k
     if n > 1:
         _parallel_used = True
     return n

@@ -803,15 +803,21 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
     cdef Dataset d
     cdef Work w
     cdef Py_ssize_t f, chosen, nf
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
     set_dataset(&d, data, options)
+    d.intr = &intr
     nf = d.n_features
     work_init(&w, &d)
     try:
+        interrupt_init(&intr)
         if d.f32:
             with nogil:
                 chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
         else:
             chosen = root_split_listed(&w)
+        if intr.stop:
+            raise_interrupt()
         out = dict(gain=np.array([w.gain[f] for f in range(nf)]),
                    raw_gain=np.array([w.raw_gain[f] for f in range(nf)]),
                    split_info=np.array([w.info[f] for f in range(nf)]),
@@ -824,6 +830,7 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
                                      for f in range(nf)])
         return out
     finally:
+        interrupt_end(&intr)
         work_free(&w)
 
 

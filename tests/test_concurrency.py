@@ -4,6 +4,7 @@ the program's own, in threads with small stacks, where threads cannot be made.
 Each case runs in a fresh interpreter (tests/c45_process.py) with a timeout, so
 a crash, a hang or a stolen signal handler fails the test instead of the run.
 """
+import sys
 import textwrap
 
 import pytest
@@ -175,19 +176,20 @@ def _deep_outcome(where, n=3000, precision="float64", jobs=1, env=None):
     assert int(run.stdout.split("DEPTH")[1].split()[0]) >= n - 1, run.stdout
 
 
-@pytest.mark.parametrize("precision, n", [("float64", 3000), ("float32", 600)])
-def test_deep_trees_on_a_small_thread_stack(precision, n):
+@pytest.mark.parametrize("precision, n, kib", [("float64", 3000, 256), ("float32", 600, 64)])
+def test_deep_trees_on_a_small_thread_stack(precision, n, kib):
     """A 256 KiB thread stack (threading.stack_size; musl's default is 128 KiB)
-    overflowed near 1,230 levels of pruning (SIGSEGV): the tree is now pruned on
-    a thread of the stack it needs, and comes out as on the main thread."""
+    overflowed near 1,230 levels of pruning (SIGSEGV; float32's frames are larger:
+    600 levels overflow 64 KiB): the tree is now pruned on a thread of the stack
+    it needs, and comes out as on the main thread."""
     _deep_outcome("""
-    threading.stack_size(256 << 10)
+    threading.stack_size(KIB << 10)
     out = []
     t = threading.Thread(target=lambda: out.append(fit())); t.start(); t.join()
     clf, again = out[0]
     ref, _ = fit()
     assert np.array_equal(ref.tree_.feature, clf.tree_.feature)
-    """, n=n, precision=precision)
+    """.replace("KIB", str(kib)), n=n, precision=precision)
 
 
 def test_deep_trees_under_a_small_stack_limit():
@@ -202,3 +204,45 @@ def test_deep_trees_with_small_openmp_stacks():
     """OMP_STACKSIZE=128K with n_jobs=2: libgomp's workers get 128 KiB each, too
     little for the tree's height, so pruning runs on the calling thread."""
     _deep_outcome("clf, again = fit()\n", jobs=2, env={"OMP_STACKSIZE": "128K"})
+
+
+# -- where threads cannot start ---------------------------------------------------
+
+LOW_MEMORY = """
+import resource, sys, warnings
+import numpy as np
+from c45 import C45Classifier
+rng = np.random.default_rng(0)
+X = rng.normal(size=(40000, 6)); X[rng.random(X.shape) < 0.05] = np.nan
+y = (np.nan_to_num(X[:, 0]) > 0).astype(int)
+clf = C45Classifier().fit(X, y)
+before = clf.predict_proba(X)
+def vm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmSize"):
+            return int(line.split()[1]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (vm() + (HEADROOM << 20), resource.RLIM_INFINITY))
+warnings.simplefilter("ignore")
+try:
+    if "WHAT" == "predict":
+        print("RAN", np.array_equal(clf.set_params(n_jobs=2).predict_proba(X), before))
+    else:
+        print("RAN", C45Classifier(n_jobs=2).fit(X, y).tree_.node_count > 0)
+except MemoryError as e:
+    print("RAN MemoryError", e)
+resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+print("UNCHANGED", np.array_equal(clf.set_params(n_jobs=None).predict_proba(X), before))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc")
+@pytest.mark.parametrize("what, headroom", [("predict", 2), ("predict", 8), ("fit", 16),
+                                            ("fit", 32)])
+def test_no_room_for_threads_is_no_exit(what, headroom):
+    """A memory limit leaving a few MB: libgomp's first parallel region could not
+    start its threads and ended the process ("libgomp: Thread creation failed",
+    exit 1). Now the call runs on the threads that could start (one) or raises
+    MemoryError, the process lives on and the model is unchanged."""
+    code = LOW_MEMORY.replace("HEADROOM", str(headroom)).replace("WHAT", what)
+    run = run_ok(code, ["UNCHANGED True"])
+    assert "RAN True" in run.stdout or "RAN MemoryError" in run.stdout, run.stdout
