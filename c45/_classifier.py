@@ -513,8 +513,11 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         """The alphas at which ``pruning="cost_complexity"`` changes the tree, in
         scikit-learn's form: ``Bunch(ccp_alphas, impurities)``, impurities being the
         total leaf entropy (bits, weighted by the leaves' share of the cases)."""
-        grown = C45Classifier(**{**self.get_params(), "pruning": None}).fit(
-            X, y, sample_weight).grown_tree_
+        with warnings.catch_warnings():
+            # The pruning parameters are idle in this unpruned fit by design.
+            warnings.simplefilter("ignore", _params.InactiveParameterWarning)
+            grown = C45Classifier(**{**self.get_params(), "pruning": None}).fit(
+                X, y, sample_weight).grown_tree_
         alphas, impurities = _pruning.pruning_path(grown)
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 

@@ -349,3 +349,14 @@ def test_predict_log_proba_and_class_counts(cls):
     from sklearn.exceptions import NotFittedError
     with pytest.raises(NotFittedError):
         cls().n_classes_
+
+
+def test_cost_complexity_path_does_not_warn_about_its_own_unpruned_fit():
+    X, y = load_golf()
+    clf = C45Classifier(pruning="cost_complexity", ccp_alpha=0.5, confidence=0.1)
+    with pytest.warns(InactiveParameterWarning, match="confidence"):
+        clf.fit(X, y)                    # confidence idle under cost_complexity
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InactiveParameterWarning)
+        C45Classifier(pruning="cost_complexity", ccp_alpha=0.5).cost_complexity_pruning_path(
+            X, y)

@@ -65,7 +65,7 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         (pessimistic error rate), ``confidence`` (``1 - error``, printed
         ``[nn.n%]``), training ``used``/``wrong``/``advantage``.
     default_class_ : label
-    classes_, n_features_in_, feature_names_in_, categories_ :
+    classes_, n_classes_, n_outputs_, n_features_in_, feature_names_in_, categories_ :
         As for C45Classifier.
     candidate_rules_ : list of Rule
         Every numbered rule before the per-class selection.
