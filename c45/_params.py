@@ -310,9 +310,9 @@ def _min_split_acts(v):
     # A node lighter than 2 * min_samples_leaf is a leaf anyway. Comparable
     # without the data when both are fractions or both case weights.
     split, leaf, total = v["min_samples_split"], v["min_samples_leaf"], v.get("total_weight")
-    if total is None and is_fraction(split) != is_fraction(leaf):
-        return True
-    return case_weight(split, total or 0) > 2 * case_weight(leaf, total or 0)
+    if total is None:
+        return is_fraction(split) != is_fraction(leaf) or split > 2 * leaf
+    return case_weight(split, total) > 2 * case_weight(leaf, total)
 
 
 def _is(param, value, flag=None):

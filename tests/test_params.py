@@ -190,6 +190,14 @@ def test_rules_warn_in_their_own_terms():
         C45RulesClassifier(min_samples_split=5).fit(X, y)
     with pytest.warns(InactiveParameterWarning, match="min_samples_split=3.*min_samples_leaf"):
         C45RulesClassifier(min_samples_split=3).fit(X, y)
+    with pytest.warns(InactiveParameterWarning, match="min_samples_split=0.1.*min_samples_leaf"):
+        C45RulesClassifier(min_samples_split=0.1, min_samples_leaf=0.1).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InactiveParameterWarning)
+        C45RulesClassifier(min_samples_split=0.5, min_samples_leaf=0.1).fit(X, y)
+        C45RulesClassifier(min_samples_split=0.5).fit(X, y)     # 7 > 2 * 2 cases
+    with pytest.warns(InactiveParameterWarning, match="min_samples_split=0.2"):
+        C45RulesClassifier(min_samples_split=0.2).fit(X, y)     # 3 cases of 14
 
 
 def test_the_table_names_parameters_of_spec():

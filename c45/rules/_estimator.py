@@ -133,12 +133,14 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
     def fit(self, X, y):
         """Grow the tree on (X, y) and derive the ruleset from it."""
         fisher = self._check_rule_params()
-        _params.warn_inactive(self, stacklevel=2)
         grow = {p: getattr(self, p) for p in _params.GROW}
         with warnings.catch_warnings():
-            # Said above in the rules' terms (the tree's would name its pruning).
+            # Said below in the rules' terms (the tree's would name its pruning).
             warnings.simplefilter("ignore", _params.InactiveParameterWarning)
             tree_clf = C45Classifier(pruning=None, **grow).fit(X, y)
+        # The root's weight is the total case weight (for fractions).
+        _params.warn_inactive(self, dict(total_weight=float(tree_clf.grown_tree_.weight[0])),
+                              stacklevel=2)
         schema = tree_clf._schema
         f32 = self.precision == "float32"
         # The training data encoded as the tree saw it (same schema, same classes).
