@@ -11,6 +11,10 @@ one is named first whatever the estimator (precision first: confidence's check
 reads it). A parameter whose check needs the data (``max_features``,
 ``categorical_features``) or is made where the value is used (``n_jobs``) has no
 check in ``SPEC``; its check is a function of this module all the same.
+
+``ONLY_ACTS_WHEN`` says which parameters act only under others (``ccp_alpha``
+only with ``pruning="cost_complexity"``, ...): both estimators warn from it at
+fit (``warn_inactive``), and the command line about its options (``inactive``).
 """
 import math
 import numbers
