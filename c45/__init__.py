@@ -31,6 +31,7 @@ _PUBLIC = {
     "dict_predict_proba": "c45._serialize",
     "to_json": "c45._serialize",
     "from_json": "c45._serialize",
+    "InactiveParameterWarning": "c45._params",
 }
 __all__ = list(_PUBLIC) + ["__version__"]
 

@@ -94,9 +94,12 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
 
     Parameters
     ----------
-    min_samples_leaf : float, default=2
+    min_samples_leaf : int or float, default=2
         C4.5's ``-m`` (MINOBJS), in case weight: a test needs at least two
         branches with this much weight, and a node lighter than twice it is a leaf.
+        A float in (0, 1) is a fraction of the total case weight W, as
+        scikit-learn reads it: ``ceil(min_samples_leaf * W)`` (W is the number of
+        rows when there are no weights); from 1 up it is case weight itself.
     confidence : float in (0, 1], default=0.25
         C4.5's CF for pessimistic pruning, as a fraction (C4.5's ``-c 25``, in
         percent, is 0.25): smaller prunes more.
@@ -116,7 +119,11 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         Let pessimistic pruning replace a node by its largest branch (C4.5 always
         does; J48's ``-S`` turns it off).
     ccp_alpha : float >= 0, default=0.0
-        Penalty per leaf of ``pruning="cost_complexity"``.
+        Penalty per leaf of ``pruning="cost_complexity"``. A parameter that has no
+        effect under the others set (``ccp_alpha`` without
+        ``pruning="cost_complexity"``, ``confidence`` or ``subtree_raising``
+        without pessimistic pruning, ...) warns at fit
+        (:class:`c45.InactiveParameterWarning`, naming what would make it act).
     validation_fraction : float in (0, 1), default=1/3
         Share of the data held out for ``pruning="reduced_error"`` when no
         ``X_val`` is given (J48 -R's default of 3 folds, one for pruning).
@@ -153,8 +160,10 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         without the leak.
     max_depth : int or None, default=None
         Pre-pruning: nodes at this depth are leaves (the root has depth 0).
-    min_samples_split : float, default=0
-        Pre-pruning: a node with less case weight is a leaf.
+    min_samples_split : int or float, default=0
+        Pre-pruning: a node with less case weight is a leaf. A float in (0, 1) is a
+        fraction of the total case weight, ``ceil(min_samples_split * W)``, as for
+        ``min_samples_leaf``. It acts only above ``2 * min_samples_leaf``.
     max_purity : float in (0, 1], default=1.0
         Pre-pruning (a textbook option): a node whose majority class holds at
         least this
@@ -162,9 +171,12 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
     min_gain : float or None, default=None
         Pre-pruning: a node whose chosen test gains less (bits; continuous gains
         after the MDL penalty) is a leaf.
-    max_features : int, float or None, default=None
-        Evaluate only this many features, drawn at random at each node (a float is
-        a fraction of the features); None evaluates all (C4.5).
+    max_features : int, float, "sqrt", "log2" or None, default=None
+        Evaluate only this many features, drawn at random at each node, counted as
+        scikit-learn counts them: a float is a fraction of the features
+        (``max(1, int(max_features * n_features))``), ``"sqrt"`` is
+        ``max(1, int(sqrt(n_features)))``, ``"log2"`` ``max(1, int(log2(n_features)))``;
+        None evaluates all (C4.5).
     random_state : int or None, default=None
         Seeds the ``max_features`` draws and the ``reduced_error`` hold-out.
     laplace : bool, default=False
@@ -188,12 +200,23 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         Keep the encoded training data in the fitted model (about 1.75 times the
         size of X), so that ``prune()`` can prune pessimistically again without
         being given X and y.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplying the case weights (``sample_weight``
+        too) as scikit-learn's ``compute_sample_weight`` gives them: a dict
+        ``{class label: weight}`` (classes it leaves out weigh 1), or
+        ``"balanced"``, ``n_samples / (n_classes * count of the class)`` over the
+        rows given to fit. Like any case weight they count as cases for
+        ``min_samples_leaf``, the MDL penalty and pessimistic pruning.
 
     Attributes
     ----------
     classes_ : ndarray
         Class labels: sorted unique labels of y, or the declared categories of a
         pandas Categorical y (C4.5's class order, used for tie-breaking).
+    n_classes_ : int
+        ``len(classes_)``.
+    n_outputs_ : int
+        1 (one target).
     n_features_in_ : int
     feature_names_in_ : ndarray of str (only for DataFrame input)
     categories_ : list
@@ -244,18 +267,21 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
     def _random_state(self):
         return _params.random_state(self.random_state)
 
-    def _options(self, n_features):
+    def _options(self, n_features, total_weight):
+        """The growing options; total_weight (the training data's) turns fractions
+        of min_samples_leaf and min_samples_split into case weight."""
         f32 = self.precision == "float32"
         seed = self._random_state().randint(1, 2**31 - 1)
+        min_objs = _params.case_weight(self.min_samples_leaf, total_weight)
         return _tree.GrowOptions(
-            min_objs=float(_round32(self.min_samples_leaf)) if f32 else float(self.min_samples_leaf),
+            min_objs=float(_round32(min_objs)) if f32 else min_objs,
             gain_ratio=self.criterion == "gain_ratio",
             subsets=bool(self.subset_splits),
             leak_min_objs=f32,
             midpoint=self.threshold == "midpoint",
             mdl=bool(self.mdl_correction),
             max_depth=-1 if self.max_depth is None else int(self.max_depth),
-            min_split=float(self.min_samples_split),
+            min_split=_params.case_weight(self.min_samples_split, total_weight),
             max_purity=float(self.max_purity),
             min_gain=-np.inf if self.min_gain is None else float(self.min_gain),
             max_features=_params.max_features_count(self.max_features, n_features),
@@ -273,7 +299,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             Class labels of any type (a pandas Categorical keeps its class order).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative case weights (C4.5's case counts are multiplied by them).
-            Rows of weight 0 are ignored entirely.
+            Rows of weight 0 are ignored entirely. ``class_weight`` multiplies them.
         X_val, y_val : validation data for ``pruning="reduced_error"``.
         """
         # All or nothing: an error or Ctrl-C leaves the model as it was.
@@ -296,6 +322,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             raise ValueError("give both X_val and y_val, or neither")
         if X_val is not None and self.pruning != "reduced_error":
             raise ValueError("X_val and y_val are used only by pruning='reduced_error'")
+        X_val_given = X_val
         if self.pruning == "reduced_error" and X_val is None:
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
@@ -303,7 +330,11 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             # The encoding's freed copies would stay resident beside the case
             # lists (their own mappings) through the peak of growing.
             _tree.release_heap()
-        options = self._options(schema.n_features)
+        # A parameter that has no effect under the others: said at fit (the total
+        # weight decides min_samples_split against a fraction of min_samples_leaf).
+        _params.warn_inactive(self, dict(sample_weight=sample_weight, X_val=X_val_given,
+                                         total_weight=data.total_weight), stacklevel=3)
+        options = self._options(schema.n_features, data.total_weight)
         self._schema = schema
         self.classes_ = classes
         self.n_features_in_ = schema.n_features
@@ -424,10 +455,12 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         self.set_params(**params)
         try:
             self._check_params()
+            _params.warn_inactive(self, only=params, stacklevel=2)
             pruned = None
             if self.pruning == "pessimistic":
                 data, order = self._training_data(X, y, sample_weight)
-                pruned = _tree.prune_tree(data, self._options(self.n_features_in_),
+                pruned = _tree.prune_tree(data, self._options(self.n_features_in_,
+                                                              data.total_weight),
                                           self.grown_tree_, order, self._cf(),
                                           bool(self.subtree_raising), self._threads())
             self.tree_ = self._finish_pruning(self.grown_tree_, pruned, X_val, y_val)
@@ -467,7 +500,8 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
                              "the same shape but other values, labels or weights (or "
                              "another row order)")
         if self.precision == "float32":
-            grown, _, order = _tree.build_tree(data, self._options(schema.n_features),
+            grown, _, order = _tree.build_tree(data, self._options(schema.n_features,
+                                                                   data.total_weight),
                                                -1.0, True, 1)
             if not _same_arrays(grown, self.grown_tree_):
                 raise ValueError("growing again on these data gives another tree: "
@@ -480,8 +514,11 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         """The alphas at which ``pruning="cost_complexity"`` changes the tree, in
         scikit-learn's form: ``Bunch(ccp_alphas, impurities)``, impurities being the
         total leaf entropy (bits, weighted by the leaves' share of the cases)."""
-        grown = C45Classifier(**{**self.get_params(), "pruning": None}).fit(
-            X, y, sample_weight).grown_tree_
+        with warnings.catch_warnings():
+            # The pruning parameters are idle in this unpruned fit by design.
+            warnings.simplefilter("ignore", _params.InactiveParameterWarning)
+            grown = C45Classifier(**{**self.get_params(), "pruning": None}).fit(
+                X, y, sample_weight).grown_tree_
         alphas, impurities = _pruning.pruning_path(grown)
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
@@ -591,8 +628,9 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         classes, y_codes = encode_target(y, cont.shape[1])
         n = cont.shape[1]
         self._check_limits(schema, classes, n)
-        weight, count_mode = self._check_weights(sample_weight, n, f32,
-                                                 self.normalize_sample_weight)
+        weight, count_mode = self._check_weights(
+            self._class_weighted(sample_weight, classes, y_codes, n), n, f32,
+            self.normalize_sample_weight)
         keep = weight > 0
         if not keep.all():
             # compress, not cont[:, keep]: its result is C-ordered, so the copy
@@ -606,8 +644,9 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         # N of the many-valued test: the total weight, summed in case order as C4.5 does.
         total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
-        min_objs = float(self.min_samples_leaf)
-        if sample_weight is not None and total < 2 * min_objs and len(np.unique(y_codes)) > 1:
+        min_objs = _params.case_weight(self.min_samples_leaf, total)
+        if (sample_weight is not None and not _params.is_fraction(self.min_samples_leaf)
+                and total < 2 * min_objs and len(np.unique(y_codes)) > 1):
             warnings.warn(
                 f"the total sample weight ({total:g}) is below 2 * min_samples_leaf "
                 f"({2 * min_objs:g}), so the tree is a single leaf: min_samples_leaf is "
@@ -649,6 +688,16 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
                     f"most {MAX_SUBSET_CATEGORIES} (C4.5's value grouping takes time cubic "
                     f"in the categories); leave the feature out of subset_splits by "
                     f"encoding it differently, or use subset_splits=False")
+
+    def _class_weighted(self, sample_weight, classes, y_codes, n):
+        """sample_weight times the class weights of class_weight (scikit-learn's
+        compute_sample_weight), checked first as sample_weight alone."""
+        if self.class_weight is None:
+            return sample_weight
+        per_case = _params.class_sample_weight(self.class_weight, classes, y_codes)
+        if sample_weight is None:
+            return per_case
+        return self._check_weights(sample_weight, n, False, False)[0] * per_case
 
     @staticmethod
     def _check_weights(sample_weight, n, f32, normalize):
@@ -767,6 +816,24 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         sums = self._sums(X, self._pick_tree(tree))
         total = sums.sum(axis=1, keepdims=True)
         return sums / np.where(total > 0, total, 1.0)
+
+    def predict_log_proba(self, X, tree="final"):
+        """The logarithm of :meth:`predict_proba` (-inf where it is 0, as
+        scikit-learn's trees give it)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X, tree=tree))
+
+    @property
+    def n_classes_(self):
+        """The number of classes (``len(classes_)``)."""
+        check_is_fitted(self, "tree_")
+        return len(self.classes_)
+
+    @property
+    def n_outputs_(self):
+        """1: one target (scikit-learn's trees take several; C4.5 one)."""
+        check_is_fitted(self, "tree_")
+        return 1
 
     def predict(self, X, tree="final"):
         """Most probable class (C4.5's classification: the class of largest class

@@ -6,17 +6,21 @@ from c45._serialize import _feature_names, check_count, name_list
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 
-def _leaf_text(tree, node, classes):
+def _leaf_text(tree, node, classes, show_weights=False, decimals=None):
     items = tree.weight[node]
     errors = tree.errors[node]
     label = str(classes[tree.node_class[node]])
-    if errors > 0:
-        return f"{label} ({items:.1f}/{errors:.1f})"
-    return f"{label} ({items:.1f})"
+    text = f"{label} ({items:.1f}/{errors:.1f})" if errors > 0 else f"{label} ({items:.1f})"
+    if show_weights:
+        # C4.5's N to one decimal; `decimals` when given (as scikit-learn's
+        # export_text rounds its weights).
+        d = 1 if decimals is None else decimals
+        text += " weights: [" + ", ".join(f"{v:.{d}f}" for v in tree.value[node]) + "]"
+    return text
 
 
 def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
-                decimals=None, class_names=None):
+                decimals=None, class_names=None, show_weights=False, spacing=4):
     """The tree in C4.5's own layout.
 
     Each branch is a line ``att = value:`` (discrete) or ``att <= t :`` /
@@ -48,6 +52,13 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         keeps 6 significant digits (a cut at 51885.95 prints ``51886``).
     class_names : list of str, optional
         Names for ``classes_``, in their order.
+    show_weights : bool, default=False
+        Append each leaf's class weights, ``weights: [w1, w2, ...]`` in the order
+        of ``classes_`` (scikit-learn's option; one decimal, or ``decimals``).
+    spacing : int, default=4
+        The indent width per level: ``|`` and ``spacing - 1`` spaces (C4.5's
+        ``|   ``). Release 8's 80-column rule for subtree blocks counts levels of
+        this width.
 
     With the defaults the text is C4.5 Release 8's, byte for byte. Unknown and
     unseen values are not shown: C4.5 sends a case whose tested value is unknown
@@ -64,9 +75,19 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         classes = name_list(class_names, len(classes), "class_names", "classes")
     check_count("max_depth", max_depth)
     check_count("decimals", decimals)
+    if (isinstance(spacing, bool) or not isinstance(spacing, (int, np.integer))
+            or spacing < 1):
+        raise ValueError(f"spacing must be an int of at least 1 (the '|' of each "
+                         f"level), got {spacing!r}")
+    indent = "|" + " " * (spacing - 1)
+    show_weights = bool(show_weights)
+
+    def leaf(node):
+        return _leaf_text(t, node, classes, show_weights, decimals)
+
     if t.kind[0] == LEAF_KIND:
         # C4.5 prints a tree that is one leaf after a space (" k0 (15.0/7.0)").
-        return " " + _leaf_text(t, 0, classes) + "\n"
+        return " " + leaf(0) + "\n"
 
     def branch_label(node, b):
         f = t.feature[node]
@@ -133,13 +154,13 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
                 stack.pop()
                 continue
             child = t.first_child[node] + b
-            text = "|   " * depth + branch_label(node, b)
+            text = indent * depth + branch_label(node, b)
             if t.kind[child] == LEAF_KIND:
-                lines.append(text + " " + _leaf_text(t, child, classes))
+                lines.append(text + " " + leaf(child))
             elif max_depth is not None and base + depth >= max_depth:
                 lines.append(f"{text} ... (subtree of depth {_depth_below(t, child)}, "
                              f"{t.weight[child]:.1f} cases)")
-            elif (depth + 1) * 4 + max_line(child) > 80:
+            elif (depth + 1) * spacing + max_line(child) > 80:
                 # R8 numbers at most 99 blocks and prints "[S??]" (dropping the
                 # subtree) after that; c45 goes on numbering and prints them all.
                 subtrees.append((child, base + depth + 1))

@@ -7,6 +7,7 @@ or ``<= t`` / ``> t``. A picture cannot show C4.5's fractional routing of
 unknown values; both outputs say how it works, in a note, since the N on each
 node is what the fractions are made of.
 """
+import math
 import warnings
 
 from c45._serialize import (_branch_groups, _feature_names, _pick_tree, check_count,
@@ -46,10 +47,25 @@ def _wrap(items, per_line, sep):
     return [sep.join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
 
 
+LABELS = ("all", "root", "none")
+
+
+def _entropy(v):
+    """The entropy (bits) of a class distribution."""
+    total = float(sum(v))
+    return -sum(x / total * math.log2(x / total) for x in v if x > 0) if total > 0 else 0.0
+
+
 class _Layout:
     """The nodes to draw, in preorder, with their texts, colours and positions."""
 
-    def __init__(self, clf, tree, feature_names, class_names, max_depth, precision):
+    def __init__(self, clf, tree, feature_names, class_names, max_depth, precision,
+                 label="all", impurity=False, node_ids=False, proportion=False):
+        if not isinstance(label, str) or label not in LABELS:
+            raise ValueError(f"label must be one of {list(LABELS)}, got {label!r}")
+        self.label = label
+        self.impurity, self.node_ids, self.proportion = (
+            bool(impurity), bool(node_ids), bool(proportion))
         t = _pick_tree(clf, tree)
         self.names = _feature_names(clf, feature_names)
         self.class_names = name_list(
@@ -114,21 +130,41 @@ class _Layout:
         self.depth = max(r["depth"] for r in recs)
 
     def lines(self, rec):
-        """The text of a node, line by line."""
+        """The text of a node, line by line: its id (node_ids), the feature tested
+        or the leaf's class, its entropy (impurity), N and the class distribution
+        (as shares with proportion), labelled as `label` says."""
         t, node = self.t, rec["node"]
         if rec["truncated"]:
             return ["(...)"]
-        elif t.kind[node] == LEAF_KIND:
-            head = self.class_names[t.node_class[node]]
+        labels = self.label == "all" or (self.label == "root" and rec["parent"] < 0)
+        d = self.decimals
+        out = []
+        if self.node_ids:
+            out.append(f"node #{node}" if labels else str(node))
+        if t.kind[node] == LEAF_KIND:
+            out.append(self.class_names[t.node_class[node]])
         else:
-            head = self.names[t.feature[node]]
-        out = [head, f"N = {_num(t.weight[node], self.decimals)}"]
-        if t.weight[node] <= 0:
+            out.append(self.names[t.feature[node]])
+        weight = float(t.weight[node])
+        if self.impurity and weight > 0:
+            h = _num(_entropy(t.value[node]), d)
+            out.append(f"entropy = {h}" if labels else h)
+        root = float(t.weight[0])
+        n = (_num(100.0 * weight / root, d) + "%" if root > 0 else "0%") \
+            if self.proportion else _num(weight, d)
+        out.append(f"N = {n}" if labels else n)
+        if weight <= 0:
             return out                 # an empty leaf: no cases, it answers its class
-        # "class: weight", so that integer classes read clearly (0: 4 · 1: 139).
-        dist = [f"{self.class_names[c]}: {_num(v, self.decimals)}"
-                for c, v in enumerate(t.value[node]) if v > 0]
-        out += _wrap(dist, 3, " \u00b7 ")
+        v = t.value[node]
+        total = float(v.sum())
+        shares = [x / total for x in v] if self.proportion else list(v)
+        if labels:
+            # "class: weight", so that integer classes read clearly (0: 4 · 1: 139).
+            dist = [f"{self.class_names[c]}: {_num(x, d)}"
+                    for c, x in enumerate(shares) if v[c] > 0]
+            out += _wrap(dist, 3, " \u00b7 ")
+        else:
+            out.append("[" + ", ".join(_num(x, d) for x in shares) + "]")
         return out
 
     def colour(self, rec):
@@ -155,8 +191,9 @@ def _dot_quote(s):
 
 
 def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
-                    class_names=None, max_depth=None, filled=True, rounded=True,
-                    precision=2, rotate=False, fontname="Helvetica", note=True):
+                    class_names=None, max_depth=None, label="all", filled=False,
+                    impurity=False, node_ids=False, proportion=False, rounded=True,
+                    precision=3, rotate=False, fontname="Helvetica", note=True):
     """The tree in Graphviz's DOT language.
 
     Each node shows its test's feature (a leaf: its class), ``N``, the case
@@ -182,13 +219,28 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
         ``classes_``).
     max_depth : int, optional
         Draw nodes down to this depth; deeper subtrees become ``(...)``.
-    filled : bool, default=True
+    label : {"all", "root", "none"}, default="all"
+        Where the values are labelled (``N = 14``, ``entropy = 0.94``, ``Play: 9``):
+        at every node, at the root only, or nowhere (then ``14`` and the class
+        distribution as ``[9, 5]``, in the order of ``classes_``), as
+        scikit-learn's ``label``.
+    filled : bool, default=False
         Fill nodes with their class colour, paler when less pure.
+    impurity : bool, default=False
+        Show each node's entropy in bits (of its class weights). Off by default,
+        unlike scikit-learn's, so that a node shows what C4.5 prints of it: N
+        and the class distribution (from which the entropy follows).
+    node_ids : bool, default=False
+        Show each node's index in the tree (``node #3``: the index ``apply``
+        returns and ``tree_``'s arrays use).
+    proportion : bool, default=False
+        Show N as a percentage of the root's and the class distribution as
+        shares of the node's weight.
     rounded : bool, default=True
-    precision : int or None, default=2
-        Decimals of thresholds and of fractional case weights (as scikit-learn's
-        ``precision``); None prints each threshold exactly (the shortest
-        decimal that reads back as the stored value).
+    precision : int or None, default=3
+        Decimals of thresholds, of fractional case weights, entropies and shares
+        (as scikit-learn's ``precision``); None prints each threshold exactly
+        (the shortest decimal that reads back as the stored value).
     rotate : bool, default=False
         Left to right instead of top down.
     fontname : str, default="Helvetica"
@@ -201,7 +253,8 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
     -------
     str or None
     """
-    lay = _Layout(clf, tree, feature_names, class_names, max_depth, precision)
+    lay = _Layout(clf, tree, feature_names, class_names, max_depth, precision, label,
+                  impurity, node_ids, proportion)
     style = ["filled"] if filled else []
     if rounded:
         style.append("rounded")
@@ -290,7 +343,8 @@ def _cjk_font():
 
 
 def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=None,
-              max_depth=None, filled=True, rounded=True, precision=2, fontsize=None,
+              max_depth=None, label="all", filled=False, impurity=False, node_ids=False,
+              proportion=False, rounded=True, precision=3, fontsize=None,
               fontfamily=None, note=True):
     """Draw the tree with matplotlib (imported only when called).
 
@@ -315,7 +369,8 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
     ax : matplotlib Axes, optional
         Drawn into; by default the current axes, or a new figure sized to the
         tree when no figure is open.
-    feature_names, class_names, max_depth, filled, rounded, precision, note :
+    feature_names, class_names, max_depth, label, filled, impurity, node_ids,
+    proportion, rounded, precision, note :
         As in :func:`export_graphviz`.
     fontsize : float, optional
         Font size of the node texts; by default 10, shrunk to fit ``ax``.
@@ -330,7 +385,8 @@ def plot_tree(clf, *, tree="final", ax=None, feature_names=None, class_names=Non
     from c45._optional import require
     plt = require("matplotlib.pyplot", "plot_tree")
 
-    lay = _Layout(clf, tree, feature_names, class_names, max_depth, precision)
+    lay = _Layout(clf, tree, feature_names, class_names, max_depth, precision, label,
+                  impurity, node_ids, proportion)
     recs = lay.records
     texts = ["\n".join(lay.lines(r)) for r in recs]
     edges = [r["edge"] or "" for r in recs]

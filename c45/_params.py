@@ -11,9 +11,14 @@ one is named first whatever the estimator (precision first: confidence's check
 reads it). A parameter whose check needs the data (``max_features``,
 ``categorical_features``) or is made where the value is used (``n_jobs``) has no
 check in ``SPEC``; its check is a function of this module all the same.
+
+``ONLY_ACTS_WHEN`` says which parameters act only under others (``ccp_alpha``
+only with ``pruning="cost_complexity"``, ...): both estimators warn from it at
+fit (``warn_inactive``), and the command line about its options (``inactive``).
 """
 import math
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,18 +95,65 @@ def fisher_level(value):
 
 
 def max_features_count(value, n_features):
-    """The number of features a max_features parameter draws (0: all, C4.5)."""
+    """The number of features a max_features parameter draws (0: all, C4.5), as
+    scikit-learn counts them: a fraction of the features rounded down, "sqrt" and
+    "log2" of their number rounded down, and at least 1."""
     m = value
     if m is None:
         return 0
-    if isinstance(m, numbers.Integral) and not isinstance(m, bool):
+    if isinstance(m, str) and m in ("sqrt", "log2"):
+        return max(1, int((np.sqrt if m == "sqrt" else np.log2)(max(n_features, 1))))
+    if isinstance(m, numbers.Integral) and not isinstance(m, (bool, np.bool_)):
         if not 1 <= m:
             raise ValueError(f"max_features must be >= 1, got {m}")
         return int(min(m, n_features))
     if is_number(m) and 0 < m <= 1:
         return max(1, int(m * n_features))
-    raise ValueError(f"max_features must be None, a positive int or a fraction in "
-                     f"(0, 1], got {m!r}")
+    raise ValueError(f"max_features must be None, \"sqrt\", \"log2\", a positive int or "
+                     f"a fraction in (0, 1], got {m!r}")
+
+
+def is_fraction(value):
+    """A min_samples_leaf or min_samples_split in (0, 1): a share of the total case
+    weight, as scikit-learn reads a float there (values from 1 up are case weight)."""
+    return is_number(value) and not isinstance(value, numbers.Integral) and 0 < value < 1
+
+
+def case_weight(value, total_weight):
+    """The case weight a min_samples_leaf/min_samples_split value stands for: a
+    fraction f of the total case weight W is ceil(f * W), as scikit-learn rounds
+    ceil(f * n_samples); any other value is case weight already."""
+    if is_fraction(value):
+        return float(math.ceil(float(value) * total_weight))
+    return float(value)
+
+
+def class_sample_weight(class_weight, classes, y_codes):
+    """Per case, the weight its class gets from a class_weight parameter (None,
+    "balanced" or a dict {class label: weight}), as scikit-learn's
+    compute_sample_weight gives it: "balanced" is n / (k * n_c) over the k classes
+    present, a class the dict does not name has weight 1."""
+    from sklearn.utils.class_weight import compute_sample_weight
+    if class_weight is None or (isinstance(class_weight, str)
+                                and class_weight == "balanced"):
+        return compute_sample_weight(class_weight, y_codes)
+    # The dict's labels as class codes (labels of any type: compute_sample_weight
+    # sorts the classes it sees, which mixed labels cannot be).
+    index = {}
+    for i, c in enumerate(classes):
+        index.setdefault(c, i)
+    codes = {}
+    for label, w in class_weight.items():
+        try:
+            code = index[label]
+        except (KeyError, TypeError):
+            raise ValueError(f"class_weight names {label!r:.80}, which is not a class "
+                             f"of y (classes: {list(classes)!r:.200})") from None
+        if not finite_number(w) or w < 0:
+            raise ValueError(f"class_weight[{label!r:.80}] must be a non-negative "
+                             f"number, got {w!r}")
+        codes[code] = float(w)
+    return np.array([codes.get(int(c), 1.0) for c in range(len(classes))])[y_codes]
 
 
 def check_n_jobs(n_jobs):
@@ -162,6 +214,28 @@ def _depth(name, value, est):
                          f"(None: no limit), got {d!r}")
 
 
+def _min_weight(what):
+    """A case weight (`what`: its bound) or, in (0, 1), a fraction of the total."""
+    def check(name, value, est):
+        if not finite_number(value) or value < 0 or (value == 0 and what == "positive"):
+            raise ValueError(f"{name} must be a {what} number (case weight), or a "
+                             f"float in (0, 1): a fraction of the total case weight; "
+                             f"got {value!r}")
+    return check
+
+
+def _class_weight(name, value, est):
+    if value is None or (isinstance(value, str) and value == "balanced"):
+        return
+    if not isinstance(value, dict):
+        raise ValueError(f"{name} must be None, \"balanced\" or a dict {{class label: "
+                         f"weight}}, got {value!r:.80}")
+    for label, w in value.items():
+        if not finite_number(w) or w < 0:
+            raise ValueError(f"{name}[{label!r:.80}] must be a non-negative number, "
+                             f"got {w!r}")
+
+
 def _gain(name, value, est):
     if value is not None and not finite_number(value):
         raise ValueError(f"{name} must be None or a number, got {value!r}")
@@ -180,14 +254,14 @@ SPEC = {p.name: p for p in (
     Param("pruning", "pessimistic", _one_of(*PRUNING)),
     Param("criterion", "gain_ratio", _one_of(*CRITERION)),
     Param("threshold", "data", _one_of(*THRESHOLD)),
-    Param("min_samples_leaf", 2, _positive(" (case weight)")),
+    Param("min_samples_leaf", 2, _min_weight("positive")),
     Param("confidence", 0.25, _confidence),
     Param("redundancy", 1.0, _positive()),
     Param("fisher", False, lambda name, value, est: fisher_level(value)),
     Param("ccp_alpha", 0.0, _non_negative),
     Param("validation_fraction", 1 / 3, _fraction(closed=False)),
     Param("max_depth", None, _depth),
-    Param("min_samples_split", 0, _non_negative),
+    Param("min_samples_split", 0, _min_weight("non-negative")),
     Param("max_purity", 1.0, _fraction(closed=True)),
     Param("min_gain", None, _gain),
     Param("random_state", None, lambda name, value, est: random_state(value)),
@@ -195,6 +269,7 @@ SPEC = {p.name: p for p in (
     Param("normalize_sample_weight", False, _flag),
     Param("subset_splits", False, _flag),
     Param("mdl_correction", True, _flag),
+    Param("class_weight", None, _class_weight),
     Param("categorical_features", "auto"),     # by c45._encode, with X
     Param("max_features", None),               # max_features_count, at fit
     Param("n_jobs", None),                     # n_threads, where threads are used
@@ -214,8 +289,127 @@ RULES_ONLY = ("confidence", "redundancy", "fisher")
 # The estimators' parameters, in signature order.
 CLASSIFIER = ("min_samples_leaf", "confidence", "pruning", "subtree_raising", "ccp_alpha",
               "validation_fraction", *GROW[1:], "laplace", "normalize_sample_weight",
-              "n_jobs", "keep_training_data")
+              "n_jobs", "keep_training_data", "class_weight")
 RULES = ("min_samples_leaf", *RULES_ONLY, *GROW[1:])
+
+
+# -- parameters that act only under others -------------------------------------
+class InactiveParameterWarning(UserWarning):
+    """A parameter was set to a value that has no effect under the others set
+    (``ccp_alpha`` without ``pruning="cost_complexity"``, ...)."""
+
+
+@dataclass(frozen=True)
+class When:
+    """One way for a parameter to act: `reads` (a parameter, or an argument of
+    fit: ``sample_weight``, ``X_val``) makes holds(values) true. `text` says it in
+    Python's words, `flag` in the command line's (None: no option sets it)."""
+    reads: str
+    holds: object
+    text: str
+    flag: str = None
+
+
+def _min_split_acts(v):
+    # A node lighter than 2 * min_samples_leaf is a leaf anyway. Comparable
+    # without the data when both are fractions or both case weights.
+    split, leaf, total = v["min_samples_split"], v["min_samples_leaf"], v.get("total_weight")
+    if total is None:
+        return is_fraction(split) != is_fraction(leaf) or split > 2 * leaf
+    return case_weight(split, total) > 2 * case_weight(leaf, total)
+
+
+def _is(param, value, flag=None):
+    return When(param, lambda v: v[param] == value, f"{param}={value!r}", flag)
+
+
+_PESSIMISTIC = _is("pruning", "pessimistic", "--pruning pessimistic (the default)")
+
+@dataclass(frozen=True)
+class OnlyActsWhen:
+    """The parameter `name` acts only when one of `whens` holds."""
+    name: str
+    whens: tuple
+    estimators: bool = True     # False: the command line's warning only
+
+
+# "Parameter X only acts when one of Y": each estimator checks the entries of its
+# own parameters at fit (a When reading a parameter it lacks never holds), and the
+# command line the entries of the options given (c45.cli). Several entries for
+# one X: it acts only when each of them holds.
+ONLY_ACTS_WHEN = tuple(OnlyActsWhen(*entry) for entry in (
+    ("ccp_alpha", (_is("pruning", "cost_complexity", "--pruning cost_complexity"),)),
+    ("confidence", (_PESSIMISTIC,)),
+    ("subtree_raising", (_PESSIMISTIC,)),
+    ("validation_fraction", (_is("pruning", "reduced_error", "--pruning reduced_error"),)),
+    ("validation_fraction", (When("X_val", lambda v: v["X_val"] is None,
+                                  "fit is given no X_val (it replaces the hold-out)"),)),
+    # Not warned by the estimators: scikit-learn's meta-estimators (bagging) and
+    # check_estimator set random_state on every estimator that has one.
+    ("random_state", (When("max_features", lambda v: v["max_features"] is not None,
+                           "max_features is not None"),
+                      _is("pruning", "reduced_error", "--pruning reduced_error")), False),
+    ("normalize_sample_weight", (
+        When("sample_weight", lambda v: v["sample_weight"] is not None,
+             "fit is given sample_weight"),
+        When("class_weight", lambda v: v["class_weight"] is not None,
+             "class_weight is not None"))),
+    ("min_samples_split", (When("min_samples_leaf", _min_split_acts,
+                                "min_samples_split > 2 * min_samples_leaf (a node "
+                                "lighter than that is a leaf already)"),)),
+))
+
+
+def _is_default(name, value):
+    default = SPEC[name].default
+    if isinstance(default, bool) or isinstance(value, (bool, np.bool_)):
+        return isinstance(value, (bool, np.bool_)) and bool(value) == default
+    if is_number(default) and is_number(value):
+        return bool(value == default)
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except Exception:            # a value that refuses ==
+        return False
+
+
+def inactive(names, values, given, estimator=True):
+    """(parameter, Whens) of each entry of ONLY_ACTS_WHEN that fails: for the
+    parameters `given` (set to a non-default value) among `names` (an estimator's
+    parameters, or the command's), none of its Whens among those reading `names`
+    or a fit argument in `values` holds. values: the parameters (and fit's
+    arguments) by name; a parameter missing from them is at its default.
+    estimator: leave out the entries only the command line warns about."""
+    full = {n: p.default for n, p in SPEC.items()}
+    full.update(values)
+    out = []
+    for entry in ONLY_ACTS_WHEN:
+        if entry.name not in given or (estimator and not entry.estimators):
+            continue
+        live = [w for w in entry.whens if w.reads in names or w.reads in values]
+        if live and not any(w.holds(full) for w in live):
+            out.append((entry.name, live))
+    return out
+
+
+def given_parameters(est):
+    """The parameters of est set to a value other than their default."""
+    return {n for n in est._parameters if not _is_default(n, getattr(est, n))}
+
+
+def warn_inactive(est, context=None, only=None, stacklevel=3):
+    """Warn (InactiveParameterWarning) about each parameter of est that was set
+    and has no effect under the others (ONLY_ACTS_WHEN); context: fit's arguments
+    (sample_weight, X_val, and the total case weight once known); only: limit
+    the warnings to these parameters."""
+    values = {n: getattr(est, n) for n in est._parameters}
+    values.update(context or {})
+    given = given_parameters(est)
+    if only is not None:
+        given &= set(only)
+    for name, whens in inactive(est._parameters, values, given):
+        warnings.warn(f"{name}={getattr(est, name)!r} has no effect: it acts only when "
+                      f"{' or '.join(w.text for w in whens)}", InactiveParameterWarning,
+                      stacklevel=stacklevel + 1)
 
 
 def _init_method(cls, names):

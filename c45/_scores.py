@@ -28,7 +28,7 @@ def split_scores(X, y, sample_weight=None, **params):
     clf = C45Classifier(**params)
     clf._check_params()
     schema, _, data = clf._prepare(X, y, sample_weight)
-    out = _tree.root_scores(data, clf._options(schema.n_features))
+    out = _tree.root_scores(data, clf._options(schema.n_features, data.total_weight))
     usable = (out["gain"] > -1e-3) & (out["split_info"] > 1e-3)
     out["gain_ratio"] = np.where(usable, out["gain"] / np.where(usable, out["split_info"], 1),
                                  np.nan)

@@ -229,9 +229,42 @@ def classifier_params(args):
                 precision=args.precision, random_state=args.seed, n_jobs=args.jobs)
 
 
+def rules_params(args):
+    return dict(min_samples_leaf=args.m, confidence=args.c / 100.0, redundancy=args.r,
+                fisher=False if args.F is None else args.F,
+                criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
+                precision=args.precision, random_state=args.seed)
+
+
 def make_classifier(args, cls=None):
     from c45 import C45Classifier
     return (cls or C45Classifier)(**classifier_params(args))
+
+
+# The option that sets each parameter, as the warnings name it.
+_OPTIONS = {"min_samples_leaf": "-m", "confidence": "-c", "ccp_alpha": "--ccp-alpha",
+            "subtree_raising": "--no-subtree-raising", "random_state": "--seed",
+            "redundancy": "-r", "fisher": "-F", "criterion": "-g", "subset_splits": "-s",
+            "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs"}
+
+
+def warn_idle_options(args, params_of, names, acting=()):
+    """A warning line for each option given that has no effect under the others
+    (c45._params.ONLY_ACTS_WHEN, in the options' words); given: set to another
+    value than the command's default. acting: parameters the command itself uses
+    (cv's --seed draws the folds)."""
+    from c45 import _params
+    params, defaults = params_of(args), params_of(args.subparser.parse_args([]))
+    given = {n for n in params if params[n] != defaults[n]} - set(acting)
+    for name, whens in _params.inactive(names, params, given, estimator=False):
+        option = _OPTIONS.get(name, name)
+        flags = [w.flag for w in whens if w.flag]
+        if flags:
+            _warn(f"{option} has no effect: it acts only with {' or '.join(flags)}")
+        else:
+            _warn(f"{option} has no effect: {name} acts only when "
+                  f"{' or '.join(w.text for w in whens)}, which no option of "
+                  f"'c45 {args.command}' sets")
 
 
 def option_lines(args, data_source, class_column=None, what="Trees"):
@@ -322,13 +355,17 @@ def _pruning_changed(clf):
 
 
 def _fit(clf, progress, X, y, what):
+    from c45._params import InactiveParameterWarning
+
     def fit():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             clf.fit(X, y)
         return caught
     for w in progress.run(what, fit):
-        _warn(str(w.message))
+        # The options said so already, once and in their own words.
+        if not issubclass(w.category, InactiveParameterWarning):
+            _warn(str(w.message))
     return clf
 
 
@@ -354,6 +391,8 @@ def cmd_fit(args, out, progress):
     from c45 import export_text
     from c45._export import evaluation_table
     to_json = _serializer("to_json") if args.save else None
+    from c45._params import CLASSIFIER
+    warn_idle_options(args, classifier_params, CLASSIFIER)
     data = read_data(args, progress)
     X, y = data.X, data.y
     out.write("\nC4.5 [release 8] decision tree generator (c45)\n")
@@ -392,6 +431,8 @@ def cmd_cv(args, out, progress):
     from sklearn.model_selection import StratifiedKFold
     if args.folds < 2:
         raise UsageError(f"--folds must be at least 2, got {args.folds}")
+    from c45._params import CLASSIFIER
+    warn_idle_options(args, classifier_params, CLASSIFIER, acting=("random_state",))
     data = read_data(args, progress, with_test=False)
     X, y = data.X, data.y
     n = len(y)
@@ -512,6 +553,8 @@ def cmd_rules(args, out, progress):
     if cls is None or export is None:
         raise UsageError(f"rules are not available in c45 {c45.__version__} "
                          f"(c45.C45RulesClassifier is missing)")
+    from c45._params import RULES
+    warn_idle_options(args, rules_params, RULES)
     data = read_data(args, progress)
     X, y = data.X, data.y
     out.write("\nC4.5 [release 8] rule generator (c45)\n")
@@ -524,10 +567,7 @@ def cmd_rules(args, out, progress):
     out.write("\n".join(lines) + "\n\n")
     out.write(f"Read {len(y)} cases ({data.n_attributes} attributes) from "
               f"{data.source}\n\n")
-    clf = cls(min_samples_leaf=args.m, confidence=args.c / 100.0, redundancy=args.r,
-              fisher=False if args.F is None else args.F,
-              criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
-              precision=args.precision, random_state=args.seed)
+    clf = cls(**rules_params(args))
     clf = _fit(clf, progress, X, y, f"growing a tree and its rules on {len(y)} cases")
     from c45.rules import evaluation_text
     # c4.5rules' report: the ruleset, its evaluation (and drops) on the training
@@ -616,7 +656,8 @@ def _add_data_args(p, test=True, predict=False):
 def _add_tree_args(p, rules=False):
     g = p.add_argument_group("tree (C4.5 Release 8 options)")
     g.add_argument("-m", type=_positive, default=2.0, metavar="N",
-                   help="min cases in at least two branches of a test (default 2)")
+                   help="min cases in at least two branches of a test (default 2; "
+                        "below 1: a fraction of the cases)")
     g.add_argument("-c", type=_percent, default=25.0, metavar="CF",
                    help="confidence level, percent (default 25): of the pruning, or "
                         "with rules of the condition dropping")
@@ -673,7 +714,7 @@ def build_parser():
                    help="leave the trees out (print the evaluation tables and the "
                         "confusion matrix only); for large trees")
     common(p)
-    p.set_defaults(run=cmd_fit)
+    p.set_defaults(run=cmd_fit, subparser=p)
 
     p = sub.add_parser("predict", help="classify cases with a saved model, as CSV",
                        description="Classify the cases of a file with a model saved by "
@@ -697,7 +738,7 @@ def build_parser():
     _add_tree_args(p)
     p.add_argument("--folds", type=int, default=10, help="number of folds (default 10)")
     common(p)
-    p.set_defaults(run=cmd_cv)
+    p.set_defaults(run=cmd_cv, subparser=p)
 
     p = sub.add_parser("rules", help="c4.5rules: a rule set from the unpruned tree",
                        description="Grow a tree, turn it into production rules as "
@@ -705,7 +746,7 @@ def build_parser():
     _add_data_args(p)
     _add_tree_args(p, rules=True)
     common(p)
-    p.set_defaults(run=cmd_rules)
+    p.set_defaults(run=cmd_rules, subparser=p)
 
     p = sub.add_parser("demo", help="C4.5 on the bundled golf and weather data "
                                     "(the same as `python -m c45`)")

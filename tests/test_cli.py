@@ -473,3 +473,34 @@ def test_help_does_not_import_scikit_learn():
             "print('sklearn' in sys.modules, 'pandas' in sys.modules)")
     done = c45_process.run_python(code)
     assert done.stdout.split() == ["False", "False"], done.stderr
+
+
+# -- options that have no effect under the others -------------------------------
+@pytest.mark.parametrize("command, options, warned", [
+    ("fit", ["--ccp-alpha", "2"], ["--ccp-alpha has no effect: it acts only with "
+                                   "--pruning cost_complexity"]),
+    ("fit", ["--pruning", "none", "-c", "10", "--no-subtree-raising"],
+     ["-c has no effect: it acts only with --pruning pessimistic",
+      "--no-subtree-raising has no effect: it acts only with --pruning pessimistic"]),
+    ("fit", ["--seed", "3"], ["--seed has no effect: it acts only with --pruning "
+                              "reduced_error"]),
+    ("cv", ["--folds", "2", "--ccp-alpha", "2", "--seed", "3"],
+     ["--ccp-alpha has no effect"]),
+    ("rules", ["--seed", "3"], ["--seed has no effect: random_state acts only when "
+                                "max_features is not None, which no option of 'c45 "
+                                "rules' sets"]),
+    ("fit", ["--pruning", "cost_complexity", "--ccp-alpha", "2"], []),
+    ("fit", ["--pruning", "reduced_error", "--seed", "3", "-c", "25"], []),
+    ("rules", ["-c", "10"], []),
+    ("cv", ["--folds", "2", "--seed", "3"], []),
+])
+def test_an_option_without_effect_gets_one_warning_line(capsys, command, options, warned):
+    status = cli.main([command, "-f", str(REFERENCE / "golf"), *options])
+    err = capsys.readouterr().err
+    assert status == 0
+    lines = [l for l in err.splitlines() if "has no effect" in l]
+    assert len(lines) == len(warned), err            # once, not once per fold
+    for line, expected in zip(lines, warned):
+        assert line.startswith("c45: warning: ") and expected in line
+    assert cli.main([command, "-f", str(REFERENCE / "golf"), *options, "-q"]) == 0
+    assert "has no effect" not in capsys.readouterr().err

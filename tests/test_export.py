@@ -521,3 +521,98 @@ def test_missing_matplotlib_says_how_to_install_it(golf, monkeypatch):
     with pytest.raises(ImportError, match=r'plot_tree needs matplotlib.*pip install '
                                           r'matplotlib \(or pip install "c45\[plot\]"\)'):
         plot_tree(golf[2])
+
+
+# ---------------------------------------------------------------------------
+# scikit-learn's display options
+
+def test_export_text_show_weights_and_spacing(golf):
+    _, _, clf = golf
+    assert export_text(clf, show_weights=False, spacing=4) == GOLF_PRUNED_R8
+    weighted = export_text(clf, show_weights=True)
+    t = clf.tree_
+    leaves = [i for i in range(t.node_count) if t.kind[i] == 0]
+    assert weighted.count(" weights: [") == len(leaves)
+    for line in weighted.splitlines():
+        if "(" in line:          # a leaf line: C4.5's text, then the class weights
+            head, weights = line.split(" weights: ")
+            assert head in GOLF_PRUNED_R8.splitlines()
+            assert weights.startswith("[") and weights.count(",") == 1
+    assert "Play (4.0/1.2) weights: [4.0, 0.0]" in weighted
+    assert "Play (4.0/1.2) weights: [4.00, 0.00]" in export_text(clf, show_weights=True,
+                                                                 decimals=2)
+    assert export_text(clf, spacing=2) == GOLF_PRUNED_R8.replace("|   ", "| ")
+    assert export_text(clf, spacing=1) == GOLF_PRUNED_R8.replace("|   ", "|")
+    for bad in (0, -1, 1.5, True, None, "4"):
+        with pytest.raises(ValueError, match="spacing must be an int of at least 1"):
+            export_text(clf, spacing=bad)
+    one_leaf = C45Classifier(max_depth=0).fit(*load_golf())
+    assert export_text(one_leaf, show_weights=True) == \
+        " Play (14.0/6.8) weights: [9.0, 5.0]\n"
+
+
+def test_export_text_spacing_sets_the_width_rule_of_subtree_blocks():
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 3, (3000, 8))
+    X = pd.DataFrame({f"attribute_{j}": pd.Categorical(codes[:, j]) for j in range(8)})
+    y = codes.sum(axis=1) % 2                         # parity: a tree of depth 8
+    deep = C45Classifier(pruning=None, min_samples_leaf=1).fit(X, y)
+    assert export_text(deep).count("Subtree [S") == 0
+    narrow, wide = export_text(deep, spacing=1), export_text(deep, spacing=12)
+    assert narrow.count("Subtree [S") < wide.count("Subtree [S")
+    # R8's rule: a block starts where a branch line would pass column 80.
+    assert max(len(line.encode()) for line in wide.splitlines()) <= 80 + 12
+
+
+def _labels(dot):
+    import re
+    return {int(m.group(1)): m.group(2).split("\\n")
+            for m in re.finditer(r'^(\d+) \[label="([^"]*)"', dot, re.M)}
+
+
+def test_export_graphviz_defaults_are_scikit_learns(golf):
+    _, _, clf = golf
+    dot = export_graphviz(clf)
+    assert "fillcolor" not in dot and "filled" not in dot            # filled=False
+    assert "entropy" not in dot and "node #" not in dot
+    assert "fillcolor" in export_graphviz(clf, filled=True)
+    X, y, big = cuts()
+    cut = big.tree_.threshold[0]
+    three = f"{cut:.3f}".rstrip("0").rstrip(".")
+    assert f'[label="<= {three}"]' in export_graphviz(big)            # precision=3
+
+
+def test_export_graphviz_label_impurity_node_ids_proportion(golf):
+    _, _, clf = golf
+    t = clf.tree_
+    full = _labels(export_graphviz(clf, impurity=True, node_ids=True, note=False))
+    assert full[0] == ["node #0", "outlook", "entropy = 0.94", "N = 14",
+                       "Play: 9 · Don't Play: 5"]
+    assert full[1] == ["node #1", "humidity", "entropy = 0.971", "N = 5",
+                       "Play: 2 · Don't Play: 3"]
+    leaf = full[2]
+    assert leaf[0] == f"node #{t.first_child[1]}" and leaf[2] == "entropy = 0"
+    root_only = _labels(export_graphviz(clf, label="root", impurity=True, node_ids=True))
+    assert root_only[0] == full[0]
+    assert root_only[1] == ["1", "humidity", "0.971", "5", "[2, 3]"]
+    none = _labels(export_graphviz(clf, label="none"))
+    assert none[0] == ["outlook", "14", "[9, 5]"]
+    shares = _labels(export_graphviz(clf, proportion=True))
+    assert shares[0] == ["outlook", "N = 100%", "Play: 0.643 · Don't Play: 0.357"]
+    assert shares[1] == ["humidity", "N = 35.714%", "Play: 0.4 · Don't Play: 0.6"]
+    assert _labels(export_graphviz(clf, proportion=True, precision=1))[1][1] == "N = 35.7%"
+    for bad in ("some", None, 1):
+        with pytest.raises(ValueError, match="label must be one of"):
+            export_graphviz(clf, label=bad)
+
+
+def test_plot_tree_takes_the_same_options(golf, tmp_path):
+    pytest.importorskip("matplotlib")
+    boxes = _render(golf[2], tmp_path / "opts.png", impurity=True, node_ids=True,
+                    proportion=True, label="root", filled=True)
+    assert boxes[0].get_text().split("\n") == [
+        "node #0", "outlook", "entropy = 0.94", "N = 100%",
+        "Play: 0.643 · Don't Play: 0.357"]
+    assert boxes[1].get_text().split("\n")[:3] == ["1", "humidity", "0.971"]
+    with pytest.raises(ValueError, match="label must be one of"):
+        plot_tree(golf[2], label="leaves")

@@ -1,4 +1,5 @@
 """C45RulesClassifier: the scikit-learn face of c4.5rules (c45.rules._builder)."""
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -64,7 +65,7 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         (pessimistic error rate), ``confidence`` (``1 - error``, printed
         ``[nn.n%]``), training ``used``/``wrong``/``advantage``.
     default_class_ : label
-    classes_, n_features_in_, feature_names_in_, categories_ :
+    classes_, n_classes_, n_outputs_, n_features_in_, feature_names_in_, categories_ :
         As for C45Classifier.
     candidate_rules_ : list of Rule
         Every numbered rule before the per-class selection.
@@ -133,7 +134,13 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         """Grow the tree on (X, y) and derive the ruleset from it."""
         fisher = self._check_rule_params()
         grow = {p: getattr(self, p) for p in _params.GROW}
-        tree_clf = C45Classifier(pruning=None, **grow).fit(X, y)
+        with warnings.catch_warnings():
+            # Said below in the rules' terms (the tree's would name its pruning).
+            warnings.simplefilter("ignore", _params.InactiveParameterWarning)
+            tree_clf = C45Classifier(pruning=None, **grow).fit(X, y)
+        # The root's weight is the total case weight (for fractions).
+        _params.warn_inactive(self, dict(total_weight=float(tree_clf.grown_tree_.weight[0])),
+                              stacklevel=2)
         schema = tree_clf._schema
         f32 = self.precision == "float32"
         # The training data encoded as the tree saw it (same schema, same classes).
@@ -206,6 +213,24 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         out = np.zeros((len(pred), len(self.classes_)))
         out[np.arange(len(pred)), [lookup[p] for p in pred]] = 1.0
         return out
+
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`: 0 for the predicted class, -inf
+        for the others (as scikit-learn gives log(0))."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    @property
+    def n_classes_(self):
+        """The number of classes (``len(classes_)``)."""
+        check_is_fitted(self, "rules_")
+        return len(self.classes_)
+
+    @property
+    def n_outputs_(self):
+        """1: one target."""
+        check_is_fitted(self, "rules_")
+        return 1
 
     def __setstate__(self, state):
         if not isinstance(state, dict):
