@@ -146,6 +146,8 @@ def _array_columns(X):
                          "got a pandas Series; use X.to_frame()")
     if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
         raise TypeError("c45 does not accept sparse matrices; pass a dense array")
+    if isinstance(X, np.ma.MaskedArray):
+        X = _unmasked(X)
     try:
         arr = np.asarray(X)
     except ValueError:          # numpy's "inhomogeneous shape": ragged rows
@@ -163,6 +165,28 @@ def _array_columns(X):
     if arr.dtype.kind not in "biufO?USMm":
         raise ValueError(f"X has unsupported dtype {arr.dtype}")
     return [arr[:, j] for j in range(arr.shape[1])]
+
+
+def _unmasked(a):
+    """A numpy masked array's values with its masked cells unknown: NaN in a float
+    array, None in an array of another kind (np.asarray alone would keep the
+    hidden values)."""
+    mask = np.ma.getmaskarray(a)
+    data = np.asarray(a.data)
+    if not mask.any():
+        return data
+    out = data.copy() if data.dtype.kind == "f" else data.astype(object)
+    out[mask] = np.nan if data.dtype.kind == "f" else None
+    return out
+
+
+def refuse_masked(a, name):
+    """A masked y or sample_weight has no meaning for a case: refuse it."""
+    if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
+        n = int(np.ma.getmaskarray(a).sum())
+        raise ValueError(f"{name} is a masked array with {n} masked entr"
+                         f"{'y' if n == 1 else 'ies'}: a case's {name} cannot be "
+                         f"unknown; drop those rows or fill them")
 
 
 def _auto_kind(col):
@@ -675,7 +699,8 @@ def plain_rows(schema, X, f32):
         values = X.to_numpy(dtype=np.float64)
         rows, rows_first = (values.T, False) if values.T.flags.c_contiguous else (
             np.ascontiguousarray(values), True)
-    elif (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"
+    elif (isinstance(X, np.ndarray) and not isinstance(X, np.ma.MaskedArray)
+            and X.ndim == 2 and X.dtype.kind == "f"
             and schema.names is None and X.shape[1] == schema.n_features):
         rows, rows_first = np.ascontiguousarray(X, dtype=np.float64), True
     else:
@@ -697,6 +722,7 @@ def _check_label_kinds(values):
 
 def encode_target(y, n_rows):
     """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
+    refuse_masked(y, "y")
     declared = None
     if pd is not None and isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
             y.dtype, pd.CategoricalDtype):

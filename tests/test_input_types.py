@@ -176,3 +176,48 @@ def test_pyarrow_decimal_column_is_continuous():
     got = C45Classifier(min_samples_leaf=1).fit(X, y)
     assert export_text(got) == export_text(C45Classifier(min_samples_leaf=1).fit(want, y))
     assert np.array_equal(got.predict(X), got.predict(want))
+
+
+# -- numpy masked arrays: a masked cell is an unknown value ----------------------
+
+def _masked_problem(dtype):
+    rng = np.random.default_rng(3)
+    n = 300
+    data = rng.integers(0, 100, size=(n, 3)).astype(dtype)
+    y = (data[:, 0] > 50).astype(int)
+    mask = rng.random((n, 3)) < 0.2
+    # The hidden values would tell the class perfectly; as unknowns they cannot.
+    data[mask[:, 0], 0] = np.where(y[mask[:, 0]] == 1, 99, 0)
+    return np.ma.masked_array(data, mask=mask), y
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_masked_cells_are_unknown(dtype):
+    Xm, y = _masked_problem(dtype)
+    filled = np.where(np.ma.getmaskarray(Xm), np.nan, np.asarray(Xm.data, dtype=float))
+    masked_fit = C45Classifier(min_samples_leaf=1).fit(Xm, y)
+    nan_fit = C45Classifier(min_samples_leaf=1).fit(filled, y)
+    hidden_fit = C45Classifier(min_samples_leaf=1).fit(np.asarray(Xm.data), y)
+    assert np.array_equal(masked_fit.tree_.weight, nan_fit.tree_.weight)
+    assert np.array_equal(masked_fit.tree_.threshold, nan_fit.tree_.threshold, equal_nan=True)
+    assert not np.array_equal(masked_fit.tree_.weight, hidden_fit.tree_.weight)
+    # predict reads the mask too (the all-float fast path included)
+    assert np.array_equal(masked_fit.predict_proba(Xm), nan_fit.predict_proba(filled))
+
+
+def test_masked_categorical_cells_are_unknown():
+    Xm = np.ma.masked_array(np.array([["a"], ["b"], ["a"], ["b"], ["c"], ["c"]] * 5),
+                            mask=[[False], [False], [True], [False], [False], [False]] * 5)
+    y = np.array([0, 1, 0, 1, 0, 0] * 5)
+    clf = C45Classifier(min_samples_leaf=1).fit(Xm, y)
+    assert clf.tree_.weight[0] == 30
+    ref = np.array([["a"], ["b"], [None], ["b"], ["c"], ["c"]] * 5, dtype=object)
+    assert np.array_equal(clf.predict_proba(Xm), C45Classifier(min_samples_leaf=1)
+                          .fit(ref, y).predict_proba(ref))
+
+
+def test_a_masked_target_is_refused():
+    X = np.arange(12.0).reshape(-1, 1)
+    y = np.ma.masked_array([0, 1] * 6, mask=[False] * 11 + [True])
+    with pytest.raises(ValueError, match="y is a masked array with 1 masked entry"):
+        C45Classifier().fit(X, y)
