@@ -17,6 +17,9 @@ if importlib.util.find_spec(__name__ + "._tree") is None:
         f"`pip install -e .` (or `python setup.py build_ext --inplace`), or run "
         f"Python from another directory so that the installed c45 is imported.")
 
+from c45._openmp import load_core_passive as _load_core_passive
+_load_core_passive()            # libgomp loads now, with its waits passive
+
 _PUBLIC = {
     "C45Classifier": "c45._classifier",
     "export_text": "c45._export",

@@ -64,9 +64,7 @@ def test_a_busy_python_thread_costs_little(jobs):
     contention on a loaded machine adds little beside 0.1 s a take. What it costs
     at the default interval: benchmarks/bench_threads.py --only busy."""
     code = BUSY.replace("JOBS", str(jobs)).replace("SWITCH", "0.1")
-    # Passive OpenMP waits: the count is of GIL takes, not of the CPU that
-    # spinning threads take from the busy one on a loaded machine.
-    run = run_ok(code, ["HANDOFFS"], timeout=600, env={"OMP_WAIT_POLICY": "PASSIVE"})
+    run = run_ok(code, ["HANDOFFS"], timeout=600)
     print(run.stdout)
     handoffs = {line.split()[0]: float(line.split("HANDOFFS")[1])
                 for line in run.stdout.splitlines() if "HANDOFFS" in line}
@@ -290,3 +288,24 @@ def test_ctrl_c_in_the_subset_search_and_the_sort(what):
     run = run_ok(CTRL_C.replace("WHAT", what), ["INTERRUPTED after"])
     print(what, run.stdout.strip())
     assert float(run.stdout.split("INTERRUPTED after")[1].split()[0]) < 1.0, run.stdout
+
+
+# -- waiting threads that do not spin ---------------------------------------------
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="libgomp (GCC's OpenMP)")
+@pytest.mark.parametrize("user, expected", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_libgomp_waits_passively_unless_told(user, expected):
+    """Spinning waits took the cores from the working threads on a busy machine
+    (n_jobs=2 predict 20-50x n_jobs=1's time): c45's libgomp loads with a passive
+    wait policy, the environment is given back as it was, and a user's own
+    OMP_WAIT_POLICY is kept (libgomp prints what it read: OMP_DISPLAY_ENV)."""
+    env = {"OMP_DISPLAY_ENV": "TRUE"}
+    if user:
+        env["OMP_WAIT_POLICY"] = user
+    code = """
+    import os
+    import c45
+    print("ENV", os.environ.get("OMP_WAIT_POLICY"))
+    """
+    run = run_ok(code, ["ENV " + str(user)], env=env)
+    assert f"OMP_WAIT_POLICY = '{expected}'" in run.stderr, run.stderr[-2000:]
