@@ -74,12 +74,13 @@ def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
     while not final:
         raw = fh.read(READ_BLOCK)
         final = not raw
+        bad = None              # raised once the lines before it are read
         try:
             text = decoder.decode(raw, final)
         except UnicodeDecodeError as exc:
-            raise _undecodable(path, number, tail, exc, decoder, encoding) from None
+            bad, text = exc, _decoded_before(decoder, exc)
         nul = None
-        if "\x00" in text:         # raised once the lines before it are read
+        if "\x00" in text:
             upto = text.index("\x00")
             nul = number + 1 + text.count("\n", 0, upto)
             text = text[:text.rfind("\n", 0, upto) + 1]
@@ -102,26 +103,25 @@ def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
             tail_len += len(last)
             if tail_len > max_line:
                 raise _too_long(path, number + 1, max_line)
+        if bad is not None:
+            raise _undecodable(path, number + 1, "".join(tail), bad, encoding)
     if tail:
         yield "".join(tail)
 
 
-def _too_long(path, number, max_line):
-    return DataFileError(path, number, f"is longer than {max_line} characters without a "
-                         f"line break: not a text file of lines (or a corrupt one)")
-
-
-def _undecodable(path, number, tail, exc, decoder, encoding):
-    """The DataFileError of bytes that cannot be decoded: the line, and the byte
-    of the line (counted from the text decoded before it)."""
-    try:        # exc.object is the decoder's held-over bytes, then raw
+def _decoded_before(decoder, exc):
+    """The text of the bytes before an undecodable one (exc.object is the bytes
+    the decoder held over from the block before, then the block)."""
+    try:
         held = len(decoder.getstate()[0])
-        before = decoder.decode(exc.object[held:max(exc.start, held)])
+        return decoder.decode(exc.object[held:max(exc.start, held)])
     except (UnicodeDecodeError, TypeError):
-        before = ""
-    line = "".join(tail) + before
-    number += 1 + line.count("\n")
-    line = line[line.rfind("\n") + 1:]
+        return ""
+
+
+def _undecodable(path, number, line, exc, encoding):
+    """The DataFileError of bytes that cannot be decoded on line number, after
+    the text line of it: which byte of the line (counted by encoding it back)."""
     try:
         at = len(line.encode(encoding)) - len("".encode(encoding))   # less a BOM
     except UnicodeError:
@@ -130,6 +130,11 @@ def _undecodable(path, number, tail, exc, decoder, encoding):
     return DataFileError(
         path, number, f"cannot be decoded as {encoding} (byte {at + 1} of the line is "
         f"{bad!r}): not a text file, or give its encoding")
+
+
+def _too_long(path, number, max_line):
+    return DataFileError(path, number, f"is longer than {max_line} characters without a "
+                         f"line break: not a text file of lines (or a corrupt one)")
 
 
 def open_binary(source):
