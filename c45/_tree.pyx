@@ -1172,10 +1172,11 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
                     int32_t* stack_node, double* stack_w, double* scratch,
                     Sink* s) noexcept nogil:
     """Rows lo .. hi - 1 down the tree into the sink, with one thread's stack and
-    scratch sums (k, for classes_only). For class sums, a row whose path meets
-    only continuous tests with known values takes the fast walk over the packed
-    nodes and the leaf's answer for weight 1 (or its precomputed class); every
-    other row, and every row of the other sinks, takes descend_row. Threads share
+    scratch sums (k, for classes_only). For class sums and leaves, a row whose
+    path meets only continuous tests with known values takes the fast walk over
+    the packed nodes and the leaf's answer for weight 1 (its precomputed class,
+    or the leaf itself); every other row, and every row of the other sinks,
+    takes descend_row. Threads share
     a class-sums sink (they write their own rows only); the other sinks are
     filled by one thread. False when memory runs out."""
     cdef Rows rows = rows_p[0]
@@ -1206,12 +1207,10 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
                 continue
             # The general walk, from where the fast one stopped (the path above it
             # has weight 1 and no leaf).
-            if kind == SINK_LEAF:
-                pass
-            elif s.classes_only:
+            if kind == SINK_SUMS and s.classes_only:
                 for c in range(k):
                     scratch[c] = 0.0
-            else:
+            elif kind == SINK_SUMS:
                 target = s.sums + r * k
         elif kind == SINK_REACH:
             cls = s.y[r]

@@ -341,3 +341,11 @@ def test_the_library_and_cli_write_files_only_atomically():
     found = [f"{p.relative_to(root)}:{n}" for p in root.rglob("*.py") if p.name != "_files.py"
              for n, line in enumerate(p.read_text().splitlines(), 1) if writes.search(line)]
     assert found == []
+
+
+@pytest.mark.parametrize("encoding", ["base64", "rot13", "zlib"])
+def test_a_codec_that_is_not_a_text_encoding_is_refused(tmp_path, encoding):
+    p = tmp_path / "g.csv"
+    p.write_text(GOLF_CSV)
+    with pytest.raises(DataFileError, match=f"'{encoding}' is not a text encoding"):
+        read_csv(p, encoding=encoding)

@@ -48,7 +48,8 @@ def text_decoder(path, encoding):
         info = codecs.lookup(encoding)
     except (LookupError, TypeError):
         raise DataFileError(path, None, f"unknown text encoding {encoding!r}") from None
-    if not getattr(info, "_is_text_encoding", True):      # base64, zlib, rot13, ...
+    if not getattr(info, "_is_text_encoding", True) or info.incrementaldecoder is None:
+        # base64, zlib, rot13, ...
         raise DataFileError(path, None, f"{encoding!r} is not a text encoding")
     return info.incrementaldecoder("strict")
 
