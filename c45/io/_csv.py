@@ -251,8 +251,8 @@ class _Rewindable:
 
 
 class _Rows:
-    """The CSV rows of a binary stream: ``header`` (and its line) then, by
-    iterating, (line number, row) of every row."""
+    """The CSV rows of a binary stream: ``header`` (and its line), then the
+    rows after it (data_rows)."""
 
     def __init__(self, fh, path, encoding, sep):
         self.path = path
@@ -273,14 +273,16 @@ class _Rows:
             except StopIteration:
                 return
             except csv.Error as exc:
-                raise DataFileError(self.path, self.reader.line_num,
-                                    f"not valid CSV: {exc}") from None
+                raise self.not_csv(exc) from None
             yield row
 
-    def __iter__(self):
-        reader = self.reader
-        for row in self._rows():
-            yield reader.line_num, row
+    def data_rows(self):
+        """The csv reader of the rows after the header (its ``line_num`` is the
+        line a row ends on); a csv.Error from it is for not_csv."""
+        return self.reader
+
+    def not_csv(self, exc):
+        return DataFileError(self.path, self.reader.line_num, f"not valid CSV: {exc}")
 
 
 def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
@@ -388,19 +390,23 @@ def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
         if progress is not None:
             progress(f"read {n_rows} rows")
 
-    for line, row in rows:
-        if len(row) != width:
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue                        # a blank line
-            raise DataFileError(path, line, f"{len(row)} fields, expected "
-                                f"{width} (the header has {width} columns)")
-        buf.append(row)
-        lines.append(line)
-        n_rows += 1
-        chars += sum(map(len, row))
-        if len(buf) >= chunk_rows or chars >= CHUNK_CHARS:
-            flush()
-            chars = 0
+    reader = rows.data_rows()
+    try:
+        for row in reader:      # the reader itself: no generator per row
+            if len(row) != width:
+                if not row or (len(row) == 1 and not row[0].strip()):
+                    continue                        # a blank line
+                raise DataFileError(path, reader.line_num, f"{len(row)} fields, expected "
+                                    f"{width} (the header has {width} columns)")
+            buf.append(row)
+            lines.append(reader.line_num)
+            n_rows += 1
+            chars += sum(map(len, row))
+            if len(buf) >= chunk_rows or chars >= CHUNK_CHARS:
+                flush()
+                chars = 0
+    except csv.Error as exc:
+        raise rows.not_csv(exc) from None
     if buf:
         flush()
     row_lines = np.concatenate(line_chunks) if line_chunks else np.empty(0, np.int64)
