@@ -843,35 +843,27 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         index = self._sums(X, self._pick_tree(tree), classes_only=True)
         return self.classes_.take(index)
 
-    def _visits(self, X):
+    def _rows(self, X):
         check_is_fitted(self, "tree_")
         self._check_predict_params()
         cont, codes = encode_predict(self._schema, X, self.precision == "float32")
-        return _tree.visit_rows(self.tree_, np.ascontiguousarray(cont),
-                                np.ascontiguousarray(codes), self._schema.col,
-                                self._schema.n_values)
+        return (self.tree_, np.ascontiguousarray(cont), np.ascontiguousarray(codes),
+                self._schema.col, self._schema.n_values)
 
     def apply(self, X):
         """Index of the leaf each row reaches. A row with unknown (or unseen)
         values that C4.5 sends down several branches reaches several leaves; the
         leaf receiving the largest share of its weight is returned (the first in
         branch order on a tie). ``decision_path`` shows all of them."""
-        indptr, nodes, weights = self._visits(X)
-        is_leaf = self.tree_.kind[nodes] == 0
-        out = np.empty(len(indptr) - 1, dtype=np.int64)
-        for r in range(len(out)):
-            seg = slice(indptr[r], indptr[r + 1])
-            share = np.where(is_leaf[seg], weights[seg], -1.0)
-            out[r] = nodes[seg][int(np.argmax(share))]
-        return out
+        return _tree.apply_rows(*self._rows(X))
 
     def decision_path(self, X):
         """Sparse indicator (n_samples, node_count) of the nodes each row visits;
         with unknown values a row visits every branch it is shared among."""
         from scipy.sparse import csr_matrix
-        indptr, nodes, _ = self._visits(X)
+        indptr, nodes, _ = _tree.visit_rows(*self._rows(X), weights=False)
         return csr_matrix((np.ones(len(nodes), dtype=np.int8), nodes, indptr),
-                          shape=(len(indptr) - 1, self.tree_.node_count))
+                          shape=(len(indptr) - 1, self.tree_.node_count), copy=False)
 
     @property
     def feature_importances_(self):

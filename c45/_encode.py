@@ -405,14 +405,14 @@ def _discrete_codes(col, categories, label):
                 mapping = np.append(index.get_indexer(s.cat.categories) + 1, 0)
                 codes = mapping[s.cat.codes.to_numpy()]     # code -1 (NaN) -> last: 0
             else:
-                values = s.to_numpy(dtype=object)
-                try:
-                    codes = index.get_indexer(values) + 1
-                except UnicodeEncodeError:
-                    # pandas infers Arrow strings, which refuse lone surrogates:
-                    # look the values up one by one instead.
-                    lookup = {c: i + 1 for i, c in enumerate(categories)}
-                    codes = np.array([lookup.get(v, 0) for v in values], dtype=np.int64)
+                # By the distinct values: index.get_indexer(values) would widen
+                # every value to an Arrow string and back (a long string copied
+                # twice per row), and Arrow refuses lone surrogates.
+                local, distinct = pd.factorize(s.to_numpy(dtype=object))
+                lookup = {c: i + 1 for i, c in enumerate(categories)}
+                mapping = np.fromiter((lookup.get(v, 0) for v in distinct), dtype=np.int64,
+                                      count=len(distinct))
+                codes = np.append(mapping, 0)[local]        # -1 (missing) -> 0
         except TypeError as exc:
             raise TypeError(f"X {label}: {exc}") from None
         return codes.astype(np.int32), categories

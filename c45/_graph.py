@@ -287,7 +287,8 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
     if hasattr(out_file, "write"):
         out_file.write(text)
     else:
-        with open(out_file, "w", encoding="utf-8") as fh:
+        from c45._files import atomic_write
+        with atomic_write(out_file) as fh:
             fh.write(text)
     return None
 

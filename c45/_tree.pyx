@@ -26,7 +26,6 @@ from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, nod
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
 from c45._presorted cimport grow_presorted, root_split_listed
-from c45._scratch cimport resize
 
 from c45._threads import clamp as clamp_threads
 
@@ -1132,7 +1131,9 @@ cdef inline Py_ssize_t push_branches(Descent d, const Rows* rows, Py_ssize_t nd,
 cdef enum:
     SINK_SUMS = 0      # the leaves' answers added to the row's class sums (§9)
     SINK_REACH = 1     # every node's weight of the row's class (reduced-error pruning)
-    SINK_PATH = 2      # every node and its share of the row's weight (decision_path)
+    SINK_PATH = 2      # every node (and its share of the row's weight): decision_path
+    SINK_COUNT = 3     # how many nodes each row reaches (the room SINK_PATH needs)
+    SINK_LEAF = 4      # the leaf with the largest share of the row's weight (apply)
 
 cdef struct Sink:
     int kind
@@ -1142,19 +1143,10 @@ cdef struct Sink:
     double* reach             # SINK_REACH: (nodes, k) C-ordered ...
     const int32_t* y          # ... and each row's class
     int32_t* node             # SINK_PATH: the nodes visited so far (all rows) ...
-    double* weight            # ... and their weights,
-    Py_ssize_t count, cap
+    double* weight            # ... and their weights (or NULL), in room for cap
+    Py_ssize_t count, cap     # (counted first by SINK_COUNT: no growth, no waste)
     int64_t* indptr           # ... and where each row's nodes end (m + 1)
-
-
-cdef bint path_grow(Sink* s) noexcept nogil:
-    """Double the path sink's room; False when memory runs out."""
-    cdef Py_ssize_t grown = 2 * s.cap
-    if (resize(<void**> &s.node, s.cap, grown, sizeof(int32_t), False) < 0
-            or resize(<void**> &s.weight, s.cap, grown, sizeof(double), False) < 0):
-        return False
-    s.cap = grown
-    return True
+    int64_t* leaf             # SINK_LEAF: (m,) each row's leaf
 
 
 cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize_t start,
@@ -1165,11 +1157,12 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
     stopped, or the root), and each node it reaches, with the share of the row's
     weight that reaches it, goes to the sink: the leaves' answers into sums, the
     weight into the node's class cls, or the node onto the path. False when
-    memory runs out. (walk_rows is its one caller, so that it is inlined there.)"""
-    cdef Py_ssize_t top = 1, nd, k = d.k
+    memory runs out. For the leaf sink, the first leaf (in branch order) of the
+    largest share. (walk_rows is its one caller, so that it is inlined there.)"""
+    cdef Py_ssize_t top = 1, nd, k = d.k, best_leaf = -1
     cdef int kind = s.kind
     cdef bint f32 = d.f32, laplace = d.laplace
-    cdef double wt
+    cdef double wt, best = -1.0
     cdef Rows rw = rows[0]      # a local copy: the stack's stores cannot alias it
     stack_node[0] = <int32_t> start
     stack_w[0] = 1.0
@@ -1180,15 +1173,22 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
         if kind == SINK_REACH:
             s.reach[nd * k + cls] += wt
         elif kind == SINK_PATH:
-            if s.count == s.cap and not path_grow(s):
+            if s.count == s.cap:        # more than SINK_COUNT counted: never
                 return False
             s.node[s.count] = <int32_t> nd
-            s.weight[s.count] = wt
+            if s.weight != NULL:
+                s.weight[s.count] = wt
+            s.count += 1
+        elif kind == SINK_COUNT:
             s.count += 1
         if d.kind[nd] != LEAF:
             top = push_branches(d, &rw, nd, r, wt, stack_node, stack_w, top, f32)
         elif kind == SINK_SUMS:
             add_leaf(sums, nd, wt, k, d.weight, d.value, d.ncls, laplace, f32)
+        elif kind == SINK_LEAF and wt > best:
+            best, best_leaf = wt, nd
+    if kind == SINK_LEAF:
+        s.leaf[r] = best_leaf
     return True
 
 
@@ -1196,10 +1196,11 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
                     int32_t* stack_node, double* stack_w, double* scratch,
                     Sink* s) noexcept nogil:
     """Rows lo .. hi - 1 down the tree into the sink, with one thread's stack and
-    scratch sums (k, for classes_only). For class sums, a row whose path meets
-    only continuous tests with known values takes the fast walk over the packed
-    nodes and the leaf's answer for weight 1 (or its precomputed class); every
-    other row, and every row of the other sinks, takes descend_row. Threads share
+    scratch sums (k, for classes_only). For class sums and leaves, a row whose
+    path meets only continuous tests with known values takes the fast walk over
+    the packed nodes and the leaf's answer for weight 1 (its precomputed class,
+    or the leaf itself); every other row, and every row of the other sinks,
+    takes descend_row. Threads share
     a class-sums sink (they write their own rows only); the other sinks are
     filled by one thread. False when memory runs out."""
     cdef Rows rows = rows_p[0]
@@ -1213,14 +1214,16 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
     cdef int32_t cls = 0
     for r in range(lo, hi):
         nd = 0
-        if kind == SINK_SUMS:
+        if kind == SINK_SUMS or kind == SINK_LEAF:
             while fast[nd].column >= 0:
                 x = xc[fast[nd].column * rows.stride_col + r * rows.stride_row]
                 if isnan(x):
                     break
                 nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
             if fast[nd].column == LEAF_MARK:
-                if s.classes_only:
+                if kind == SINK_LEAF:
+                    s.leaf[r] = nd
+                elif s.classes_only:
                     s.cls_out[r] = d.leaf_class[nd]
                 else:   # onto zero sums: the numbers the general walk would give
                     add_leaf(s.sums + r * k, nd, 1.0, k, d.weight, d.value, d.ncls,
@@ -1228,16 +1231,16 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
                 continue
             # The general walk, from where the fast one stopped (the path above it
             # has weight 1 and no leaf).
-            if s.classes_only:
+            if kind == SINK_SUMS and s.classes_only:
                 for c in range(k):
                     scratch[c] = 0.0
-            else:
+            elif kind == SINK_SUMS:
                 target = s.sums + r * k
         elif kind == SINK_REACH:
             cls = s.y[r]
         if not descend_row(d, &rows, r, nd, stack_node, stack_w, s, target, cls):
             return False
-        if kind == SINK_PATH:
+        if kind == SINK_PATH or kind == SINK_COUNT:
             s.indptr[r + 1] = s.count
         elif kind == SINK_SUMS and s.classes_only:
             s.cls_out[r] = first_max(scratch, k)
@@ -1408,48 +1411,71 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     return out
 
 
-def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
-               const int32_t[::1] col, const int32_t[::1] n_values):
-    """The nodes each row visits in classification and the share of the row's
-    weight reaching them (several leaves when unknown values split the row):
-    CSR arrays (indptr, nodes, weights)."""
-    cdef Descent d = descent_for(tree, n_values, col, False, False)
-    cdef Rows rows
-    row_view(cont, codes, col, n_values, &rows)
-    cdef Py_ssize_t m = rows.m, need = d.stack_need
-    indptr = np.zeros(m + 1, dtype=np.int64)
-    cdef int64_t[::1] ip = indptr
+cdef int walk_all(Descent d, Rows* rows, Sink* sink, str what) except -1:
+    """Every row into the sink, in blocks (signals looked for between them), with a
+    stack of the descent's size; MemoryError naming what when memory runs out."""
+    cdef Py_ssize_t need = d.stack_need
     cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
     cdef double* stack_w = <double*> malloc(need * sizeof(double))
-    cdef Sink sink
-    sink.kind = SINK_PATH
-    sink.indptr = &ip[0]
-    sink.count = 0
-    sink.cap = 2 * m + 16
-    sink.node = <int32_t*> malloc(sink.cap * sizeof(int32_t))
-    sink.weight = <double*> malloc(sink.cap * sizeof(double))
     cdef bint failed = False
     cdef Blocks blocks
-    blocks_init(&blocks, m)
+    blocks_init(&blocks, rows.m)
     try:
-        if stack_node == NULL or stack_w == NULL or sink.node == NULL or sink.weight == NULL:
-            raise MemoryError("c45: out of memory tracing the rows")
+        if stack_node == NULL or stack_w == NULL:
+            raise MemoryError(f"c45: out of memory {what}")
         with nogil:
             while not failed and blocks_next(&blocks):
-                failed = not walk_rows(d, blocks.lo, blocks.hi, &rows, stack_node, stack_w,
-                                       NULL, &sink)
+                failed = not walk_rows(d, blocks.lo, blocks.hi, rows, stack_node, stack_w,
+                                       NULL, sink)
         if failed:
-            raise MemoryError("c45: out of memory tracing the rows")
+            raise MemoryError(f"c45: out of memory {what}")
         blocks_end(&blocks, True)
-        nodes = np.empty(sink.count, dtype=np.int32)
-        weights = np.empty(sink.count, dtype=np.float64)
-        if sink.count > 0:
-            memcpy(<void*> cnp.PyArray_DATA(nodes), sink.node, sink.count * sizeof(int32_t))
-            memcpy(<void*> cnp.PyArray_DATA(weights), sink.weight, sink.count * sizeof(double))
     finally:
         blocks_end(&blocks, False)
         free(stack_node)
         free(stack_w)
-        free(sink.node)
-        free(sink.weight)
-    return indptr, nodes, weights
+    return 0
+
+
+def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
+               const int32_t[::1] col, const int32_t[::1] n_values, bint weights=True):
+    """The nodes each row visits in classification and (with weights) the share
+    of the row's weight reaching them (several leaves when unknown values split
+    the row): CSR arrays (indptr, nodes, weights or None). The rows are walked
+    twice, first to count the nodes, so that the arrays are allocated once at
+    their size: memory is the output's (a row may reach every node)."""
+    cdef Descent d = descent_for(tree, n_values, col, False, False)
+    cdef Rows rows
+    row_view(cont, codes, col, n_values, &rows)
+    cdef Py_ssize_t m = rows.m
+    indptr = np.zeros(m + 1, dtype=np.int64)
+    cdef int64_t[::1] ip = indptr
+    cdef Sink sink
+    sink.kind = SINK_COUNT
+    sink.indptr = &ip[0]
+    sink.count = 0
+    walk_all(d, &rows, &sink, "tracing the rows")
+    nodes = np.empty(sink.count, dtype=np.int32)
+    out_w = np.empty(sink.count if weights else 0, dtype=np.float64)
+    sink.kind = SINK_PATH
+    sink.cap, sink.count = sink.count, 0
+    sink.node = <int32_t*> cnp.PyArray_DATA(nodes)
+    sink.weight = <double*> cnp.PyArray_DATA(out_w) if weights else NULL
+    walk_all(d, &rows, &sink, "tracing the rows")
+    return indptr, nodes, (out_w if weights else None)
+
+
+def apply_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
+               const int32_t[::1] col, const int32_t[::1] n_values):
+    """The leaf of each row: the one its weight reaches whole, or with unknown
+    values the first (in branch order) of the largest share. (m,) int64; memory
+    is the output and one descent's stack, however many leaves a row reaches."""
+    cdef Descent d = descent_for(tree, n_values, col, False, False)
+    cdef Rows rows
+    row_view(cont, codes, col, n_values, &rows)
+    out = np.empty(rows.m, dtype=np.int64)
+    cdef Sink sink
+    sink.kind = SINK_LEAF
+    sink.leaf = <int64_t*> cnp.PyArray_DATA(out)
+    walk_all(d, &rows, &sink, "finding the rows' leaves")
+    return out

@@ -18,12 +18,15 @@ for steps longer than two seconds when stderr is a terminal (``--quiet``: never)
 import argparse
 import csv
 import os
+import stat
 import sys
 import threading
 import time
 import warnings
 
 import numpy as np
+
+from c45._files import atomic_write
 
 PROGRESS_DELAY = 2.0
 
@@ -314,9 +317,15 @@ def _letters(k):
 
 def confusion_matrix_text(classes, y_true, y_pred):
     """C4.5's confusion matrix: rows the true classes, columns the predicted
-    ones, zero cells left blank."""
+    ones, zero cells left blank. A class of y_true the model was not trained on
+    (a test case's) gets a row after the model's classes; the tree never predicts
+    it, so each of its cases is an error, as the evaluation tables count it."""
     classes = list(classes)
     index = {c: i for i, c in enumerate(classes)}
+    for t in dict.fromkeys(np.asarray(y_true, dtype=object)):
+        if t not in index:
+            index[t] = len(classes)
+            classes.append(t)
     k = len(classes)
     m = np.zeros((k, k), dtype=np.int64)
     for t, p in zip(np.asarray(y_true, dtype=object), np.asarray(y_pred, dtype=object)):
@@ -333,6 +342,20 @@ def confusion_matrix_text(classes, y_true, y_pred):
                         for j in range(k))
         out.append(f"\t{cells}\t({labels[i]}): class {classes[i]}")
     return "\n".join(out) + "\n"
+
+
+def unseen_classes_text(classes, y_true):
+    """The line saying how many cases (of test data) have a class absent from
+    training, or "" when none has."""
+    known = set(classes)
+    y = np.asarray(y_true, dtype=object)
+    unseen = [t for t in dict.fromkeys(y) if t not in known]
+    if not unseen:
+        return ""
+    n = int(sum(np.count_nonzero(y == t) for t in unseen))
+    names = ", ".join(str(t) for t in unseen[:5]) + (", ..." if len(unseen) > 5 else "")
+    return (f"\n\t{n} test case{'s' if n != 1 else ''} had classes unseen in training "
+            f"({names}), each counted as an error\n")
 
 
 def _same_tree(a, b):
@@ -410,7 +433,7 @@ def cmd_fit(args, out, progress):
     if args.save:
         text = to_json(clf)
         try:
-            with open(args.save, "w", encoding="utf-8") as fh:
+            with atomic_write(args.save) as fh:
                 fh.write(text)
         except OSError as exc:
             raise UsageError(f"cannot write {args.save}: {exc.strerror or exc}") from None
@@ -422,6 +445,7 @@ def cmd_fit(args, out, progress):
         out.write("\n" + evaluation_table(clf, Xt, yt, "test data"))
         shown_X, shown_y = Xt, yt
     out.write(confusion_matrix_text(clf.classes_, shown_y, clf.predict(shown_X)))
+    out.write(unseen_classes_text(clf.classes_, shown_y))
     out.write("\n")
     return 0
 
@@ -481,11 +505,7 @@ def cmd_cv(args, out, progress):
 def cmd_predict(args, out, progress):
     from c45.io import C45Files, read_arff, read_csv
     from_json = _serializer("from_json")
-    try:
-        with open(args.model, "rb") as fh:
-            text = fh.read()            # bytes: from_json names a non-UTF-8 file
-    except OSError as exc:
-        raise UsageError(f"cannot read the model {args.model}: {exc.strerror or exc}")
+    text = read_model_file(args.model)      # bytes: from_json names a non-UTF-8 file
     try:
         clf = from_json(text)
     except Exception as exc:      # a file that is not a c45 model
@@ -519,31 +539,68 @@ def cmd_predict(args, out, progress):
     tree = "grown" if args.unpruned else "final"
     proba = progress.run(f"classifying {len(X)} cases", clf.predict_proba, X, tree=tree)
     pred = clf.classes_.take(np.argmax(proba, axis=1))
-    sink = open(args.output, "w", encoding="utf-8", newline="") if args.output else out
-    try:
-        w = csv.writer(sink, lineterminator="\n")
-        header = ["predicted"]
-        if args.proba:
-            header += [f"P({c})" for c in clf.classes_]
-        if y is not None:
-            header.append("actual")
-        w.writerow(header)
-        ys = np.asarray(y, dtype=object) if y is not None else None
-        for i in range(len(pred)):
-            row = [pred[i]]
-            if args.proba:
-                row += [f"{p:.6g}" for p in proba[i]]
-            if ys is not None:
-                row.append(ys[i])
-            w.writerow(row)
-    finally:
-        if sink is not out:
-            sink.close()
+    if args.output:
+        try:
+            with atomic_write(args.output, newline="") as sink:
+                _write_predictions(sink, clf, pred, proba, y, args.proba)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    else:
+        _write_predictions(out, clf, pred, proba, y, args.proba)
     if y is not None and not args.quiet:
         errors = int(np.sum(pred.astype(object) != np.asarray(y, dtype=object)))
         sys.stderr.write(f"c45: {errors} of {len(pred)} cases misclassified "
                          f"({100.0 * errors / len(pred):.1f}%)\n")
     return 0
+
+
+def _write_predictions(sink, clf, pred, proba, y, with_proba):
+    w = csv.writer(sink, lineterminator="\n")
+    header = ["predicted"]
+    if with_proba:
+        header += [f"P({c})" for c in clf.classes_]
+    if y is not None:
+        header.append("actual")
+    w.writerow(header)
+    ys = np.asarray(y, dtype=object) if y is not None else None
+    for i in range(len(pred)):
+        row = [pred[i]]
+        if with_proba:
+            row += [f"{p:.6g}" for p in proba[i]]
+        if ys is not None:
+            row.append(ys[i])
+        w.writerow(row)
+
+
+MODEL_STREAM_LIMIT = 1 << 30     # bytes read from a model that is not a regular file
+
+
+def read_model_file(path):
+    """The bytes of a model file, refused as soon as they cannot be one: a model
+    is UTF-8 JSON text, which holds no NUL byte (a device such as /dev/zero, a
+    binary file), and a stream that is not a regular file (a pipe) is read up to
+    MODEL_STREAM_LIMIT bytes, so that one without end fails."""
+    try:
+        with open(path, "rb") as fh:
+            regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
+            chunks, total = [], 0
+            while True:
+                block = fh.read(1 << 20)
+                if not block:
+                    break
+                if b"\x00" in block:
+                    raise UsageError(f"{path} is not a c45 model: it holds NUL bytes "
+                                     f"(byte {total + block.index(0) + 1}), and a model "
+                                     f"is JSON text")
+                chunks.append(block)
+                total += len(block)
+                if not regular and total > MODEL_STREAM_LIMIT:
+                    raise UsageError(f"{path} is not a c45 model: more than "
+                                     f"{MODEL_STREAM_LIMIT >> 20} MiB read from a stream "
+                                     f"that is not a regular file")
+    except OSError as exc:
+        raise UsageError(f"cannot read the model {path}: {exc.strerror or exc}") from None
+    return b"".join(chunks)
 
 
 def cmd_rules(args, out, progress):
@@ -579,6 +636,7 @@ def cmd_rules(args, out, progress):
         Xt, yt = data.test
         out.write("\n\n" + evaluation_text(clf, Xt, yt, "test data"))
         out.write(confusion_matrix_text(clf.classes_, yt, clf.predict(Xt)))
+        out.write(unseen_classes_text(clf.classes_, yt))
     out.write("\n")
     return 0
 
@@ -776,10 +834,10 @@ def main(argv=None):
         out.flush()
         return status
     except (DataFileError, UsageError) as exc:
-        sys.stderr.write(f"c45: error: {exc}\n")
+        _error(exc)
         return 2
     except ImportError as exc:
-        sys.stderr.write(f"c45: error: {exc}\n")
+        _error(exc)
         return 2
     except BrokenPipeError:   # pragma: no cover - e.g. `c45 fit ... | head`
         # Python's recipe: point stdout at devnull so the exit flush is silent.
@@ -788,11 +846,23 @@ def main(argv=None):
         return 1
     except (ValueError, OSError) as exc:
         # Refused by the classifier (e.g. a parameter) or by the system.
-        sys.stderr.write(f"c45: error: {exc}\n")
+        _error(exc)
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("c45: interrupted\n")
         return 130
+    except MemoryError as exc:
+        _error(f"out of memory{': ' + str(exc) if str(exc) else ''}")
+        return 1
+    except Exception as exc:      # a bug: still one line, not a traceback
+        _error(f"internal error, please report it: {type(exc).__name__}: {exc}")
+        return 1
+
+
+def _error(message):
+    """A command's error on stderr: one line, whatever the message holds."""
+    text = " ".join(str(message).splitlines()) or "failed"
+    sys.stderr.write(f"c45: error: {text}\n")
 
 
 if __name__ == "__main__":   # pragma: no cover

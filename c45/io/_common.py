@@ -35,27 +35,107 @@ def need_pandas(what="reading data files"):
     return require("pandas", what)
 
 
-def decoded_lines(fh, path, encoding):
-    """Yield (line number, text) of a binary file, one line at a time; an
-    undecodable line or a NUL byte raises DataFileError naming the line. A byte
-    order mark (an editor's, on Windows) is not part of the first line."""
+# The longest line a reader accepts, in characters. A text data file's lines are
+# short; a stream without line breaks (a device, a binary file) would otherwise
+# be read into memory whole. A CSV field is bounded tighter by Python's csv module.
+MAX_LINE_CHARS = 64 * 1024 * 1024
+READ_BLOCK = 1 << 20            # bytes read at a time
+
+
+def text_decoder(path, encoding):
+    """An incremental decoder of the text encoding; DataFileError if there is none."""
     try:
-        codecs.lookup(encoding)
+        info = codecs.lookup(encoding)
     except (LookupError, TypeError):
         raise DataFileError(path, None, f"unknown text encoding {encoding!r}") from None
-    for number, raw in enumerate(fh, 1):
+    if not getattr(info, "_is_text_encoding", True) or info.incrementaldecoder is None:
+        # base64, zlib, rot13, ...
+        raise DataFileError(path, None, f"{encoding!r} is not a text encoding")
+    return info.incrementaldecoder("strict")
+
+
+def decoded_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
+    """Yield (line number, text) of a binary file, one line at a time: see
+    text_lines."""
+    return enumerate(text_lines(fh, path, encoding, max_line), 1)
+
+
+def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
+    """Yield the lines of a binary file, each ending with its "\\n" (but perhaps
+    the last). The bytes are decoded before they are split into lines, so
+    encodings in which a line break is not the byte 0x0A (UTF-16, UTF-32) read as
+    well. An undecodable line, a NUL character or a line longer than ``max_line``
+    characters raises DataFileError naming the line, as soon as it is met (so a
+    stream without line breaks costs ``max_line`` at most). A byte order mark (an
+    editor's, on Windows) is not part of the first line."""
+    decoder = text_decoder(path, encoding)
+    number = 0                  # lines yielded
+    tail, tail_len = [], 0      # the pieces of the line not yet ended
+    final = False
+    while not final:
+        raw = fh.read(READ_BLOCK)
+        final = not raw
+        bad = None              # raised once the lines before it are read
         try:
-            text = raw.decode(encoding)
+            text = decoder.decode(raw, final)
         except UnicodeDecodeError as exc:
-            raise DataFileError(
-                path, number, f"cannot be decoded as {encoding} (byte {exc.start + 1} "
-                f"of the line is {raw[exc.start:exc.start + 1]!r}): not a text file, "
-                f"or give its encoding") from None
+            bad, text = exc, _decoded_before(decoder, exc)
+        nul = None
         if "\x00" in text:
-            raise DataFileError(path, number, "holds a NUL byte: not a text file")
-        if number == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-        yield number, text
+            upto = text.index("\x00")
+            nul = number + 1 + text.count("\n", 0, upto)
+            text = text[:text.rfind("\n", 0, upto) + 1]
+        pieces = text.split("\n")
+        if number == 0 and pieces[0].startswith("\ufeff") and not tail:
+            pieces[0] = pieces[0][1:]
+        last = pieces.pop()
+        if tail and pieces:
+            tail.append(pieces[0])
+            if tail_len + len(pieces[0]) > max_line:
+                raise _too_long(path, number + 1, max_line)
+            pieces[0], tail, tail_len = "".join(tail), [], 0
+        for piece in pieces:    # no longer than a block, a tail's checked above
+            yield piece + "\n"
+        number += len(pieces)
+        if nul is not None:
+            raise DataFileError(path, nul, "holds a NUL byte: not a text file")
+        if last:
+            tail.append(last)
+            tail_len += len(last)
+            if tail_len > max_line:
+                raise _too_long(path, number + 1, max_line)
+        if bad is not None:
+            raise _undecodable(path, number + 1, "".join(tail), bad, encoding)
+    if tail:
+        yield "".join(tail)
+
+
+def _decoded_before(decoder, exc):
+    """The text of the bytes before an undecodable one (exc.object is the bytes
+    the decoder held over from the block before, then the block)."""
+    try:
+        held = len(decoder.getstate()[0])
+        return decoder.decode(exc.object[held:max(exc.start, held)])
+    except (UnicodeDecodeError, TypeError):
+        return ""
+
+
+def _undecodable(path, number, line, exc, encoding):
+    """The DataFileError of bytes that cannot be decoded on line number, after
+    the text line of it: which byte of the line (counted by encoding it back)."""
+    try:
+        at = len(line.encode(encoding)) - len("".encode(encoding))   # less a BOM
+    except UnicodeError:
+        at = len(line)
+    bad = exc.object[exc.start:exc.start + 1]
+    return DataFileError(
+        path, number, f"cannot be decoded as {encoding} (byte {at + 1} of the line is "
+        f"{bad!r}): not a text file, or give its encoding")
+
+
+def _too_long(path, number, max_line):
+    return DataFileError(path, number, f"is longer than {max_line} characters without a "
+                         f"line break: not a text file of lines (or a corrupt one)")
 
 
 def open_binary(source):

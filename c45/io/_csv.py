@@ -1,36 +1,93 @@
 """CSV files: a header row of column names, then one case per row.
 
-The file is read once, in a single pass and in chunks of rows: each column is
-kept as integer codes into the distinct strings it holds (so a million rows of a
-few columns take a few tens of megabytes), and only at the end does a column
-become float64 (every value a number) or a pandas Categorical (otherwise, or when
-named in ``discrete``). Missing values: empty fields, ``?`` (C4.5's), ``NA``,
-``N/A``, ``NaN``, ``nan``, ``null``, ``NULL``, ``None``. Blank lines are skipped.
-Every malformed row raises :class:`DataFileError` naming the file, line and column.
+The file is read as a stream, in chunks of rows (at most ``CHUNK_CELLS`` fields and
+``CHUNK_CHARS`` characters at a time), so memory stays a small multiple of the
+columns' final arrays. A column starts as numbers, kept as float64 (NaN unknown);
+one that turns out to hold a non-number (and every column named in ``discrete``)
+is kept as integer codes into the distinct strings it holds and becomes a pandas
+Categorical. A column that holds numbers and only later a word is read again for
+its strings (from the file, or from a temporary copy of a stream that cannot
+seek): numbers are not kept as strings in case they turn out to be categories.
+Missing values: empty fields, ``?`` (C4.5's), ``NA``, ``N/A``, ``NaN``, ``nan``,
+``null``, ``NULL``, ``None``. Blank lines are skipped. Every malformed row raises
+:class:`DataFileError` naming the file, line and column.
 """
 import csv
+import gc
+import math
+import re
+import shutil
+import tempfile
+from operator import itemgetter
 
 import numpy as np
 
-from c45.io._common import (NUMBER, DataFileError, choose_columns, decoded_lines, need_pandas,
-                            numeric_sort_key, open_binary, too_large)
+from c45.io._common import (NUMBER, DataFileError, choose_columns, need_pandas,
+                            numeric_sort_key, open_binary, text_lines, too_large)
 
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
 CHUNK_ROWS = 65536
+CHUNK_CELLS = 1 << 18           # fields held as Python strings at a time
+CHUNK_CHARS = 1 << 24           # characters of the fields held at a time
+# Characters outside every number: a block of values free of them (and that
+# float() accepts) is all numbers in NUMBER's sense, checked in one scan.
+_NOT_NUMBER = re.compile(r"[^0-9eE+\-.\x01]")
 
 
 class _Column:
-    """One CSV column as codes into the distinct (stripped) strings seen."""
+    """One CSV column: float64 values while every value is a number, else codes
+    into the distinct (stripped) strings seen."""
 
-    def __init__(self, name, index, missing):
+    def __init__(self, name, index, missing, text):
         self.name = name
         self.index = index
         self.missing = missing
+        self.text = text            # kept as strings (a discrete column, the class)
+        self.redo = False           # numbers first, then a word: read again as text
         self.vocab = {}
         self.chunks = []
+        self.problem = None         # (row, message) of the first bad number
 
-    def add_chunk(self, values, pd):
-        codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    def add_chunk(self, values, row0, pd, continuous):
+        if self.redo:
+            return
+        if not self.text and len(values) < _SMALL:
+            self._add_few_numbers(values, row0, continuous)
+            return
+        codes, uniques = _factorize(pd, values)
+        if self.text:
+            self._add_text(codes, uniques)
+        else:
+            self._add_numbers(pd, codes, uniques, row0, continuous)
+
+    def _not_a_number(self, row, text, continuous):
+        """A word among numbers: an error to report (continuous), else False: the
+        column is to be read again as text."""
+        if not continuous:
+            self.redo, self.chunks = True, []
+            return False
+        if self.problem is None:
+            self.problem = (row, f"{text!r} is not a number (the column is continuous)")
+        return True
+
+    def _add_few_numbers(self, values, row0, continuous):
+        """A chunk of a few rows (of a wide file), value by value."""
+        out = []
+        for i, v in enumerate(values):
+            v = v.strip(" \t")
+            if v in self.missing:
+                out.append(math.nan)
+            elif NUMBER.fullmatch(v) is None:
+                if not self._not_a_number(row0 + i, v, continuous):
+                    return
+                out.append(math.nan)
+            else:
+                out.append(float(v))
+                if math.isinf(out[-1]) and self.problem is None:
+                    self.problem = (row0 + i, too_large(v))
+        self.chunks.append(np.array(out, dtype=np.float64))
+
+    def _add_text(self, codes, uniques):
         mapping = np.empty(len(uniques) + 1, dtype=np.int32)
         vocab, missing = self.vocab, self.missing
         for k, u in enumerate(uniques):
@@ -45,12 +102,70 @@ class _Column:
         mapping[-1] = -1
         self.chunks.append(mapping[codes])
 
-    def codes(self):
-        return np.concatenate(self.chunks) if self.chunks else np.empty(0, np.int32)
+    def _add_numbers(self, pd, codes, uniques, row0, continuous):
+        """The chunk's distinct strings parsed at once: a scan for characters no
+        number has, then float(); only when that fails, NUMBER on each string."""
+        uniq = list(uniques)
+        joined = "\x01".join(uniq)
+        if " " in joined or "\t" in joined:
+            uniq = [u.strip(" \t") for u in uniq]
+        miss = _isin(pd, uniq, self.missing)
+        known = [u for u, m in zip(uniq, miss) if not m] if miss.any() else uniq
+        floats = np.full(len(uniq) + 1, np.nan)
+        numbers = None
+        if not _NOT_NUMBER.search("\x01".join(known)):
+            try:
+                floats[:-1][~miss] = np.array(known, dtype=object).astype(np.float64)
+                numbers = True
+            except ValueError:
+                pass
+        if numbers is None:
+            ok = np.fromiter((m or NUMBER.fullmatch(u) is not None
+                              for u, m in zip(uniq, miss)), dtype=bool, count=len(uniq))
+            if not ok.all():
+                k = int(np.flatnonzero(~ok)[0])
+                r = row0 + int(np.flatnonzero(codes == k)[0])
+                if not self._not_a_number(r, uniq[k], continuous):
+                    return
+                ok |= miss
+            floats[:-1][ok & ~miss] = [float(u) for u, g in zip(uniq, ok & ~miss) if g]
+        huge = np.flatnonzero(np.isinf(floats))
+        if len(huge) and self.problem is None:
+            first = np.flatnonzero(np.isin(codes, huge))[0]
+            self.problem = (row0 + int(first), too_large(uniq[codes[first]]))
+        self.chunks.append(floats[codes])
 
-    def first_row(self, codes, wanted):
-        hits = np.flatnonzero(np.isin(codes, wanted))
-        return int(hits[0]) if len(hits) else None
+    def as_text(self):
+        """Read again from the start, as strings."""
+        self.text, self.redo, self.chunks, self.problem = True, False, [], None
+
+    def values(self):
+        if self.chunks:
+            return np.concatenate(self.chunks)
+        return np.empty(0, np.int32 if self.text else np.float64)
+
+
+# Below this many values pandas' hashing costs more than it saves (a wide file
+# read one row at a time).
+_SMALL = 512
+
+
+def _factorize(pd, values):
+    """(codes, distinct values in order of first appearance) of a list of str."""
+    if len(values) < _SMALL:
+        first = {}
+        codes = np.fromiter((first.setdefault(v, len(first)) for v in values),
+                            dtype=np.intp, count=len(values))
+        return codes, list(first)
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    return codes, list(uniques)
+
+
+def _isin(pd, values, wanted):
+    """Which of the strings are in the set wanted, as a boolean array."""
+    if len(values) < _SMALL:
+        return np.fromiter((v in wanted for v in values), dtype=bool, count=len(values))
+    return np.asarray(pd.Index(values, dtype=object).isin(list(wanted)), dtype=bool)
 
 
 def _categorical(pd, codes, values):
@@ -103,38 +218,88 @@ def read_csv(source, target=None, *, features=None, discrete=(), continuous=(),
             fh.close()
 
 
-def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
-          encoding, missing, progress, chunk_rows):
-    line_no = [0]
+class _Rewindable:
+    """A binary stream that can be read again from where it stood: the file
+    itself when it can seek, else a temporary copy made while reading."""
 
-    def text_lines():
-        for number, text in decoded_lines(fh, path, encoding):
-            line_no[0] = number
-            yield text
+    def __init__(self, fh):
+        self.fh, self.copy = fh, None
+        try:
+            self.start = fh.tell() if fh.seekable() else None
+        except (OSError, AttributeError, ValueError):
+            self.start = None
+        if self.start is None:
+            self.copy = tempfile.TemporaryFile()
 
-    reader = csv.reader(text_lines(), delimiter=sep, skipinitialspace=True,
-                        strict=True)
+    def read(self, n=-1):
+        data = self.fh.read(n)
+        if self.copy is not None:
+            self.copy.write(data)
+        return data
 
-    def rows():
+    def rewound(self):
+        if self.copy is None:
+            self.fh.seek(self.start)
+            return self.fh
+        shutil.copyfileobj(self.fh, self.copy)      # a stream read to its end
+        self.copy.seek(0)
+        return self.copy
+
+    def close(self):
+        if self.copy is not None:
+            self.copy.close()
+
+
+class _Rows:
+    """The CSV rows of a binary stream: ``header`` (and its line), then the
+    rows after it (data_rows)."""
+
+    def __init__(self, fh, path, encoding, sep):
+        self.path = path
+        self.reader = csv.reader(text_lines(fh, path, encoding), delimiter=sep,
+                                 skipinitialspace=True, strict=True)
+        for header in self._rows():
+            if any(h.strip() for h in header):
+                break
+        else:
+            raise DataFileError(path, max(self.reader.line_num, 1), "the file is empty "
+                                "(no header row of column names)")
+        self.header, self.header_line = header, self.reader.line_num
+
+    def _rows(self):
         while True:
             try:
-                row = next(reader)
+                row = next(self.reader)
             except StopIteration:
                 return
             except csv.Error as exc:
-                raise DataFileError(path, line_no[0], f"not valid CSV: {exc}") from None
+                raise self.not_csv(exc) from None
             yield row
 
-    it = rows()
-    header = None
-    for header in it:
-        if any(h.strip() for h in header):
-            break
-    else:
-        raise DataFileError(path, max(line_no[0], 1), "the file is empty (no header "
-                            "row of column names)")
-    header_line = reader.line_num
-    names = [h.strip() for h in header]
+    def data_rows(self):
+        """The csv reader of the rows after the header (its ``line_num`` is the
+        line a row ends on); a csv.Error from it is for not_csv."""
+        return self.reader
+
+    def not_csv(self, exc):
+        return DataFileError(self.path, self.reader.line_num, f"not valid CSV: {exc}")
+
+
+def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
+          encoding, missing, progress, chunk_rows):
+    stream = _Rewindable(fh)
+    try:
+        return _read_columns(stream, path, pd, target, features, discrete, continuous,
+                             ignore, sep, encoding, missing, progress, chunk_rows)
+    finally:
+        stream.close()
+
+
+def _read_columns(stream, path, pd, target, features, discrete, continuous, ignore, sep,
+                  encoding, missing, progress, chunk_rows):
+    rows = _Rows(stream, path, encoding, sep)
+    header_line = rows.header_line
+    names = [h.strip() for h in rows.header]
     seen = set()
     for j, h in enumerate(names):
         if h == "":
@@ -144,7 +309,6 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
             raise DataFileError(path, header_line, f"column {h!r} appears twice in the "
                                 f"header")
         seen.add(h)
-    width = len(names)
     for option, wanted in (("discrete", discrete), ("continuous", continuous),
                            ("ignore", ignore)):
         unknown = sorted(wanted - set(names))
@@ -159,72 +323,91 @@ def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
     target, feature_names = choose_columns(path, header_line, names, seen, target, features,
                                            "column", f"is not in the header {names}", ignore)
     index = {h: j for j, h in enumerate(names)}
-    cols = [_Column(h, index[h], missing) for h in feature_names]
-    tcol = _Column(target, index[target], missing) if target is not None else None
+    cols = [_Column(h, index[h], missing, h in discrete) for h in feature_names]
+    tcol = _Column(target, index[target], missing, True) if target is not None else None
     wanted = cols + ([tcol] if tcol is not None else [])
 
-    buf, lines, line_chunks, n_rows = [], [], [], 0
-
-    def flush():
-        if not buf:
-            return
-        transposed = list(zip(*buf))
-        for col in wanted:
-            col.add_chunk(transposed[col.index], pd)
-        line_chunks.append(np.asarray(lines, dtype=np.int64))
-        buf.clear()
-        lines.clear()
-        if progress is not None:
-            progress(f"read {n_rows} rows")
-
-    for row in it:
-        if len(row) != width:
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue                        # a blank line
-            raise DataFileError(path, reader.line_num, f"{len(row)} fields, expected "
-                                f"{width} (the header has {width} columns)")
-        buf.append(row)
-        lines.append(reader.line_num)
-        n_rows += 1
-        if len(buf) >= chunk_rows:
-            flush()
-    flush()
+    n_rows, row_lines = _load(rows, wanted, len(names), path, pd, continuous, progress,
+                              chunk_rows)
     if n_rows == 0:
         raise DataFileError(path, header_line, "no data rows after the header")
-    row_lines = np.concatenate(line_chunks)
+    again = [col for col in cols if col.redo]
+    if again:
+        for col in again:
+            col.as_text()
+        if progress is not None:
+            progress(f"reading {len(again)} column(s) again as categories")
+        _load(_Rows(stream.rewound(), path, encoding, sep), again, len(names), path, pd,
+              continuous, None, chunk_rows)
 
     data = {}
     for col in cols:
-        codes = col.codes()
-        values = list(col.vocab)
-        if col.name in discrete:
-            data[col.name] = _categorical(pd, codes, values)
-            continue
-        numeric = np.fromiter((NUMBER.fullmatch(v) is not None for v in values),
-                              dtype=bool, count=len(values))
-        if numeric.all():
-            floats = np.append(np.array([float(v) for v in values], dtype=np.float64),
-                               np.nan)
-            huge = np.flatnonzero(np.isinf(floats))
-            if len(huge):
-                r = col.first_row(codes, huge)
-                raise DataFileError(path, int(row_lines[r]), too_large(values[codes[r]]),
-                                    field=f"column {col.name!r}")
-            data[col.name] = floats[codes]
-        elif col.name in continuous:
-            r = col.first_row(codes, np.flatnonzero(~numeric))
-            bad = values[codes[r]]
-            raise DataFileError(path, int(row_lines[r]), f"{bad!r} is not a number (the "
-                                f"column is continuous)", field=f"column {col.name!r}")
-        else:
-            data[col.name] = _categorical(pd, codes, values)
+        values = col.values()
+        if col.problem is not None:
+            r, message = col.problem
+            raise DataFileError(path, int(row_lines[r]), message,
+                                field=f"column {col.name!r}")
+        data[col.name] = _categorical(pd, values, list(col.vocab)) if col.text else values
     X = pd.DataFrame(data, index=pd.RangeIndex(n_rows))
     y = None
     if tcol is not None:
-        codes = tcol.codes()
+        codes = tcol.values()
         if (codes < 0).any():
             r = int(np.flatnonzero(codes < 0)[0])
             raise DataFileError(path, int(row_lines[r]), "the class is missing; every "
                                 "row needs one", field=f"column {target!r}")
         y = pd.Series(_categorical(pd, codes, list(tcol.vocab)), name=target)
     return X, y
+
+
+def _load(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
+    """Feed the rows to the columns in chunks: (number of rows, their line numbers).
+    The cyclic garbage collector is paused meanwhile: the rows held are lists
+    (containers) and make no cycles, but would make it scan them again and again
+    (it took half the time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
+    chunk_rows = max(1, min(chunk_rows, CHUNK_CELLS // max(width, 1)))
+    buf, lines, line_chunks = [], [], []
+    n_rows = chars = 0
+
+    def flush():
+        row0 = n_rows - len(buf)
+        for col in wanted:
+            col.add_chunk(list(map(itemgetter(col.index), buf)), row0, pd,
+                          col.name in continuous)
+        line_chunks.append(np.asarray(lines, dtype=np.int64))
+        buf.clear()
+        lines.clear()
+        if progress is not None:
+            progress(f"read {n_rows} rows")
+
+    reader = rows.data_rows()
+    try:
+        for row in reader:      # the reader itself: no generator per row
+            if len(row) != width:
+                if not row or (len(row) == 1 and not row[0].strip()):
+                    continue                        # a blank line
+                raise DataFileError(path, reader.line_num, f"{len(row)} fields, expected "
+                                    f"{width} (the header has {width} columns)")
+            buf.append(row)
+            lines.append(reader.line_num)
+            n_rows += 1
+            chars += sum(map(len, row))
+            if len(buf) >= chunk_rows or chars >= CHUNK_CHARS:
+                flush()
+                chars = 0
+    except csv.Error as exc:
+        raise rows.not_csv(exc) from None
+    if buf:
+        flush()
+    row_lines = np.concatenate(line_chunks) if line_chunks else np.empty(0, np.int64)
+    return n_rows, row_lines
