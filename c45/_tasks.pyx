@@ -84,6 +84,24 @@ cdef extern from *:
     int c45_threads_startable(int n, size_t stack) noexcept nogil
 
 
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #include <omp.h>
+    #define c45_omp_max_threads() omp_get_max_threads()
+    #else
+    #define c45_omp_max_threads() (1 << 30)
+    #endif
+    """
+    int c45_omp_max_threads() noexcept nogil
+
+
+def openmp_max_threads():
+    """OpenMP's limit for the calling thread's next region: OMP_NUM_THREADS, or
+    what threadpoolctl (scikit-learn's, joblib's workers) set."""
+    return c45_omp_max_threads()
+
+
 cdef void start_team(int n) noexcept nogil:
     """A first region of n threads: libgomp starts the team now."""
     cdef int q

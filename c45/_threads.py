@@ -29,10 +29,16 @@ def usable_cpus():
 
 def clamp(n_threads):
     """The number of threads to use for a request of n_threads (already an int >=
-    1, e.g. from joblib.effective_n_jobs): at most the usable CPUs, 1 in a child
+    1, e.g. from joblib.effective_n_jobs): at most the usable CPUs and OpenMP's
+    limit (OMP_NUM_THREADS, threadpoolctl), as many as can start, 1 in a child
     forked after OpenMP threads ran."""
     global _parallel_used, _warned
     n = max(1, min(int(n_threads), usable_cpus()))
+    if n > 1:
+        # OpenMP's own limit, as scikit-learn's OpenMP code honours it: what
+        # threadpoolctl sets (joblib gives its workers a share of the cores).
+        from c45._tasks import openmp_max_threads
+        n = max(1, min(n, openmp_max_threads()))
     if _forked:
         if n > 1 and not _warned:
             _warned = True

@@ -309,3 +309,24 @@ def test_libgomp_waits_passively_unless_told(user, expected):
     """
     run = run_ok(code, ["ENV " + str(user)], env=env)
     assert f"OMP_WAIT_POLICY = '{expected}'" in run.stderr, run.stderr[-2000:]
+
+
+def test_openmp_limits_are_honoured():
+    """threadpoolctl's limits (scikit-learn's and joblib's tool against nested
+    oversubscription) and OMP_NUM_THREADS cap n_jobs, as scikit-learn's own OpenMP
+    code is capped."""
+    code = """
+    from threadpoolctl import threadpool_limits
+    from c45 import _threads
+    print("FREE", _threads.clamp(2))
+    with threadpool_limits(limits=1, user_api="openmp"):
+        print("LIMITED", _threads.clamp(2))
+    """
+    run_ok(code, ["FREE 2" if _cpus() >= 2 else "FREE 1", "LIMITED 1"])
+    run_ok("from c45 import _threads\nprint('ENV', _threads.clamp(2))\n", ["ENV 1"],
+           env={"OMP_NUM_THREADS": "1"})
+
+
+def _cpus():
+    from c45._threads import usable_cpus
+    return usable_cpus()
