@@ -211,13 +211,56 @@ def report(res, markdown):
             print(f"{r[0]:<34} wall {wall:>8} s   CPU {cpu:>8} s   speedup {r[2]}")
 
 
+def section_busy_thread(C45Classifier, X, y, repeat):
+    """(busy) Each call alone, then beside a Python thread that never releases the
+    GIL by itself (Python's default 5 ms switch interval), for c45 and for
+    scikit-learn's tree: the ratio busy / alone, minimum wall time of `repeat`
+    runs each. A GIL take in the compiled core would show here as a multiple."""
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(1)
+    Xn = X.copy()
+    Xn[rng.random(X.shape) < 0.05] = np.nan
+    grown = C45Classifier(pruning=None).fit(Xn, y)
+    fitted = C45Classifier().fit(Xn, y)
+    sk = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2).fit(X, y)
+    work = {
+        "c45 fit": lambda: C45Classifier().fit(X, y),
+        "c45 fit, n_jobs=2": lambda: C45Classifier(n_jobs=2).fit(X, y),
+        "c45 fit, 5% unknown": lambda: C45Classifier().fit(Xn, y),
+        "c45 prune": lambda: grown.prune(Xn, y, pruning="pessimistic"),
+        "c45 predict_proba, 5% unknown": lambda: fitted.predict_proba(Xn),
+        "scikit-learn fit": lambda: DecisionTreeClassifier(
+            criterion="entropy", min_samples_leaf=2).fit(X, y),
+        "scikit-learn predict_proba": lambda: sk.predict_proba(X),
+    }
+    alone = {k: best([timed(f)[1:] for _ in range(repeat)])["wall"] for k, f in work.items()}
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            for _ in range(10000):
+                pass
+    t = threading.Thread(target=spin, daemon=True)
+    t.start()
+    try:
+        busy = {k: best([timed(f)[1:] for _ in range(repeat)])["wall"] for k, f in work.items()}
+    finally:
+        stop.set()
+        t.join()
+    print("(busy) beside a busy Python thread: wall time busy / alone")
+    for k in work:
+        print(f"  {k:<32} alone {alone[k]:7.3f} s   busy {busy[k]:7.3f} s   "
+              f"{busy[k] / alone[k]:5.2f}x", flush=True)
+    return {"alone": alone, "busy": busy}
+
+
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=1_000_000, help="rows (1,000,000)")
     p.add_argument("--features", type=int, default=10, help="continuous features (10)")
     p.add_argument("--repeat", type=int, default=2, help="runs per measurement; min (2)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--only", choices=["a", "b"], help="run one section only")
+    p.add_argument("--only", choices=["a", "b", "busy"], help="run one section only")
     p.add_argument("--wait-load", metavar="L", type=float,
                    help="first wait until the 1-minute load average is below L")
     p.add_argument("--max-wait", type=float, default=1200, help="seconds (1200)")
@@ -249,6 +292,10 @@ def main(argv=None):
         res["n_jobs"] = section_n_jobs(C45Classifier, X, y, args.repeat)
         res["load"]["after_b"] = load()
         print(f"load average after (b): {res['load']['after_b']}", flush=True)
+    if args.only == "busy":
+        res["busy_thread"] = section_busy_thread(C45Classifier, X, y, args.repeat)
+        res["load"]["after_busy"] = load()
+        print(f"load average after (busy): {res['load']['after_busy']}", flush=True)
     print()
     if args.only is None:
         print(f"tree: {res['concurrent_fits']['nodes']} nodes, depth "
@@ -256,7 +303,8 @@ def main(argv=None):
               f"probabilities\n")
         report(res, args.markdown)
     else:
-        print(json.dumps({k: v for k, v in res.items() if k in ("concurrent_fits", "n_jobs")},
+        print(json.dumps({k: v for k, v in res.items()
+                          if k in ("concurrent_fits", "n_jobs", "busy_thread")},
                          indent=1, default=str))
     if args.json:
         with open(args.json, "w") as f:
