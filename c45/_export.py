@@ -6,6 +6,21 @@ from c45._serialize import _feature_names, check_count, name_list
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 
+def tree_class_names(clf, class_names=None):
+    """The label of each class column of the trees (declared_classes_' order, as
+    C4.5 prints them); class_names, if given, name ``classes_`` in its order."""
+    if class_names is None:
+        return list(clf.declared_classes_)
+    names = name_list(class_names, len(clf.classes_), "class_names", "classes")
+    order = clf._class_columns()
+    if order is None:
+        return names
+    out = [None] * len(names)
+    for position, column in enumerate(order):
+        out[column] = names[position]
+    return out
+
+
 def _leaf_text(tree, node, classes):
     items = tree.weight[node]
     errors = tree.errors[node]
@@ -47,7 +62,7 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         Print thresholds with this many decimals instead of C4.5's ``%g``, which
         keeps 6 significant digits (a cut at 51885.95 prints ``51886``).
     class_names : list of str, optional
-        Names for ``classes_``, in their order.
+        Names for ``classes_``, in its (sorted) order.
 
     With the defaults the text is C4.5 Release 8's, byte for byte. Unknown and
     unseen values are not shown: C4.5 sends a case whose tested value is unknown
@@ -59,9 +74,7 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
     t = clf.tree_ if tree == "final" else clf.grown_tree_
     feature_names = _feature_names(clf, feature_names)
-    classes = clf.classes_
-    if class_names is not None:
-        classes = name_list(class_names, len(classes), "class_names", "classes")
+    classes = tree_class_names(clf, class_names)
     check_count("max_depth", max_depth)
     check_count("decimals", decimals)
     if t.kind[0] == LEAF_KIND:

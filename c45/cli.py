@@ -382,7 +382,7 @@ def cmd_fit(args, out, progress):
         Xt, yt = data.test
         out.write("\n" + evaluation_table(clf, Xt, yt, "test data"))
         shown_X, shown_y = Xt, yt
-    out.write(confusion_matrix_text(clf.classes_, shown_y, clf.predict(shown_X)))
+    out.write(confusion_matrix_text(clf.declared_classes_, shown_y, clf.predict(shown_X)))
     out.write("\n")
     return 0
 
@@ -477,13 +477,17 @@ def cmd_predict(args, out, progress):
                             progress=progress.update)
     tree = "grown" if args.unpruned else "final"
     proba = progress.run(f"classifying {len(X)} cases", clf.predict_proba, X, tree=tree)
-    pred = clf.classes_.take(np.argmax(proba, axis=1))
+    # C4.5's class order (declared_classes_): its columns, and ties to its first.
+    classes, order = clf.declared_classes_, clf._class_columns()
+    if order is not None:
+        proba = proba[:, np.argsort(order)]
+    pred = classes.take(np.argmax(proba, axis=1))
     sink = open(args.output, "w", encoding="utf-8", newline="") if args.output else out
     try:
         w = csv.writer(sink, lineterminator="\n")
         header = ["predicted"]
         if args.proba:
-            header += [f"P({c})" for c in clf.classes_]
+            header += [f"P({c})" for c in classes]
         if y is not None:
             header.append("actual")
         w.writerow(header)
@@ -534,11 +538,11 @@ def cmd_rules(args, out, progress):
     # data with the confusion matrix, then the same on the test data.
     out.write("------------------\nProcessing tree 0\n\n")
     out.write(export(clf, evaluation=True))
-    out.write(confusion_matrix_text(clf.classes_, y, clf.predict(X)))
+    out.write(confusion_matrix_text(clf.declared_classes_, y, clf.predict(X)))
     if data.test is not None:
         Xt, yt = data.test
         out.write("\n\n" + evaluation_text(clf, Xt, yt, "test data"))
-        out.write(confusion_matrix_text(clf.classes_, yt, clf.predict(Xt)))
+        out.write(confusion_matrix_text(clf.declared_classes_, yt, clf.predict(Xt)))
     out.write("\n")
     return 0
 
