@@ -87,7 +87,24 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
-class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
+class InputTags:
+    """What both estimators take, told to scikit-learn: unknown values (NaN/None,
+    C4.5's unknowns), categorical and string features. In both of its protocols:
+    ``__sklearn_tags__`` (scikit-learn 1.6 on) and ``_more_tags`` (before 1.6, which
+    pyproject's floor still allows)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+    def _more_tags(self):
+        return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"]}
+
+
+class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimator,
                     parameters=_params.CLASSIFIER):
     """Quinlan's C4.5 Release 8 decision tree.
 
@@ -887,13 +904,6 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         if tree == "grown":
             return self.grown_tree_
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True        # NaN/None are C4.5's unknown values
-        tags.input_tags.categorical = True      # discrete features, multiway tests
-        tags.input_tags.string = True           # string categories
-        return tags
 
     # -- structure ---------------------------------------------------------
     def get_depth(self):

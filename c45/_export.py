@@ -7,18 +7,12 @@ from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 
 def tree_class_names(clf, class_names=None):
-    """The label of each class column of the trees (declared_classes_' order, as
-    C4.5 prints them); class_names, if given, name ``classes_`` in its order."""
+    """The label of each class column of the trees: declared_classes_ (C4.5's
+    order, as it prints them), or class_names given in that order."""
+    classes = clf.declared_classes_
     if class_names is None:
-        return list(clf.declared_classes_)
-    names = name_list(class_names, len(clf.classes_), "class_names", "classes")
-    order = clf._class_columns()
-    if order is None:
-        return names
-    out = [None] * len(names)
-    for position, column in enumerate(order):
-        out[column] = names[position]
-    return out
+        return list(classes)
+    return name_list(class_names, len(classes), "class_names", "classes")
 
 
 def _leaf_text(tree, node, classes):
@@ -62,7 +56,8 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         Print thresholds with this many decimals instead of C4.5's ``%g``, which
         keeps 6 significant digits (a cut at 51885.95 prints ``51886``).
     class_names : list of str, optional
-        Names for ``classes_``, in its (sorted) order.
+        Names for ``declared_classes_``, in its order (C4.5's class order;
+        that of ``classes_`` unless y was a pandas Categorical).
 
     With the defaults the text is C4.5 Release 8's, byte for byte. Unknown and
     unseen values are not shown: C4.5 sends a case whose tested value is unknown

@@ -178,7 +178,7 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
     tree : {"final", "grown"}, default="final"
     feature_names, class_names : list of str, optional
         Displayed names (defaults: ``feature_names_in_`` or ``x0, ...``;
-        ``classes_``; given names are in the order of ``classes_``).
+        ``declared_classes_``, in whose order given class names are).
     max_depth : int, optional
         Draw nodes down to this depth; deeper subtrees become ``(...)``.
     filled : bool, default=True

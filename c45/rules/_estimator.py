@@ -6,14 +6,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params
-from c45._classifier import C45Classifier
+from c45._classifier import C45Classifier, InputTags
 from c45._encode import encode_predict, encode_target
 from c45.rules._builder import RuleBuilder
 from c45.rules._ruleset import rule_mask, tally
 from c45.rules._state import checked_rules_state
 
 
-class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
+class C45RulesClassifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimator,
                          parameters=_params.RULES):
     """C4.5 Release 8's production rules (``c4.5rules``) as a classifier.
 
@@ -220,10 +220,3 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         if "rules_" in state:
             state = dict(state, **checked_rules_state(state))
         super().__setstate__(state)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags
