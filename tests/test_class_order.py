@@ -320,3 +320,40 @@ def test_the_older_tag_protocol_says_what_the_newer_one_says(est):
     assert "2darray" in old["X_types"]
     assert ("categorical" in old["X_types"]) is tags.categorical is True
     assert ("string" in old["X_types"]) is tags.string is True
+
+
+# -- Dask ----------------------------------------------------------------------
+def test_dask_scores_in_the_order_of_classes_():
+    dd = pytest.importorskip("dask.dataframe")
+    dask = pytest.importorskip("dask")
+    import c45.dask
+    X, y = load_golf()
+    clf = C45Classifier().fit(X, y)
+    with dask.config.set(scheduler="synchronous"):
+        proba = c45.dask.predict_proba(clf, dd.from_pandas(X, npartitions=2)).compute()
+        labels = c45.dask.predict(clf, dd.from_pandas(X, npartitions=2)).compute()
+    assert list(proba.columns) == ["Don't Play", "Play"]
+    np.testing.assert_array_equal(proba.to_numpy(), clf.predict_proba(X))
+    np.testing.assert_array_equal(labels.to_numpy(), clf.predict(X))
+
+
+def test_dask_refuses_an_ensemble_whose_classes_are_not_sorted():
+    dd = pytest.importorskip("dask.dataframe")
+    dask = pytest.importorskip("dask")
+    ensemble = pytest.importorskip("dask_ml.ensemble")
+    import c45.dask
+    X, y = load_golf()
+    X, y = pd.concat([X] * 4, ignore_index=True), pd.concat([y] * 4, ignore_index=True)
+    with dask.config.set(scheduler="synchronous"):
+        for classes in (["Play", "Don't Play"], ["Don't Play", "Play"]):
+            voter = ensemble.BlockwiseVotingClassifier(C45Classifier(), voting="soft",
+                                                       classes=classes)
+            voter.fit(dd.from_pandas(X, npartitions=2, sort=False),
+                      dd.from_pandas(y, npartitions=2, sort=False))
+            if classes == sorted(classes):
+                proba = c45.dask.predict_proba(voter, dd.from_pandas(X, npartitions=2))
+                np.testing.assert_array_equal(proba.compute().to_numpy(),
+                                              voter.estimators_[0].predict_proba(X))
+            else:
+                with pytest.raises(ValueError, match=r"give it classes=\[\"Don't Play\", "):
+                    c45.dask.predict_proba(voter, dd.from_pandas(X, npartitions=2))
