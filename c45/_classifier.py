@@ -538,6 +538,8 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
                 f"{__version__} reads formats {', '.join(map(str, PICKLE_FORMATS_READ))} "
                 f"only. Load it with the c45 version that saved it and re-save it with "
                 f"c45.to_json, or refit.")
+        if "tree_" in state and fmt == 2 and "declared_classes_" not in state:
+            raise ValueError("c45: the pickled model (format 2) has no declared_classes_")
         if "tree_" in state:
             state = dict(state, **self._checked_fitted_state(state))
         super().__setstate__(state)

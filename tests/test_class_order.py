@@ -287,6 +287,10 @@ def test_a_pickle_whose_classes_are_not_its_declared_ones_sorted_is_refused():
     with pytest.raises(ValueError, match="classes_ .* are not its declared_classes_ sorted"):
         C45Classifier().__setstate__(state)
     state = C45Classifier().fit(X, y).__getstate__()
+    del state["declared_classes_"]
+    with pytest.raises(ValueError, match=r"\(format 2\) has no declared_classes_"):
+        C45Classifier().__setstate__(state)
+    state = C45Classifier().fit(X, y).__getstate__()
     state["_pickle_format"] = 3
     with pytest.raises(ValueError, match="format 3; c45 .* reads formats 1, 2 only"):
         C45Classifier().__setstate__(state)
