@@ -30,8 +30,7 @@ _NO_CODES.flags.writeable = False
 
 # Version of the fitted model's pickled state (raise it when the state changes).
 # Format 1: classes_ is the trees' class order. Format 2: classes_ is sorted and
-# declared_classes_ holds the trees' order. A model whose two orders agree is
-# written as format 1, which every c45 reads the same.
+# declared_classes_ holds the trees' order. Both are read.
 PICKLE_FORMAT = 2
 PICKLE_FORMATS_READ = (1, 2)
 
@@ -522,8 +521,7 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
         state = canonical_arrays(super().__getstate__())
         state.pop("_train", None)       # the training data stays out of pickles
         if "tree_" in state:
-            same = list(state["classes_"]) == list(state["declared_classes_"])
-            state["_pickle_format"] = 1 if same else PICKLE_FORMAT
+            state["_pickle_format"] = PICKLE_FORMAT
         return state
 
     def __setstate__(self, state):

@@ -256,11 +256,16 @@ def test_round_trips_keep_both_orders(name):
     np.testing.assert_array_equal(dict_predict(d, X), clf.predict(X))
 
 
-def test_a_pickle_is_of_format_1_where_the_orders_agree():
+def test_a_state_of_format_1_loads_with_its_classes_as_the_declared_order():
+    """Format 1 had no declared_classes_: its classes_ was the trees' order."""
     X, y = load_golf()
-    assert C45Classifier().fit(X, y).__getstate__()["_pickle_format"] == 2
-    plain = C45Classifier().fit(X, np.asarray(y, dtype=object))
-    assert plain.__getstate__()["_pickle_format"] == 1
+    clf = C45Classifier().fit(X, y)
+    state = clf.__getstate__()
+    assert state["_pickle_format"] == 2
+    state.update(_pickle_format=1, classes_=state.pop("declared_classes_"))
+    old = C45Classifier.__new__(C45Classifier)
+    old.__setstate__(state)
+    _same_model(old, clf, X)
 
 
 def test_models_saved_before_classes_were_sorted_load():
