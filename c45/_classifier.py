@@ -10,7 +10,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params, _pruning, _ranks, _tree
 from c45._encode import (Schema, canonical_arrays, check_labels, encode_fit,
-                         encode_predict, encode_target, n_rows, plain_rows)
+                         encode_predict, encode_target, n_rows, plain_rows,
+                         sorted_classes)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._validate_tree import check_model_tree
 
@@ -29,7 +30,10 @@ _NO_CODES = np.zeros((1, 1), np.int32)
 _NO_CODES.flags.writeable = False
 
 # Version of the fitted model's pickled state (raise it when the state changes).
-PICKLE_FORMAT = 1
+# Format 1: classes_ is the trees' class order. Format 2: classes_ is sorted and
+# declared_classes_ holds the trees' order. Both are read.
+PICKLE_FORMAT = 2
+PICKLE_FORMATS_READ = (1, 2)
 
 
 def _fingerprint(data):
@@ -83,7 +87,24 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
-class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
+class InputTags:
+    """What both estimators take, told to scikit-learn: unknown values (NaN/None,
+    C4.5's unknowns), categorical and string features. In both of its protocols:
+    ``__sklearn_tags__`` (scikit-learn 1.6 on) and ``_more_tags`` (before 1.6, which
+    pyproject's floor still allows)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+    def _more_tags(self):
+        return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"]}
+
+
+class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimator,
                     parameters=_params.CLASSIFIER):
     """Quinlan's C4.5 Release 8 decision tree.
 
@@ -211,8 +232,14 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
     Attributes
     ----------
     classes_ : ndarray
-        Class labels: sorted unique labels of y, or the declared categories of a
-        pandas Categorical y (C4.5's class order, used for tie-breaking).
+        Class labels, sorted as scikit-learn sorts them (``np.unique``'s order):
+        the columns of ``predict_proba``. A pandas Categorical y gives all its
+        declared categories (unused ones included), sorted.
+    declared_classes_ : ndarray
+        The same labels in C4.5's class order: a pandas Categorical y's declared
+        categories in their order, otherwise ``classes_``. C4.5 uses this order to
+        break ties (the lowest index wins) and to print (``export_text``, the
+        confusion matrix, the rules' class order), and the trees index it.
     n_classes_ : int
         ``len(classes_)``.
     n_outputs_ : int
@@ -224,6 +251,8 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         branch ``b`` of a test on the feature holds ``categories_[f][b]``.
     tree_ : Tree
         The fitted tree (pruned unless ``pruning=None``), as flat node arrays.
+        Its class columns (``value[:, c]``, ``node_class``) are in the order of
+        ``declared_classes_``, not of ``classes_``.
     grown_tree_ : Tree
         The tree before pruning.
 
@@ -232,7 +261,8 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
     Unknown values (NaN or None) go down every branch of a test with a weight
     proportional to the branch's training weight, in fitting and in prediction.
     A category that training never saw is treated as unknown in the same way.
-    Ties go to the lower feature index, the first cut and the lower class index.
+    Ties go to the lower feature index, the first cut and the lower class index
+    (in ``declared_classes_``).
 
     Examples
     --------
@@ -326,6 +356,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         if self.pruning == "reduced_error" and X_val is None:
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
+        sorted_labels, _ = sorted_classes(classes)
         if data.n_cases * schema.n_features >= TRIM_CELLS:
             # The encoding's freed copies would stay resident beside the case
             # lists (their own mappings) through the peak of growing.
@@ -336,7 +367,8 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
                                          total_weight=data.total_weight), stacklevel=3)
         options = self._options(schema.n_features, data.total_weight)
         self._schema = schema
-        self.classes_ = classes
+        self.declared_classes_ = classes
+        self.classes_ = sorted_labels
         self.n_features_in_ = schema.n_features
         if schema.names is not None:
             self.feature_names_in_ = schema.names
@@ -414,7 +446,7 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             raise ValueError(f"y_val must be 1-dimensional, got shape {y_arr.shape}")
         if len(y_arr) != cont.shape[1]:
             raise ValueError(f"X_val has {cont.shape[1]} rows but y_val has {len(y_arr)}")
-        lookup = {c: i for i, c in enumerate(self.classes_)}
+        lookup = {c: i for i, c in enumerate(self.declared_classes_)}   # the trees' order
         y_codes = np.empty(len(y_arr), dtype=np.int32)
         for i, v in enumerate(y_arr):
             try:
@@ -492,9 +524,9 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             if a != b:
                 raise ValueError(f"prune(X, y) needs the training data of fit: it had "
                                  f"{b} {what}, these have {a}")
-        if list(classes) != list(self.classes_):
+        if list(classes) != list(self.declared_classes_):
             raise ValueError(f"prune(X, y) needs the training data of fit: its classes "
-                             f"were {list(self.classes_)}, y has {list(classes)}")
+                             f"were {list(self.declared_classes_)}, y has {list(classes)}")
         if got != check:
             raise ValueError("prune(X, y) needs the training data of fit: these have "
                              "the same shape but other values, labels or weights (or "
@@ -535,23 +567,26 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
             raise ValueError(f"c45: the pickled C45Classifier's state is a "
                              f"{type(state).__name__}, not a dict")
         fmt = state.get("_pickle_format", PICKLE_FORMAT if "tree_" not in state else None)
-        if "tree_" in state and fmt != PICKLE_FORMAT:
+        if "tree_" in state and fmt not in PICKLE_FORMATS_READ:
             from c45 import __version__
             raise ValueError(
                 f"this C45Classifier was pickled in c45 model format {fmt!r}; c45 "
-                f"{__version__} reads format {PICKLE_FORMAT} only. Load it with the c45 "
-                f"version that saved it and re-save it with c45.to_json, or refit.")
+                f"{__version__} reads formats {', '.join(map(str, PICKLE_FORMATS_READ))} "
+                f"only. Load it with the c45 version that saved it and re-save it with "
+                f"c45.to_json, or refit.")
+        if "tree_" in state and fmt == 2 and "declared_classes_" not in state:
+            raise ValueError("c45: the pickled model (format 2) has no declared_classes_")
         if "tree_" in state:
             state = dict(state, **self._checked_fitted_state(state))
         super().__setstate__(state)
 
     @staticmethod
     def _checked_fitted_state(state):
-        """The trees of a fitted pickle, checked against its schema and classes
-        (each Tree checked its own arrays when it was unpickled)."""
-        schema, classes = C45Classifier._checked_schema_and_classes(state)
-        out = {name: C45Classifier._checked_tree(state, name, schema, classes)
-               for name in ("tree_", "grown_tree_")}
+        """The trees and classes of a fitted pickle, checked against its schema
+        and classes (each Tree checked its own arrays when it was unpickled)."""
+        schema, classes, out = C45Classifier._checked_schema_and_classes(state)
+        out.update({name: C45Classifier._checked_tree(state, name, schema, classes)
+                    for name in ("tree_", "grown_tree_")})
         check = state.get("_train_check")       # prune(X, y) compares its parts
         if check is not None and not (
                 isinstance(check, tuple) and len(check) == 3
@@ -562,16 +597,33 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
 
     @staticmethod
     def _checked_schema_and_classes(state):
-        """A fitted pickle's (schema, classes_), and the attributes copying them."""
-        schema, classes = state.get("_schema"), state.get("classes_")
+        """A fitted pickle's (schema, declared_classes_, {classes_ and
+        declared_classes_ to set}), and the attributes copying the schema.
+
+        A pickle without declared_classes_ (format 1, and C45RulesClassifier's
+        before it) has the trees' class order in classes_: it becomes
+        declared_classes_, and classes_ its sorted order."""
+        schema = state.get("_schema")
         if not isinstance(schema, Schema):
             raise ValueError("c45: the pickled model has no valid schema")
-        C45Classifier._check_classes(classes)
+        given = state.get("classes_")
+        C45Classifier._check_classes(given, "classes_")
+        declared = state.get("declared_classes_", given)
+        C45Classifier._check_classes(declared, "declared_classes_")
+        try:
+            classes, _ = sorted_classes(declared)
+        except ValueError as exc:
+            raise ValueError(f"c45: the pickled model's {exc}") from None
+        if "declared_classes_" in state and not (
+                given.dtype == classes.dtype and given.tolist() == classes.tolist()):
+            raise ValueError(f"c45: the pickled model's classes_ {given.tolist()[:5]} "
+                             f"are not its declared_classes_ sorted "
+                             f"({classes.tolist()[:5]})")
         if state.get("n_features_in_") != schema.n_features:
             raise ValueError("c45: the pickled model's n_features_in_ does not match "
                              "its schema")
         C45Classifier._check_schema_copies(state, schema)
-        return schema, classes
+        return schema, declared, {"classes_": classes, "declared_classes_": declared}
 
     @staticmethod
     def _checked_tree(state, name, schema, classes):
@@ -598,13 +650,13 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         return tree
 
     @staticmethod
-    def _check_classes(classes):
+    def _check_classes(classes, name):
         """classes_ as fit makes it: a 1-D array of distinct known labels of one kind."""
         if not isinstance(classes, np.ndarray) or classes.ndim != 1 or not len(classes):
             shape = f" of shape {classes.shape}" if isinstance(classes, np.ndarray) else ""
-            raise ValueError(f"c45: the pickled model's classes_ is a "
+            raise ValueError(f"c45: the pickled model's {name} is a "
                              f"{type(classes).__name__}{shape}, not a 1-D array of labels")
-        check_labels(classes.tolist(), "c45: the pickled model's classes_")
+        check_labels(classes.tolist(), f"c45: the pickled model's {name}")
 
     @staticmethod
     def _check_schema_copies(state, schema):
@@ -815,7 +867,19 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         sums = self._sums(X, self._pick_tree(tree))
         total = sums.sum(axis=1, keepdims=True)
-        return sums / np.where(total > 0, total, 1.0)
+        return self._in_classes_order(sums / np.where(total > 0, total, 1.0))
+
+    def _in_classes_order(self, columns):
+        """Per-class columns in the trees' order (declared_classes_) reordered as
+        classes_."""
+        order = self._class_columns()
+        return columns if order is None else columns[:, order]
+
+    def _class_columns(self):
+        """Per entry of classes_, its index in declared_classes_ (the trees' class
+        columns); None when the two orders agree."""
+        order = sorted_classes(self.declared_classes_)[1]
+        return None if np.array_equal(order, np.arange(len(order))) else order
 
     def predict_log_proba(self, X, tree="final"):
         """The logarithm of :meth:`predict_proba` (-inf where it is 0, as
@@ -837,11 +901,11 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
 
     def predict(self, X, tree="final"):
         """Most probable class (C4.5's classification: the class of largest class
-        sum, ties to the first class).
+        sum, ties to the first class of ``declared_classes_``).
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         index = self._sums(X, self._pick_tree(tree), classes_only=True)
-        return self.classes_.take(index)
+        return self.declared_classes_.take(index)
 
     def _rows(self, X):
         check_is_fitted(self, "tree_")
@@ -891,13 +955,6 @@ class C45Classifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         if tree == "grown":
             return self.grown_tree_
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True        # NaN/None are C4.5's unknown values
-        tags.input_tags.categorical = True      # discrete features, multiway tests
-        tags.input_tags.string = True           # string categories
-        return tags
 
     # -- structure ---------------------------------------------------------
     def get_depth(self):

@@ -720,6 +720,20 @@ def _check_label_kinds(values):
                          f"use one type of label")
 
 
+def sorted_classes(declared, where="the categories of y"):
+    """(classes_, columns): the classes in scikit-learn's order (ascending, as
+    np.unique sorts y's labels; what its scorers, label_binarize and calibration
+    assume of classes_) and, per entry, its index in declared, C4.5's class order
+    (a Categorical's declared categories): the order of the trees' class columns
+    and of C4.5's tie-breaking and printed output."""
+    declared = np.asarray(declared)
+    try:
+        columns = np.argsort(declared, kind="stable")
+    except TypeError as exc:
+        raise ValueError(f"{where} cannot be ordered: {exc}") from None
+    return declared[columns], columns
+
+
 def encode_target(y, n_rows):
     """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
     refuse_masked(y, "y")

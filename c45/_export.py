@@ -6,6 +6,15 @@ from c45._serialize import _feature_names, check_count, name_list
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 
+def tree_class_names(clf, class_names=None):
+    """The label of each class column of the trees: declared_classes_ (C4.5's
+    order, as it prints them), or class_names given in that order."""
+    classes = clf.declared_classes_
+    if class_names is None:
+        return list(classes)
+    return name_list(class_names, len(classes), "class_names", "classes")
+
+
 def _leaf_text(tree, node, classes, show_weights=False, decimals=None):
     items = tree.weight[node]
     errors = tree.errors[node]
@@ -51,10 +60,11 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         Print thresholds with this many decimals instead of C4.5's ``%g``, which
         keeps 6 significant digits (a cut at 51885.95 prints ``51886``).
     class_names : list of str, optional
-        Names for ``classes_``, in their order.
+        Names for ``declared_classes_``, in its order (C4.5's class order;
+        that of ``classes_`` unless y was a pandas Categorical).
     show_weights : bool, default=False
         Append each leaf's class weights, ``weights: [w1, w2, ...]`` in the order
-        of ``classes_`` (scikit-learn's option; one decimal, or ``decimals``).
+        of ``declared_classes_`` (scikit-learn's option; one decimal, or ``decimals``).
     spacing : int, default=4
         The indent width per level: ``|`` and ``spacing - 1`` spaces (C4.5's
         ``|   ``). Release 8's 80-column rule for subtree blocks counts levels of
@@ -70,9 +80,7 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
     t = clf.tree_ if tree == "final" else clf.grown_tree_
     feature_names = _feature_names(clf, feature_names)
-    classes = clf.classes_
-    if class_names is not None:
-        classes = name_list(class_names, len(classes), "class_names", "classes")
+    classes = tree_class_names(clf, class_names)
     check_count("max_depth", max_depth)
     check_count("decimals", decimals)
     if (isinstance(spacing, bool) or not isinstance(spacing, (int, np.integer))

@@ -10,8 +10,9 @@ node is what the fractions are made of.
 import math
 import warnings
 
+from c45._export import tree_class_names
 from c45._serialize import (_branch_groups, _feature_names, _pick_tree, check_count,
-                            name_list, threshold_text)
+                            threshold_text)
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND
 
 MIN_FONTSIZE = 6.0        # plot_tree warns when a tree shrinks its text below this
@@ -68,9 +69,7 @@ class _Layout:
             bool(impurity), bool(node_ids), bool(proportion))
         t = _pick_tree(clf, tree)
         self.names = _feature_names(clf, feature_names)
-        self.class_names = name_list(
-            clf.classes_ if class_names is None else class_names, len(clf.classes_),
-            "class_names", "classes")
+        self.class_names = [str(c) for c in tree_class_names(clf, class_names)]
         check_count("max_depth", max_depth)
         check_count("precision", precision)
         self.t, self.clf, self.precision = t, clf, precision
@@ -216,7 +215,7 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
     tree : {"final", "grown"}, default="final"
     feature_names, class_names : list of str, optional
         Displayed names (defaults: ``feature_names_in_`` or ``x0, ...``;
-        ``classes_``).
+        ``declared_classes_``, in whose order given class names are).
     max_depth : int, optional
         Draw nodes down to this depth; deeper subtrees become ``(...)``.
     label : {"all", "root", "none"}, default="all"

@@ -31,7 +31,7 @@ MAX_DICT_DEPTH = 400
 
 # Keys of the weighted dict form that are not feature names.
 _META = ("_class", "_weight", "_value", "_threshold", "_branches", "_classes",
-         "_features", "_precision", "_laplace")
+         "_class_order", "_features", "_precision", "_laplace")
 
 
 # ---------------------------------------------------------------------------
@@ -131,12 +131,14 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     weights : bool, default=False
         Every node (leaves too) becomes a dict with, besides its feature key,
         ``"_weight"`` (C4.5's Items: training weight reaching the node),
-        ``"_value"`` (class weights, in the order of the root's ``"_classes"``),
+        ``"_value"`` (class weights, in the order of the root's ``"_classes"``,
+        which is ``classes_``),
         ``"_class"`` (the node's class); continuous tests add ``"_threshold"``
         (the exact float) and subset tests ``"_branches"`` (per branch, the
         categories it holds; branches holding none carry no weight and are left
-        out). The root also holds ``"_classes"``, ``"_features"`` (names in column
-        order), ``"_precision"`` and ``"_laplace"``. Keys starting with ``_`` are
+        out). The root also holds ``"_classes"``, ``"_class_order"``
+        (``declared_classes_``: C4.5's order, for ties), ``"_features"`` (names in
+        column order), ``"_precision"`` and ``"_laplace"``. Keys starting with ``_`` are
         never features. Values are Python scalars, so the dict survives
         ``json.dumps`` as long as the categories and classes are strings (and the
         tree is at most ``MAX_DICT_DEPTH`` levels deep: see Notes).
@@ -162,7 +164,10 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     t = _pick_tree(clf, tree)
     names = _feature_names(clf, feature_names)
     f32 = clf.precision == "float32"
-    classes = [_py(c) for c in clf.classes_]
+    # node_class and value's columns index declared_classes_; _value is written
+    # in the order of classes_, as predict_proba's columns.
+    classes = [_py(c) for c in clf.declared_classes_]
+    columns = clf._class_columns()
     if weights:
         clash = [n for n in names if n in _META]
         if clash:
@@ -209,14 +214,16 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
         if weights:
             out["_class"] = classes[t.node_class[node]]
             out["_weight"] = float(t.weight[node])
-            out["_value"] = [float(v) for v in t.value[node]]
+            value = t.value[node] if columns is None else t.value[node][columns]
+            out["_value"] = [float(v) for v in value]
         return out
 
     for node in range(t.node_count - 1, -1, -1):
         built[node] = make(node)
     d = built.pop(0)
     if weights:
-        d.update(_classes=classes, _features=names, _precision=clf.precision,
+        d.update(_classes=[_py(c) for c in clf.classes_], _class_order=classes,
+                 _features=names, _precision=clf.precision,
                  _laplace=bool(clf.laplace))
     return d
 
@@ -334,10 +341,18 @@ def dict_predict_proba(tree_dict, X):
 
 def dict_predict(tree_dict, X):
     """Classes from the weighted dict form (``to_dict(clf, weights=True)``): the
-    most probable class of :func:`dict_predict_proba`, ties to the first class."""
+    most probable class of :func:`dict_predict_proba`, ties to the first class of
+    ``"_class_order"`` (C4.5's order, as ``clf.predict``; else ``"_classes"``)."""
     proba = dict_predict_proba(tree_dict, X)
     classes = tree_dict["_classes"]
-    return np.asarray([classes[j] for j in np.argmax(proba, axis=1)], dtype=object)
+    order = tree_dict.get("_class_order", classes)
+    position = {c: j for j, c in enumerate(classes)}
+    if not isinstance(order, list) or len(order) != len(classes) or any(
+            c not in position for c in order):
+        raise ValueError(f"the dict's _class_order must list its _classes "
+                         f"({classes!r:.80}), got {order!r:.80}")
+    best = np.argmax(proba[:, [position[c] for c in order]], axis=1)
+    return np.asarray([order[j] for j in best], dtype=object)
 
 
 # ---------------------------------------------------------------------------
@@ -477,7 +492,9 @@ def to_json(clf, indent=None):
                 _encode_value(v, f"feature {j} category") for v in schema.categories[j]]})
         else:
             features.append({"kind": "continuous"})
-    classes = np.asarray(clf.classes_)
+    # The trees' class order (declared_classes_), as classes_ was before it was
+    # sorted: every c45 reads the file alike, and from_json sorts classes_.
+    classes = np.asarray(clf.declared_classes_)
     if classes.dtype.kind not in "biufUSO":
         raise ValueError(f"classes of dtype {classes.dtype} cannot be stored in a c45 "
                          f"model file")
@@ -797,7 +814,7 @@ def from_json(text):
                       if k in known and k not in dropped and k != "n_jobs"})
     clf.set_params(precision=precision, laplace=laplace)
     clf._schema = schema
-    clf.classes_ = classes
+    clf.classes_ = classes          # the trees' order: declared_classes_ (below)
     clf.n_features_in_ = n_features
     if names is not None:
         clf.feature_names_in_ = names
@@ -805,7 +822,7 @@ def from_json(text):
     clf.tree_ = final
     clf.grown_tree_ = grown
     try:
-        C45Classifier._checked_fitted_state(vars(clf))
+        vars(clf).update(C45Classifier._checked_fitted_state(vars(clf)))
     except ValueError as exc:
         raise _corrupt(str(exc)) from None
     clf._train = clf._train_check = None

@@ -444,8 +444,8 @@ def cmd_fit(args, out, progress):
         Xt, yt = data.test
         out.write("\n" + evaluation_table(clf, Xt, yt, "test data"))
         shown_X, shown_y = Xt, yt
-    out.write(confusion_matrix_text(clf.classes_, shown_y, clf.predict(shown_X)))
-    out.write(unseen_classes_text(clf.classes_, shown_y))
+    out.write(confusion_matrix_text(clf.declared_classes_, shown_y, clf.predict(shown_X)))
+    out.write(unseen_classes_text(clf.declared_classes_, shown_y))
     out.write("\n")
     return 0
 
@@ -538,15 +538,19 @@ def cmd_predict(args, out, progress):
                             progress=progress.update)
     tree = "grown" if args.unpruned else "final"
     proba = progress.run(f"classifying {len(X)} cases", clf.predict_proba, X, tree=tree)
-    pred = clf.classes_.take(np.argmax(proba, axis=1))
+    # C4.5's class order (declared_classes_): its columns, and ties to its first.
+    classes, order = clf.declared_classes_, clf._class_columns()
+    if order is not None:
+        proba = proba[:, np.argsort(order)]
+    pred = classes.take(np.argmax(proba, axis=1))
     if args.output:
         try:
             with atomic_write(args.output, newline="") as sink:
-                _write_predictions(sink, clf, pred, proba, y, args.proba)
+                _write_predictions(sink, classes, pred, proba, y, args.proba)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
-        _write_predictions(out, clf, pred, proba, y, args.proba)
+        _write_predictions(out, classes, pred, proba, y, args.proba)
     if y is not None and not args.quiet:
         errors = int(np.sum(pred.astype(object) != np.asarray(y, dtype=object)))
         sys.stderr.write(f"c45: {errors} of {len(pred)} cases misclassified "
@@ -554,11 +558,12 @@ def cmd_predict(args, out, progress):
     return 0
 
 
-def _write_predictions(sink, clf, pred, proba, y, with_proba):
+def _write_predictions(sink, classes, pred, proba, y, with_proba):
+    """The predictions as CSV, the probabilities' columns in `classes`' order."""
     w = csv.writer(sink, lineterminator="\n")
     header = ["predicted"]
     if with_proba:
-        header += [f"P({c})" for c in clf.classes_]
+        header += [f"P({c})" for c in classes]
     if y is not None:
         header.append("actual")
     w.writerow(header)
@@ -631,12 +636,12 @@ def cmd_rules(args, out, progress):
     # data with the confusion matrix, then the same on the test data.
     out.write("------------------\nProcessing tree 0\n\n")
     out.write(export(clf, evaluation=True))
-    out.write(confusion_matrix_text(clf.classes_, y, clf.predict(X)))
+    out.write(confusion_matrix_text(clf.declared_classes_, y, clf.predict(X)))
     if data.test is not None:
         Xt, yt = data.test
         out.write("\n\n" + evaluation_text(clf, Xt, yt, "test data"))
-        out.write(confusion_matrix_text(clf.classes_, yt, clf.predict(Xt)))
-        out.write(unseen_classes_text(clf.classes_, yt))
+        out.write(confusion_matrix_text(clf.declared_classes_, yt, clf.predict(Xt)))
+        out.write(unseen_classes_text(clf.declared_classes_, yt))
     out.write("\n")
     return 0
 

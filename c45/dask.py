@@ -46,11 +46,16 @@ def _trees(model):
     classes = np.asarray(model.classes_)
     for i, est in enumerate(model.estimators_):
         if len(est.classes_) != len(classes) or np.any(est.classes_ != classes):
+            if sorted(est.classes_.tolist()) == sorted(classes.tolist()):
+                raise ValueError(
+                    f"the ensemble's classes {classes.tolist()} are not in the order of "
+                    f"its trees' classes_ {est.classes_.tolist()} (sorted, as their "
+                    f"predict_proba columns): give it classes={est.classes_.tolist()}")
             raise ValueError(
                 f"tree {i} of the ensemble knows the classes {list(est.classes_)}, not "
                 f"{list(classes)}: a partition lacked a class. Fit on a y of pandas "
                 f"Categorical dtype with categories={list(classes)} (known categories), "
-                f"so that every tree keeps all classes in that order")
+                f"so that every tree keeps all classes")
     return list(model.estimators_), classes
 
 

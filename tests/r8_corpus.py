@@ -165,7 +165,7 @@ def sums_differences(problem: str, clf=None, limit: int = 5) -> list:
             sums = clf._sums(rows, clf._pick_tree(tree)).astype(np.float32)
             cls = clf.predict(rows, tree=tree)
             got[part, name] = (sums, cls)
-    classes = [str(c) for c in clf.classes_]
+    classes = [str(c) for c in clf.declared_classes_]
     out = []
     with open(f"{stem(problem)}.r8.pred.csv", encoding="utf-8", newline="") as fh:
         for row in csv.DictReader(fh):

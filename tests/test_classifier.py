@@ -270,7 +270,7 @@ def test_predict_is_the_first_class_of_largest_sum(params):
     clf = C45Classifier(min_samples_leaf=3, **params).fit(X, y)
     Xt, _ = mixed_frame(2000, seed=5)
     pred = clf.predict(Xt)
-    assert np.array_equal(pred, clf.classes_.take(np.argmax(clf._sums(Xt), axis=1)))
+    assert np.array_equal(pred, clf.declared_classes_.take(np.argmax(clf._sums(Xt), axis=1)))
     assert np.array_equal(pred, clf.classes_.take(np.argmax(clf.predict_proba(Xt), axis=1)))
     # Every feature continuous, X read in place: the fast walk, then the general one.
     Xc = np.column_stack([X["num"], rng.normal(size=3000)])
@@ -279,7 +279,7 @@ def test_predict_is_the_first_class_of_largest_sum(params):
     Xct = Xc[::-1].copy()
     assert np.isnan(Xct).any(axis=1).sum() > 100
     assert np.array_equal(clf.predict(Xct),
-                          clf.classes_.take(np.argmax(clf._sums(Xct), axis=1)))
+                          clf.declared_classes_.take(np.argmax(clf._sums(Xct), axis=1)))
 
 
 @pytest.mark.parametrize("labels", [["a", "b"], ["b", "a"]])

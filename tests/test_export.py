@@ -95,7 +95,10 @@ def test_to_dict_subset_branches_share_a_subtree():
     assert d["outlook"]["overcast"] == "Play"
     w = to_dict(clf, weights=True)
     assert w["_branches"] == [["sunny", "rain"], ["overcast"]]
-    assert w["_weight"] == 14.0 and w["_value"] == [9.0, 5.0]
+    # _value follows _classes (classes_, sorted); _class_order is C4.5's.
+    assert w["_classes"] == ["Don't Play", "Play"]
+    assert w["_class_order"] == ["Play", "Don't Play"]
+    assert w["_weight"] == 14.0 and w["_value"] == [5.0, 9.0]
     assert np.array_equal(dict_predict_proba(w, X), clf.predict_proba(X))
 
 

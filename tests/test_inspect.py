@@ -37,7 +37,7 @@ def test_apply_and_decision_path_agree_with_the_tree():
     # Without unknown values a row visits one node per level.
     assert np.all(path.sum(axis=1) == t.max_depth + 1 - (leaves == 2))
     # The leaf's majority class is the prediction when nothing is unknown.
-    assert np.array_equal(clf.classes_[t.node_class[leaves]], clf.predict(X))
+    assert np.array_equal(clf.declared_classes_[t.node_class[leaves]], clf.predict(X))
 
 
 def test_apply_with_unknown_value_takes_the_heaviest_leaf():

@@ -195,7 +195,7 @@ def _assert_same_tree(got_lines, expected_lines, what):
 
 
 def test_classes_in_declared_order(fitted):
-    assert list(fitted.clf.classes_) == list(fitted.y.categories)
+    assert list(fitted.clf.declared_classes_) == list(fitted.y.categories)
 
 
 def test_grown_size(fitted_exact):

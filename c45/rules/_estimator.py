@@ -7,14 +7,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params
-from c45._classifier import C45Classifier
+from c45._classifier import C45Classifier, InputTags
 from c45._encode import encode_predict, encode_target
 from c45.rules._builder import RuleBuilder
 from c45.rules._ruleset import rule_mask, tally
 from c45.rules._state import checked_rules_state
 
 
-class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
+class C45RulesClassifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimator,
                          parameters=_params.RULES):
     """C4.5 Release 8's production rules (``c4.5rules``) as a classifier.
 
@@ -65,8 +65,11 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         (pessimistic error rate), ``confidence`` (``1 - error``, printed
         ``[nn.n%]``), training ``used``/``wrong``/``advantage``.
     default_class_ : label
-    classes_, n_classes_, n_outputs_, n_features_in_, feature_names_in_, categories_ :
-        As for C45Classifier.
+    classes_, declared_classes_, n_classes_, n_outputs_, n_features_in_,
+    feature_names_in_, categories_ :
+        As for C45Classifier: ``classes_`` sorted (``predict_proba``'s columns),
+        ``declared_classes_`` in C4.5's order, which the rules' ``class_index``
+        and the printed reports use.
     candidate_rules_ : list of Rule
         Every numbered rule before the per-class selection.
     selection_ : dict
@@ -146,20 +149,24 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         # The training data encoded as the tree saw it (same schema, same classes).
         cont, codes = encode_predict(schema, X, f32)
         classes, y_codes = encode_target(y, cont.shape[1])
-        if not np.array_equal(classes, tree_clf.classes_):   # pragma: no cover
+        if not np.array_equal(classes, tree_clf.declared_classes_):   # pragma: no cover
             raise RuntimeError("c45: the class encoding changed between tree and rules")
+        classes = tree_clf.declared_classes_
         names = getattr(tree_clf, "feature_names_in_", None)
         if names is None:
             names = [f"x{j}" for j in range(schema.n_features)]
         builder = RuleBuilder(tree_clf.grown_tree_, cont, codes, y_codes, schema,
-                              list(names), tree_clf.categories_, tree_clf.classes_,
+                              list(names), tree_clf.categories_, classes,
                               confidence=self._cf(),
                               redundancy=float(self.redundancy), fisher=fisher, f32=f32)
         final, default = builder.run()
         self.tree_estimator_ = tree_clf
         self.grown_tree_ = tree_clf.grown_tree_
         self._schema = schema
+        # The rules' class indices (class_index, the default) index
+        # declared_classes_, C4.5's order; classes_ is sorted, as tree_clf's.
         self.classes_ = tree_clf.classes_
+        self.declared_classes_ = classes
         self.n_features_in_ = tree_clf.n_features_in_
         if hasattr(tree_clf, "feature_names_in_"):
             self.feature_names_in_ = tree_clf.feature_names_in_
@@ -169,16 +176,16 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         self.rules_ = final
         self.ordered_rules_ = [replace(r) for r in builder.ordered]
         self.evaluation_rounds_ = builder.rounds
-        self.default_class_ = self.classes_[default]
+        self.default_class_ = classes[default]
         self._default_index = default
         self.candidate_rules_ = builder.rules
         self.selection_ = builder.selection
-        self.class_order_ = [self.classes_[c] for c in builder.class_order]
+        self.class_order_ = [classes[c] for c in builder.class_order]
         self.dropped_rules_ = list(builder.dropped)
         self.attribute_bits_ = builder.att_bits
         self.attribute_test_bits_ = builder.att_test_bits
         self.pruning_log_ = [
-            dict(leaf_conditions=list(c.path), class_=self.classes_[c.class_index],
+            dict(leaf_conditions=list(c.path), class_=classes[c.class_index],
                  steps=c.trace, rule=c.rule_number or None)
             for c in builder.candidates]
         pred, _ = tally(final, [builder.rule_cover(r) for r in final], default, builder.n)
@@ -204,7 +211,7 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         first = self.apply(X)
         cls = np.array([r.class_index for r in self.rules_] + [self._default_index],
                        dtype=np.int64)
-        return self.classes_.take(cls[first])
+        return self.declared_classes_.take(cls[first])
 
     def predict_proba(self, X):
         """One-hot class membership of :meth:`predict` (rules give no distribution)."""
@@ -239,10 +246,3 @@ class C45RulesClassifier(ClassifierMixin, _params.Parameters, BaseEstimator,
         if "rules_" in state:
             state = dict(state, **checked_rules_state(state))
         super().__setstate__(state)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags

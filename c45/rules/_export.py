@@ -89,7 +89,7 @@ def evaluation_text(clf, X, y, title="test data"):
     if np.ndim(y) != 1 or len(y) != cont.shape[1]:
         raise ValueError(f"X has {cont.shape[1]} rows but y has shape {np.shape(y)}")
     y_codes = np.full(len(y), -1, dtype=np.int64)
-    index = {c: i for i, c in enumerate(clf.classes_)}
+    index = {c: i for i, c in enumerate(clf.declared_classes_)}   # the rules' order
     for i, label in enumerate(np.asarray(y, dtype=object)):
         y_codes[i] = index.get(label, -1)
     rules = [replace(r) for r in clf.rules_]       # the model's own counts stay

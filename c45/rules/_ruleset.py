@@ -99,7 +99,7 @@ class Rule:
         c4.5rules' rule number (order of creation, before selection and ordering).
     conditions : tuple of Condition
     class_index : int
-        Index into ``classes_``.
+        Index into ``declared_classes_`` (C4.5's class order).
     class_ : label
     error : float
         The pessimistic error rate of the rule on the training data (§11.3); the

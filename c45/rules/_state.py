@@ -1,7 +1,7 @@
 """A pickled C45RulesClassifier's fitted state, checked before it is used.
 
-Every rule and condition is checked against the model's own schema and classes_
-(those as C45Classifier checks its own), so that a tampered pickle is refused
+Every rule and condition is checked against the model's own schema and
+declared_classes_ (those as C45Classifier checks its own), so that a tampered pickle is refused
 naming the field instead of failing at predict (a feature or class index out of
 range was an IndexError there).
 """
@@ -87,7 +87,7 @@ def _check_rule(r, where, schema, classes):
     if not _is_count(k) or k >= len(classes):
         _refuse(f"{where}.class_index", k, f"a class index in 0..{len(classes) - 1}")
     if not _same_values((r.class_,), (classes[k],)):
-        _refuse(f"{where}.class_", r.class_, f"classes_[{k}], {classes[k]!r}")
+        _refuse(f"{where}.class_", r.class_, f"declared_classes_[{k}], {classes[k]!r}")
     if not _finite_number(r.error) or not 0 <= r.error <= 1:
         _refuse(f"{where}.error", r.error, "an error rate in [0, 1]")
     if not _finite_number(r.bits):
@@ -124,7 +124,7 @@ def _check_evaluation_state(state, classes):
     if not _is_count(d) or d >= len(classes):
         _refuse("_default_index", d, f"a class index in 0..{len(classes) - 1}")
     if not _same_values((state.get("default_class_"),), (classes[d],)):
-        _refuse("default_class_", state.get("default_class_"), f"classes_[{d}]")
+        _refuse("default_class_", state.get("default_class_"), f"declared_classes_[{d}]")
     summary = state.get("_train_summary")
     if type(summary) is not tuple or len(summary) != 2 or not all(map(_is_count, summary)) \
             or summary[1] > summary[0]:
@@ -137,14 +137,15 @@ def _check_evaluation_state(state, classes):
 
 def checked_rules_state(state):
     """The fitted parts of a pickled C45RulesClassifier, each of the type, shape and
-    range fit gives it, checked against the model's schema and classes_ (those
-    as C45Classifier checks its own)."""
-    schema, classes = C45Classifier._checked_schema_and_classes(state)
+    range fit gives it, checked against the model's schema and declared_classes_
+    (those as C45Classifier checks its own; a pickle made before
+    declared_classes_ had the rules' class order in classes_)."""
+    schema, classes, out = C45Classifier._checked_schema_and_classes(state)
     tree = C45Classifier._checked_tree(state, "grown_tree_", schema, classes)
     est = state.get("tree_estimator_")
     if type(est) is not C45Classifier or not np.array_equal(
-            getattr(est, "classes_", None), classes):
-        _refuse("tree_estimator_", est, "the fitted C45Classifier of its classes_")
+            getattr(est, "declared_classes_", None), classes):
+        _refuse("tree_estimator_", est, "the fitted C45Classifier of its classes")
     if state.get("precision") not in _PRECISION:
         _refuse("precision", state.get("precision"), f"one of {list(_PRECISION)}")
     for name in ("rules_", "ordered_rules_", "candidate_rules_"):
@@ -160,4 +161,4 @@ def checked_rules_state(state):
         _refuse("attribute_bits_", bits, f"{schema.n_features} finite float64 bits")
     if not _finite_number(state.get("attribute_test_bits_")):
         _refuse("attribute_test_bits_", state.get("attribute_test_bits_"), "a finite number")
-    return {"grown_tree_": tree}
+    return dict(out, grown_tree_=tree)
