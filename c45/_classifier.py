@@ -335,11 +335,19 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
         # All or nothing: an error or Ctrl-C leaves the model as it was.
         before = dict(self.__dict__)
         try:
-            cells = self._fit(X, y, sample_weight, X_val, y_val)
+            cells, fitted = self._fit(X, y, sample_weight, X_val, y_val)
         except BaseException:
             self.__dict__.clear()
             self.__dict__.update(before)
             raise
+        # The fitted state in one step (one reference swapped): a thread that
+        # reads the model meanwhile sees the old one or the new one, never the
+        # new classes_ with the old tree.
+        state = dict(self.__dict__)
+        state.update(fitted)
+        if "feature_names_in_" not in fitted:
+            state.pop("feature_names_in_", None)
+        self.__dict__ = state
         # The fit's buffers are freed now; a small fit's few pages are not worth
         # the trim's walk over the heap.
         if cells >= TRIM_CELLS:
@@ -366,26 +374,27 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
         _params.warn_inactive(self, dict(sample_weight=sample_weight, X_val=X_val_given,
                                          total_weight=data.total_weight), stacklevel=3)
         options = self._options(schema.n_features, data.total_weight)
-        self._schema = schema
-        self.declared_classes_ = classes
-        self.classes_ = sorted_labels
-        self.n_features_in_ = schema.n_features
+        # Nothing is set on the estimator until the end (fit swaps it all in), and
+        # every refusal comes before growing: the validation data is checked here.
+        fitted = dict(_schema=schema, declared_classes_=classes, classes_=sorted_labels,
+                      n_features_in_=schema.n_features,
+                      categories_=[None if c is None else list(c)
+                                   for c in schema.categories])
         if schema.names is not None:
-            self.feature_names_in_ = schema.names
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        self.categories_ = [None if c is None else list(c) for c in schema.categories]
+            fitted["feature_names_in_"] = schema.names
+        validation = (self._validation_rows(schema, classes, X_val, y_val)
+                      if self.pruning == "reduced_error" and X_val is not None else None)
         pessimistic = self.pruning == "pessimistic"
         grown, pruned, order = _tree.build_tree(
             data, options, self._cf() if pessimistic else -1.0, bool(self.subtree_raising),
             self._threads())
-        self.grown_tree_ = grown
+        fitted["grown_tree_"] = grown
         # A fitted model is its trees: the training data (about 1.75 times X once
         # encoded) is kept only when asked, for prune() without passing it again.
-        self._train = (data, order) if self.keep_training_data else None
-        self._train_check = _fingerprint(data)
-        self.tree_ = self._finish_pruning(grown, pruned, X_val, y_val)
-        return data.n_cases * schema.n_features      # the cells grown on
+        fitted["_train"] = (data, order) if self.keep_training_data else None
+        fitted["_train_check"] = _fingerprint(data)
+        fitted["tree_"] = self._finish_pruning(grown, pruned, schema, validation)
+        return data.n_cases * schema.n_features, fitted     # the cells grown on
 
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
@@ -421,24 +430,27 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
         return (take(X, grow_idx), take(y, grow_idx), take(sample_weight, grow_idx),
                 take(X, val_idx), take(y, val_idx))
 
-    def _finish_pruning(self, grown, pruned, X_val, y_val):
-        """The final tree from the grown one by the pruning kind in force."""
+    def _finish_pruning(self, grown, pruned, schema, validation):
+        """The final tree from the grown one by the pruning kind in force
+        (validation: _validation_rows' of X_val, y_val for reduced error)."""
         if self.pruning == "pessimistic":
             if self.subset_splits:
-                pruned = _pruning.subset_cleanup(pruned, self._schema.n_values)
+                pruned = _pruning.subset_cleanup(pruned, schema.n_values)
             return pruned
         if self.pruning == "cost_complexity":
             return _pruning.cost_complexity(grown, float(self.ccp_alpha))
         if self.pruning == "reduced_error":
-            if X_val is None:
+            if validation is None:
                 raise ValueError("pruning='reduced_error' needs validation data: pass "
                                  "X_val and y_val")
-            return _pruning.reduced_error(grown, self._reach(grown, X_val, y_val))
+            return _pruning.reduced_error(grown, self._route(grown, schema, validation))
         return grown
 
-    def _reach(self, tree, X_val, y_val):
+    def _validation_rows(self, schema, classes, X_val, y_val):
+        """X_val encoded and y_val as codes of classes (the trees' order), refused
+        here with a clear error: (cont, codes, y_codes)."""
         f32 = self.precision == "float32"
-        cont, codes = encode_predict(self._schema, X_val, f32)
+        cont, codes = encode_predict(schema, X_val, f32)
         y_arr = np.asarray(y_val, dtype=object)
         if y_arr.ndim == 2 and y_arr.shape[1] == 1:
             y_arr = y_arr[:, 0]
@@ -446,7 +458,7 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
             raise ValueError(f"y_val must be 1-dimensional, got shape {y_arr.shape}")
         if len(y_arr) != cont.shape[1]:
             raise ValueError(f"X_val has {cont.shape[1]} rows but y_val has {len(y_arr)}")
-        lookup = {c: i for i, c in enumerate(self.declared_classes_)}   # the trees' order
+        lookup = {c: i for i, c in enumerate(classes)}
         y_codes = np.empty(len(y_arr), dtype=np.int32)
         for i, v in enumerate(y_arr):
             try:
@@ -454,9 +466,17 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
             except (KeyError, TypeError):          # TypeError: an unhashable label
                 raise ValueError(f"y_val holds a class not seen in training: {v!r:.80} "
                                  f"(row {i})") from None
-        return _tree.route_weights(tree, np.ascontiguousarray(cont),
-                                   np.ascontiguousarray(codes), self._schema.col,
-                                   self._schema.n_values, y_codes)
+        return np.ascontiguousarray(cont), np.ascontiguousarray(codes), y_codes
+
+    @staticmethod
+    def _route(tree, schema, validation):
+        cont, codes, y_codes = validation
+        return _tree.route_weights(tree, cont, codes, schema.col, schema.n_values, y_codes)
+
+    def _reach(self, tree, X_val, y_val):
+        """Each class's weight of (X_val, y_val) reaching each node of tree."""
+        return self._route(tree, self._schema, self._validation_rows(
+            self._schema, self.declared_classes_, X_val, y_val))
 
     def prune(self, X=None, y=None, sample_weight=None, *, X_val=None, y_val=None,
               **params):
@@ -489,13 +509,18 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
             self._check_params()
             _params.warn_inactive(self, only=params, stacklevel=2)
             pruned = None
+            validation = None
+            if self.pruning == "reduced_error" and X_val is not None:   # refused first
+                validation = self._validation_rows(self._schema, self.declared_classes_,
+                                                   X_val, y_val)
             if self.pruning == "pessimistic":
                 data, order = self._training_data(X, y, sample_weight)
                 pruned = _tree.prune_tree(data, self._options(self.n_features_in_,
                                                               data.total_weight),
                                           self.grown_tree_, order, self._cf(),
                                           bool(self.subtree_raising), self._threads())
-            self.tree_ = self._finish_pruning(self.grown_tree_, pruned, X_val, y_val)
+            self.tree_ = self._finish_pruning(self.grown_tree_, pruned, self._schema,
+                                              validation)
         except BaseException:          # Ctrl-C too: the model stays as it was
             self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
             raise

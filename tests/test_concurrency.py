@@ -330,3 +330,43 @@ def test_openmp_limits_are_honoured():
 def _cpus():
     from c45._threads import usable_cpus
     return usable_cpus()
+
+
+# -- a refused fit changes nothing that other threads read --------------------------
+
+def test_a_fit_refused_late_leaves_the_model_to_its_readers():
+    """A reduced-error fit whose y_val holds a class unseen in training was refused
+    only after growing, and meanwhile threads predicting saw the new classes_
+    with the old tree (thousands of IndexErrors). Every refusal now comes before
+    any attribute changes, and the fitted state is swapped in at the end."""
+    code = """
+    import threading
+    import numpy as np
+    from c45 import C45Classifier
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60_000, 5)); y2 = (X[:, 0] > 0).astype(int)
+    y3 = np.digitize(X[:, 1], [-0.5, 0.5])
+    clf = C45Classifier(pruning="reduced_error").fit(X, y3)
+    errors, calls, stop = [], [0], threading.Event()
+    def read():
+        while not stop.is_set():
+            try:
+                clf.predict(X[:50])
+                assert clf.predict_proba(X[:50]).shape == (50, 3)
+                calls[0] += 1
+            except Exception as e:
+                errors.append(repr(e))
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    for t in readers: t.start()
+    refused = 0
+    for _ in range(3):
+        try:
+            clf.fit(X, y2, X_val=X[:100], y_val=np.full(100, 7))
+        except ValueError as e:
+            refused += "not seen in training" in str(e)
+    stop.set()
+    for t in readers: t.join()
+    print("REFUSED", refused, "CALLS", calls[0] > 0, "ERRORS", len(errors), errors[:2])
+    print("CLASSES", [int(c) for c in clf.classes_])
+    """
+    run_ok(code, ["REFUSED 3 CALLS True ERRORS 0", "CLASSES [0, 1, 2]"])
