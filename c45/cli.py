@@ -239,6 +239,22 @@ def rules_params(args):
                 precision=args.precision, random_state=args.seed)
 
 
+def check_options(args):
+    """Refuse a bad option value before the command prints anything: the
+    estimator the command would make checks its parameters."""
+    import c45
+    from c45._params import check_n_jobs
+    if args.command in ("fit", "cv"):
+        est = make_classifier(args)
+        est._check_params()
+        check_n_jobs(est.n_jobs)
+    elif args.command == "rules" and hasattr(c45, "C45RulesClassifier"):
+        est = c45.C45RulesClassifier(**rules_params(args))
+        check = getattr(est, "_check_params", None)
+        if check is not None:
+            check()
+
+
 def make_classifier(args, cls=None):
     from c45 import C45Classifier
     return (cls or C45Classifier)(**classifier_params(args))
@@ -684,7 +700,8 @@ def _non_negative(text):
 def _add_data_args(p, test=True, predict=False):
     g = p.add_argument_group("data")
     g.add_argument("-f", dest="stem", metavar="STEM",
-                   help="C4.5 files STEM.names and STEM.data (and STEM.test with -u)")
+                   help="C4.5 files STEM.names and STEM.data"
+                        + (" (and STEM.test with -u)" if test or predict else ""))
     g.add_argument("--csv", metavar="FILE", help="a CSV file with a header row")
     g.add_argument("--arff", metavar="FILE", help="a Weka ARFF file")
     if predict:
@@ -791,7 +808,7 @@ def build_parser():
     p.add_argument("--unpruned", action="store_true", help="use the tree before pruning")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     common(p)
-    p.set_defaults(run=cmd_predict)
+    p.set_defaults(run=cmd_predict, subparser=p)
 
     p = sub.add_parser("cv", help="stratified k-fold cross-validation",
                        description="Stratified, seeded k-fold cross-validation: per fold "
@@ -814,7 +831,7 @@ def build_parser():
     p = sub.add_parser("demo", help="C4.5 on the bundled golf and weather data "
                                     "(the same as `python -m c45`)")
     common(p)
-    p.set_defaults(run=cmd_demo)
+    p.set_defaults(run=cmd_demo, subparser=p)
     return parser
 
 
@@ -827,14 +844,18 @@ def main(argv=None):
     """Run the ``c45`` command; returns the exit status."""
     from c45.io import DataFileError
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if extra:      # a misspelt option: the subcommand's usage, not the top level's
+        (getattr(args, "subparser", None) or parser).error(
+            f"unrecognized arguments: {' '.join(extra)}")
     _QUIET[0] = args.quiet
     progress = Progress(enabled=not args.quiet)
     out = sys.stdout
     try:
+        check_options(args)        # every option refused before any output
         status = args.run(args, out, progress)
         out.flush()
         return status

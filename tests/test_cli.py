@@ -504,3 +504,47 @@ def test_an_option_without_effect_gets_one_warning_line(capsys, command, options
         assert line.startswith("c45: warning: ") and expected in line
     assert cli.main([command, "-f", str(REFERENCE / "golf"), *options, "-q"]) == 0
     assert "has no effect" not in capsys.readouterr().err
+
+
+# -- options refused before any output, the subcommand's own usage ---------------
+
+@pytest.mark.parametrize("argv", [
+    ["fit", "-f", str(REFERENCE / "golf"), "-j", "0"],
+    ["fit", "-f", str(REFERENCE / "golf"), "-m", "0"],
+    ["cv", "-f", str(REFERENCE / "golf"), "-j", "0"],
+    ["rules", "-f", str(REFERENCE / "golf"), "-m", "-1"],
+])
+def test_a_bad_option_prints_nothing_but_the_error(argv, capsys):
+    """The header came out before -j 0 was refused; now every option is checked
+    first (by argparse or by the estimator the command makes)."""
+    try:
+        status = cli.main(argv)
+    except SystemExit as exc:      # argparse's own refusal
+        status = exc.code
+    assert status == 2
+    captured = capsys.readouterr()
+    assert captured.out == "", captured.out
+    assert "error" in captured.err
+
+
+def test_a_misspelt_option_shows_the_subcommand_usage(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["fit", "-f", str(REFERENCE / "golf"), "--precison", "float32"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: c45 fit"), err[:200]
+    assert "unrecognized arguments: --precison" in err
+
+
+def test_help_offers_only_the_commands_options(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["cv", "--help"])
+    out = capsys.readouterr().out
+    assert "-u" not in out.replace("--", "")
+
+
+def test_a_csv_of_another_separator_gets_a_hint(tmp_path, capsys):
+    path = tmp_path / "semi.csv"
+    path.write_text("a;b;c\n1;2;x\n3;4;y\n")
+    assert cli.main(["fit", "--csv", str(path), "-q"]) == 2
+    assert "separated by ';'" in capsys.readouterr().err

@@ -258,11 +258,23 @@ def choose_columns(path, line, names, present, target, features, noun, absent, i
     if target is None:
         target = names[-1]
     elif target not in names:
-        raise DataFileError(path, line, f"the target {noun} {target!r} {absent}")
+        raise DataFileError(path, line, f"the target {noun} {target!r} {absent}"
+                            + _separator_hint(names))
     if target in ignore:
         raise ValueError(f"the target {noun} {target!r} is also ignored")
     feature_names = [h for h in names if h != target and h not in ignore]
     if not feature_names:
-        raise DataFileError(path, line, f"no feature {noun}s besides the target {target!r}")
+        raise DataFileError(path, line, f"no feature {noun}s besides the target {target!r}"
+                            + _separator_hint(names))
     return target, feature_names
+
+
+def _separator_hint(names):
+    """A header read as one column that holds another likely separator."""
+    if len(names) == 1:
+        for sep in (";", "\t", "|"):
+            if sep in str(names[0]):
+                return (f"; the header is one column: are the fields separated by "
+                        f"{sep!r}? (sep={sep!r}, or --sep on the command line)")
+    return ""
 
