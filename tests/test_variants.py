@@ -354,5 +354,6 @@ def test_laplace_probabilities():
     plain = C45Classifier(pruning=None).fit(X, y)
     lap = C45Classifier(pruning=None, laplace=True).fit(X, y)
     row = X.iloc[[2]]                                  # overcast: leaf Play (4.0)
-    assert plain.predict_proba(row)[0].tolist() == [1.0, 0.0]
-    assert lap.predict_proba(row)[0] == pytest.approx([5 / 6, 1 / 6])
+    assert plain.classes_.tolist() == ["Don't Play", "Play"]       # sorted
+    assert plain.predict_proba(row)[0].tolist() == [0.0, 1.0]
+    assert lap.predict_proba(row)[0] == pytest.approx([1 / 6, 5 / 6])
