@@ -1,9 +1,10 @@
 """Every ```python block of README.md and docs/*.md runs as a reader runs it, and
 prints what the page shows.
 
-A page's blocks run in order in one fresh Python process (one namespace, like a
-notebook), whose working directory is a new temporary directory outside the
-checkout: a block that needs a data file must make it (c45.datasets has the data).
+A page's blocks run in order as one script (as if pasted into a file and run with
+``python``), in a fresh Python process whose working directory is a new temporary
+directory outside the checkout: a block that needs a data file must make it
+(c45.datasets has the data).
 
 What a page shows as output, and is compared exactly (trailing blanks aside):
 
@@ -66,6 +67,18 @@ def _is_print(stmt):
             and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "print")
 
 
+def _is_main_guard(stmt):
+    return (isinstance(stmt, ast.If) and not stmt.orelse
+            and ast.unparse(stmt.test) in ("__name__ == '__main__'", "'__main__' == __name__"))
+
+
+def _statements(body):
+    """The top-level statements, and those of a top-level
+    ``if __name__ == "__main__":`` (a script's own work, as in docs/dask.md)."""
+    for stmt in body:
+        yield from (_statements(stmt.body) if _is_main_guard(stmt) else [stmt])
+
+
 def checks(path):
     """The python blocks to run, each with the statements whose output the page
     shows: [(first line, code, {statement end line: expected}, whole expected)]."""
@@ -76,11 +89,12 @@ def checks(path):
             continue
         tree = ast.parse("\n".join(code), filename=path.name)
         shown = {}
-        for stmt in tree.body:
-            after = []
+        for stmt in _statements(tree.body):
+            after, indent = [], " " * stmt.col_offset
             for line in code[stmt.end_lineno:]:
-                if not line.startswith("#"):
+                if not line.startswith(indent + "#"):
                     break
+                line = line[len(indent):]
                 after.append(line[2:] if line.startswith("# ") else line[1:])
             if not after:
                 continue
@@ -100,28 +114,36 @@ def checks(path):
     return runs
 
 
-# Runs the blocks of one page (a JSON list of [first line, code]) statement by
-# statement, each one's stdout captured, and writes {end line: output} to a file.
-# The guard matters: Dask's LocalCluster starts workers that import this file.
+# Runs one page's blocks (a JSON list of [first line, code]) as one script: the
+# statements are compiled with the page's line numbers and run at the top level
+# of __main__, as if pasted into a file, with a marker line printed after each
+# top-level statement, so that each one's output can be told apart. No
+# `if __name__ == "__main__":` here: a page that starts worker processes (Dask's
+# LocalCluster) must guard itself, as a reader's script must.
 RUNNER = textwrap.dedent('''
-    import ast, contextlib, io, json, sys
-    if __name__ == "__main__":
-        page, blocks_file, result_file = sys.argv[1:]
-        with open(blocks_file, encoding="utf-8") as fh:
-            blocks = json.load(fh)
-        namespace = {"__name__": "__main__"}
-        outputs = {}
-        for first, code in blocks:
-            tree = ast.parse(code, filename=page)
-            ast.increment_lineno(tree, first - 1)
-            for stmt in tree.body:
-                buf = io.StringIO()
-                with contextlib.redirect_stdout(buf):
-                    exec(compile(ast.Module([stmt], []), page, "exec"), namespace)
-                outputs[stmt.end_lineno] = buf.getvalue()
-                with open(result_file, "w", encoding="utf-8") as fh:
-                    json.dump(outputs, fh)
+    import ast as _ast, json as _json, sys as _sys
+
+    def _marked(body):
+        out = []
+        for stmt in body:
+            if (isinstance(stmt, _ast.If) and not stmt.orelse and _ast.unparse(stmt.test)
+                    in ("__name__ == '__main__'", "'__main__' == __name__")):
+                stmt.body = _marked(stmt.body)
+                out.append(stmt)
+                continue
+            mark = _ast.parse(f"print({MARK!r} + str({stmt.end_lineno}), flush=True)")
+            out += [stmt] + mark.body
+        return out
+
+    with open(_sys.argv[1], encoding="utf-8") as _fh:
+        _body = []
+        for _first, _code in _json.load(_fh):
+            _tree = _ast.parse(_code, filename=_sys.argv[2])
+            _ast.increment_lineno(_tree, _first - 1)
+            _body += _marked(_tree.body)
+    exec(compile(_ast.Module(_body, []), _sys.argv[2], "exec"), globals())
 ''')
+MARK = "~~~ c45 docs test: the statement ending on line "
 
 
 def _same(actual, expected):
@@ -135,35 +157,63 @@ PAGES_WITH_CODE = [p for p in PAGES
                           for lang, _, _, reason in blocks(p))]
 
 
-@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_page_examples_run_and_print_what_the_page_shows(page, tmp_path_factory):
+def _name(page):
+    return page.relative_to(ROOT).as_posix()
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory):
+    """Every page's script, each in its own empty directory outside the checkout,
+    all started at once (most of the time goes to imports and worker start-up):
+    {page: (return code, {statement end line: output}, stderr)}."""
     import c45
-    work = tmp_path_factory.mktemp("docs")
-    assert not work.resolve().is_relative_to(ROOT)
-    runs = checks(page)
-    (work / "_run_docs.py").write_text(RUNNER, encoding="utf-8")
-    (work / "_blocks.json").write_text(json.dumps([[f, code] for f, code, _, _ in runs]),
-                                       encoding="utf-8")
     env = dict(os.environ, MPLBACKEND="Agg")
     # The same c45 as the tests import (installed, or built in place), as
     # tests/test_examples.py does; the checkout itself is not the working directory.
     env["PYTHONPATH"] = os.pathsep.join(
         [str(Path(c45.__file__).resolve().parent.parent), env.get("PYTHONPATH", "")])
-    out = subprocess.run([sys.executable, "_run_docs.py", page.name, "_blocks.json",
-                          "_result.json"], cwd=work, env=env, capture_output=True,
-                         text=True, timeout=300)
-    assert out.returncode == 0, f"{page.name}: a block failed:\n{out.stderr[-4000:]}"
-    printed = {int(k): v for k, v in
-               json.loads((work / "_result.json").read_text(encoding="utf-8")).items()}
-    for first, code, shown, whole in runs:
+    running = {}
+    for page in PAGES_WITH_CODE:
+        work = tmp_path_factory.mktemp("docs")
+        assert not work.resolve().is_relative_to(ROOT)
+        (work / "_run_page.py").write_text(RUNNER.replace("{MARK!r}", repr(MARK)),
+                                           encoding="utf-8")
+        (work / "_blocks.json").write_text(
+            json.dumps([[f, code] for f, code, _, _ in checks(page)]), encoding="utf-8")
+        running[page] = subprocess.Popen(
+            [sys.executable, "_run_page.py", "_blocks.json", page.name], cwd=work, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    results = {}
+    for page, proc in running.items():
+        stdout, stderr = proc.communicate(timeout=600)
+        printed, pending = {}, []
+        for line in stdout.replace("\n", "\n\0").split("\0"):   # keep the newlines
+            if line.startswith(MARK):
+                printed[int(line[len(MARK):].strip())] = "".join(pending)
+                pending = []
+            else:
+                pending.append(line)
+        results[page] = (proc.returncode, printed, stderr)
+    return results
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=_name)
+def test_page_examples_run_and_print_what_the_page_shows(page, ran):
+    returncode, printed, stderr = ran[page]
+    assert returncode == 0, f"{_name(page)}: a block failed:\n{stderr[-4000:]}"
+    wrong = []
+    for first, code, shown, whole in checks(page):
         for line, expected in shown.items():
-            assert _same(printed[line], expected), (
-                f"{page.name}:{line} prints\n{printed[line]}\nbut the page shows\n{expected}")
+            if not _same(printed[line], expected):
+                wrong.append(f"{page.name}:{line} prints\n{printed[line]}"
+                             f"but the page shows\n{expected}\n")
         if whole is not None:
             last = first + code.count("\n")
             got = "".join(v for k, v in sorted(printed.items()) if first <= k <= last)
-            assert _same(got, whole), (
-                f"{page.name}:{first}: the block prints\n{got}\nbut the page shows\n{whole}")
+            if not _same(got, whole):
+                wrong.append(f"{page.name}:{first}: the block prints\n{got}"
+                             f"but the page shows\n{whole}\n")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_every_page_with_python_blocks_is_checked():
