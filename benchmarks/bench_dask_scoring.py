@@ -1,6 +1,6 @@
 """Score many rows with a C4.5 tree on a local Dask cluster; pickle and threaded fits.
 
-Measures, and never asserts on, three things (issue 8):
+Measures, and never asserts on, three things:
 
 1. **Scoring**: ``--rows`` rows (default 20 million) are generated *in the workers*
    (``dask.dataframe.from_map``, one seeded partition per task; the client never

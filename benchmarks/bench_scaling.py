@@ -1,15 +1,15 @@
-"""Scaling of c45's C45Classifier against scikit-learn's tree (issue 4).
+"""Scaling of c45's C45Classifier against scikit-learn's tree.
 
 Fits c45 and scikit-learn's ``DecisionTreeClassifier(criterion="entropy",
 min_samples_leaf=2)`` side by side in one run on deterministic synthetic data at
 n = 10k .. 1M rows and d = 10 .. 50 features, each model in a fresh subprocess
-(so its peak RSS is its own), and prints a table and the derived figures of
-issue 4: c45/scikit-learn ratios, fitted growth exponents, n_jobs speedups, the
+(so its peak RSS is its own), and prints a table and the derived figures:
+c45/scikit-learn ratios, fitted growth exponents, n_jobs speedups, the
 float32 ratio, pessimistic pruning's share of fit time and peak extra memory in
 multiples of X's float64 bytes. It never asserts on times: it is a measuring
 tool, not a test.
 
-    python benchmarks/bench_scaling.py                    # the issue's full list (about an hour on 2 cores)
+    python benchmarks/bench_scaling.py                    # every configuration (about an hour on 2 cores)
     python benchmarks/bench_scaling.py --quick            # the same list at n/50: a minute or two
     python benchmarks/bench_scaling.py --only growth      # one configuration (see --list)
     python benchmarks/bench_scaling.py --only 1M-d10-c2,threads --json out.json

@@ -3,14 +3,14 @@
 The public names are imported on first use, so that ``c45 --help`` and
 ``import c45.io`` do not load scikit-learn.
 """
-import importlib
-import importlib.util
-import os
+from importlib import import_module as _import_module
+from importlib.util import find_spec as _find_spec
+from os import path as _path
 
 __version__ = "0.1.0"
 
-if importlib.util.find_spec(__name__ + "._tree") is None:
-    _here = os.path.dirname(os.path.abspath(__file__))
+if _find_spec(__name__ + "._tree") is None:
+    _here = _path.dirname(_path.abspath(__file__))
     raise ImportError(
         f"c45's compiled modules are not built in {_here} (this is the source "
         f"checkout, which shadows an installed c45). Either build them here with "
@@ -43,7 +43,7 @@ def __getattr__(name):
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'c45' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_import_module(module), name)
     globals()[name] = value
     return value
 

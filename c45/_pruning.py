@@ -1,6 +1,6 @@
 """The pruning kinds that work on a grown tree's arrays alone (no training cases):
-cost-complexity (seed 000), reduced-error on validation data (seed 004, J48 -R),
-and the subset cleanup that follows pessimistic pruning under -s (spec §8.2).
+cost-complexity (a textbook rule), reduced-error on validation data (J48 -R), and
+the subset cleanup that follows pessimistic pruning under -s.
 Pessimistic pruning itself needs the training cases and lives in _prune.pyx.
 
 A Tree lists parents before children, so a reverse scan of the nodes is bottom-up.
@@ -20,7 +20,7 @@ def leaf_information(tree):
 
 
 def critical_alphas(tree):
-    """For each node, the smallest alpha at which seed 000's cost-complexity rule
+    """For each node, the smallest alpha at which the textbook cost-complexity rule
     turns it into a leaf (inf for leaves).
 
     The rule looks at an internal node whose children are all leaves and prunes it
@@ -83,7 +83,7 @@ def training_errors(tree):
 
 
 def cost_complexity(tree, alpha):
-    """Seed 000's cost-complexity pruning with penalty alpha per leaf."""
+    """The textbook cost-complexity pruning with penalty alpha per leaf."""
     return rebuild(tree, make_leaf=critical_alphas(tree) <= alpha,
                    leaf_errors=training_errors(tree))
 

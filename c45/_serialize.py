@@ -141,7 +141,7 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
         column order), ``"_precision"`` and ``"_laplace"``. Keys starting with ``_`` are
         never features. Values are Python scalars, so the dict survives
         ``json.dumps`` as long as the categories and classes are strings (and the
-        tree is at most ``MAX_DICT_DEPTH`` levels deep: see Notes).
+        tree is at most 400 levels deep: see Notes).
     feature_names : list of str, optional
         Defaults to ``feature_names_in_``, else ``x0, x1, ...``.
 
@@ -150,7 +150,7 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     to_dict builds a tree of any depth, but the dicts nest two levels per tree
     level, and ``json.dumps`` (like ``repr``) recurses once per nesting level under
     Python's recursion limit, 1000 by default: a tree deeper than
-    ``MAX_DICT_DEPTH`` (400) levels raises RecursionError there. :func:`to_json`
+    400 levels raises RecursionError there. :func:`to_json`
     saves a tree of any depth (flat arrays).
 
     Examples

@@ -15,13 +15,13 @@ categories give the same answers. Each task carries the model, pickled (a few MB
 and milliseconds for a 100k-node tree), as dask-ml's ``ParallelPostFit`` does; the
 tree walk in each task releases the GIL.
 """
-import numpy as np
-import pandas as pd
+import numpy as _np
+import pandas as _pd
 
-from c45._optional import require
+from c45._optional import require as _require
 
-da = require("dask.array", "c45.dask")
-dd = require("dask.dataframe", "c45.dask")
+_da = _require("dask.array", "c45.dask")
+_dd = _require("dask.dataframe", "c45.dask")
 
 __all__ = ["predict", "predict_proba"]
 
@@ -33,8 +33,8 @@ def _trees(model):
     from c45 import C45Classifier
     if isinstance(model, C45Classifier):
         check_is_fitted(model, "tree_")
-        return [model], np.asarray(model.classes_)
-    BlockwiseVotingClassifier = require(
+        return [model], _np.asarray(model.classes_)
+    BlockwiseVotingClassifier = _require(
         "dask_ml.ensemble", "scoring a BlockwiseVotingClassifier").BlockwiseVotingClassifier
     if not isinstance(model, BlockwiseVotingClassifier):
         raise TypeError(f"model must be a fitted C45Classifier or dask-ml "
@@ -43,9 +43,9 @@ def _trees(model):
     if model.voting != "soft":
         raise ValueError("c45.dask scores BlockwiseVotingClassifier(voting='soft') "
                          "ensembles only (their trees' probabilities are averaged)")
-    classes = np.asarray(model.classes_)
+    classes = _np.asarray(model.classes_)
     for i, est in enumerate(model.estimators_):
-        if len(est.classes_) != len(classes) or np.any(est.classes_ != classes):
+        if len(est.classes_) != len(classes) or _np.any(est.classes_ != classes):
             if sorted(est.classes_.tolist()) == sorted(classes.tolist()):
                 raise ValueError(
                     f"the ensemble's classes {classes.tolist()} are not in the order of "
@@ -62,22 +62,22 @@ def _trees(model):
 def _proba(X, trees):
     if len(trees) == 1:
         return trees[0].predict_proba(X)
-    return np.stack([t.predict_proba(X) for t in trees]).mean(axis=0)
+    return _np.stack([t.predict_proba(X) for t in trees]).mean(axis=0)
 
 
 def _proba_frame(part, trees, classes):
-    return pd.DataFrame(_proba(part, trees), index=part.index,
-                        columns=pd.Index(classes, dtype=classes.dtype))
+    return _pd.DataFrame(_proba(part, trees), index=part.index,
+                        columns=_pd.Index(classes, dtype=classes.dtype))
 
 
 def _labels(X, trees, classes):
     if len(trees) == 1:
-        return np.asarray(trees[0].predict(X))     # the class of largest class sum
-    return classes.take(np.argmax(_proba(X, trees), axis=1))
+        return _np.asarray(trees[0].predict(X))     # the class of largest class sum
+    return classes.take(_np.argmax(_proba(X, trees), axis=1))
 
 
 def _label_series(part, trees, classes):
-    return pd.Series(_labels(part, trees, classes), index=part.index, dtype=classes.dtype)
+    return _pd.Series(_labels(part, trees, classes), index=part.index, dtype=classes.dtype)
 
 
 def _label_block(block, trees, classes):
@@ -100,13 +100,13 @@ def predict_proba(model, X):
     soft-voting ``BlockwiseVotingClassifier`` they are its trees' average.
     """
     trees, classes = _trees(model)
-    if isinstance(X, dd.DataFrame):
+    if isinstance(X, _dd.DataFrame):
         meta = _proba_frame(X._meta, trees, classes)    # checks columns on the client
         return X.map_partitions(_proba_frame, trees, classes, meta=meta)
-    if isinstance(X, da.Array):
+    if isinstance(X, _da.Array):
         X = _rows_only(X)
         return X.map_blocks(_proba, trees, chunks=(X.chunks[0], (len(classes),)),
-                            dtype=np.float64, meta=np.empty((0, 0), np.float64))
+                            dtype=_np.float64, meta=_np.empty((0, 0), _np.float64))
     raise TypeError(f"X must be a Dask DataFrame or Dask array, got {type(X).__name__}; "
                     f"call model.predict_proba for in-memory data")
 
@@ -121,12 +121,12 @@ def predict(model, X):
     indices that dask-ml's own ``predict`` returns.
     """
     trees, classes = _trees(model)
-    if isinstance(X, dd.DataFrame):
+    if isinstance(X, _dd.DataFrame):
         meta = _label_series(X._meta, trees, classes)
         return X.map_partitions(_label_series, trees, classes, meta=meta)
-    if isinstance(X, da.Array):
+    if isinstance(X, _da.Array):
         X = _rows_only(X)
         return X.map_blocks(_label_block, trees, classes, drop_axis=1,
-                            dtype=classes.dtype, meta=np.empty(0, classes.dtype))
+                            dtype=classes.dtype, meta=_np.empty(0, classes.dtype))
     raise TypeError(f"X must be a Dask DataFrame or Dask array, got {type(X).__name__}; "
                     f"call model.predict for in-memory data")

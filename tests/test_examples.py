@@ -22,14 +22,14 @@ def run_example(name):
     return out.stdout
 
 
-def test_seed004_iris_lab():
+def test_iris_pruning_cv():
     sys.path.insert(0, str(EXAMPLES))
     try:
-        import seed004_iris_lab as lab
+        import iris_pruning_cv as lab
     finally:
         sys.path.pop(0)
     results = lab.main(verbose=False)
-    printed = run_example("seed004_iris_lab.py")
+    printed = run_example("iris_pruning_cv.py")
     assert "100 training cases, 50 test cases" in printed
     for name, r in results.items():
         block = printed.split(f"== {name}:")[1].split("==")[0]

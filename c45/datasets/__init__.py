@@ -1,5 +1,9 @@
 """Small data sets bundled with c45.
 
+- load_r8(name, part="data"): the nine data sets distributed with C4.5 Release 8
+  (UCI Machine Learning Repository) as C4.5 reads them, in their declared value
+  and class order; write_r8(name, directory) writes their files for the command.
+
 - golf: the 14-case play/don't-play example distributed with C4.5 Release 8
   (UCI Machine Learning Repository), with C4.5's declared value and class order.
 - loan: the 16-case loan application data of Li Hang's textbook
@@ -8,10 +12,20 @@
   tutorial): wind direction, humidity, UV index (discrete), temperature
   (continuous, degrees C) and the weather class, labels in Chinese as published.
 """
-import csv
-from importlib import resources
+import csv as _csv
+import shutil as _shutil
+from importlib import resources as _resources
+from pathlib import Path as _Path
 
-import numpy as np
+import numpy as _np
+
+__all__ = ["load_golf", "load_weather", "load_loan", "load_r8", "write_r8"]
+
+# Release 8's nine sets: name -> the parts it has (.names is always there).
+_R8 = {"golf": ("data",), "labor-neg": ("data", "test"), "vote": ("data", "test"),
+       "monk1": ("data", "test"), "monk2": ("data", "test"),
+       "monk3": ("data", "test"), "crx": ("data", "test"),
+       "hypo": ("data", "test"), "soybean": ("data",)}
 
 _GOLF = dict(
     file="golf.csv",
@@ -37,9 +51,9 @@ _LOAN = dict(
 
 
 def _read(spec):
-    with resources.files(__name__).joinpath("data", spec["file"]).open(
+    with _resources.files(__name__).joinpath("data", spec["file"]).open(
             encoding="utf-8", newline="") as fh:
-        rows = list(csv.reader(fh))
+        rows = list(_csv.reader(fh))
     header, body = rows[0], rows[1:]
     return header, body
 
@@ -53,16 +67,16 @@ def _load(spec, as_frame):
         pd = require("pandas", "the bundled data as a DataFrame (as_frame=True)")
         X = pd.DataFrame({
             h: (pd.Categorical(columns[h], categories=spec["discrete"][h])
-                if h in spec["discrete"] else np.asarray(columns[h], dtype=np.float64))
+                if h in spec["discrete"] else _np.asarray(columns[h], dtype=_np.float64))
             for h in features})
         y = pd.Series(pd.Categorical(columns[spec["target"]], categories=spec["classes"]),
                       name=spec["target"])
         return X, y
-    X = np.empty((len(body), len(features)), dtype=object)
+    X = _np.empty((len(body), len(features)), dtype=object)
     for j, h in enumerate(features):
         X[:, j] = (columns[h] if h in spec["discrete"]
-                   else np.asarray(columns[h], dtype=np.float64))
-    return X, np.asarray(columns[spec["target"]], dtype=object)
+                   else _np.asarray(columns[h], dtype=_np.float64))
+    return X, _np.asarray(columns[spec["target"]], dtype=object)
 
 
 def load_golf(as_frame=True):
@@ -93,3 +107,48 @@ def load_loan(as_frame=True):
     非常好 excellent), all discrete; the class 是否给贷款 (loan granted: 否 no, 是 yes).
     """
     return _load(_LOAN, as_frame)
+
+
+def _r8_parts(name, part=None):
+    """The parts of R8 set ``name``, after checking ``name`` (and ``part``)."""
+    if name not in _R8:
+        raise ValueError(f"no Release 8 data set {name!r}; the sets are "
+                         f"{', '.join(map(repr, _R8))}")
+    parts = _R8[name]
+    if part is not None and part not in parts:
+        raise ValueError(f"part must be one of {', '.join(map(repr, parts))} for "
+                         f"{name!r}, got {part!r}"
+                         + ("" if "test" in parts else f" ({name} has no test cases)"))
+    return parts
+
+
+def load_r8(name, part="data"):
+    """One of the nine data sets distributed with C4.5 Release 8: (X, y).
+
+    ``name`` is one of ``"golf"``, ``"labor-neg"``, ``"vote"``, ``"monk1"``,
+    ``"monk2"``, ``"monk3"``, ``"crx"``, ``"hypo"``, ``"soybean"``; ``part`` is
+    ``"data"`` (the training cases, ``NAME.data``) or ``"test"`` (``NAME.test``;
+    all but golf and soybean have one). They are read as
+    :func:`c45.io.read_c45` reads C4.5's files: X a DataFrame (float64 columns
+    with NaN for ``?``, discrete ones Categoricals in the order ``NAME.names``
+    declares), y a Categorical of the declared classes.
+    """
+    _r8_parts(name, part)
+    from c45.io import read_c45
+    with _resources.as_file(_resources.files(__name__).joinpath("data", "r8")) as d:
+        return read_c45(_Path(d) / name, part)
+
+
+def write_r8(name, directory="."):
+    """Write R8 set ``name``'s ``.names``, ``.data`` (and ``.test``) files into
+    ``directory`` (made if missing), for the ``c45`` command's ``-f STEM``;
+    returns the stem (``directory/name``)."""
+    parts = ("names",) + _r8_parts(name)
+    directory = _Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    source = _resources.files(__name__).joinpath("data", "r8")
+    for part in parts:
+        with source.joinpath(f"{name}.{part}").open("rb") as src, \
+                open(directory / f"{name}.{part}", "wb") as dst:
+            _shutil.copyfileobj(src, dst)
+    return str(directory / name)

@@ -1,13 +1,13 @@
-"""Seed 003's Titanic lab, redone with c45: the seed's synthetic 891-passenger data
+"""A Titanic classroom lab with c45: the lab's synthetic 891-passenger data
 (numpy seed 42: 20% of ages, ~23% of cabins and ~2% of ports unknown), and C4.5
-on it without the seed's preprocessing -- no binning of Age and Fare, no -1 for
+on it without the lab's preprocessing -- no binning of Age and Fare, no -1 for
 unknown values: C4.5 cuts continuous features itself and sends a case with an
-unknown value down every branch with a fractional weight. Then what the seed
+unknown value down every branch with a fractional weight. Then what the lab
 computes: feature importances, the confusion matrix, precision, recall and F1,
 the ROC curve and AUC, 5-fold cross-validation, a learning curve, and saving and
 loading the model (c45's JSON format instead of pickle).
 
-Run: python examples/seed003_titanic_synthetic.py [--plot roc_learning.png]
+Run: python examples/titanic_missing_values.py [--plot roc_learning.png]
 """
 import sys
 
@@ -25,7 +25,7 @@ DISCRETE = ["Pclass", "Sex", "SibSp", "Parch", "Deck", "Embarked"]
 
 
 def make_titanic(n=891, seed=42):
-    """The seed's generator, draw for draw (numpy's legacy global RandomState)."""
+    """The lab's generator, draw for draw (numpy's legacy global RandomState)."""
     np.random.seed(seed)
     survived = np.random.binomial(1, 0.38, n)
     pclass = np.random.choice([1, 2, 3], size=n, p=[0.24, 0.21, 0.55])
@@ -47,8 +47,8 @@ def make_titanic(n=891, seed=42):
                                     else decks[4:])
             cabins.append(f"{deck}{np.random.randint(1, 140)}")
     embarked = np.random.choice(["S", "C", "Q", np.nan], size=n, p=[0.72, 0.08, 0.18, 0.02])
-    # The seed's names and tickets: drawn (so that the later draws match), then dropped.
-    # (The seed's comment says 77% of cabins are unknown; its draw leaves 23% unknown.)
+    # The lab's names and tickets: drawn (so that the later draws match), then dropped.
+    # (The lab's comment says 77% of cabins are unknown; its draw leaves 23% unknown.)
     for i in range(n):
         np.random.choice(range(20))
         if sex[i] == "male":
@@ -70,7 +70,7 @@ def make_titanic(n=891, seed=42):
                          "SibSp": sibsp, "Parch": parch, "Fare": fare,
                          "Deck": [c[0] if c else None for c in cabins],
                          "Embarked": [None if e == "nan" else e for e in embarked]})
-    # The seed's survival rules, applied in its order.
+    # The lab's survival rules, applied in its order.
     s = data["Survived"].to_numpy().copy()
     rules = [((data.Sex == "female") | (data.Age < 14), 0.7), (data.Pclass == 1, 0.6),
              (data.Age > 60, 0.25), (data.Sex == "male", 0.2)]

@@ -1,19 +1,19 @@
-"""Seed 000's weather example, redone with c45: the 12-case weather data (Chinese
-labels kept), the root gains and gain ratios the seed works out by hand, the seed's
-tree (one case per leaf allowed, midpoint cuts, no MDL penalty) with its
+"""The weather example of a Chinese C4.5 tutorial, with c45: the 12-case weather data
+(Chinese labels kept), the root gains and gain ratios the tutorial works out by hand,
+the tutorial's tree (one case per leaf allowed, midpoint cuts, no MDL penalty) with its
 cost-complexity pruning at alpha = 2.5, then its four new samples; and, for
 comparison, the tree C4.5 Release 8 grows with its own defaults.
 
-Run: python examples/seed000_weather_ccp.py
+Run: python examples/weather_cost_complexity.py
 """
 import pandas as pd
 
 from c45 import C45Classifier, export_text, split_scores
 from c45.datasets import load_weather
 
-# The seed's program: min leaf 1, cuts at midpoints, gain without Release 8's MDL
+# The tutorial's program: min leaf 1, cuts at midpoints, gain without Release 8's MDL
 # penalty, cost-complexity pruning N*H(node) + alpha <= sum N_t*H(t) + alpha*T.
-SEED = dict(min_samples_leaf=1, threshold="midpoint", mdl_correction=False,
+TUTORIAL = dict(min_samples_leaf=1, threshold="midpoint", mdl_correction=False,
             pruning="cost_complexity", ccp_alpha=2.5)
 NEW_SAMPLES = [["东", "潮湿", "弱", 20], ["南", "干燥", "强", 34],
                ["北", "干燥", "强", 26], ["南", "干燥", "弱", 20]]
@@ -22,7 +22,7 @@ NEW_SAMPLES = [["东", "潮湿", "弱", 20], ["南", "干燥", "强", 34],
 def main(verbose=True):
     X, y = load_weather()
     scores = split_scores(X, y, mdl_correction=False)
-    clf = C45Classifier(**SEED).fit(X, y)
+    clf = C45Classifier(**TUTORIAL).fit(X, y)
     new = pd.DataFrame(NEW_SAMPLES, columns=X.columns).astype({"温度": float})
     for col in X.columns[:3]:
         new[col] = pd.Categorical(new[col], categories=X[col].cat.categories)
@@ -31,7 +31,7 @@ def main(verbose=True):
     results = {
         "gains": dict(zip(scores["feature_names"], scores["raw_gain"].round(3))),
         "ratios": dict(zip(scores["feature_names"], scores["gain_ratio"].round(3))),
-        # The seed counts the leaves holding cases; C4.5 also keeps an empty leaf
+        # The tutorial counts the leaves holding cases; C4.5 also keeps an empty leaf
         # for each declared value absent at a node.
         "leaves_before": int(((grown.kind == 0) & (grown.weight > 0)).sum()),
         "leaves_after": int(pruned.n_leaves),
@@ -44,8 +44,8 @@ def main(verbose=True):
         for name in scores["feature_names"]:
             print(f"  {name}: gain {results['gains'][name]:.3f}, "
                   f"ratio {results['ratios'][name]:.3f}")
-        print("\nThe seed's tree before pruning:\n" + results["grown"])
-        print(f"Cost-complexity pruning, alpha = {SEED['ccp_alpha']}:\n" + results["pruned"])
+        print("\nThe tutorial's tree before pruning:\n" + results["grown"])
+        print(f"Cost-complexity pruning, alpha = {TUTORIAL['ccp_alpha']}:\n" + results["pruned"])
         print(f"leaves before pruning: {results['leaves_before']}, after: "
               f"{results['leaves_after']}")
         print(f"training accuracy: {results['accuracy']:.4f}")

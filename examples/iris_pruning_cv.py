@@ -1,8 +1,8 @@
-"""Seed 004's lab, redone with c45: iris, a stratified 1/3 hold-out, C4.5 with
+"""A classroom lab with c45: iris, a stratified 1/3 hold-out, C4.5 with
 pre-pruning and with post-pruning, 5-fold cross-validation of accuracy and of macro
 precision, recall and F1, then the hold-out test.
 
-Run: python examples/seed004_iris_lab.py
+Run: python examples/iris_pruning_cv.py
 """
 import numpy as np
 from sklearn.datasets import load_iris
