@@ -13,11 +13,12 @@
   (continuous, degrees C) and the weather class, labels in Chinese as published.
 """
 import csv as _csv
-import shutil as _shutil
 from importlib import resources as _resources
 from pathlib import Path as _Path
 
 import numpy as _np
+
+from c45._files import atomic_write as _atomic_write
 
 __all__ = ["load_golf", "load_weather", "load_loan", "load_r8", "write_r8"]
 
@@ -148,7 +149,9 @@ def write_r8(name, directory="."):
     directory.mkdir(parents=True, exist_ok=True)
     source = _resources.files(__name__).joinpath("data", "r8")
     for part in parts:
-        with source.joinpath(f"{name}.{part}").open("rb") as src, \
-                open(directory / f"{name}.{part}", "wb") as dst:
-            _shutil.copyfileobj(src, dst)
+        # latin-1 both ways: the bytes as they are; atomic: no half-written file
+        text = source.joinpath(f"{name}.{part}").read_bytes().decode("latin-1")
+        with _atomic_write(directory / f"{name}.{part}", encoding="latin-1",
+                           newline="") as dst:
+            dst.write(text)
     return str(directory / name)
