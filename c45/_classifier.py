@@ -87,6 +87,23 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
+class ClassCounts:
+    """n_classes_ and n_outputs_, as scikit-learn's classifiers have them (both
+    estimators)."""
+
+    @property
+    def n_classes_(self):
+        """The number of classes (``len(classes_)``)."""
+        check_is_fitted(self, "classes_")
+        return len(self.classes_)
+
+    @property
+    def n_outputs_(self):
+        """1: one target (scikit-learn's trees take several; C4.5 one)."""
+        check_is_fitted(self, "classes_")
+        return 1
+
+
 class InputTags:
     """What both estimators take, told to scikit-learn: unknown values (NaN/None,
     C4.5's unknowns), categorical and string features. In both of its protocols:
@@ -104,8 +121,8 @@ class InputTags:
         return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"]}
 
 
-class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimator,
-                    parameters=_params.CLASSIFIER):
+class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
+                    BaseEstimator, parameters=_params.CLASSIFIER):
     """Quinlan's C4.5 Release 8 decision tree.
 
     Gain-ratio splits, multiway tests on discrete (categorical) features, binary
@@ -911,18 +928,6 @@ class C45Classifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimato
         scikit-learn's trees give it)."""
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X, tree=tree))
-
-    @property
-    def n_classes_(self):
-        """The number of classes (``len(classes_)``)."""
-        check_is_fitted(self, "tree_")
-        return len(self.classes_)
-
-    @property
-    def n_outputs_(self):
-        """1: one target (scikit-learn's trees take several; C4.5 one)."""
-        check_is_fitted(self, "tree_")
-        return 1
 
     def predict(self, X, tree="final"):
         """Most probable class (C4.5's classification: the class of largest class

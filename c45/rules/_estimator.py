@@ -7,15 +7,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params
-from c45._classifier import C45Classifier, InputTags
+from c45._classifier import C45Classifier, ClassCounts, InputTags
 from c45._encode import encode_predict, encode_target
 from c45.rules._builder import RuleBuilder
 from c45.rules._ruleset import rule_mask, tally
 from c45.rules._state import checked_rules_state
 
 
-class C45RulesClassifier(InputTags, ClassifierMixin, _params.Parameters, BaseEstimator,
-                         parameters=_params.RULES):
+class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
+                         BaseEstimator, parameters=_params.RULES):
     """C4.5 Release 8's production rules (``c4.5rules``) as a classifier.
 
     A tree is grown exactly as :class:`C45Classifier` grows it; its *unpruned*
@@ -226,18 +226,6 @@ class C45RulesClassifier(InputTags, ClassifierMixin, _params.Parameters, BaseEst
         for the others (as scikit-learn gives log(0))."""
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
-
-    @property
-    def n_classes_(self):
-        """The number of classes (``len(classes_)``)."""
-        check_is_fitted(self, "rules_")
-        return len(self.classes_)
-
-    @property
-    def n_outputs_(self):
-        """1: one target."""
-        check_is_fitted(self, "rules_")
-        return 1
 
     def __setstate__(self, state):
         if not isinstance(state, dict):
