@@ -9,11 +9,10 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params, _pruning, _ranks, _tree
-from c45._encode import (Schema, canonical_arrays, check_labels, encode_fit,
-                         encode_predict, encode_target, n_rows, plain_rows,
-                         sorted_classes)
+from c45._encode import (canonical_arrays, encode_fit, encode_predict, encode_target,
+                         n_rows, plain_rows, sorted_classes)
 from c45._params import PRUNE as _PRUNE_PARAMS
-from c45._validate_tree import check_model_tree
+from c45._state import checked_fitted_state
 
 # Limits, enforced with clear errors at fit time.
 MAX_CLASSES = 65_535
@@ -619,98 +618,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if "tree_" in state and fmt == 2 and "declared_classes_" not in state:
             raise ValueError("c45: the pickled model (format 2) has no declared_classes_")
         if "tree_" in state:
-            state = dict(state, **self._checked_fitted_state(state))
+            state = dict(state, **checked_fitted_state(state))
         super().__setstate__(state)
-
-    @staticmethod
-    def _checked_fitted_state(state):
-        """The trees and classes of a fitted pickle, checked against its schema
-        and classes (each Tree checked its own arrays when it was unpickled)."""
-        schema, classes, out = C45Classifier._checked_schema_and_classes(state)
-        out.update({name: C45Classifier._checked_tree(state, name, schema, classes)
-                    for name in ("tree_", "grown_tree_")})
-        check = state.get("_train_check")       # prune(X, y) compares its parts
-        if check is not None and not (
-                isinstance(check, tuple) and len(check) == 3
-                and all(isinstance(v, int) for v in check[:2]) and isinstance(check[2], str)):
-            raise ValueError("c45: the pickled model's digest of its training data "
-                             "(_train_check) is not (rows, features, digest)")
-        return out
-
-    @staticmethod
-    def _checked_schema_and_classes(state):
-        """A fitted pickle's (schema, declared_classes_, {classes_ and
-        declared_classes_ to set}), and the attributes copying the schema.
-
-        A pickle without declared_classes_ (format 1, and C45RulesClassifier's
-        before it) has the trees' class order in classes_: it becomes
-        declared_classes_, and classes_ its sorted order."""
-        schema = state.get("_schema")
-        if not isinstance(schema, Schema):
-            raise ValueError("c45: the pickled model has no valid schema")
-        given = state.get("classes_")
-        C45Classifier._check_classes(given, "classes_")
-        declared = state.get("declared_classes_", given)
-        C45Classifier._check_classes(declared, "declared_classes_")
-        try:
-            classes, _ = sorted_classes(declared)
-        except ValueError as exc:
-            raise ValueError(f"c45: the pickled model's {exc}") from None
-        if "declared_classes_" in state and not (
-                given.dtype == classes.dtype and given.tolist() == classes.tolist()):
-            raise ValueError(f"c45: the pickled model's classes_ {given.tolist()[:5]} "
-                             f"are not its declared_classes_ sorted "
-                             f"({classes.tolist()[:5]})")
-        if state.get("n_features_in_") != schema.n_features:
-            raise ValueError("c45: the pickled model's n_features_in_ does not match "
-                             "its schema")
-        C45Classifier._check_schema_copies(state, schema)
-        return schema, declared, {"classes_": classes, "declared_classes_": declared}
-
-    @staticmethod
-    def _checked_tree(state, name, schema, classes):
-        """The pickled tree state[name], walkable and of the schema's features and
-        the classes' count (a tree pickled without its features gets them)."""
-        n_values = schema.n_values
-        tree = state.get(name)
-        if type(tree) is not _tree.Tree:
-            raise ValueError(f"c45: the pickled model's {name} is not a c45 Tree")
-        if tree.n_values is None:         # pickled before trees knew their features
-            tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
-                              n_values=n_values)
-        _tree.check_walkable(tree, n_values)
-        check_model_tree(tree, f"c45: the pickled model's {name}", n_values,
-                         state.get("precision"), pruned=name == "tree_")
-        tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
-        empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
-        if empty:       # fit never tests a feature it saw no category of
-            raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
-                             f"which has no categories")
-        if len(classes) != tree.n_classes:
-            raise ValueError(f"c45: the pickled model's {name} has "
-                             f"{tree.n_classes} classes, classes_ has {len(classes)}")
-        return tree
-
-    @staticmethod
-    def _check_classes(classes, name):
-        """classes_ as fit makes it: a 1-D array of distinct known labels of one kind."""
-        if not isinstance(classes, np.ndarray) or classes.ndim != 1 or not len(classes):
-            shape = f" of shape {classes.shape}" if isinstance(classes, np.ndarray) else ""
-            raise ValueError(f"c45: the pickled model's {name} is a "
-                             f"{type(classes).__name__}{shape}, not a 1-D array of labels")
-        check_labels(classes.tolist(), f"c45: the pickled model's {name}")
-
-    @staticmethod
-    def _check_schema_copies(state, schema):
-        """categories_ and feature_names_in_ (read by the exports) are the schema's."""
-        if state.get("categories_") != [None if c is None else list(c)
-                                        for c in schema.categories]:
-            raise ValueError("c45: the pickled model's categories_ differ from its schema")
-        names = state.get("feature_names_in_")
-        if (names is None) != (schema.names is None) or (
-                names is not None and not np.array_equal(names, schema.names)):
-            raise ValueError("c45: the pickled model's feature_names_in_ differ from "
-                             "its schema")
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, TrainingData)."""

@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45._encode import Schema, _is_missing_scalar, check_labels
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
+from c45._state import checked_fitted_state
 from c45._validate_tree import check_model_tree
 
 FORMAT_NAME = "c45-model"
@@ -822,7 +823,7 @@ def from_json(text):
     clf.tree_ = final
     clf.grown_tree_ = grown
     try:
-        vars(clf).update(C45Classifier._checked_fitted_state(vars(clf)))
+        vars(clf).update(checked_fitted_state(vars(clf)))
     except ValueError as exc:
         raise _corrupt(str(exc)) from None
     clf._train = clf._train_check = None

@@ -12,6 +12,7 @@ from functools import partial
 import numpy as np
 
 from c45._classifier import C45Classifier
+from c45._state import checked_schema_and_classes, checked_tree
 from c45._params import PRECISION as _PRECISION, finite_number as _finite_number
 from c45.rules._ruleset import Condition, Rule
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, SUBSET_KIND
@@ -140,8 +141,8 @@ def checked_rules_state(state):
     range fit gives it, checked against the model's schema and declared_classes_
     (those as C45Classifier checks its own; a pickle made before
     declared_classes_ had the rules' class order in classes_)."""
-    schema, classes, out = C45Classifier._checked_schema_and_classes(state)
-    tree = C45Classifier._checked_tree(state, "grown_tree_", schema, classes)
+    schema, classes, out = checked_schema_and_classes(state)
+    tree = checked_tree(state, "grown_tree_", schema, classes)
     est = state.get("tree_estimator_")
     if type(est) is not C45Classifier or not np.array_equal(
             getattr(est, "declared_classes_", None), classes):
