@@ -15,9 +15,10 @@ that depend on the values through a random lookup (so blocks merge slowly),
 10% of the labels flipped; numpy-seeded, so deterministic.
 """
 import argparse
-import time
 
 import numpy as np
+
+from bench_predict import best_cpu as cpu      # this directory
 
 
 def data(n, v, seed=0):
@@ -28,15 +29,6 @@ def data(n, v, seed=0):
     flip = rng.random(n) < 0.1
     y[flip] = rng.integers(0, 3, flip.sum())
     return np.column_stack([a, b]).astype(str), y
-
-
-def cpu(f, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        f()
-        best = min(best, time.process_time() - t)
-    return best
 
 
 def main():

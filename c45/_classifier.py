@@ -86,6 +86,10 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
+# id(declared_classes_) -> (that array, its column order): see _class_columns.
+_COLUMN_ORDERS = {}
+
+
 class ClassCounts:
     """n_classes_ and n_outputs_, as scikit-learn's classifiers have them (both
     estimators)."""
@@ -828,9 +832,22 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
 
     def _class_columns(self):
         """Per entry of classes_, its index in declared_classes_ (the trees' class
-        columns); None when the two orders agree."""
-        order = sorted_classes(self.declared_classes_)[1]
-        return None if np.array_equal(order, np.arange(len(order))) else order
+        columns); None when the two orders agree. Sorting the classes costs more
+        than a one-row predict itself: each declared_classes_ array is sorted once
+        (_COLUMN_ORDERS; predict leaves the estimator's __dict__ as it was)."""
+        declared = self.declared_classes_
+        hit = _COLUMN_ORDERS.get(id(declared))
+        if hit is not None and hit[0] is declared:
+            return hit[1]
+        order = sorted_classes(declared)[1]
+        if np.array_equal(order, np.arange(len(order))):
+            order = None
+        else:
+            order.flags.writeable = False        # shared by every call
+        if len(_COLUMN_ORDERS) >= 256:
+            _COLUMN_ORDERS.clear()
+        _COLUMN_ORDERS[id(declared)] = (declared, order)   # holds it: the id stays its
+        return order
 
     def predict_log_proba(self, X, tree="final"):
         """The logarithm of :meth:`predict_proba` (-inf where it is 0, as
