@@ -14,6 +14,7 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
+from c45._bulk import BEYOND_FLOAT32, INFINITE, fill_continuous, integer_label_codes
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -283,45 +284,45 @@ _NUMBER = (numbers.Real, np.number, decimal.Decimal)
 
 
 def _to_continuous(col, label):
-    """float64 values, NaN for missing; clear errors for strings and infinities."""
+    """The column's values as numbers, a float64 or float32 array (a view where
+    they are one already), NaN for missing; clear errors for strings. Infinities
+    and -0.0 are _bulk.fill_continuous's to refuse and to mend."""
     if pd is not None and isinstance(col, pd.Series):
         if isinstance(col.dtype, pd.CategoricalDtype):
             col = col.astype(object)
         a = col.to_numpy(dtype=object if col.dtype == object or
                          pd.api.types.is_string_dtype(col.dtype) else None)
-        if a.dtype.kind != "O":
+        if a.dtype.kind != "O" and a.dtype not in _FLOATS:
             try:
                 a = col.to_numpy(dtype=np.float64, na_value=np.nan)
             except (TypeError, ValueError):
                 a = col.to_numpy(dtype=object)
     else:
         a = np.asarray(col)
+    if a.dtype in _FLOATS:
+        return a
     if a.dtype.kind in "biuf":
-        out = a.astype(np.float64)
-    else:
-        out = np.empty(len(a), dtype=np.float64)
-        for i, v in enumerate(a):
-            if _is_missing_scalar(v):
-                out[i] = np.nan
-            elif isinstance(v, _NUMBER) and not isinstance(v, (bool, np.bool_)):
-                try:
-                    out[i] = float(v)
-                except OverflowError:           # an int beyond float64 (10**400)
-                    out[i] = np.inf             # refused below, naming the row
-            elif not isinstance(v, (str, bytes, bool, np.bool_)):
-                raise TypeError(f"X {label} row {i}: argument must be a string or a "
-                                f"number, got {type(v).__name__} {v!r}")
-            else:
-                raise ValueError(f"X {label} is continuous (numbers in training) but "
-                                 f"row {i} holds {v!r}; give this column numbers or "
-                                 f"NaN/None for unknown values")
-    out += 0.0          # -0.0 becomes 0.0: one zero, whatever the rows' order
-    bad = np.isinf(out)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"X {label} holds an infinite value at row {i} (or a number "
-                         f"beyond float64); use NaN for an unknown value")
+        return a.astype(np.float64)
+    out = np.empty(len(a), dtype=np.float64)
+    for i, v in enumerate(a):
+        if _is_missing_scalar(v):
+            out[i] = np.nan
+        elif isinstance(v, _NUMBER) and not isinstance(v, (bool, np.bool_)):
+            try:
+                out[i] = float(v)
+            except OverflowError:           # an int beyond float64 (10**400)
+                out[i] = np.inf             # refused by fill_continuous, naming the row
+        elif not isinstance(v, (str, bytes, bool, np.bool_)):
+            raise TypeError(f"X {label} row {i}: argument must be a string or a "
+                            f"number, got {type(v).__name__} {v!r}")
+        else:
+            raise ValueError(f"X {label} is continuous (numbers in training) but "
+                             f"row {i} holds {v!r}; give this column numbers or "
+                             f"NaN/None for unknown values")
     return out
+
+
+_FLOATS = (np.dtype(np.float64), np.dtype(np.float32))
 
 
 def _value_kind(v):
@@ -592,8 +593,11 @@ def _matrices(columns, schema, names, f32, learnt=None):
     n = len(columns[0]) if columns else 0
     n_cont = int((~schema.discrete).sum())
     n_disc = int(schema.discrete.sum())
-    cont = np.zeros((max(n_cont, 1), n), dtype=np.float64)
-    codes = np.zeros((max(n_disc, 1), n), dtype=np.int32)
+    # Every row of cont is filled below; codes' rows only where a feature is
+    # discrete (a (1, n) matrix of zeros stands for none).
+    cont = (np.empty if n_cont else np.zeros)((max(n_cont, 1), n), dtype=np.float64)
+    codes = (np.empty if n_disc else np.zeros)((max(n_disc, 1), n), dtype=np.int32)
+    rows, sources, features = [], [], []
     for j, col in enumerate(columns):
         label = _feature_label(j, names)
         if schema.discrete[j]:
@@ -603,15 +607,18 @@ def _matrices(columns, schema, names, f32, learnt=None):
                 codes[schema.col[j]] = _discrete_codes(col, schema.categories[j], label)[0]
                 _warn_foreign_types(col, codes[schema.col[j]], schema, j, label)
         else:
-            x = _to_continuous(col, label)
-            if f32:
-                with np.errstate(over="ignore"):
-                    x32 = x.astype(np.float32)
-                if np.isinf(x32[np.isfinite(x)]).any():
-                    raise ValueError(f"X {label} holds values beyond the float32 range; "
-                                     f"use precision='float64'")
-                x = x32.astype(np.float64) + 0.0     # a tiny negative rounds to -0.0
-            cont[schema.col[j]] = x
+            rows.append(schema.col[j])
+            sources.append(_to_continuous(col, label))
+            features.append(j)
+    # One pass over every continuous value, the GIL given up once (not per column).
+    verdict, q, i = fill_continuous(cont, rows, sources, f32)
+    if verdict == INFINITE:
+        raise ValueError(f"X {_feature_label(features[q], names)} holds an infinite "
+                         f"value at row {i} (or a number beyond float64); use NaN for an "
+                         f"unknown value")
+    if verdict == BEYOND_FLOAT32:
+        raise ValueError(f"X {_feature_label(features[q], names)} holds values beyond "
+                         f"the float32 range; use precision='float64'")
     return cont, codes
 
 
@@ -761,6 +768,12 @@ def encode_target(y, n_rows):
         raise ValueError(f"y must be 1-dimensional, got shape {arr.shape}")
     if len(arr) != n_rows:
         raise ValueError(f"X has {n_rows} rows but y has {len(arr)}")
+    if declared is None:
+        # Whole-number labels (the common case) in one pass: no NaN, infinity or
+        # fraction among them, so they are classes as np.unique gives them.
+        fast = integer_label_codes(arr)
+        if fast is not None:
+            return fast
     if arr.dtype.kind == "O":
         missing = np.array([_is_missing_scalar(v) for v in arr], dtype=bool)
     elif arr.dtype.kind == "f":

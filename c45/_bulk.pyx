@@ -1,0 +1,272 @@
+# cython: freethreading_compatible = False
+"""The facade's passes over whole columns, each in one nogil call.
+
+Beside a busy Python thread every release of the GIL costs the caller a switch
+interval (5 ms by default): the busy thread takes the GIL, and the caller waits
+an interval to get it back. numpy releases it in nearly every call on a column
+(a cast, a comparison, an ``any``, a reduction), and a fit of 100k x 4 made some
+250 such calls. The steps of fit that touch every value run here instead, each
+giving the GIL up once: the continuous columns' copy and checks, their spans,
+the labels' codes and the digest of the training data.
+"""
+import numpy as np
+
+cimport numpy as cnp
+from libc.math cimport isinf, isnan, floor
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free, calloc
+
+cnp.import_array()
+
+# fill_continuous's verdicts on a column (beside OK): an infinite value (at a
+# row), or a finite value beyond float32's range in a float32 fit.
+cdef enum:
+    C_OK, C_INFINITE, C_BEYOND_FLOAT32
+OK, INFINITE, BEYOND_FLOAT32 = C_OK, C_INFINITE, C_BEYOND_FLOAT32
+
+
+cdef struct Column:
+    const char* data
+    Py_ssize_t stride
+    bint single        # float32 values
+
+
+cdef inline double column_value(const Column* c, Py_ssize_t i) noexcept nogil:
+    if c.single:
+        return (<const float*> (c.data + i * c.stride))[0]
+    return (<const double*> (c.data + i * c.stride))[0]
+
+
+def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
+    """Copy each 1-D float64 or float32 array columns[q] into out[rows[q]] as C4.5
+    reads a value: -0.0 as 0.0 (one zero whatever the rows' order), rounded to
+    float32 in a float32 fit. Returns (OK, -1, -1), or the first column's
+    problem: (INFINITE, q, row of its first infinite value), else
+    (BEYOND_FLOAT32, q, row) for a finite value that float32 cannot hold."""
+    cdef Py_ssize_t n_cols = len(columns), n = out.shape[1], q, i
+    cdef Column* cols
+    cdef Py_ssize_t* targets
+    cdef const double[:] d64
+    cdef const float[:] d32
+    cdef double v
+    cdef float s
+    cdef int verdict = C_OK
+    cdef Py_ssize_t bad_col = -1, bad_row = -1, inf_row, far_row
+    if n_cols == 0:
+        return OK, -1, -1
+    cols = <Column*> malloc(n_cols * sizeof(Column))
+    targets = <Py_ssize_t*> malloc(n_cols * sizeof(Py_ssize_t))
+    if cols == NULL or targets == NULL:
+        free(cols); free(targets)
+        raise MemoryError("c45: out of memory reading X")
+    try:
+        for q in range(n_cols):
+            a = columns[q]
+            targets[q] = rows[q]
+            if not 0 <= targets[q] < out.shape[0] or a.shape[0] != n:
+                raise ValueError("c45: fill_continuous given a column that does not fit")
+            cols[q].single = a.dtype == np.float32
+            if cols[q].single:
+                d32 = a
+                cols[q].data = <const char*> &d32[0] if n else NULL
+                cols[q].stride = d32.strides[0]
+            else:
+                d64 = a
+                cols[q].data = <const char*> &d64[0] if n else NULL
+                cols[q].stride = d64.strides[0]
+        with nogil:
+            for q in range(n_cols):
+                inf_row = -1
+                far_row = -1
+                for i in range(n):
+                    v = column_value(&cols[q], i)
+                    if isinf(v):
+                        if inf_row < 0:
+                            inf_row = i
+                    elif f32:
+                        s = <float> v
+                        if isinf(s) and far_row < 0:
+                            far_row = i
+                        v = <double> s
+                    out[targets[q], i] = v + 0.0
+                if inf_row >= 0 or far_row >= 0:
+                    verdict = C_INFINITE if inf_row >= 0 else C_BEYOND_FLOAT32
+                    bad_col = q
+                    bad_row = inf_row if inf_row >= 0 else far_row
+                    break
+    finally:
+        free(cols); free(targets)
+    return verdict, bad_col, bad_row
+
+
+def column_spans(const double[:, ::1] values):
+    """(lo, hi): each row's smallest and largest value, unknown (NaN) values
+    left out; NaN where a row holds none."""
+    cdef Py_ssize_t m = values.shape[0], n = values.shape[1], j, i
+    lo = np.full(m, np.nan)
+    hi = np.full(m, np.nan)
+    cdef double[::1] lv = lo, hv = hi
+    cdef double v, a, b
+    cdef bint seen
+    with nogil:
+        for j in range(m):
+            seen = False
+            a = 0.0
+            b = 0.0
+            for i in range(n):
+                v = values[j, i]
+                if isnan(v):
+                    continue
+                if not seen:
+                    a = v
+                    b = v
+                    seen = True
+                elif v < a:
+                    a = v
+                elif v > b:
+                    b = v
+            if seen:
+                lv[j] = a
+                hv[j] = b
+    return lo, hi
+
+
+# Labels span at most this many integers for integer_label_codes' table.
+MAX_LABEL_SPAN = 1 << 20
+
+
+def integer_label_codes(y):
+    """(classes, codes) of a 1-D array of whole-number labels, as np.unique(y,
+    return_inverse=True) gives them, in one pass over a table of the labels'
+    span; or None where it does not apply (not int64/float64, a NaN, an infinite
+    or fractional float, a span over MAX_LABEL_SPAN): the caller checks and
+    encodes those cases itself."""
+    cdef Py_ssize_t n = y.shape[0], i
+    cdef const int64_t[:] iv
+    cdef const double[:] fv
+    cdef bint floats = y.dtype == np.float64
+    cdef double v
+    cdef int64_t lo = 0, hi = 0, k, span
+    cdef bint usable = True
+    cdef int32_t* table
+    if n == 0 or not (floats or y.dtype == np.int64):
+        return None
+    if floats:
+        fv = y
+    else:
+        iv = y
+    with nogil:
+        for i in range(n):
+            if floats:
+                v = fv[i]
+                # Whole numbers within int64's exact range only (NaN fails too).
+                if not (v == floor(v) and -9.0e15 < v < 9.0e15):
+                    usable = False
+                    break
+                k = <int64_t> v
+            else:
+                k = iv[i]
+            if i == 0 or k < lo:
+                lo = k
+            if i == 0 or k > hi:
+                hi = k
+    if not usable or <uint64_t> (hi - lo) >= MAX_LABEL_SPAN:
+        return None
+    span = hi - lo + 1
+    table = <int32_t*> calloc(span, sizeof(int32_t))
+    if table == NULL:
+        raise MemoryError("c45: out of memory encoding y")
+    codes = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] cv = codes
+    cdef int32_t n_classes = 0
+    try:
+        with nogil:
+            for i in range(n):
+                k = (<int64_t> fv[i] if floats else iv[i]) - lo
+                table[k] = 1
+            for k in range(span):          # ascending: np.unique's order
+                if table[k]:
+                    table[k] = n_classes
+                    n_classes += 1
+                else:
+                    table[k] = -1
+            for i in range(n):
+                k = (<int64_t> fv[i] if floats else iv[i]) - lo
+                cv[i] = table[k]
+        values = np.empty(n_classes, dtype=y.dtype)
+        j = 0
+        for k in range(span):
+            if table[k] >= 0:
+                values[j] = lo + k
+                j += 1
+    finally:
+        free(table)
+    return values, codes
+
+
+# The digest: two 64-bit lanes over the arrays' 8-byte words (a check that
+# prune(X, y) is given fit's data again, not a defence against a forger).
+cdef uint64_t P1 = 0x9E3779B185EBCA87ULL
+cdef uint64_t P2 = 0xC2B2AE3D27D4EB4FULL
+cdef uint64_t P3 = 0x165667B19E3779F9ULL
+cdef uint64_t P4 = 0x85EBCA77C2B2AE63ULL
+
+DIGEST_PREFIX = "c45d1:"        # what tells this digest from older models' blake2b
+
+
+cdef inline uint64_t rotl(uint64_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (64 - r))
+
+
+cdef inline uint64_t mix(uint64_t h) noexcept nogil:
+    h ^= h >> 33
+    h *= P2
+    h ^= h >> 29
+    h *= P3
+    h ^= h >> 32
+    return h
+
+
+def digest(arrays):
+    """A 128-bit digest (hex, after DIGEST_PREFIX) of the arrays' shapes and bytes,
+    each array C-contiguous, in one nogil pass."""
+    cdef Py_ssize_t m = len(arrays), q, i, nbytes, words
+    cdef const unsigned char** data = <const unsigned char**> malloc(max(m, 1) * sizeof(void*))
+    cdef Py_ssize_t* sizes = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
+    cdef uint64_t a = P1, b = P4, w
+    cdef const unsigned char* p
+    cdef const unsigned char[::1] view
+    if data == NULL or sizes == NULL:
+        free(data); free(sizes)
+        raise MemoryError("c45: out of memory")
+    shapes = []
+    keep = []
+    try:
+        for q in range(m):
+            arr = np.ascontiguousarray(arrays[q])
+            keep.append(arr)
+            shapes.append(str(arr.shape))
+            view = arr.reshape(-1).view(np.uint8)
+            sizes[q] = view.shape[0]
+            data[q] = &view[0] if sizes[q] else NULL
+        shape_text = "|".join(shapes).encode()
+        with nogil:
+            for q in range(m):
+                p = data[q]
+                nbytes = sizes[q]
+                words = nbytes // 8
+                for i in range(words):
+                    w = (<const uint64_t*> (p + 8 * i))[0]
+                    a = rotl(a + w * P2, 31) * P1
+                    b = rotl(b ^ (w * P3), 27) * P4 + P1
+                w = 0
+                for i in range(8 * words, nbytes):
+                    w = (w << 8) | p[i]
+                a = rotl(a + (w ^ <uint64_t> nbytes) * P2, 31) * P1
+                b = rotl(b ^ ((w + <uint64_t> q) * P3), 27) * P4 + P1
+    finally:
+        free(data); free(sizes)
+    for ch in shape_text:
+        a = rotl(a + (<uint64_t> ch) * P2, 31) * P1
+        b = rotl(b ^ ((<uint64_t> ch) * P3), 27) * P4 + P1
+    return f"{DIGEST_PREFIX}{mix(a ^ rotl(b, 17)):016x}{mix(b + a):016x}"

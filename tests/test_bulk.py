@@ -1,0 +1,116 @@
+"""The facade's one-pass column steps (c45/_bulk.pyx) against the numpy steps they
+replace: the same values, classes, codes and refusals."""
+import numpy as np
+import pytest
+
+from c45 import C45Classifier, _bulk
+
+
+@pytest.mark.parametrize("f32", [False, True])
+def test_fill_continuous_equals_numpys_steps(f32):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 3)) * 10.0 ** rng.integers(-30, 30, size=(500, 3))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    X[::7, 1] = -0.0
+    out = np.empty((3, 500))
+    assert _bulk.fill_continuous(out, [2, 0, 1], [X[:, 0], X[:, 1], X[:, 2]], f32) == (
+        _bulk.OK, -1, -1)
+    want = X.astype(np.float32).astype(np.float64) if f32 else X.copy()
+    want += 0.0
+    np.testing.assert_array_equal(out[[2, 0, 1]], want.T)
+    assert not np.signbit(out[0][X[:, 1] == 0]).any()          # no -0.0 left
+    X32 = X.astype(np.float32)
+    assert _bulk.fill_continuous(out, [0], [X32[:, 0]], f32) == (_bulk.OK, -1, -1)
+    np.testing.assert_array_equal(out[0], X32[:, 0].astype(np.float64) + 0.0)
+
+
+def test_fill_continuous_names_the_first_bad_column_and_row():
+    col = np.zeros(6)
+    col[4], col[2] = np.inf, 1e300            # infinite at 4, beyond float32 at 2
+    out = np.empty((2, 6))
+    ok = np.zeros(6)
+    assert _bulk.fill_continuous(out, [0, 1], [ok, col], False) == (_bulk.INFINITE, 1, 4)
+    # The infinite value is named before the earlier one float32 cannot hold.
+    assert _bulk.fill_continuous(out, [0, 1], [ok, col], True) == (_bulk.INFINITE, 1, 4)
+    col[4] = 0.0
+    assert _bulk.fill_continuous(out, [0, 1], [ok, col], False) == (_bulk.OK, -1, -1)
+    assert _bulk.fill_continuous(out, [0, 1], [col, ok], True) == (
+        _bulk.BEYOND_FLOAT32, 0, 2)
+
+
+def test_fit_refuses_infinities_and_float32_overflow_by_column():
+    X = np.zeros((4, 3))
+    X[3, 2] = -np.inf
+    with pytest.raises(ValueError, match=r"column 2 holds an infinite value at row 3"):
+        C45Classifier().fit(X, [0, 1, 0, 1])
+    X[3, 2] = 1e39
+    with pytest.raises(ValueError, match=r"column 2 holds values beyond the float32"):
+        C45Classifier(precision="float32").fit(X, [0, 1, 0, 1])
+    C45Classifier().fit(X, [0, 1, 0, 1])             # float64 holds it
+
+
+def test_column_spans_leave_unknown_values_out():
+    v = np.array([[np.nan, 3.0, -1.0, np.nan], [np.nan] * 4, [5.0, 5.0, 5.0, 5.0]])
+    lo, hi = _bulk.column_spans(v)
+    np.testing.assert_array_equal(lo, [-1.0, np.nan, 5.0])
+    np.testing.assert_array_equal(hi, [3.0, np.nan, 5.0])
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_integer_label_codes_equal_np_unique(dtype):
+    rng = np.random.default_rng(1)
+    for span in (1, 2, 10, 1000, 2 ** 19):
+        y = (rng.integers(0, span, size=300) - span // 2).astype(dtype)
+        classes, codes = _bulk.integer_label_codes(y)
+        want_classes, want_codes = np.unique(y, return_inverse=True)
+        assert classes.dtype == want_classes.dtype
+        np.testing.assert_array_equal(classes, want_classes)
+        np.testing.assert_array_equal(codes, want_codes.ravel())
+
+
+@pytest.mark.parametrize("y", [np.array([0.5, 1.0]), np.array([1.0, np.nan]),
+                               np.array([1.0, np.inf]), np.array([0, 2 ** 40]),
+                               np.array([1, 2], dtype=np.int32), np.array(["a", "b"])])
+def test_integer_label_codes_leave_other_labels_to_the_caller(y):
+    assert _bulk.integer_label_codes(y) is None
+
+
+def test_fit_keeps_refusing_what_is_not_a_class_label():
+    X = np.zeros((3, 1))
+    with pytest.raises(ValueError, match="continuous"):
+        C45Classifier().fit(X, [0.5, 1.0, 2.0])
+    with pytest.raises(ValueError, match="missing value .* at row 1"):
+        C45Classifier().fit(X, [0.0, np.nan, 2.0])
+
+
+def test_digest_sees_every_byte_and_shape():
+    rng = np.random.default_rng(2)
+    arrays = [rng.normal(size=(3, 5)), rng.integers(0, 9, size=13).astype(np.int32)]
+    base = _bulk.digest(arrays)
+    assert base.startswith(_bulk.DIGEST_PREFIX) and base == _bulk.digest(arrays)
+    for a in arrays:
+        flat = a.reshape(-1).view(np.uint8)
+        for byte in (0, flat.size // 2, flat.size - 1):
+            flat[byte] ^= 1
+            assert _bulk.digest(arrays) != base
+            flat[byte] ^= 1
+    assert _bulk.digest([arrays[0].reshape(5, 3), arrays[1]]) != base
+    assert _bulk.digest([arrays[0][:, ::2], arrays[1]]) == _bulk.digest(
+        [np.ascontiguousarray(arrays[0][:, ::2]), arrays[1]])
+
+
+def test_a_model_with_an_older_digest_still_prunes_with_its_data():
+    """Models pickled before the one-pass digest hold a blake2b digest of their
+    training data; prune(X, y) compares with that kind."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 3)); y = (X[:, 0] > 0).astype(int)
+    clf = C45Classifier().fit(X, y)
+    from c45._classifier import _fingerprint
+    data = clf._prepare(X, y, None)[2]
+    rows, features, _ = clf._train_check
+    legacy = _fingerprint(data, like=(rows, features, "0" * 32))
+    assert not legacy[2].startswith(_bulk.DIGEST_PREFIX)
+    clf._train_check = legacy
+    clf.prune(X, y, pruning="pessimistic")
+    with pytest.raises(ValueError, match="other values"):
+        clf.prune(X, 1 - y, pruning="pessimistic")
