@@ -794,9 +794,10 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         return distinct, np.asarray(starts, dtype=np.int64)
 
     # -- prediction --------------------------------------------------------
-    def _sums(self, X, tree=None, classes_only=False):
+    def _sums(self, X, tree=None, classes_only=False, proba=False):
         """The class sums of C4.5's classification of each row, (m, k); with
-        classes_only, each row's class index instead (first of largest sum)."""
+        classes_only, each row's class index instead (first of largest sum); with
+        proba, each row of sums divided by its total."""
         if "tree_" not in self.__dict__:
             check_is_fitted(self, "tree_")      # its NotFittedError
         self._check_predict_params()
@@ -811,22 +812,20 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                                       f32, bool(self.laplace),
                                       self._predict_threads(rows.shape[0 if rows_first
                                                                        else 1]),
-                                      rows_first, classes_only)
+                                      rows_first, classes_only, proba)
         cont, codes = encode_predict(schema, X, f32)
         return _tree.predict_sums(tree, np.ascontiguousarray(cont),
                                   np.ascontiguousarray(codes), schema.col,
                                   schema.n_values, f32, bool(self.laplace),
                                   self._predict_threads(cont.shape[1]), False,
-                                  classes_only)
+                                  classes_only, proba)
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,
         weighted by the fractions of C4.5's descent on unknown values.
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
-        sums = self._sums(X, self._pick_tree(tree))
-        total = sums.sum(axis=1, keepdims=True)
-        return self._in_classes_order(sums / np.where(total > 0, total, 1.0))
+        return self._in_classes_order(self._sums(X, self._pick_tree(tree), proba=True))
 
     def _in_classes_order(self, columns):
         """Per-class columns in the trees' order (declared_classes_) reordered as

@@ -1247,10 +1247,51 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
     return True
 
 
+cdef double row_total(const double* a, Py_ssize_t n) noexcept nogil:
+    """The sum of a[0..n) as numpy's add.reduce sums a contiguous row (its
+    pairwise summation), so that probabilities are those of sums / sums.sum(1)."""
+    cdef Py_ssize_t i, j, half
+    cdef double res
+    cdef double r[8]
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= 128:
+        for j in range(8):
+            r[j] = a[j]
+        i = 8
+        while i < n - (n % 8):
+            for j in range(8):
+                r[j] += a[i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    half = n // 2
+    half -= half % 8
+    return row_total(a, half) + row_total(a + half, n - half)
+
+
+cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k) noexcept nogil:
+    """Each row of sums divided by its total (by 1 where the total is 0)."""
+    cdef Py_ssize_t i, c
+    cdef double t
+    for i in range(m):
+        t = 0.0 + row_total(sums + i * k, k)
+        if not t > 0:
+            t = 1.0
+        for c in range(k):
+            sums[i * k + c] = sums[i * k + c] / t
+
+
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
                  bint laplace=False, int n_jobs=1, bint rows_first=False,
-                 bint classes_only=False):
+                 bint classes_only=False, bint proba=False):
     """Class sums of C4.5's classification (§9) for each row; unknown and unseen
     values descend every branch, weighted by the branches' training weights. With
     laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A).
@@ -1258,6 +1299,9 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     user's own C-ordered array when every feature is continuous) and codes unused.
     classes_only: return, instead of the (m, k) sums, each row's class index, the
     first class of largest sum (C4.5's choice), without writing the sums.
+    proba: each row of sums divided by its total, in the same call (one release
+    of the GIL for the whole prediction: each costs a switch interval beside a
+    busy thread).
 
     A row whose path meets only continuous tests with known values ends in one leaf
     with weight 1: it walks the tree's packed nodes (its Descent, made once per
@@ -1274,9 +1318,10 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Py_ssize_t m = rows.m, k = d.k, need = d.stack_need
     cdef cnp.npy_intp dims[2]
     dims[0], dims[1] = (0 if classes_only else m), k
-    out = cnp.PyArray_ZEROS(2, dims, cnp.NPY_FLOAT64, 0)
+    # Zeroed below, without the GIL (numpy's zeros give it up for a large array).
+    out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
     dims[0] = m if classes_only else 0
-    classes = cnp.PyArray_ZEROS(1, dims, cnp.NPY_INTP, 0)
+    classes = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INTP, 0)
     cdef Sink sink
     sink.kind = SINK_SUMS
     sink.sums = <double*> cnp.PyArray_DATA(out)
@@ -1309,6 +1354,8 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     blocks_init(&blocks, m)
     try:
         with nogil:
+            memset(sink.sums, 0, (0 if classes_only else m) * k * sizeof(double))
+            memset(sink.cls_out, 0, (m if classes_only else 0) * sizeof(Py_ssize_t))
             while blocks_next(&blocks):
                 lo, hi = blocks.lo, blocks.hi
                 if n_threads > 1:
@@ -1319,6 +1366,8 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                                   scratch + q * scratch_stride, &sink)
                 else:
                     walk_rows(d, lo, hi, &rows, stack_nodes, stack_ws, scratch, &sink)
+            if proba and not classes_only:
+                rows_to_proba(sink.sums, m, k)
     finally:
         blocks_end(&blocks, False)
         if not small:

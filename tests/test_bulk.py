@@ -114,3 +114,17 @@ def test_a_model_with_an_older_digest_still_prunes_with_its_data():
     clf.prune(X, y, pruning="pessimistic")
     with pytest.raises(ValueError, match="other values"):
         clf.prune(X, 1 - y, pruning="pessimistic")
+
+
+@pytest.mark.parametrize("k", [2, 7, 8, 9, 17, 128, 129, 300])
+def test_probabilities_divide_by_numpys_row_sums(k):
+    """predict_proba normalizes the class sums in the core; its totals are numpy's
+    (pairwise) row sums bit for bit, unknown values' fractional sums included."""
+    rng = np.random.default_rng(k)
+    X = rng.normal(size=(2000, 3)); y = rng.integers(0, k, size=2000)
+    X[rng.random(X.shape) < 0.3] = np.nan
+    clf = C45Classifier(min_samples_leaf=1).fit(X, y)
+    sums = clf._sums(X)
+    total = sums.sum(axis=1, keepdims=True)
+    np.testing.assert_array_equal(clf._sums(X, proba=True),
+                                  sums / np.where(total > 0, total, 1.0))
