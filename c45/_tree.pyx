@@ -1085,16 +1085,21 @@ cdef inline int blocks_end(Blocks* b, bint raising) except -1:
     return 0
 
 
+cdef inline Py_ssize_t next_block_size(Py_ssize_t size, double took) noexcept nogil:
+    """The rows of the next block, after one of `size` rows took `took` seconds:
+    blocks of 2-20 ms (a row can visit the whole tree, so no fixed count)."""
+    if took < 0.002 and size < (1 << 24):
+        return size * 2
+    if took > 0.02 and size > 1:
+        return size // 2
+    return size
+
+
 cdef bint blocks_next(Blocks* b) noexcept nogil:
     """Advance to the next block (lo .. hi - 1); False when none is left or a
     signal handler raised (blocks_end raises it)."""
-    cdef double took
     if b.hi > b.lo:
-        took = monotonic() - b.t0
-        if took < 0.002 and b.size < (1 << 24):
-            b.size *= 2
-        elif took > 0.02 and b.size > 1:
-            b.size //= 2
+        b.size = next_block_size(b.size, monotonic() - b.t0)
         if interrupted(&b.intr):
             return False
     b.lo = b.hi
@@ -1190,6 +1195,24 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
     if kind == SINK_LEAF:
         s.leaf[r] = best_leaf
     return True
+
+
+cdef void walk_share(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows,
+                     int32_t* stack_node, double* stack_w, double* scratch, Sink* s,
+                     Interrupt* intr) noexcept nogil:
+    """walk_rows over one thread's share, lo .. hi - 1, in chunks of about the
+    Blocks' time (sized as blocks_next sizes them: a row can visit the whole
+    tree), looking for signals between chunks."""
+    cdef Py_ssize_t at = lo, size = 16, end
+    cdef double t0
+    while at < hi:
+        end = min(hi, at + size)
+        t0 = monotonic()
+        walk_rows(d, at, end, rows, stack_node, stack_w, scratch, s)
+        at = end
+        size = next_block_size(size, monotonic() - t0)
+        if interrupted(intr):
+            return
 
 
 cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
@@ -1343,7 +1366,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Py_ssize_t scratch_stride = k + 8
     cdef double* scratch = small_scratch
     cdef Blocks blocks
-    cdef Py_ssize_t lo, hi, q
+    cdef Py_ssize_t q
     if not small:
         stack_nodes = <int32_t*> malloc(n_threads * need * sizeof(int32_t))
         stack_ws = <double*> malloc(n_threads * need * sizeof(double))
@@ -1356,16 +1379,18 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         with nogil:
             memset(sink.sums, 0, (0 if classes_only else m) * k * sizeof(double))
             memset(sink.cls_out, 0, (m if classes_only else 0) * sizeof(Py_ssize_t))
-            while blocks_next(&blocks):
-                lo, hi = blocks.lo, blocks.hi
-                if n_threads > 1:
-                    for q in prange(n_threads, schedule="static", num_threads=n_threads):
-                        walk_rows(d, lo + (hi - lo) * q // n_threads,
-                                  lo + (hi - lo) * (q + 1) // n_threads, &rows,
-                                  stack_nodes + q * need, stack_ws + q * need,
-                                  scratch + q * scratch_stride, &sink)
-                else:
-                    walk_rows(d, lo, hi, &rows, stack_nodes, stack_ws, scratch, &sink)
+            if n_threads > 1:
+                # One parallel region for the whole call: every region wakes the
+                # sleeping workers (passive waits, c45/_openmp.py), which costs
+                # far more than their work on a block of rows.
+                for q in prange(n_threads, schedule="static", num_threads=n_threads):
+                    walk_share(d, m * q // n_threads, m * (q + 1) // n_threads, &rows,
+                               stack_nodes + q * need, stack_ws + q * need,
+                               scratch + q * scratch_stride, &sink, &blocks.intr)
+            else:
+                while blocks_next(&blocks):
+                    walk_rows(d, blocks.lo, blocks.hi, &rows, stack_nodes, stack_ws,
+                              scratch, &sink)
             if proba and not classes_only:
                 rows_to_proba(sink.sums, m, k)
     finally:

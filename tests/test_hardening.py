@@ -908,7 +908,7 @@ if mode.startswith("fit"):
     _, precision, jobs = mode.split("-")
     clf = C45Classifier(precision=precision, n_jobs=int(jobs))
     work = lambda: clf.fit(X, y)
-elif mode in ("predict", "apply", "route"):
+elif mode in ("predict", "predict2", "apply", "route"):
     # A complete binary tree of 2^18 - 1 nodes on feature 0: a row whose feature 0
     # is unknown visits every node.
     from c45._tree import Tree
@@ -930,6 +930,8 @@ elif mode in ("predict", "apply", "route"):
     Xp = X.copy(); Xp[:, 0] = np.nan
     print("nodes", clf.tree_.node_count, flush=True)
     work = {"predict": lambda: clf.predict(Xp),
+            # two threads in one parallel region: a worker stops at the flag too
+            "predict2": lambda: clf.set_params(n_jobs=2).predict(Xp),
             # decision_path's and apply's walk (20 rows: 5 million visits a run)
             "apply": lambda: clf.apply(Xp[:20]),
             # reduced-error pruning's routing of validation cases
@@ -961,6 +963,7 @@ except KeyboardInterrupt:
     ("fit-float64-2", 300_000, 1.5),        # subtrees and features on 2 threads
     ("fit-float32-1", 100_000, 1.5),        # Release 8's own procedure (5 s)
     ("predict", 100_000, 1.0),              # every row visits 262,143 nodes
+    ("predict2", 100_000, 1.0),
     ("apply", 100_000, 1.0),
     ("route", 100_000, 1.0),
     ("prune2", 300_000, 0.5),               # pessimistic pruning on 2 threads
