@@ -361,8 +361,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         try:
             cells, fitted = self._fit(X, y, sample_weight, X_val, y_val)
         except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(before)
+            self.__dict__ = before          # swapped back, as the new state is in
             raise
         # The fitted state in one step (one reference swapped): a thread that
         # reads the model meanwhile sees the old one or the new one, never the
@@ -794,16 +793,25 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         return distinct, np.asarray(starts, dtype=np.int64)
 
     # -- prediction --------------------------------------------------------
-    def _sums(self, X, tree=None, classes_only=False, proba=False):
-        """The class sums of C4.5's classification of each row, (m, k); with
+    def _fitted(self):
+        """The fitted state, read once by each prediction: fit swaps in a new
+        state dict in one step, so what a call reads from this one (tree, schema,
+        classes) belongs to one model however other threads refit meanwhile."""
+        fitted = self.__dict__
+        if "tree_" not in fitted:
+            check_is_fitted(self, "tree_")      # its NotFittedError
+        return fitted
+
+    def _sums(self, X, tree=None, fitted=None, classes_only=False, proba=False):
+        """The class sums of C4.5's classification of each row by `tree` (the
+        final one) of the fitted state `fitted` (read now), (m, k); with
         classes_only, each row's class index instead (first of largest sum); with
         proba, each row of sums divided by its total."""
-        if "tree_" not in self.__dict__:
-            check_is_fitted(self, "tree_")      # its NotFittedError
+        fitted = self._fitted() if fitted is None else fitted
+        tree = fitted["tree_"] if tree is None else tree
         self._check_predict_params()
         f32 = self.precision == "float32"
-        tree = self.tree_ if tree is None else tree
-        schema = self._schema
+        schema = fitted["_schema"]
         plain = plain_rows(schema, X, f32)
         if plain is not None:
             # Every feature continuous, X float64 values: read them in place.
@@ -825,20 +833,22 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         weighted by the fractions of C4.5's descent on unknown values.
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
-        return self._in_classes_order(self._sums(X, self._pick_tree(tree), proba=True))
+        fitted = self._fitted()
+        return self._in_classes_order(
+            self._sums(X, self._pick_tree(tree, fitted), fitted, proba=True), fitted)
 
-    def _in_classes_order(self, columns):
+    def _in_classes_order(self, columns, fitted):
         """Per-class columns in the trees' order (declared_classes_) reordered as
         classes_."""
-        order = self._class_columns()
+        order = self._class_columns(fitted["declared_classes_"])
         return columns if order is None else columns[:, order]
 
-    def _class_columns(self):
+    @staticmethod
+    def _class_columns(declared):
         """Per entry of classes_, its index in declared_classes_ (the trees' class
         columns); None when the two orders agree. Sorting the classes costs more
         than a one-row predict itself: each declared_classes_ array is sorted once
         (_COLUMN_ORDERS; predict leaves the estimator's __dict__ as it was)."""
-        declared = self.declared_classes_
         hit = _COLUMN_ORDERS.get(id(declared))
         if hit is not None and hit[0] is declared:
             return hit[1]
@@ -863,15 +873,17 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         sum, ties to the first class of ``declared_classes_``).
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
-        index = self._sums(X, self._pick_tree(tree), classes_only=True)
-        return self.declared_classes_.take(index)
+        fitted = self._fitted()
+        index = self._sums(X, self._pick_tree(tree, fitted), fitted, classes_only=True)
+        return fitted["declared_classes_"].take(index)
 
     def _rows(self, X):
-        check_is_fitted(self, "tree_")
+        fitted = self._fitted()
         self._check_predict_params()
-        cont, codes = encode_predict(self._schema, X, self.precision == "float32")
-        return (self.tree_, np.ascontiguousarray(cont), np.ascontiguousarray(codes),
-                self._schema.col, self._schema.n_values)
+        schema = fitted["_schema"]
+        cont, codes = encode_predict(schema, X, self.precision == "float32")
+        return (fitted["tree_"], np.ascontiguousarray(cont), np.ascontiguousarray(codes),
+                schema.col, schema.n_values)
 
     def apply(self, X):
         """Index of the leaf each row reaches. A row with unknown (or unseen)
@@ -906,13 +918,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         total = out.sum()
         return out / total if total > 0 else out
 
-    def _pick_tree(self, tree):
-        if "tree_" not in self.__dict__:
-            check_is_fitted(self, "tree_")      # its NotFittedError
+    @staticmethod
+    def _pick_tree(tree, fitted):
         if tree == "final":
-            return self.tree_
+            return fitted["tree_"]
         if tree == "grown":
-            return self.grown_tree_
+            return fitted["grown_tree_"]
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
 
     # -- structure ---------------------------------------------------------

@@ -555,7 +555,7 @@ def cmd_predict(args, out, progress):
     tree = "grown" if args.unpruned else "final"
     proba = progress.run(f"classifying {len(X)} cases", clf.predict_proba, X, tree=tree)
     # C4.5's class order (declared_classes_): its columns, and ties to its first.
-    classes, order = clf.declared_classes_, clf._class_columns()
+    classes, order = clf.declared_classes_, clf._class_columns(clf.declared_classes_)
     if order is not None:
         proba = proba[:, np.argsort(order)]
     pred = classes.take(np.argmax(proba, axis=1))

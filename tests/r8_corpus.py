@@ -162,7 +162,7 @@ def sums_differences(problem: str, clf=None, limit: int = 5) -> list:
     got = {}
     for part, rows in parts.items():
         for tree, name in (("final", "pruned"), ("grown", "unpruned")):
-            sums = clf._sums(rows, clf._pick_tree(tree)).astype(np.float32)
+            sums = clf._sums(rows, clf._pick_tree(tree, clf.__dict__)).astype(np.float32)
             cls = clf.predict(rows, tree=tree)
             got[part, name] = (sums, cls)
     classes = [str(c) for c in clf.declared_classes_]

@@ -370,3 +370,47 @@ def test_a_fit_refused_late_leaves_the_model_to_its_readers():
     print("CLASSES", [int(c) for c in clf.classes_])
     """
     run_ok(code, ["REFUSED 3 CALLS True ERRORS 0", "CLASSES [0, 1, 2]"])
+
+
+def test_readers_of_a_model_being_refitted_see_one_model_at_a_time():
+    """A fit that succeeds swaps the fitted state in one step; each predict,
+    predict_proba and apply reads the tree, the schema and the classes from one
+    state, so a call overlapping a refit answers with the old model or the new
+    one, never the new classes with the old tree (which gives labels of the other
+    model, or an IndexError, when the models' class counts differ)."""
+    code = """
+    import threading
+    import numpy as np
+    from c45 import C45Classifier
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40_000, 4))
+    ya = np.where(X[:, 0] > 0, "a", "b")
+    yb = np.array(["p", "q", "r"])[np.digitize(X[:, 1], [-0.5, 0.5])]
+    rows = X[:2000]
+    want = {frozenset("ab"): C45Classifier().fit(X, ya).predict(rows),
+            frozenset("pqr"): C45Classifier().fit(X, yb).predict(rows)}
+    clf = C45Classifier().fit(X, ya)
+    errors, calls, stop = [], [0], threading.Event()
+    def read():
+        while not stop.is_set():
+            try:
+                got = clf.predict(rows)
+                key = frozenset(got)
+                if key not in want or not (got == want[key]).all():
+                    errors.append(f"labels {sorted(key)}")
+                p = clf.predict_proba(rows)
+                if p.shape[1] not in (2, 3):
+                    errors.append(f"proba {p.shape}")
+                clf.apply(rows[:50])
+                calls[0] += 1
+            except Exception as e:
+                errors.append(repr(e))
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for t in readers: t.start()
+    for i in range(12):
+        clf.fit(X, yb if i % 2 == 0 else ya)
+    stop.set()
+    for t in readers: t.join()
+    print("CALLS", calls[0] > 0, "ERRORS", len(errors), errors[:3])
+    """
+    run_ok(code, ["CALLS True ERRORS 0"], timeout=600)
