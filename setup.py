@@ -40,7 +40,8 @@ else:
                         "-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
         link_args = ["-fopenmp", "-fsanitize=address,undefined"]
 
-modules = ["_interrupt", "_bulk", "_criterion", "_splitter", "_nodes", "_tasks", "_presorted", "_tree", "_prune", "_ranks"]
+modules = ["_interrupt", "_bulk", "_criterion", "_splitter", "_nodes", "_tasks", "_presorted",
+           "_tree_checks", "_tree", "_prune", "_ranks"]
 extensions = [
     Extension(
         f"c45.{name}",

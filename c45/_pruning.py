@@ -65,16 +65,16 @@ def rebuild(tree, make_leaf=None, n_children=None, leaf_errors=None, value_map=N
     if leaf_errors is not None:
         for j in np.flatnonzero(make_leaf[order]):
             errors[j] = leaf_errors(order[j])
-    return Tree(kind=kind,
-                feature=np.where(leaf, -1, tree.feature[order]),
-                first_child=first,
-                n_children=np.where(leaf, 0, nch[order]),
-                node_class=tree.node_class[order],
-                threshold=np.where(leaf, np.nan, tree.threshold[order]),
-                weight=tree.weight[order], errors=errors, value=tree.value[order],
-                map_offset=np.where(leaf, -1, tree.map_offset[order]),
-                value_map=tree.value_map if value_map is None else value_map,
-                n_values=tree.n_values)
+    # Indexing and np.where made these arrays (value_map: tree's own, read-only):
+    # the new Tree keeps them without copying them again.
+    return Tree._of_own_arrays(
+        kind=kind, feature=np.where(leaf, -1, tree.feature[order]), first_child=first,
+        n_children=np.where(leaf, 0, nch[order]), node_class=tree.node_class[order],
+        threshold=np.where(leaf, np.nan, tree.threshold[order]),
+        weight=tree.weight[order], errors=errors, value=tree.value[order],
+        map_offset=np.where(leaf, -1, tree.map_offset[order]),
+        value_map=tree.value_map if value_map is None else value_map,
+        n_values=tree.n_values)
 
 
 def training_errors(tree):

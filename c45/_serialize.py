@@ -649,7 +649,8 @@ def _decode_tree(doc, where, schema, n_classes, precision):
                            f"{where}.value_map")
 
     try:        # the structure and ranges: Tree's own checks, as for every tree
-        tree = Tree(value=value, value_map=value_map, n_values=schema.n_values, **arrays)
+        tree = Tree._of_own_arrays(value=value, value_map=value_map,
+                                   n_values=schema.n_values, **arrays)
     except ValueError as exc:
         raise _corrupt(f"{where} {str(exc).removeprefix('c45: invalid tree: ')}") from None
     try:        # what predict and the exports rely on, as for a pickle's trees

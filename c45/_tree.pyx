@@ -211,149 +211,10 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
 # The Python-visible tree
 
 # Trees are walked by C code that trusts their arrays: every Tree (grown, pruned,
-# loaded from JSON or a pickle) passes check_tree_arrays when it is made.
-MAX_TREE_NODES = 2**31 - 2          # node and child indices are int32
-
-
-def _tree_error(msg):
-    return ValueError(f"c45: invalid tree: {msg}")
-
-
-def _as_field(name, dtype, arr):
-    """A C-contiguous copy of arr in the field's dtype, refusing a cast that would
-    change a value (float -> int truncation, int64 -> int32 wrap, objects)."""
-    try:
-        a = np.asarray(arr)
-    except ValueError:                  # ragged nested lists
-        raise _tree_error(f"{name} is not an array") from None
-    want = np.dtype(dtype)
-    if a.dtype.kind not in ("iub" if want.kind == "i" else "iubf"):
-        raise _tree_error(f"{name} has dtype {a.dtype}, expected {want}")
-    # .view(want): numpy's own dtype object, not an equal one an unpickled array
-    # carries, so a round trip pickles to the same bytes.
-    out = np.array(a, dtype=want, copy=True, order="C").view(want)
-    if a.size and want.kind == "i" and not np.array_equal(out, a):
-        raise _tree_error(f"{name} holds values out of the range of {want}")
-    return out
-
-
-def check_tree_arrays(a, n_values=None):
-    """Raise ValueError unless the arrays form a tree the C walkers can walk:
-    shapes, a tree structure with children after their parent (so no cycles),
-    indices in range, finite non-negative weights, and, given n_values (per
-    feature, its categories; 0 continuous), tests that match their feature."""
-    kind, feature, first, nch = a["kind"], a["feature"], a["first_child"], a["n_children"]
-    value, value_map, offset = a["value"], a["value_map"], a["map_offset"]
-    n = kind.shape[0] if kind.ndim == 1 else -1      # kind's shape refused below
-    for name in Tree._fields:
-        want = 2 if name == "value" else 1
-        if a[name].ndim != want:
-            raise _tree_error(f"{name} must be {want}-dimensional, got shape "
-                              f"{a[name].shape}")
-        if name not in ("value_map",) and a[name].shape[0] != n:
-            raise _tree_error(f"{name} has {a[name].shape[0]} entries for {n} nodes")
-    if not 1 <= n <= MAX_TREE_NODES:
-        raise _tree_error(f"{n} nodes (1 to {MAX_TREE_NODES} allowed)")
-    k = value.shape[1]
-    if k < 1:
-        raise _tree_error("value has no class column")
-    if len(value_map) > MAX_TREE_NODES:
-        raise _tree_error(f"value_map has {len(value_map)} entries")
-    bad = ~np.isin(kind, (LEAF, DISCRETE, CONTINUOUS, SUBSET))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise _tree_error(f"node {i} has unknown kind {kind[i]}")
-    bad = (a["node_class"] < 0) | (a["node_class"] >= k)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise _tree_error(f"node {i} has class index {a['node_class'][i]}, not in "
-                          f"0..{k - 1}")
-    for name in ("weight", "errors"):
-        bad = ~(np.isfinite(a[name]) & (a[name] >= 0))
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise _tree_error(f"node {i} has {name} {a[name][i]} (finite, >= 0 needed)")
-    bad = ~(np.isfinite(value) & (value >= 0)).all(axis=1)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise _tree_error(f"node {i} has class weights {value[i].tolist()} (finite, "
-                          f">= 0 needed)")
-    # Prediction divides a leaf's class weights by its weight (when > 0): a row of
-    # zeros, or class weights summing to inf, would give no or NaN probabilities.
-    with np.errstate(over="ignore"):
-        sums = value.sum(axis=1)
-    bad = (a["weight"] > 0) & ~((sums > 0) & np.isfinite(sums))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise _tree_error(f"node {i} has weight {a['weight'][i]} but its class "
-                          f"weights sum to {sums[i]}")
-    leaf = kind == LEAF
-    if (nch[leaf] != 0).any():
-        raise _tree_error(f"node {int(np.flatnonzero(leaf & (nch != 0))[0])} is a leaf "
-                          f"with children")
-    test = np.flatnonzero(~leaf)
-    f, s, b = feature[test], first[test].astype(np.int64), nch[test].astype(np.int64)
-    bad = (b < 1) | (s <= test) | (s + b > n)
-    if bad.any():
-        raise _tree_error(f"node {int(test[bad][0])} has children out of range "
-                          f"(first_child {int(s[bad][0])}, n_children {int(b[bad][0])}, "
-                          f"{n} nodes)")
-    # Every node but the root is the child of exactly one node; as children come
-    # after their parent, following parents ends at the root: no cycle.
-    cover = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(cover, s, 1)
-    np.add.at(cover, s + b, -1)
-    parents = np.cumsum(cover[:n])
-    if parents[0] != 0 or (parents[1:] != 1).any():
-        i = 0 if parents[0] != 0 else int(np.flatnonzero(parents[1:] != 1)[0]) + 1
-        raise _tree_error(f"node {i} has {int(parents[i])} parents (not a tree)")
-    weight = a["weight"]
-    bad = weight[test] <= 0
-    if bad.any():
-        raise _tree_error(f"node {int(test[bad][0])} is a test with weight 0 "
-                          f"(unknown values descend by weight share)")
-    cont = kind[test] == CONTINUOUS
-    bad = cont & ((b != 2) | ~np.isfinite(a["threshold"][test]))
-    if bad.any():
-        raise _tree_error(f"node {int(test[bad][0])}: a continuous test needs 2 "
-                          f"branches and a finite threshold")
-    bad = (offset < -1) | (offset >= max(len(value_map), 1))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise _tree_error(f"node {i} has map_offset {offset[i]} out of range")
-    if n_values is None:
-        bad = f < 0
-    else:
-        if n_values.ndim != 1 or (n_values < 0).any():
-            raise _tree_error("n_values must be a 1-D array of category counts")
-        bad = (f < 0) | (f >= len(n_values))
-    if bad.any():
-        raise _tree_error(f"node {int(test[bad][0])} tests feature {int(f[bad][0])}, "
-                          f"out of range")
-    subset = np.flatnonzero(kind == SUBSET)
-    if n_values is None:
-        return
-    nv = n_values[f].astype(np.int64)
-    bad = cont != (nv == 0)
-    if bad.any():
-        i = int(test[bad][0])
-        raise _tree_error(f"node {i}: its test kind does not match feature {feature[i]}'s "
-                          f"kind (a {'continuous' if kind[i] == CONTINUOUS else 'discrete'} "
-                          f"test on a {'discrete' if n_values[feature[i]] else 'continuous'} "
-                          f"feature)")
-    # A discrete test has a branch per category at most, a subset test one more.
-    bad = ~cont & (b > nv + (kind[test] == SUBSET))
-    if bad.any():
-        i = int(test[bad][0])
-        raise _tree_error(f"node {i} has {nch[i]} branches for feature {feature[i]}'s "
-                          f"{n_values[feature[i]]} categories")
-    for i in subset:
-        o, v = int(offset[i]), int(n_values[feature[i]])
-        if o < 0 or o + v >= len(value_map):
-            raise _tree_error(f"node {i} has a subset map out of range")
-        m = value_map[o:o + v + 1]
-        if ((m < 0) | (m > nch[i])).any():
-            raise _tree_error(f"node {i} maps a category to a branch out of range")
+# loaded from JSON or a pickle) passes check_tree_arrays (c45/_tree_checks.pyx)
+# when it is made.
+from c45._tree_checks import (FIELDS, DTYPES, MAX_TREE_NODES, as_field,
+                              check_tree_arrays, tree_error)
 
 
 class Tree:
@@ -383,25 +244,40 @@ class Tree:
     value_map : ndarray of int32, the subset tests' category -> branch maps.
     """
 
-    _fields = ("kind", "feature", "first_child", "n_children", "node_class",
-               "threshold", "weight", "errors", "value", "map_offset", "value_map")
-    _dtypes = (np.int8, np.int32, np.int32, np.int32, np.int32, np.float64,
-               np.float64, np.float64, np.float64, np.int64, np.int32)
+    _fields = FIELDS
+    _dtypes = DTYPES
 
     def __init__(self, kind, feature, first_child, n_children, node_class,
                  threshold, weight, errors, value, map_offset=None, value_map=None,
                  n_values=None):
-        kind = _as_field("kind", np.int8, kind)
-        if map_offset is None:
-            map_offset = np.full(kind.shape[:1], -1, dtype=np.int64)
-        if value_map is None:
-            value_map = np.zeros(0, dtype=np.int32)
-        given = (kind, feature, first_child, n_children, node_class, threshold,
-                 weight, errors, value, map_offset, value_map)
-        arrays = {name: _as_field(name, dtype, arr)
-                  for name, dtype, arr in zip(self._fields, self._dtypes, given)}
-        if n_values is not None:
-            n_values = _as_field("n_values", np.int32, n_values)
+        self._set(dict(kind=kind, feature=feature, first_child=first_child,
+                       n_children=n_children, node_class=node_class,
+                       threshold=threshold, weight=weight, errors=errors, value=value,
+                       map_offset=map_offset, value_map=value_map), n_values, True)
+
+    @classmethod
+    def _of_own_arrays(cls, n_values=None, **arrays):
+        """A Tree of arrays made for it (by the core, pruning, the JSON loader) that
+        the caller will not write to: kept without a copy when already of their
+        field's dtype and C-contiguous. They are checked all the same: the check
+        is one compiled pass (cheap next to making them), and the C walkers
+        trust a Tree's arrays, so a slip in the code that made them is refused
+        here rather than read out of bounds later."""
+        self = cls.__new__(cls)
+        self._set(arrays, n_values, False)
+        return self
+
+    def _set(self, given, n_values, copy):
+        kind = as_field("kind", np.int8, given["kind"], copy)
+        if given.get("map_offset") is None:
+            given["map_offset"] = np.full(kind.shape[:1], -1, dtype=np.int64)
+        if given.get("value_map") is None:
+            given["value_map"] = np.zeros(0, dtype=np.int32)
+        given["kind"] = kind
+        arrays = {name: as_field(name, dtype, given[name], copy and name != "kind")
+                  for name, dtype in zip(FIELDS, DTYPES)}
+        if n_values is not None:        # copied: the caller's (a schema's) stays its own
+            n_values = as_field("n_values", np.int32, n_values)
         check_tree_arrays(arrays, n_values)
         for name, arr in arrays.items():
             arr.flags.writeable = False
@@ -415,10 +291,10 @@ class Tree:
     def __setstate__(self, state):
         # A pickle that sets the attributes directly goes through the checks too.
         if not isinstance(state, dict):
-            raise _tree_error(f"the pickled state is a {type(state).__name__}, not a dict")
+            raise tree_error(f"the pickled state is a {type(state).__name__}, not a dict")
         missing = [name for name in self._fields[:9] if name not in state]
         if missing:
-            raise _tree_error(f"the pickled state has no {missing[0]!r}")
+            raise tree_error(f"the pickled state has no {missing[0]!r}")
         self.__init__(**{name: state[name] for name in self._fields + ("n_values",)
                          if name in state})
 
@@ -497,8 +373,8 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values):
     cdef int32_t[::1] mapv = value_map
     if b.maps_count > 0:
         memcpy(&mapv[0], b.maps, b.maps_count * sizeof(int32_t))
-    return Tree(value=value, map_offset=map_offset, value_map=value_map,
-                n_values=n_values, **cols)
+    return Tree._of_own_arrays(value=value, map_offset=map_offset, value_map=value_map,
+                               n_values=n_values, **cols)
 
 
 def check_walkable(tree, n_values):

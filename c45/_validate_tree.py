@@ -26,7 +26,7 @@ weights so small that they are subnormal numbers.
 """
 import numpy as np
 
-from c45._tree import DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
+from c45._tree_checks import model_tree_failure
 
 PRECISIONS = ("float32", "float64")
 _RTOL = {"float32": 1e-3, "float64": 1e-7}
@@ -38,81 +38,47 @@ def _refuse(where, field, node, msg):
     raise ValueError(f"{where}: {field}[{node}] {msg}")
 
 
-def _first(mask):
-    return int(np.flatnonzero(mask)[0])
-
-
-def _off(got, want, precision):
-    """got differs from want by more than fit's rounding could make it."""
-    return np.abs(got - want) > _RTOL[precision] * np.maximum(got, want) + _ATOL[precision]
-
-
 def check_model_tree(tree, where, n_values, precision, pruned):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
     fit makes them for a model of this precision and these features (n_values:
     per feature its number of categories, 0 continuous). pruned: the tree may
-    hold pessimistic error estimates (``tree_``) rather than training errors."""
+    hold pessimistic error estimates (``tree_``) rather than training errors.
+
+    The invariants are checked in the order of the messages below, each over all
+    nodes, in one compiled pass (c45/_tree_checks.pyx): "got differs from want"
+    is |got - want| > rtol * max(got, want) + atol; sums are numpy's."""
     if precision not in PRECISIONS:
         raise ValueError(f"{where}: precision {precision!r} is not one of {list(PRECISIONS)}")
-    kind, weight, value = tree.kind, tree.weight, tree.value
-    n = tree.node_count
-
-    if precision == "float32":
-        for name, arr in (("weight", weight), ("value", value)):
-            with np.errstate(over="ignore"):
-                bad = arr.astype(np.float32).astype(np.float64) != arr
-            if bad.any():
-                i = _first(bad.reshape(n, -1).any(axis=1))
-                _refuse(where, name, i, f"is {arr[i].tolist()}, not a float32 number "
-                        f"(the model's precision is float32)")
-
-    positive = weight > 0
-    sums = value.sum(axis=1)
-    bad = positive & _off(sums, weight, precision)
-    if bad.any():
-        i = _first(bad)
-        _refuse(where, "value", i, f"sums to {float(sums[i])!r}, but weight[{i}] is "
+    failure = model_tree_failure(tree, n_values, precision == "float32",
+                                 _RTOL[precision], _ATOL[precision], pruned)
+    if failure is None:
+        return
+    check, i, extra = failure
+    weight, value = tree.weight, tree.value
+    if check in ("float32 weight", "float32 value"):
+        name, arr = ("weight", weight) if check == "float32 weight" else ("value", value)
+        _refuse(where, name, i, f"is {arr[i].tolist()}, not a float32 number "
+                f"(the model's precision is float32)")
+    if check == "sums":
+        _refuse(where, "value", i, f"sums to {extra!r}, but weight[{i}] is "
                 f"{float(weight[i])!r} (a node's class weights sum to its weight)")
-    cls = value[np.arange(n), tree.node_class]
-    bad = positive & (cls < value.max(axis=1))
-    if bad.any():
-        i = _first(bad)
+    if check == "class":
         _refuse(where, "node_class", i, f"is {int(tree.node_class[i])}, not a class of "
                 f"largest weight in value[{i}] = {value[i].tolist()}")
-
-    limit = 2 * weight if pruned else weight
-    bad = _off(np.minimum(tree.errors, limit), tree.errors, precision)
-    if bad.any():
-        i = _first(bad)
+    if check == "errors":
         _refuse(where, "errors", i, f"is {float(tree.errors[i])!r}, more than "
                 f"{'twice ' if pruned else ''}weight[{i}], {float(weight[i])!r}")
-
-    test = np.flatnonzero(kind != LEAF_KIND)
-    if len(test):
-        # The children of the tests partition nodes 1..n-1 into contiguous runs
-        # (Tree checked it): one reduceat sums every test's children.
-        order = np.argsort(tree.first_child[test], kind="stable")
-        starts = tree.first_child[test][order]
-        child_sums = np.empty(len(test))
-        child_sums[order] = np.add.reduceat(weight, starts)
-        bad = _off(child_sums, weight[test], precision)
-        if bad.any():
-            i = int(test[_first(bad)])
-            _refuse(where, "weight", i, f"is {float(weight[i])!r}, but its children's "
-                    f"weights sum to {float(child_sums[_first(bad)])!r} (a node's weight "
-                    f"is divided among its branches)")
-
-    for i in np.flatnonzero(kind == DISCRETE_KIND):
+    if check == "children":
+        _refuse(where, "weight", i, f"is {float(weight[i])!r}, but its children's "
+                f"weights sum to {extra!r} (a node's weight is divided among its "
+                f"branches)")
+    if check == "feature":
+        _refuse(where, "feature", i, f"is {int(tree.feature[i])}, not one of the "
+                f"model's {len(n_values)} features")
+    if check == "discrete":
         v, b = int(n_values[tree.feature[i]]), int(tree.n_children[i])
-        if b != v:
-            _refuse(where, "n_children", i, f"is {b}: a discrete test has a branch per "
-                    f"category of feature {int(tree.feature[i])} ({v})")
-    for i in np.flatnonzero(kind == SUBSET_KIND):
-        v, b, o = int(n_values[tree.feature[i]]), int(tree.n_children[i]), \
-            int(tree.map_offset[i])
-        held = np.bincount(tree.value_map[o + 1:o + v + 1], minlength=b + 1)[1:]
-        if not held.all():
-            _refuse(where, "value_map", i, f"sends no category to branch "
-                    f"{_first(held == 0)} of the subset test (every branch holds one "
-                    f"or more)")
+        _refuse(where, "n_children", i, f"is {b}: a discrete test has a branch per "
+                f"category of feature {int(tree.feature[i])} ({v})")
+    _refuse(where, "value_map", i, f"sends no category to branch {extra} of the subset "
+            f"test (every branch holds one or more)")

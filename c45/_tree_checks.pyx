@@ -1,0 +1,468 @@
+"""A tree's arrays checked in one compiled pass: Tree's own checks (what the C
+walkers need) and the loaded model's invariants (c45/_validate_tree.py).
+
+Beside a busy Python thread each GIL release costs a switch interval, and numpy
+releases the GIL in nearly every call on a large array: a check written as numpy
+expressions released it about 45 times per tree. Here every check is a C loop in
+one nogil section. The row sums (and a model's children's weight sums) are still
+numpy's: its summation order is the one these checks always compared, so one
+numpy call each keeps the arithmetic identical.
+
+Each check runs over all nodes in turn and the first failing check reports its
+first failing node, as the checks always have: the loops run in the order of the
+messages below and stop at the first failure.
+"""
+import numpy as np
+cimport numpy as cnp
+
+from libc.math cimport isfinite, fabs
+from libc.float cimport FLT_MAX
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int32_t, int64_t
+
+from c45._types cimport LEAF, DISCRETE, CONTINUOUS, SUBSET
+
+cnp.import_array()
+
+# The node arrays of a Tree, in order, and their dtypes.
+FIELDS = ("kind", "feature", "first_child", "n_children", "node_class",
+          "threshold", "weight", "errors", "value", "map_offset", "value_map")
+DTYPES = (np.int8, np.int32, np.int32, np.int32, np.int32, np.float64,
+          np.float64, np.float64, np.float64, np.int64, np.int32)
+MAX_TREE_NODES = 2**31 - 2          # node and child indices are int32
+
+
+def tree_error(msg):
+    return ValueError(f"c45: invalid tree: {msg}")
+
+
+def as_field(name, dtype, arr, bint copy=True):
+    """arr as a C-contiguous array of the field's dtype, refusing a cast that would
+    change a value (float -> int truncation, int64 -> int32 wrap, objects). A copy
+    unless copy=False and arr is already one (an array made for the tree alone)."""
+    try:
+        a = np.asarray(arr)
+    except ValueError:                  # ragged nested lists
+        raise tree_error(f"{name} is not an array") from None
+    want = np.dtype(dtype)
+    if a.dtype.kind not in ("iub" if want.kind == "i" else "iubf"):
+        raise tree_error(f"{name} has dtype {a.dtype}, expected {want}")
+    if a.dtype == want and a.flags.c_contiguous:
+        # numpy's own dtype object, not an equal one an unpickled array carries,
+        # so a round trip pickles to the same bytes.
+        if not copy:
+            return a if a.dtype is want else a.view(want)
+        # The bytes copied here with the GIL held: numpy's copy releases it.
+        out = np.empty(a.shape, want)
+        if a.nbytes:
+            memcpy(cnp.PyArray_DATA(<cnp.ndarray> out), cnp.PyArray_DATA(<cnp.ndarray> a),
+                   a.nbytes)
+        return out
+    # Other dtypes and layouts (trees a caller builds by hand) cast as numpy casts.
+    out = np.array(a, dtype=want, copy=True, order="C").view(want)
+    if a.size and want.kind == "i" and not np.array_equal(out, a):
+        raise tree_error(f"{name} holds values out of the range of {want}")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Tree's checks: what the C walkers rely on.
+
+cdef enum:      # the checks, in the order they are reported
+    OK = 0
+    KIND
+    CLASS
+    WEIGHT
+    ERRORS
+    VALUE
+    SUMS
+    LEAF_CHILDREN
+    CHILD_RANGE
+    PARENTS
+    TEST_WEIGHT
+    CONTINUOUS_TEST
+    OFFSET
+    N_VALUES
+    FEATURE
+    KIND_MATCH
+    BRANCHES
+    SUBSET_RANGE
+    SUBSET_MAP
+    NO_MEMORY
+
+
+cdef struct Failure:
+    int check
+    Py_ssize_t node
+    int64_t extra               # PARENTS: the node's number of parents
+
+
+cdef inline bint fail(Failure* out, int check, Py_ssize_t node) noexcept nogil:
+    out.check = check
+    out.node = node
+    return True
+
+
+cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
+                       const int32_t[::1] first, const int32_t[::1] nch,
+                       const int32_t[::1] node_class, const double[::1] threshold,
+                       const double[::1] weight, const double[::1] errors,
+                       const double[:, ::1] value, const double[::1] sums,
+                       const int64_t[::1] offset, const int32_t[::1] value_map,
+                       const int32_t[::1] n_values, int nv_mode,
+                       Failure* out) noexcept nogil:
+    """The first failing check and its first failing node (nv_mode: 0 no n_values,
+    1 given, 2 given but not 1-D). Shapes were checked by the caller."""
+    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j
+    cdef Py_ssize_t n_maps = value_map.shape[0], n_feat = n_values.shape[0]
+    cdef int64_t s, b, o, v, m, parents
+    cdef int64_t* cover
+    cdef double x
+    for i in range(n):
+        if kind[i] != LEAF and kind[i] != DISCRETE and kind[i] != CONTINUOUS \
+                and kind[i] != SUBSET:
+            return fail(out, KIND, i)
+    for i in range(n):
+        if node_class[i] < 0 or node_class[i] >= k:
+            return fail(out, CLASS, i)
+    for i in range(n):
+        if not (isfinite(weight[i]) and weight[i] >= 0):
+            return fail(out, WEIGHT, i)
+    for i in range(n):
+        if not (isfinite(errors[i]) and errors[i] >= 0):
+            return fail(out, ERRORS, i)
+    for i in range(n):
+        for c in range(k):
+            x = value[i, c]
+            if not (isfinite(x) and x >= 0):
+                return fail(out, VALUE, i)
+    # Prediction divides a leaf's class weights by its weight (when > 0): a row of
+    # zeros, or class weights summing to inf, would give no or NaN probabilities.
+    for i in range(n):
+        if weight[i] > 0 and not (sums[i] > 0 and isfinite(sums[i])):
+            return fail(out, SUMS, i)
+    for i in range(n):
+        if kind[i] == LEAF and nch[i] != 0:
+            return fail(out, LEAF_CHILDREN, i)
+    for i in range(n):
+        if kind[i] != LEAF:
+            s, b = first[i], nch[i]
+            if b < 1 or s <= i or s + b > n:
+                return fail(out, CHILD_RANGE, i)
+    # Every node but the root is the child of exactly one node; as children come
+    # after their parent, following parents ends at the root: no cycle.
+    cover = <int64_t*> calloc(n + 1, sizeof(int64_t))
+    if cover == NULL:
+        return fail(out, NO_MEMORY, 0)
+    for i in range(n):
+        if kind[i] != LEAF:
+            cover[first[i]] += 1
+            cover[first[i] + nch[i]] -= 1
+    parents = 0
+    for i in range(n):
+        parents += cover[i]
+        if parents != (0 if i == 0 else 1):
+            free(cover)
+            out.extra = parents
+            return fail(out, PARENTS, i)
+    free(cover)
+    for i in range(n):
+        if kind[i] != LEAF and weight[i] <= 0:
+            return fail(out, TEST_WEIGHT, i)
+    for i in range(n):
+        if kind[i] == CONTINUOUS and (nch[i] != 2 or not isfinite(threshold[i])):
+            return fail(out, CONTINUOUS_TEST, i)
+    for i in range(n):
+        if offset[i] < -1 or offset[i] >= (n_maps if n_maps > 1 else 1):
+            return fail(out, OFFSET, i)
+    if nv_mode == 2:
+        return fail(out, N_VALUES, 0)
+    if nv_mode == 1:
+        for j in range(n_feat):
+            if n_values[j] < 0:
+                return fail(out, N_VALUES, 0)
+    for i in range(n):
+        if kind[i] != LEAF and (feature[i] < 0 or (nv_mode == 1 and feature[i] >= n_feat)):
+            return fail(out, FEATURE, i)
+    if nv_mode == 0:
+        return False
+    for i in range(n):
+        if kind[i] != LEAF and (kind[i] == CONTINUOUS) != (n_values[feature[i]] == 0):
+            return fail(out, KIND_MATCH, i)
+    # A discrete test has a branch per category at most, a subset test one more.
+    for i in range(n):
+        if kind[i] == DISCRETE or kind[i] == SUBSET:
+            if nch[i] > <int64_t> n_values[feature[i]] + (kind[i] == SUBSET):
+                return fail(out, BRANCHES, i)
+    for i in range(n):
+        if kind[i] == SUBSET:
+            o, v = offset[i], n_values[feature[i]]
+            if o < 0 or o + v >= n_maps:
+                return fail(out, SUBSET_RANGE, i)
+            for j in range(o, o + v + 1):
+                m = value_map[j]
+                if m < 0 or m > nch[i]:
+                    return fail(out, SUBSET_MAP, i)
+    return False
+
+
+def check_tree_arrays(a, n_values=None):
+    """Raise ValueError unless the arrays (a dict of FIELDS, each C-contiguous in its
+    dtype, as as_field makes them) form a tree the C walkers can walk: shapes, a
+    tree structure with children after their parent (so no cycles), indices in
+    range, finite non-negative weights, and, given n_values (int32, per feature its
+    categories; 0 continuous), tests that match their feature."""
+    kind, feature, first, nch = a["kind"], a["feature"], a["first_child"], a["n_children"]
+    value, value_map, offset = a["value"], a["value_map"], a["map_offset"]
+    n = kind.shape[0] if kind.ndim == 1 else -1      # kind's shape refused below
+    for name in FIELDS:
+        want = 2 if name == "value" else 1
+        if a[name].ndim != want:
+            raise tree_error(f"{name} must be {want}-dimensional, got shape "
+                             f"{a[name].shape}")
+        if name not in ("value_map",) and a[name].shape[0] != n:
+            raise tree_error(f"{name} has {a[name].shape[0]} entries for {n} nodes")
+    if not 1 <= n <= MAX_TREE_NODES:
+        raise tree_error(f"{n} nodes (1 to {MAX_TREE_NODES} allowed)")
+    k = value.shape[1]
+    if k < 1:
+        raise tree_error("value has no class column")
+    if len(value_map) > MAX_TREE_NODES:
+        raise tree_error(f"value_map has {len(value_map)} entries")
+    nv_mode = 0 if n_values is None else 1 if n_values.ndim == 1 else 2
+    nv = n_values if nv_mode == 1 else np.zeros(0, np.int32)
+    with np.errstate(all="ignore"):     # refused below when they are not finite
+        sums = value.sum(axis=1)
+    cdef Failure f
+    f.check = OK
+    f.extra = 0
+    cdef const signed char[::1] kv = kind
+    cdef const int32_t[::1] fv = feature, cv = first, bv = nch, lv = a["node_class"]
+    cdef const double[::1] tv = a["threshold"], wv = a["weight"], ev = a["errors"]
+    cdef const double[:, ::1] vv = value
+    cdef const double[::1] sv = sums
+    cdef const int64_t[::1] ov = offset
+    cdef const int32_t[::1] mv = value_map, nvv = nv
+    cdef int mode = nv_mode
+    with nogil:
+        tree_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, ov, mv, nvv, mode, &f)
+    if f.check == OK:
+        return
+    i, check = f.node, f.check
+    if check == NO_MEMORY:
+        raise MemoryError("c45: out of memory checking a tree")
+    if check == KIND:
+        raise tree_error(f"node {i} has unknown kind {kind[i]}")
+    if check == CLASS:
+        raise tree_error(f"node {i} has class index {a['node_class'][i]}, not in "
+                         f"0..{k - 1}")
+    if check in (WEIGHT, ERRORS):
+        name = "weight" if check == WEIGHT else "errors"
+        raise tree_error(f"node {i} has {name} {a[name][i]} (finite, >= 0 needed)")
+    if check == VALUE:
+        raise tree_error(f"node {i} has class weights {value[i].tolist()} (finite, "
+                         f">= 0 needed)")
+    if check == SUMS:
+        raise tree_error(f"node {i} has weight {a['weight'][i]} but its class "
+                         f"weights sum to {sums[i]}")
+    if check == LEAF_CHILDREN:
+        raise tree_error(f"node {i} is a leaf with children")
+    if check == CHILD_RANGE:
+        raise tree_error(f"node {i} has children out of range (first_child "
+                         f"{int(first[i])}, n_children {int(nch[i])}, {n} nodes)")
+    if check == PARENTS:
+        raise tree_error(f"node {i} has {f.extra} parents (not a tree)")
+    if check == TEST_WEIGHT:
+        raise tree_error(f"node {i} is a test with weight 0 (unknown values descend "
+                         f"by weight share)")
+    if check == CONTINUOUS_TEST:
+        raise tree_error(f"node {i}: a continuous test needs 2 branches and a finite "
+                         f"threshold")
+    if check == OFFSET:
+        raise tree_error(f"node {i} has map_offset {offset[i]} out of range")
+    if check == N_VALUES:
+        raise tree_error("n_values must be a 1-D array of category counts")
+    if check == FEATURE:
+        raise tree_error(f"node {i} tests feature {int(feature[i])}, out of range")
+    if check == KIND_MATCH:
+        raise tree_error(f"node {i}: its test kind does not match feature {feature[i]}'s "
+                         f"kind (a {'continuous' if kind[i] == CONTINUOUS else 'discrete'} "
+                         f"test on a {'discrete' if n_values[feature[i]] else 'continuous'} "
+                         f"feature)")
+    if check == BRANCHES:
+        raise tree_error(f"node {i} has {nch[i]} branches for feature {feature[i]}'s "
+                         f"{n_values[feature[i]]} categories")
+    if check == SUBSET_RANGE:
+        raise tree_error(f"node {i} has a subset map out of range")
+    raise tree_error(f"node {i} maps a category to a branch out of range")
+
+
+# ---------------------------------------------------------------------------
+# A model's invariants (their rules and messages: c45/_validate_tree.py).
+
+cdef enum:      # the invariants, in the order they are reported
+    M_OK = 0
+    M_F32_WEIGHT
+    M_F32_VALUE
+    M_SUMS
+    M_CLASS
+    M_ERRORS
+    M_CHILDREN
+    M_FEATURE
+    M_DISCRETE
+    M_SUBSET
+    M_NO_MEMORY
+
+MODEL_CHECKS = {M_F32_WEIGHT: "float32 weight", M_F32_VALUE: "float32 value",
+                M_SUMS: "sums", M_CLASS: "class", M_ERRORS: "errors",
+                M_CHILDREN: "children", M_FEATURE: "feature", M_DISCRETE: "discrete",
+                M_SUBSET: "subset", M_NO_MEMORY: "memory"}
+
+
+cdef inline bint not_f32(double x) noexcept nogil:
+    # |x| > FLT_MAX is no binary32 number (and would round to inf or FLT_MAX).
+    return fabs(x) > FLT_MAX or <double> <float> x != x
+
+
+cdef inline bint off(double got, double want, double rtol, double atol) noexcept nogil:
+    """got differs from want by more than fit's rounding could make it (the
+    expression numpy evaluated: |got - want| > rtol * max(got, want) + atol)."""
+    return fabs(got - want) > rtol * (got if got >= want else want) + atol
+
+
+cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
+                        const int32_t[::1] first, const int32_t[::1] nch,
+                        const int32_t[::1] node_class, const double[::1] weight,
+                        const double[::1] errors, const double[:, ::1] value,
+                        const double[::1] sums, const Py_ssize_t[::1] starts,
+                        const double[::1] child_sums, const int64_t[::1] offset,
+                        const int32_t[::1] value_map, const int32_t[::1] n_values,
+                        bint f32, double rtol, double atol, bint pruned,
+                        Failure* out) noexcept nogil:
+    """The first failing invariant and its first failing node. child_sums[j] is
+    the weight sum of the run of children starting at starts[j] (sorted)."""
+    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j
+    cdef Py_ssize_t n_feat = n_values.shape[0], n_maps = value_map.shape[0]
+    cdef int64_t o, v, b, m
+    cdef double best, limit, low
+    cdef int32_t* rank
+    cdef int64_t* held
+    if f32:
+        for i in range(n):
+            if not_f32(weight[i]):
+                return fail(out, M_F32_WEIGHT, i)
+        for i in range(n):
+            for c in range(k):
+                if not_f32(value[i, c]):
+                    return fail(out, M_F32_VALUE, i)
+    for i in range(n):
+        if weight[i] > 0 and off(sums[i], weight[i], rtol, atol):
+            return fail(out, M_SUMS, i)
+    for i in range(n):
+        if weight[i] > 0:
+            best = value[i, 0]
+            for c in range(1, k):
+                best = value[i, c] if value[i, c] > best else best
+            if value[i, node_class[i]] < best:
+                return fail(out, M_CLASS, i)
+    for i in range(n):
+        limit = 2 * weight[i] if pruned else weight[i]
+        low = errors[i] if errors[i] <= limit else limit
+        if off(low, errors[i], rtol, atol):
+            return fail(out, M_ERRORS, i)
+    if starts.shape[0]:
+        rank = <int32_t*> malloc(n * sizeof(int32_t))
+        if rank == NULL:
+            return fail(out, M_NO_MEMORY, 0)
+        for j in range(starts.shape[0]):
+            rank[starts[j]] = <int32_t> j
+        for i in range(n):
+            if kind[i] != LEAF and off(child_sums[rank[first[i]]], weight[i], rtol, atol):
+                out.extra = rank[first[i]]
+                free(rank)
+                return fail(out, M_CHILDREN, i)
+        free(rank)
+    for i in range(n):          # the tree was checked for other features
+        if kind[i] != LEAF and not 0 <= feature[i] < n_feat:
+            return fail(out, M_FEATURE, i)
+    for i in range(n):
+        if kind[i] == DISCRETE and nch[i] != n_values[feature[i]]:
+            return fail(out, M_DISCRETE, i)
+    held = <int64_t*> malloc((n_maps + 2) * sizeof(int64_t))
+    if held == NULL:
+        return fail(out, M_NO_MEMORY, 0)
+    for i in range(n):
+        if kind[i] != SUBSET:
+            continue
+        o, v, b = offset[i], n_values[feature[i]], nch[i]
+        # Tree checked o + v < len(value_map) and every map entry in 0..b.
+        if b > n_maps or o < 0 or o + v >= n_maps:
+            free(held)
+            return fail(out, M_SUBSET, i)
+        for j in range(b + 1):
+            held[j] = 0
+        for j in range(o + 1, o + v + 1):
+            m = value_map[j]
+            if 0 <= m <= b:
+                held[m] += 1
+        for j in range(1, b + 1):
+            if held[j] == 0:
+                out.extra = j - 1
+                free(held)
+                return fail(out, M_SUBSET, i)
+    free(held)
+    return False
+
+
+def child_run_starts(const signed char[::1] kind, const int32_t[::1] first):
+    """The tests' first children, sorted: where each test's run of children starts
+    (Tree checked that the runs partition nodes 1..n-1)."""
+    cdef Py_ssize_t n = kind.shape[0], i, count = 0
+    cdef unsigned char[::1] mark = np.zeros(n, np.uint8)
+    for i in range(n):
+        if kind[i] != LEAF:
+            mark[first[i]] = 1
+            count += 1
+    starts = np.empty(count, np.intp)
+    cdef Py_ssize_t[::1] sv = starts
+    count = 0
+    for i in range(n):
+        if mark[i]:
+            sv[count] = i
+            count += 1
+    return starts
+
+
+def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint pruned):
+    """(invariant name, node, extra) of the first invariant tree breaks, or None.
+    extra: sums: the node's class weight sum; children: its children's weight
+    sum; subset: the 0-based branch given no category."""
+    weight = tree.weight
+    with np.errstate(all="ignore"):
+        sums = tree.value.sum(axis=1)
+        starts = child_run_starts(tree.kind, tree.first_child)
+        child_sums = (np.add.reduceat(weight, starts) if len(starts)
+                      else np.zeros(0))
+    cdef Failure f
+    f.check = M_OK
+    f.extra = 0
+    cdef const signed char[::1] kv = tree.kind
+    cdef const int32_t[::1] fv = tree.feature, cv = tree.first_child
+    cdef const int32_t[::1] bv = tree.n_children, lv = tree.node_class
+    cdef const double[::1] wv = weight, ev = tree.errors, sv = sums, csv = child_sums
+    cdef const double[:, ::1] vv = tree.value
+    cdef const Py_ssize_t[::1] stv = starts
+    cdef const int64_t[::1] ov = tree.map_offset
+    cdef const int32_t[::1] mv = tree.value_map
+    cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
+    with nogil:
+        model_failure(kv, fv, cv, bv, lv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
+                      f32, rtol, atol, pruned, &f)
+    if f.check == M_OK:
+        return None
+    if f.check == M_NO_MEMORY:
+        raise MemoryError("c45: out of memory checking a tree")
+    extra = (float(child_sums[f.extra]) if f.check == M_CHILDREN
+             else float(sums[f.node]) if f.check == M_SUMS else f.extra)
+    return MODEL_CHECKS[f.check], f.node, extra
