@@ -80,5 +80,5 @@ def check_model_tree(tree, where, n_values, precision, pruned):
         v, b = int(n_values[tree.feature[i]]), int(tree.n_children[i])
         _refuse(where, "n_children", i, f"is {b}: a discrete test has a branch per "
                 f"category of feature {int(tree.feature[i])} ({v})")
-    _refuse(where, "value_map", i, f"sends no category to branch {extra} of the subset "
+    _refuse(where, "value_map", i, f"sends no category to branch {int(extra)} of the subset "
             f"test (every branch holds one or more)")
