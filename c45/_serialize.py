@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from c45._encode import Schema, _is_missing_scalar, check_labels
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import checked_fitted_state
+from c45._tree_checks import count_nonfinite
 from c45._validate_tree import check_model_tree
 
 FORMAT_NAME = "c45-model"
@@ -454,11 +455,23 @@ def _canonical_chunks(v):
         yield _dumps_canonical(v)
 
 
+_HASH_BATCH = 4 << 20     # bytes hashed at a time by _digest
+
+
 def _digest(doc):
     """The checksum of doc: SHA-256 of _canonical(doc), taken piece by piece."""
+    # Pieces gathered up to a few MB: hashlib releases the GIL on every update of
+    # 2 kB or more, and beside a busy thread each release costs a switch interval
+    # (an update per piece released it ~190 times for a 20k-node model).
     h = hashlib.sha256()
+    batch, size = [], 0
     for chunk in _canonical_chunks(doc):
-        h.update(chunk.encode("utf-8"))
+        batch.append(chunk)
+        size += len(chunk)
+        if size >= _HASH_BATCH:
+            h.update("".join(batch).encode("utf-8"))
+            batch, size = [], 0
+    h.update("".join(batch).encode("utf-8"))
     return "sha256:" + h.hexdigest()
 
 
@@ -618,9 +631,9 @@ def _float_array(values, where, nullable=False):
         except OverflowError:                   # an integer beyond float64
             pass
     if out is not None:
-        bad = ~np.isfinite(out)
-        if not bad.any() or (type(None) in types and np.count_nonzero(bad) ==
-                             values.count(None)):
+        # count_nonfinite: one C loop (numpy's isfinite and any release the GIL).
+        bad = count_nonfinite(out)
+        if not bad or (type(None) in types and bad == values.count(None)):
             return out
     for i, v in enumerate(values):              # name the first bad entry
         if not ((v is None and nullable) or (type(v) in (int, float) and _finite(v))):

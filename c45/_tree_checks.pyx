@@ -66,6 +66,15 @@ def as_field(name, dtype, arr, bint copy=True):
     return out
 
 
+def count_nonfinite(const double[::1] a):
+    """np.count_nonzero(~np.isfinite(a)), with the GIL held (the JSON loader's
+    check of every float array it reads)."""
+    cdef Py_ssize_t i, count = 0
+    for i in range(a.shape[0]):
+        count += not isfinite(a[i])
+    return count
+
+
 # ---------------------------------------------------------------------------
 # Tree's checks: what the C walkers rely on.
 
@@ -413,6 +422,20 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                 return fail(out, M_SUBSET, i)
     free(held)
     return False
+
+
+def tested_features(const signed char[::1] kind, const int32_t[::1] feature):
+    """The features the tests of a (checked) tree test, in increasing order
+    (np.unique(feature[kind != LEAF]) without numpy's GIL releases)."""
+    cdef Py_ssize_t n = kind.shape[0], i, top = -1
+    for i in range(n):
+        if kind[i] != LEAF and feature[i] > top:
+            top = feature[i]
+    cdef unsigned char[::1] mark = np.zeros(top + 1, np.uint8)
+    for i in range(n):
+        if kind[i] != LEAF:
+            mark[feature[i]] = 1
+    return [f for f in range(top + 1) if mark[f]]
 
 
 def child_run_starts(const signed char[::1] kind, const int32_t[::1] first):
