@@ -486,6 +486,8 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
         return None
     if f.check == M_NO_MEMORY:
         raise MemoryError("c45: out of memory checking a tree")
-    extra = (float(child_sums[f.extra]) if f.check == M_CHILDREN
-             else float(sums[f.node]) if f.check == M_SUMS else f.extra)
-    return MODEL_CHECKS[f.check], f.node, extra
+    if f.check == M_CHILDREN:
+        return MODEL_CHECKS[f.check], f.node, float(child_sums[f.extra])
+    if f.check == M_SUMS:
+        return MODEL_CHECKS[f.check], f.node, float(sums[f.node])
+    return MODEL_CHECKS[f.check], f.node, int(f.extra)
