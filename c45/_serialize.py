@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from c45._encode import Schema, _is_missing_scalar, check_labels
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import checked_fitted_state
+from c45._tree_checks import count_nonfinite
 from c45._validate_tree import check_model_tree
 
 FORMAT_NAME = "c45-model"
@@ -57,7 +58,11 @@ def _check_classifier(clf):
 
 def _pick_tree(clf, tree):
     _check_classifier(clf)
-    return clf._pick_tree(tree, clf.__dict__)
+    if tree == "final":
+        return clf.tree_
+    if tree == "grown":
+        return clf.grown_tree_
+    raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
 
 
 def name_list(values, n, what, unit):
@@ -164,7 +169,7 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     # node_class and value's columns index declared_classes_; _value is written
     # in the order of classes_, as predict_proba's columns.
     classes = [_py(c) for c in clf.declared_classes_]
-    columns = clf._class_columns(clf.declared_classes_)
+    columns = clf._class_columns()
     if weights:
         clash = [n for n in names if n in _META]
         if clash:
@@ -450,24 +455,24 @@ def _canonical_chunks(v):
         yield _dumps_canonical(v)
 
 
+_HASH_BATCH = 4 << 20     # bytes hashed at a time by _digest
+
+
 def _digest(doc):
     """The checksum of doc: SHA-256 of _canonical(doc), taken piece by piece."""
+    # Pieces gathered up to a few MB: hashlib releases the GIL on every update of
+    # 2 kB or more, and beside a busy thread each release costs a switch interval
+    # (an update per piece released it ~190 times for a 20k-node model).
     h = hashlib.sha256()
-    # Pieces of up to _DIGEST_PIECE characters: hashlib releases the GIL for every
-    # update of 2 KiB or more, and beside a busy thread each release costs a switch
-    # interval (the chunks alone made 150 updates for a 2 MB model).
-    pending, size = [], 0
+    batch, size = [], 0
     for chunk in _canonical_chunks(doc):
-        pending.append(chunk)
+        batch.append(chunk)
         size += len(chunk)
-        if size >= _DIGEST_PIECE:
-            h.update("".join(pending).encode("utf-8"))
-            pending, size = [], 0
-    h.update("".join(pending).encode("utf-8"))
+        if size >= _HASH_BATCH:
+            h.update("".join(batch).encode("utf-8"))
+            batch, size = [], 0
+    h.update("".join(batch).encode("utf-8"))
     return "sha256:" + h.hexdigest()
-
-
-_DIGEST_PIECE = 16 << 20
 
 
 def to_json(clf, indent=None):
@@ -626,9 +631,9 @@ def _float_array(values, where, nullable=False):
         except OverflowError:                   # an integer beyond float64
             pass
     if out is not None:
-        bad = ~np.isfinite(out)
-        if not bad.any() or (type(None) in types and np.count_nonzero(bad) ==
-                             values.count(None)):
+        # count_nonfinite: one C loop (numpy's isfinite and any release the GIL).
+        bad = count_nonfinite(out)
+        if not bad or (type(None) in types and bad == values.count(None)):
             return out
     for i, v in enumerate(values):              # name the first bad entry
         if not ((v is None and nullable) or (type(v) in (int, float) and _finite(v))):

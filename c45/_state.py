@@ -7,6 +7,7 @@ import numpy as np
 
 from c45 import _tree
 from c45._encode import Schema, check_labels, sorted_classes
+from c45._tree_checks import tested_features
 from c45._validate_tree import check_model_tree
 
 
@@ -66,8 +67,8 @@ def checked_tree(state, name, schema, classes):
     _tree.check_walkable(tree, n_values)
     check_model_tree(tree, f"c45: the pickled model's {name}", n_values,
                      state.get("precision"), pruned=name == "tree_")
-    tested = np.unique(tree.feature[tree.kind != _tree.LEAF_KIND])
-    empty = [int(f) for f in tested if schema.discrete[f] and not schema.categories[f]]
+    tested = tested_features(tree.kind, tree.feature)
+    empty = [f for f in tested if schema.discrete[f] and not schema.categories[f]]
     if empty:       # fit never tests a feature it saw no category of
         raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
                          f"which has no categories")

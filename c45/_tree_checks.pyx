@@ -66,6 +66,15 @@ def as_field(name, dtype, arr, bint copy=True):
     return out
 
 
+def count_nonfinite(const double[::1] a):
+    """np.count_nonzero(~np.isfinite(a)), with the GIL held (the JSON loader's
+    check of every float array it reads)."""
+    cdef Py_ssize_t i, count = 0
+    for i in range(a.shape[0]):
+        count += not isfinite(a[i])
+    return count
+
+
 # ---------------------------------------------------------------------------
 # Tree's checks: what the C walkers rely on.
 
@@ -415,6 +424,20 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
     return False
 
 
+def tested_features(const signed char[::1] kind, const int32_t[::1] feature):
+    """The features the tests of a (checked) tree test, in increasing order
+    (np.unique(feature[kind != LEAF]) without numpy's GIL releases)."""
+    cdef Py_ssize_t n = kind.shape[0], i, top = -1
+    for i in range(n):
+        if kind[i] != LEAF and feature[i] > top:
+            top = feature[i]
+    cdef unsigned char[::1] mark = np.zeros(top + 1, np.uint8)
+    for i in range(n):
+        if kind[i] != LEAF:
+            mark[feature[i]] = 1
+    return [f for f in range(top + 1) if mark[f]]
+
+
 def child_run_starts(const signed char[::1] kind, const int32_t[::1] first):
     """The tests' first children, sorted: where each test's run of children starts
     (Tree checked that the runs partition nodes 1..n-1)."""
@@ -463,6 +486,8 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
         return None
     if f.check == M_NO_MEMORY:
         raise MemoryError("c45: out of memory checking a tree")
-    extra = (float(child_sums[f.extra]) if f.check == M_CHILDREN
-             else float(sums[f.node]) if f.check == M_SUMS else f.extra)
-    return MODEL_CHECKS[f.check], f.node, extra
+    if f.check == M_CHILDREN:
+        return MODEL_CHECKS[f.check], f.node, float(child_sums[f.extra])
+    if f.check == M_SUMS:
+        return MODEL_CHECKS[f.check], f.node, float(sums[f.node])
+    return MODEL_CHECKS[f.check], f.node, int(f.extra)
