@@ -17,9 +17,10 @@ This module extracts the archive once per process and compares c45 with it:
   grown and pruned trees, both evaluation tables and the confusion matrix);
 * :func:`sums_differences` compares every case's class and class sums (train and
   test, grown and pruned tree) with ``pred.csv``, as float32;
-* :func:`rules_report` keeps, of either program's c4.5rules output, the part that
-  must be equal line for line (from ``Final rules``: the ruleset, the evaluations
-  on the training and test data with the rules dropped, the confusion matrices).
+* :func:`rules_text` makes either program's whole c4.5rules output comparable line
+  for line (the options, the ruleset, the evaluations on the training and test
+  data with the rules dropped, the confusion matrices); :func:`rules_report` keeps
+  the part from ``Final rules`` on.
 
 Run as a script it measures the whole corpus (``python tests/r8_corpus.py [-j N]
 [problem ...]``) and prints every difference; the tests in ``test_r8_corpus.py``
@@ -146,6 +147,23 @@ def rules_report(text: str) -> list:
     return lines[start:]
 
 
+def rules_text(text: str, problem: str) -> list:
+    """Either program's whole c4.5rules output as lines without trailing whitespace,
+    made comparable: the banner line (R8's, with the run's date, is removed from
+    its files) and c45's own options line (``precision ...``) left out, the file
+    stem named as R8's runs named it (``x``), trailing blank lines dropped."""
+    where = stem(problem)
+    out = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line.startswith("C4.5 [release 8]") or line.startswith("\tprecision "):
+            continue
+        out.append(line.replace(f"<{where}>", "<x>").replace(f" from {where}", " from x"))
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
 def first_difference(got: list, expected: list) -> str:
     if got == expected:
         return ""
@@ -217,8 +235,8 @@ def check_problem(problem: str, checks=None) -> dict:
         if checks and option not in checks:
             continue
         try:
-            got = rules_report(rules_output(problem, option))
-            diff = first_difference(got, rules_report(r8_text(problem, option)))
+            got = rules_text(rules_output(problem, option), problem)
+            diff = first_difference(got, rules_text(r8_text(problem, option), problem))
         except Exception as exc:  # noqa: BLE001
             diff = f"{type(exc).__name__}: {exc}"
         result[option] = [diff] if diff else []

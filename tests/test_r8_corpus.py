@@ -78,8 +78,8 @@ def test_c45_output_and_class_sums(problem):
 @pytest.mark.parametrize("problem", list(_rules_cases()))
 def test_rules(problem):
     text, clf = corpus.rules_run(problem)
-    diff = corpus.first_difference(corpus.rules_report(text),
-                                   corpus.rules_report(corpus.r8_text(problem, "rules")))
+    diff = corpus.first_difference(corpus.rules_text(text, problem),
+                                   corpus.rules_text(corpus.r8_text(problem, "rules"), problem))
     assert not diff, f"{problem}: {diff}"
     (X, y), (Xt, yt) = corpus.data(problem)
     want = corpus.index()[problem]["rules"]
@@ -99,8 +99,8 @@ def test_rules_options(problem, option):
     on, and its rules and errors equal extra.json's (whose rule count is that of
     the printed ruleset, before the rules dropped on the training data)."""
     text, clf = corpus.rules_run(problem, option)
-    diff = corpus.first_difference(corpus.rules_report(text),
-                                   corpus.rules_report(corpus.r8_text(problem, option)))
+    diff = corpus.first_difference(corpus.rules_text(text, problem),
+                                   corpus.rules_text(corpus.r8_text(problem, option), problem))
     assert not diff, f"{problem} {option}: {diff}"
     (X, y), (Xt, yt) = corpus.data(problem)
     want = corpus.extra()[problem][option]

@@ -54,7 +54,11 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
         c4.5rules' ``-F``: also drop a condition when a one-tailed Fisher exact
         test of its association with the rule's class (among the cases satisfying
         the other conditions) is not significant at this level; ``True`` means
-        0.05. Not verified against R8 (see Notes).
+        0.05. The command line's ``-F`` takes it in percent, as c4.5rules does
+        (``-F 10`` is ``fisher=0.1``).
+    annealing : bool, default=False
+        c4.5rules' ``-a``: select the rules of a class of more than 10 rules by
+        simulated annealing instead of the greedy search (see Notes).
 
     Attributes
     ----------
@@ -158,7 +162,8 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
         builder = RuleBuilder(tree_clf.grown_tree_, cont, codes, y_codes, schema,
                               list(names), tree_clf.categories_, classes,
                               confidence=self._cf(),
-                              redundancy=float(self.redundancy), fisher=fisher, f32=f32)
+                              redundancy=float(self.redundancy), fisher=fisher,
+                              annealing=bool(self.annealing), f32=f32)
         final, default = builder.run()
         self.tree_estimator_ = tree_clf
         self.grown_tree_ = tree_clf.grown_tree_
