@@ -258,6 +258,7 @@ SPEC = {p.name: p for p in (
     Param("confidence", 0.25, _confidence),
     Param("redundancy", 1.0, _positive()),
     Param("fisher", False, lambda name, value, est: fisher_level(value)),
+    Param("annealing", False, _flag),
     Param("ccp_alpha", 0.0, _non_negative),
     Param("validation_fraction", 1 / 3, _fraction(closed=False)),
     Param("max_depth", None, _depth),
@@ -284,7 +285,7 @@ GROW = ("min_samples_leaf", "criterion", "subset_splits", "threshold", "mdl_corr
 # What C45Classifier.prune() may change: they act after growing.
 PRUNE = ("pruning", "confidence", "subtree_raising", "ccp_alpha")
 # What C45RulesClassifier takes besides GROW: the rules' CF, -r and -F.
-RULES_ONLY = ("confidence", "redundancy", "fisher")
+RULES_ONLY = ("confidence", "redundancy", "fisher", "annealing")
 
 # The estimators' parameters, in signature order.
 CLASSIFIER = ("min_samples_leaf", "confidence", "pruning", "subtree_raising", "ccp_alpha",

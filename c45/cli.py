@@ -233,8 +233,10 @@ def classifier_params(args):
 
 
 def rules_params(args):
+    # -F is c4.5rules' percent; the parameter fisher is the level as a fraction.
     return dict(min_samples_leaf=args.m, confidence=args.c / 100.0, redundancy=args.r,
-                fisher=False if args.F is None else args.F,
+                fisher=False if args.F is None else args.F / 100.0,
+                annealing=args.a,
                 criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
                 precision=args.precision, random_state=args.seed)
 
@@ -263,7 +265,8 @@ def make_classifier(args, cls=None):
 # The option that sets each parameter, as the warnings name it.
 _OPTIONS = {"min_samples_leaf": "-m", "confidence": "-c", "ccp_alpha": "--ccp-alpha",
             "subtree_raising": "--no-subtree-raising", "random_state": "--seed",
-            "redundancy": "-r", "fisher": "-F", "criterion": "-g", "subset_splits": "-s",
+            "redundancy": "-r", "fisher": "-F", "annealing": "-a", "criterion": "-g",
+            "subset_splits": "-s",
             "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs"}
 
 
@@ -286,26 +289,43 @@ def warn_idle_options(args, params_of, names, acting=()):
                   f"'c45 {args.command}' sets")
 
 
-def option_lines(args, data_source, class_column=None, what="Trees"):
+def stem_name(args):
+    """The file stem of -f, without a .names, .data or .test given with it."""
+    stem = args.stem
+    for ext in (".names", ".data", ".test"):
+        if stem.endswith(ext):
+            stem = stem[:-len(ext)]
+    return stem
+
+
+def option_lines(args, data_source, class_column=None, what="Trees", extra_lines=None):
+    """C4.5's options block. Release 8 prints an option's line when it reads the
+    option, so the lines come in the order of the command line (``-u -c 10``:
+    the unseen cases first); extra_lines: the command's own options' lines, by
+    the argparse dest that sets them."""
     lines = ["    Options:"]
+    named = {}
     if args.stem is not None:
-        stem = args.stem
-        for ext in (".names", ".data", ".test"):
-            if stem.endswith(ext):
-                stem = stem[:-len(ext)]
-        lines.append(f"\tFile stem <{stem}>")
+        named["stem"] = f"\tFile stem <{stem_name(args)}>"
     else:
-        lines.append(f"\tFile <{data_source}>, class {class_column!r}")
+        named["csv" if args.csv is not None else "arff"] = \
+            f"\tFile <{data_source}>, class {class_column!r}"
     if args.s:
-        lines.append("\tTests on discrete attribute groups")
+        named["s"] = "\tTests on discrete attribute groups"
     if args.m != 2:
-        lines.append(f"\tSensible test requires 2 branches with >={args.m:g} cases")
+        named["m"] = f"\tSensible test requires 2 branches with >={args.m:g} cases"
     if args.c != 25:
-        lines.append(f"\tPruning confidence level {args.c:g}%")
+        named["c"] = f"\tPruning confidence level {args.c:g}%"
     if args.g:
-        lines.append("\tGain criterion used")
-    if getattr(args, "unseen", False) or getattr(args, "test", None):
-        lines.append(f"\t{what} evaluated on unseen cases")
+        named["g"] = "\tGain criterion used"
+    if getattr(args, "unseen", False):
+        named["unseen"] = f"\t{what} evaluated on unseen cases"
+    elif getattr(args, "test", None):
+        named["test"] = f"\t{what} evaluated on unseen cases"
+    named.update(extra_lines or {})
+    order = getattr(args, "given_order", [])
+    lines += [named.pop(d) for d in order if d in named]
+    lines += named.values()          # set otherwise than on the command line
     extra = [f"precision {args.precision}"]
     if args.pruning != "pessimistic":
         extra.append(f"pruning {args.pruning}" + (
@@ -314,6 +334,17 @@ def option_lines(args, data_source, class_column=None, what="Trees"):
         extra.append("no subtree raising")
     lines.append("\t" + ", ".join(extra))
     return lines
+
+
+def given_order(subparser, argv):
+    """The argparse dests of the options on the command line, in their order."""
+    actions = subparser._option_string_actions
+    order = []
+    for token in argv or ():
+        action = actions.get(str(token).split("=", 1)[0])
+        if action is not None and action.dest not in order:
+            order.append(action.dest)
+    return order
 
 
 # -- output -------------------------------------------------------------------
@@ -637,14 +668,19 @@ def cmd_rules(args, out, progress):
     X, y = data.X, data.y
     out.write("\nC4.5 [release 8] rule generator (c45)\n")
     out.write("-------------------------------\n\n")
-    lines = option_lines(args, data.source, y.name, what="Rulesets")
+    own = {}
     if args.r != 1.0:
-        lines.insert(-1, f"\tRedundancy factor {args.r:g}")
+        own["r"] = f"\tRedundancy factor {args.r:g}"
     if args.F is not None:
-        lines.insert(-1, f"\tSignificance test level {100 * args.F:g}%")
+        own["F"] = f"\tSignificance test in rule pruning, threshold {args.F:g}%"
+    if args.a:
+        own["a"] = "\tSimulated annealing for selecting rules"
+    lines = option_lines(args, data.source, y.name, what="Rulesets", extra_lines=own)
     out.write("\n".join(lines) + "\n\n")
+    # c4.5rules names the file stem here (c4.5 names STEM.data).
+    source = stem_name(args) if args.stem is not None else data.source
     out.write(f"Read {len(y)} cases ({data.n_attributes} attributes) from "
-              f"{data.source}\n\n")
+              f"{source}\n\n")
     clf = cls(**rules_params(args))
     clf = _fit(clf, progress, X, y, f"growing a tree and its rules on {len(y)} cases")
     from c45.rules import evaluation_text
@@ -680,10 +716,16 @@ def _percent(text):
     return v
 
 
-def _fraction(text):
-    v = _positive(text)
-    if v >= 1:
-        raise argparse.ArgumentTypeError(f"is a level in (0, 1), got {text}")
+def _level_percent(text):
+    """c4.5rules' -F: a significance level in percent, strictly between 0 and 100."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < v < 100:
+        raise argparse.ArgumentTypeError(
+            f"is a significance level in percent, above 0 and below 100 (e.g. 5 for "
+            f"5%), got {text}")
     return v
 
 
@@ -751,9 +793,14 @@ def _add_tree_args(p, rules=False):
     if rules:
         g.add_argument("-r", type=_positive, default=1.0, metavar="R",
                        help="c4.5rules' redundancy factor (default 1)")
-        g.add_argument("-F", type=_fraction, default=None, metavar="LEVEL",
-                       help="c4.5rules' significance test on conditions, at this level "
-                            "(e.g. 0.05)")
+        g.add_argument("-F", type=_level_percent, default=None, metavar="PERCENT",
+                       help="c4.5rules' significance test in rule pruning: a condition "
+                            "also goes when Fisher's exact test of it is not "
+                            "significant at this level, percent (e.g. 10)")
+        g.add_argument("-a", action="store_true",
+                       help="c4.5rules' simulated annealing to select each class's "
+                            "rules, instead of the greedy search (classes of more "
+                            "than 10 rules)")
         g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         p.set_defaults(pruning="pessimistic", ccp_alpha=0.0, no_subtree_raising=False)
         return
@@ -852,6 +899,9 @@ def main(argv=None):
         (getattr(args, "subparser", None) or parser).error(
             f"unrecognized arguments: {' '.join(extra)}")
     _QUIET[0] = args.quiet
+    if getattr(args, "subparser", None) is not None:
+        args.given_order = given_order(args.subparser, argv if argv is not None
+                                       else sys.argv[1:])
     progress = Progress(enabled=not args.quiet)
     out = sys.stdout
     try:

@@ -4,8 +4,10 @@ The corpus (``r8-random/`` of the project's reference data) is kept compressed i
 ``tests/data/r8-random.tar.xz``: for each problem ``rNNNN`` its ``.names``, ``.data``
 and ``.test`` files, R8's output for ``c4.5 -f rNNNN -u`` under five options
 (``default``, ``m1`` = ``-m 1``, ``c10`` = ``-c 10``, ``s`` = ``-s``, ``g`` = ``-g``),
-R8's ``c4.5rules -f rNNNN -u`` output (``rules``), the per-case classes and class sums
-of R8's default trees (``pred.csv``) and ``index.json`` (sizes and errors of each).
+R8's ``c4.5rules -f rNNNN -u`` output (``rules``) and with ``-c 10``, ``-F 10``,
+``-r 1.5`` and ``-a`` (``rules-c10``, ``rules-F10``, ``rules-r15``, ``rules-a``), the
+per-case classes and class sums of R8's default trees (``pred.csv``), ``index.json``
+(sizes and errors of each) and ``extra.json`` (the rule options' rules and errors).
 
 This module extracts the archive once per process and compares c45 with it:
 
@@ -15,9 +17,10 @@ This module extracts the archive once per process and compares c45 with it:
   grown and pruned trees, both evaluation tables and the confusion matrix);
 * :func:`sums_differences` compares every case's class and class sums (train and
   test, grown and pruned tree) with ``pred.csv``, as float32;
-* :func:`rules_report` keeps, of either program's c4.5rules output, the part that
-  must be equal line for line (from ``Final rules``: the ruleset, the evaluations
-  on the training and test data with the rules dropped, the confusion matrices).
+* :func:`rules_text` makes either program's whole c4.5rules output comparable line
+  for line (the options, the ruleset, the evaluations on the training and test
+  data with the rules dropped, the confusion matrices); :func:`rules_report` keeps
+  the part from ``Final rules`` on.
 
 Run as a script it measures the whole corpus (``python tests/r8_corpus.py [-j N]
 [problem ...]``) and prints every difference; the tests in ``test_r8_corpus.py``
@@ -41,6 +44,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ARCHIVE = os.path.join(HERE, "data", "r8-random.tar.xz")
 OPTIONS = {"default": [], "m1": ["-m", "1"], "c10": ["-c", "10"], "s": ["-s"],
            "g": ["-g"]}
+# c4.5rules' options, each run by R8 on the default tree: the same flags in c45.
+RULES_OPTIONS = {"rules": [], "rules-c10": ["-c", "10"], "rules-F10": ["-F", "10"],
+                 "rules-r15": ["-r", "1.5"], "rules-a": ["-a"]}
 
 
 @functools.lru_cache(maxsize=None)
@@ -59,6 +65,13 @@ _KEEP: list = []
 @functools.lru_cache(maxsize=None)
 def index() -> dict:
     with open(os.path.join(corpus_dir(), "index.json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@functools.lru_cache(maxsize=None)
+def extra() -> dict:
+    """The figures of R8's runs with the options index.json leaves out."""
+    with open(os.path.join(corpus_dir(), "extra.json"), encoding="utf-8") as fh:
         return json.load(fh)
 
 
@@ -106,12 +119,13 @@ def fit_output(problem: str, option: str) -> str:
     return fit_run(problem, option)[0]
 
 
-def rules_run(problem: str):
-    return run_cli(["rules", "-f", stem(problem), "-u", "--precision", "float32", "-q"])
+def rules_run(problem: str, option: str = "rules"):
+    return run_cli(["rules", "-f", stem(problem), "-u", "--precision", "float32", "-q",
+                    *RULES_OPTIONS[option]])
 
 
-def rules_output(problem: str) -> str:
-    return rules_run(problem)[0]
+def rules_output(problem: str, option: str = "rules") -> str:
+    return rules_run(problem, option)[0]
 
 
 def tree_report(text: str) -> list:
@@ -131,6 +145,23 @@ def rules_report(text: str) -> list:
     while lines and not lines[-1]:
         lines.pop()
     return lines[start:]
+
+
+def rules_text(text: str, problem: str) -> list:
+    """Either program's whole c4.5rules output as lines without trailing whitespace,
+    made comparable: the banner line (R8's, with the run's date, is removed from
+    its files) and c45's own options line (``precision ...``) left out, the file
+    stem named as R8's runs named it (``x``), trailing blank lines dropped."""
+    where = stem(problem)
+    out = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line.startswith("C4.5 [release 8]") or line.startswith("\tprecision "):
+            continue
+        out.append(line.replace(f"<{where}>", "<x>").replace(f" from {where}", " from x"))
+    while out and not out[-1]:
+        out.pop()
+    return out
 
 
 def first_difference(got: list, expected: list) -> str:
@@ -182,26 +213,33 @@ def sums_differences(problem: str, clf=None, limit: int = 5) -> list:
     return out
 
 
-def check_problem(problem: str) -> dict:
-    """Every difference of one problem, by check (empty lists: all equal)."""
+def check_problem(problem: str, checks=None) -> dict:
+    """Every difference of one problem, by check (empty lists: all equal); checks:
+    the names of those to run (default all)."""
     result = {}
     for option in OPTIONS:
+        if checks and option not in checks:
+            continue
         try:
             got = tree_report(fit_output(problem, option))
             diff = first_difference(got, tree_report(r8_text(problem, option)))
         except Exception as exc:  # noqa: BLE001 - reported, not hidden
             diff = f"{type(exc).__name__}: {exc}"
         result[option] = [diff] if diff else []
-    try:
-        result["sums"] = sums_differences(problem)
-    except Exception as exc:  # noqa: BLE001
-        result["sums"] = [f"{type(exc).__name__}: {exc}"]
-    try:
-        got = rules_report(rules_output(problem))
-        diff = first_difference(got, rules_report(r8_text(problem, "rules")))
-    except Exception as exc:  # noqa: BLE001
-        diff = f"{type(exc).__name__}: {exc}"
-    result["rules"] = [diff] if diff else []
+    if not checks or "sums" in checks:
+        try:
+            result["sums"] = sums_differences(problem)
+        except Exception as exc:  # noqa: BLE001
+            result["sums"] = [f"{type(exc).__name__}: {exc}"]
+    for option in RULES_OPTIONS:
+        if checks and option not in checks:
+            continue
+        try:
+            got = rules_text(rules_output(problem, option), problem)
+            diff = first_difference(got, rules_text(r8_text(problem, option), problem))
+        except Exception as exc:  # noqa: BLE001
+            diff = f"{type(exc).__name__}: {exc}"
+        result[option] = [diff] if diff else []
     return result
 
 
@@ -211,11 +249,15 @@ def _main(argv=None):
     p = argparse.ArgumentParser(description="compare c45 float32 with R8 on the corpus")
     p.add_argument("problems", nargs="*")
     p.add_argument("-j", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--check", action="append", metavar="NAME",
+                   help="run only this check (repeatable): "
+                        + ", ".join(list(OPTIONS) + ["sums"] + list(RULES_OPTIONS)))
     args = p.parse_args(argv)
     names = args.problems or problems()
+    checks = args.check or list(OPTIONS) + ["sums"] + list(RULES_OPTIONS)
     with ProcessPoolExecutor(args.j) as pool:
-        results = dict(zip(names, pool.map(check_problem, names, chunksize=4)))
-    checks = list(OPTIONS) + ["sums", "rules"]
+        results = dict(zip(names, pool.map(functools.partial(check_problem, checks=checks),
+                                           names, chunksize=4)))
     for name, res in results.items():
         for check in checks:
             for line in res[check]:

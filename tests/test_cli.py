@@ -335,6 +335,33 @@ def test_rules_command(capsys):
     assert "Evaluation on test data (17 items)" in out
 
 
+def test_rules_options_as_release8_takes_and_prints_them(capsys):
+    """-F takes c4.5rules' percent; the options' lines come in the order of the
+    command line, as Release 8 prints them; c4.5rules reads from the stem."""
+    stem = str(REFERENCE / "labor-neg")
+    assert cli.main(["rules", "-F", "10", "-f", stem, "-a", "-u", "-c", "10", "-q"]) == 0
+    out = capsys.readouterr().out
+    head = out[out.index("    Options:"):out.index("Read ")].splitlines()
+    assert head[1:6] == ["\tSignificance test in rule pruning, threshold 10%",
+                         f"\tFile stem <{stem}>",
+                         "\tSimulated annealing for selecting rules",
+                         "\tRulesets evaluated on unseen cases",
+                         "\tPruning confidence level 10%"]
+    assert f"Read 40 cases (16 attributes) from {stem}\n" in out
+    X, y = read_c45(REFERENCE / "labor-neg")
+    clf = c45.C45RulesClassifier(fisher=0.1, annealing=True, confidence=0.1).fit(X, y)
+    assert c45.export_rules(clf, evaluation=True) in out
+
+
+@pytest.mark.parametrize("level", ["0", "100", "-5", "150", "nan", "x"])
+def test_rules_significance_is_a_percent_strictly_inside_0_100(level, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["rules", "-f", str(REFERENCE / "golf"), "-F", level])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument -F" in err
+
+
 # -- the demo, progress, reading once -------------------------------------------
 def test_no_arguments_still_runs_the_demo():
     done = run()

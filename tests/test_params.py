@@ -20,7 +20,7 @@ SIGNATURES = {
         "class_weight=None)"),
     C45RulesClassifier: (
         "(min_samples_leaf=2, confidence=0.25, redundancy=1.0, fisher=False, "
-        "criterion='gain_ratio', subset_splits=False, threshold='data', "
+        "annealing=False, criterion='gain_ratio', subset_splits=False, threshold='data', "
         "mdl_correction=True, categorical_features='auto', precision='float64', "
         "max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None, "
         "max_features=None, random_state=None)"),

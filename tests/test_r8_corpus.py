@@ -15,7 +15,9 @@ and R8's class sums of every case (see ``r8_corpus``). For every problem:
   c4.5rules report line for line from ``Final rules from tree 0:`` on (the ruleset,
   its evaluation with the rules dropped, test evaluation, confusion matrices), and
   the rules kept (those used on the training data), default class and errors
-  equal ``index.json``'s.
+  equal ``index.json``'s;
+* ``test_rules_options``: the same with c4.5rules' options (``-c 10``, ``-r 1.5``,
+  ``-F 10``, ``-a``), the figures from ``extra.json``.
 """
 import os
 
@@ -30,6 +32,39 @@ PROBLEMS = corpus.problems()
 # Problems whose c4.5rules report c45 does not reproduce (none since r0194 was
 # explained: the rule bits' running sum is stored after each condition).
 RULES_DIFFER: set = set()
+
+# Per c4.5rules option (r8_corpus.RULES_OPTIONS), the problems whose report c45 does
+# not reproduce. r0194 (-c 10) and r0008 (-r 1.5): two rules with the same
+# conditions in another order, whose bits differ in their last binary32 place;
+# Release 8 selects the costlier one there, the cheaper one in r0194's default run.
+# -F 10: c45's Fisher test (one-tailed, among the cases satisfying the other
+# conditions, a failing condition letting the best one by Pess go) drops
+# conditions where Release 8 keeps them; R8's test is not found yet. These
+# problems are equal:
+_F10_EQUAL = {
+    3, 9, 10, 11, 17, 23, 25, 27, 30, 34, 36, 38, 43, 46, 47, 48, 49, 57, 69, 72,
+    80, 81, 83, 89, 97, 108, 114, 117, 120, 121, 130, 136, 142, 147, 148, 155, 156,
+    157, 158, 163, 166, 173, 178, 182, 186, 190, 191, 195, 202, 212, 215, 219, 228,
+    233, 234, 237, 239, 263, 274, 277, 285, 288, 291, 294, 296, 299}
+# -a: c45's annealing is one plausible schedule (c45.rules._selection.anneal),
+# not Release 8's; where both reach the same subsets the reports are equal. These
+# problems differ:
+_ANNEAL_DIFFER = {
+    1, 7, 8, 12, 15, 18, 20, 22, 28, 32, 33, 39, 45, 50, 52, 53, 55, 59, 66, 70, 71,
+    73, 78, 82, 85, 91, 93, 96, 99, 100, 104, 124, 134, 138, 143, 146, 152, 153,
+    159, 161, 167, 169, 170, 171, 179, 181, 183, 187, 192, 194, 197, 204, 208, 209,
+    216, 225, 242, 243, 245, 252, 253, 257, 260, 269, 271, 279, 287, 289, 292}
+OPTION_DIFFER = {"rules-c10": {"r0194"}, "rules-r15": {"r0008"},
+                 "rules-F10": {p for p in PROBLEMS if int(p[1:]) not in _F10_EQUAL},
+                 "rules-a": {f"r{n:04d}" for n in _ANNEAL_DIFFER}}
+
+
+def _option_cases():
+    for option in OPTION_DIFFER:
+        for p in PROBLEMS:
+            marks = [pytest.mark.xfail(strict=True, reason="see OPTION_DIFFER")] \
+                if p in OPTION_DIFFER[option] else []
+            yield pytest.param(p, option, marks=marks, id=f"{p}-{option}")
 
 
 def _rules_cases():
@@ -62,8 +97,8 @@ def test_c45_output_and_class_sums(problem):
 @pytest.mark.parametrize("problem", list(_rules_cases()))
 def test_rules(problem):
     text, clf = corpus.rules_run(problem)
-    diff = corpus.first_difference(corpus.rules_report(text),
-                                   corpus.rules_report(corpus.r8_text(problem, "rules")))
+    diff = corpus.first_difference(corpus.rules_text(text, problem),
+                                   corpus.rules_text(corpus.r8_text(problem, "rules"), problem))
     assert not diff, f"{problem}: {diff}"
     (X, y), (Xt, yt) = corpus.data(problem)
     want = corpus.index()[problem]["rules"]
@@ -75,6 +110,23 @@ def test_rules(problem):
     used = sum(1 for r in clf.rules_ if r.used > 0)
     assert (used, str(clf.default_class_), errors, test_errors) == (
         want["rules_kept"], want["default_class"], want["train_errors"], want["test_errors"])
+
+
+@pytest.mark.parametrize("problem,option", list(_option_cases()))
+def test_rules_options(problem, option):
+    """c45 rules with c4.5rules' options prints R8's report from ``Final rules``
+    on, and its rules and errors equal extra.json's (whose rule count is that of
+    the printed ruleset, before the rules dropped on the training data)."""
+    text, clf = corpus.rules_run(problem, option)
+    diff = corpus.first_difference(corpus.rules_text(text, problem),
+                                   corpus.rules_text(corpus.r8_text(problem, option), problem))
+    assert not diff, f"{problem} {option}: {diff}"
+    (X, y), (Xt, yt) = corpus.data(problem)
+    want = corpus.extra()[problem][option]
+    errors = int(np.sum(clf.predict(X).astype(object) != np.asarray(y, dtype=object)))
+    test_errors = int(np.sum(clf.predict(Xt).astype(object) != np.asarray(yt, dtype=object)))
+    assert (len(clf.ordered_rules_), errors, test_errors) == (
+        want["rules"], want["train_errors"], want["test_errors"])
 
 
 def test_labor_57_cases_grow_release8s_tree_in_float32():

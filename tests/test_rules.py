@@ -721,3 +721,16 @@ def test_the_old_import_paths_still_work():
         assert getattr(old, name) is not None
     for name in new.__all__:
         assert getattr(old, name) is getattr(new, name)
+
+
+def test_rule_table_used_column_is_six_wide():
+    """c4.5rules prints Used in six places (the two spaces before it included):
+    at 10,000 cases and more one space parts it from Error."""
+    from c45.rules._export import rule_table
+    from c45.rules._ruleset import Rule
+    r = Rule(number=3, conditions=(), class_index=0, class_="a", error=0.016,
+             used=12345, wrong=7, better=9, worse=2)
+    row = rule_table([r])[2]
+    assert row.startswith("   3     0   1.6% 12345      7 (0.1%)\t     7 (9|2) \ta")
+    r.used = 159
+    assert rule_table([r])[2].startswith("   3     0   1.6%   159      7 ")

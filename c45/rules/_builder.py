@@ -50,11 +50,13 @@ class RuleBuilder:
     cont, codes : encoded training matrices; y : class codes; schema : the encoding
     schema; feature_names, categories, classes : for the conditions' labels;
     confidence : c4.5rules' CF; redundancy : ``-r``; fisher : None or the
-    significance level of ``-F``; f32 : C4.5's binary32 arithmetic.
+    significance level of ``-F``; annealing : ``-a``, simulated annealing instead
+    of the greedy search; f32 : C4.5's binary32 arithmetic.
     """
 
     def __init__(self, tree, cont, codes, y, schema, feature_names, categories,
-                 classes, confidence=0.25, redundancy=1.0, fisher=None, f32=True):
+                 classes, confidence=0.25, redundancy=1.0, fisher=None, annealing=False,
+                 f32=True):
         self.tree = tree
         self.cont, self.codes, self.col = cont, codes, schema.col
         self.y = np.asarray(y, dtype=np.int64)
@@ -67,6 +69,7 @@ class RuleBuilder:
         self.cf = confidence
         self.redundancy = redundancy
         self.fisher = fisher
+        self.annealing = annealing
         self.f32 = f32
         self.precision = "float32" if f32 else "float64"
         self.lengths = _Lengths(f32)
@@ -310,6 +313,9 @@ class RuleBuilder:
             if len(mine) <= _EXHAUSTIVE_MAX:
                 best_sel, best_cost = search.exhaustive()
                 how = "exhaustive"
+            elif self.annealing:
+                best_sel, best_cost = search.anneal(rng)
+                how = "annealing"
             else:
                 best_sel, best_cost = search.greedy(rng)
                 how = "greedy"

@@ -8,6 +8,9 @@ import numpy as np
 _LN2 = 0.69314718055994530942
 _EXHAUSTIVE_MAX = 10          # classes with more rules get the greedy search
 _GREEDY_TRIALS = 11           # trials t = 0..10, inclusion probability t/10
+# Simulated annealing (-a): the temperature falls from _ANNEAL_START by the factor
+# _ANNEAL_COOLING while above _ANNEAL_STOP, with _ANNEAL_TRIES proposed flips at each.
+_ANNEAL_START, _ANNEAL_COOLING, _ANNEAL_STOP, _ANNEAL_TRIES = 1000.0, 0.95, 0.001, 100
 
 
 def _r32(f32, x):
@@ -149,6 +152,65 @@ class SubsetSearch:
             if best_cost is None or cost < best_cost:
                 best_s, best_cost = s, cost
         return [i for i in range(R) if best_s >> i & 1], best_cost
+
+    def _counts(self, inc):
+        """(cover count per case, bits, n_sel, fires, fp, fn) of a subset."""
+        cnt = np.zeros(self.n, dtype=np.int64)
+        for i in np.flatnonzero(inc):
+            cnt[self.masks[i]] += 1
+        cov = cnt > 0
+        bits = sum(self.bits[i] for i in np.flatnonzero(inc))
+        return cnt, (bits, int(np.count_nonzero(inc)), int(cov.sum()),
+                     int((cov & ~self.in_class).sum()), int((~cov & self.in_class).sum()))
+
+    def _flipped(self, cnt, inc, state, i):
+        """The subset's (bits, n_sel, fires, fp, fn) with rule i toggled."""
+        bits, n_sel, fires, fp, fn = state
+        c, pos = cnt[self.masks[i]], self.in_class[self.masks[i]]
+        if inc[i]:
+            gone = c == 1
+            g, gp = int(gone.sum()), int((gone & pos).sum())
+            return bits - self.bits[i], n_sel - 1, fires - g, fp - (g - gp), fn + gp
+        new = c == 0
+        g, gp = int(new.sum()), int((new & pos).sum())
+        return bits + self.bits[i], n_sel + 1, fires + g, fp + (g - gp), fn - gp
+
+    def anneal(self, rng):
+        """Simulated annealing from the empty subset: at each temperature T (from
+        1000, times 0.95, while above 0.001) 100 proposals, each toggling the rule
+        ``int(draw * R)``; a toggle that lowers the cost is taken, another with
+        probability exp(-increase / T) (a second draw). Then the hill-climb of
+        :meth:`greedy` from where it ends, so the subset is one no single toggle
+        improves."""
+        R = len(self.masks)
+        inc = np.zeros(R, dtype=bool)
+        cnt, state = self._counts(inc)
+        cost = self.cost(*state)
+        temp = _ANNEAL_START
+        while temp > _ANNEAL_STOP:
+            for _ in range(_ANNEAL_TRIES):
+                i = int(rng.uniform() * R)
+                new = self._flipped(cnt, inc, state, i)
+                delta = self.cost(*new) - cost
+                if delta < 0 or rng.uniform() < math.exp(-delta / temp):
+                    cnt[self.masks[i]] += -1 if inc[i] else 1
+                    inc[i] = not inc[i]
+                    state, cost = new, cost + delta
+                    cost = self.cost(*state)
+            temp *= _ANNEAL_COOLING
+        while True:
+            best_i, best_gain, best_new = -1, 0.0, None
+            for i in range(R):
+                new = self._flipped(cnt, inc, state, i)
+                gain = cost - self.cost(*new)
+                if gain > best_gain:
+                    best_i, best_gain, best_new = i, gain, new
+            if best_i < 0:
+                return list(np.flatnonzero(inc)), cost
+            cnt[self.masks[best_i]] += -1 if inc[best_i] else 1
+            inc[best_i] = not inc[best_i]
+            state = best_new
+            cost = self.cost(*state)
 
     def greedy(self, rng):
         """11 trials t = 0..10: each rule starts in the subset when the next draw of
