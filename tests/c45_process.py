@@ -35,3 +35,64 @@ def run(argv, timeout=120, env=None, cwd=None, **kwargs):
 def run_python(code, timeout=120, env=None):
     """``python -c CODE`` (dedented): CompletedProcess."""
     return run(["-c", textwrap.dedent(code)], timeout=timeout, env=env)
+
+
+_CASES_LOOP = '''
+import pickle, sys, traceback
+with open(sys.argv[1], "rb") as _fh:
+    _cases = pickle.load(_fh)
+for _i, _payload in _cases:
+    print(f"\\0START {_i}", flush=True)
+    try:
+        _outcome = str(case(_payload))
+    except BaseException:
+        _outcome = "RAISED " + traceback.format_exc()
+    print(f"\\0END {_i} {_outcome!r}", flush=True)
+'''
+
+
+def run_cases(code, payloads, folder, timeout=300):
+    """The outcomes of ``case(payload)`` (`code` defines it) for every payload, as
+    strings, each case as if in a fresh interpreter of its own but in as few as
+    possible: one child runs the cases in turn (each start costs about a second of
+    imports); a case that crashes or hangs its child gets that as its outcome
+    ("CRASHED ..." or "HUNG ...") and the cases after it run in a new child. An
+    exception escaping case() is its outcome ("RAISED" and the traceback). `folder`
+    holds the script and the cases; `timeout` is each child's, in seconds."""
+    import ast
+    import pickle
+    script = os.path.join(folder, "c45_cases.py")
+    with open(script, "w", encoding="utf-8") as fh:
+        fh.write(textwrap.dedent(code) + _CASES_LOOP)
+    outcomes = {}
+    todo = list(range(len(payloads)))
+    while todo:
+        cases = os.path.join(folder, "c45_cases.pickle")
+        with open(cases, "wb") as fh:
+            pickle.dump([(i, payloads[i]) for i in todo], fh)
+        try:
+            done = run([script, cases], timeout=timeout)
+            stdout, failure = done.stdout, (
+                None if done.returncode == 0 else
+                f"CRASHED (exit {done.returncode}): {done.stderr[-3000:]}")
+        except subprocess.TimeoutExpired as exc:
+            out = exc.stdout or ""
+            stdout = out.decode(errors="replace") if isinstance(out, bytes) else out
+            failure = f"HUNG (its child ran over {timeout} s)"
+        started = None
+        for line in stdout.split("\n"):
+            if line.startswith("\0START "):
+                started = int(line.split()[1])
+            elif line.startswith("\0END "):
+                _, i, outcome = line.split(" ", 2)
+                outcomes[int(i)] = ast.literal_eval(outcome)
+                started = None
+        if failure is None:
+            failure = "NOT RUN (the child ended before it)"
+        # The case running when the child died; if none was, every case left
+        # (the child could not even begin, or ended without running them).
+        for i in [started] if started is not None else [i for i in todo
+                                                          if i not in outcomes]:
+            outcomes[i] = failure
+        todo = [i for i in todo if i not in outcomes]
+    return [outcomes[i] for i in range(len(payloads))]

@@ -88,8 +88,40 @@ def r8_text(problem: str, what: str) -> str:
         return fh.read()
 
 
+# (stem, encoding, parts read before by the same C45Files, part) -> (X, y). Each
+# problem's files are read by six commands and by data(); parsing is a fifth of
+# a command's time, so each (stem, part) is parsed once and the others get
+# copies. A C45Files numbers "discrete N" values over its earlier reads, hence
+# the key holds them.
+_READS: dict = {}
+
+
+@contextlib.contextmanager
+def shared_reads():
+    """Within: C45Files.read answers a read made before (same file, same earlier
+    reads through its object) with a deep copy of what that read returned."""
+    from c45.io import C45Files
+    read = C45Files.read
+
+    def shared(self, part="data", progress=None):
+        history = self.__dict__.setdefault("_r8_corpus_parts", [])
+        key = (self.stem, self.encoding, tuple(history), part)
+        history.append(part)
+        if key not in _READS:
+            _READS[key] = read(self, part, progress)
+        X, y = _READS[key]
+        return X.copy(deep=True), y.copy()
+
+    C45Files.read = shared
+    try:
+        yield
+    finally:
+        C45Files.read = read
+
+
 def run_cli(argv):
-    """(output, fitted model) of ``c45 ARGV`` run in this process."""
+    """(output, fitted model) of ``c45 ARGV`` run in this process (reading its
+    files through shared_reads)."""
     from c45 import cli
     out = io.StringIO()
     fitted = []
@@ -101,7 +133,7 @@ def run_cli(argv):
 
     cli._fit = keep
     try:
-        with contextlib.redirect_stdout(out):
+        with contextlib.redirect_stdout(out), shared_reads():
             status = cli.main(argv)
     finally:
         cli._fit = fit
@@ -178,8 +210,9 @@ def first_difference(got: list, expected: list) -> str:
 def data(problem: str):
     """((X, y), (X_test, y_test)) of a problem, as the c45 command reads them."""
     from c45.io import C45Files
-    files = C45Files(stem(problem))
-    return files.read("data"), files.read("test")
+    with shared_reads():
+        files = C45Files(stem(problem))
+        return files.read("data"), files.read("test")
 
 
 def sums_differences(problem: str, clf=None, limit: int = 5) -> list:

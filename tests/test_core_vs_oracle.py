@@ -3,6 +3,8 @@ small data sets: mixed feature kinds, duplicates, near-ties, unknown values, unu
 categories and classes, case weights. Trees must be identical field for field
 (weights, errors, distributions, thresholds) in both precisions, and so must the
 class sums of classification."""
+import functools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -191,15 +193,21 @@ def test_top_binary_splits_equal_oracle():
         assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
 
 
+@functools.lru_cache(maxsize=None)
+def task_problem_oracle(seed):
+    """task_problem(seed) and the oracle's (grown, pruned) trees of it, made once
+    for both n_jobs cases (the oracle is pure Python: most of their time)."""
+    X, columns, kinds, y = task_problem(seed)
+    return X, y, fit_oracle(columns, kinds, y, 4, min_samples_leaf=2, precision="float64")
+
+
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_subtree_tasks_equal_oracle(n_jobs):
     """Growing set-aside subtrees (on one thread or two) must keep the top of the
     tree's path state: a task grown with the main buffers once overwrote the
     discrete tests in use on the top path (seed 0 then grew 490 nodes, not 569)."""
     for seed in range(4):
-        X, columns, kinds, y = task_problem(seed)
-        grown, pruned = fit_oracle(columns, kinds, y, 4, min_samples_leaf=2,
-                                   precision="float64")
+        X, y, (grown, pruned) = task_problem_oracle(seed)
         y_cat = pd.Categorical.from_codes(y, ["k0", "k1", "k2", "k3"])
         clf = C45Classifier(n_jobs=n_jobs).fit(X, y_cat)
         assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
@@ -224,15 +232,20 @@ def many_branch_problem(seed, n=6000):
     return X, [x0, d], [None, 20], y
 
 
+@functools.lru_cache(maxsize=None)
+def many_branch_oracle(seed):
+    """many_branch_problem(seed) and the oracle's trees of it, made once."""
+    X, columns, kinds, y = many_branch_problem(seed)
+    return X, y, fit_oracle(columns, kinds, y, 4, min_samples_leaf=2, precision="float64")
+
+
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_many_branch_children_equal_oracle(n_jobs):
     """The lists of a many-branch test's children gathered through the per-branch
     index must be the ones the parent's filter gives: same cases, same order, the
     unknown-outcome cases' weights scaled."""
     for seed in range(2):
-        X, columns, kinds, y = many_branch_problem(seed)
-        grown, pruned = fit_oracle(columns, kinds, y, 4, min_samples_leaf=2,
-                                   precision="float64")
+        X, y, (grown, pruned) = many_branch_oracle(seed)
         clf = C45Classifier(n_jobs=n_jobs).fit(X, y)
         assert clf.grown_tree_.feature[0] == 1 and clf.grown_tree_.n_children[0] == 20
         assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"

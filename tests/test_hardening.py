@@ -2,8 +2,10 @@
 tampered model files and pickles, extreme parameters and data, fork after OpenMP.
 
 Every case that could crash the interpreter (a tree the C walkers would read out
-of bounds, a huge allocation, a thread storm, a hang) runs in its own process
-with a timeout: the test fails on a crash, a hang or the wrong outcome. The
+of bounds, a huge allocation, a thread storm, a hang) runs in a child process
+with a timeout: the test fails on a crash, a hang or the wrong outcome. (The
+tampered models share children, c45_process.run_cases: a crash or hang is
+charged to the case that caused it and the rest go on in a new child.) The
 tampered files are made here, from a freshly fitted model (JSON with its
 checksum recomputed), so they follow the format as it is.
 """
@@ -151,52 +153,76 @@ class _PickleAs:
 
 
 LOAD_AND_PREDICT = """
-import pickle, sys
+import pickle
 import numpy as np
 from c45 import from_json
 X = pickle.loads(bytes.fromhex({X!r}))
-try:
-    {load}
-    clf.predict(X, tree="grown"); clf.predict_proba(X, tree="grown")
-    print("LOADED")
-except ValueError as exc:
-    print("REFUSED:", exc)
+def case(model):
+    try:
+        {load}
+        clf.predict(X, tree="grown"); clf.predict_proba(X, tree="grown")
+        return "LOADED"
+    except ValueError as exc:
+        return f"REFUSED: {{exc}}"
 """
 
 
-@pytest.mark.parametrize("name", sorted(TAMPERINGS))
-def test_tampered_tree_in_pickle_is_refused(model, name):
+def refused(cases, X, load, tmp_path_factory):
+    """{name: outcomes} of loading each case's models (`load` makes `clf` from
+    `model`) and predicting X, in child processes (c45_process.run_cases: a
+    crash or a hang is the outcome of the case that caused it)."""
+    names = [name for name, models in cases for _ in models]
+    outcomes = c45_process.run_cases(
+        LOAD_AND_PREDICT.format(X=pickle.dumps(X).hex(), load=load),
+        [m for _, models in cases for m in models], str(tmp_path_factory.mktemp("cases")))
+    out = {}
+    for name, outcome in zip(names, outcomes):
+        out.setdefault(name, []).append(outcome)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pickle_outcomes(model, tmp_path_factory):
+    """Every tampering's pickle, as a call to Tree and as Tree's state."""
     clf, X, _ = model
-    arrays = tampered_arrays(clf.grown_tree_, TAMPERINGS[name])
-    for build in (False, True):
-        data = tampered_pickle(clf, arrays, build)
-        code = LOAD_AND_PREDICT.format(
-            X=pickle.dumps(X).hex(),
-            load=f"clf = pickle.loads(bytes.fromhex({data.hex()!r}))")
-        expect_outcome(code, "REFUSED: c45")
+    cases = []
+    for name in sorted(TAMPERINGS):
+        arrays = tampered_arrays(clf.grown_tree_, TAMPERINGS[name])
+        cases.append((name, [tampered_pickle(clf, arrays, build) for build in (False, True)]))
+    return refused(cases, X, "clf = pickle.loads(model)", tmp_path_factory)
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERINGS))
+def test_tampered_tree_in_pickle_is_refused(pickle_outcomes, name):
+    for outcome in pickle_outcomes[name]:
+        assert "REFUSED: c45" in outcome, outcome[-3000:]
 
 
 # Values JSON cannot hold (the loader's checksum step refuses them) are left out.
 JSON_TAMPERINGS = sorted(set(TAMPERINGS) - {"infinite errors"})
 
 
-@pytest.mark.parametrize("name", JSON_TAMPERINGS)
-def test_tampered_tree_in_json_is_refused(model, name, tmp_path):
+@pytest.fixture(scope="module")
+def json_outcomes(model, tmp_path_factory):
     clf, X, _ = model
-    arrays = tampered_arrays(clf.grown_tree_, TAMPERINGS[name])
-    doc = json.loads(to_json(clf))
-    tree = doc["trees"]["grown"]
-    for f in clf.grown_tree_._fields:
-        v = arrays[f]
-        tree[f] = [[float(x) for x in row] for row in v] if v.ndim == 2 else [
-            None if (v.dtype.kind == "f" and np.isnan(x)) else
-            (float(x) if v.dtype.kind == "f" else int(x)) for x in v]
-    path = tmp_path / "evil.json"
-    path.write_text(retamper(doc))
-    code = LOAD_AND_PREDICT.format(
-        X=pickle.dumps(X).hex(),
-        load=f"clf = from_json(open({str(path)!r}).read())")
-    expect_outcome(code, "REFUSED: c45 model file is corrupted")
+    cases = []
+    for name in JSON_TAMPERINGS:
+        arrays = tampered_arrays(clf.grown_tree_, TAMPERINGS[name])
+        doc = json.loads(to_json(clf))
+        tree = doc["trees"]["grown"]
+        for f in clf.grown_tree_._fields:
+            v = arrays[f]
+            tree[f] = [[float(x) for x in row] for row in v] if v.ndim == 2 else [
+                None if (v.dtype.kind == "f" and np.isnan(x)) else
+                (float(x) if v.dtype.kind == "f" else int(x)) for x in v]
+        cases.append((name, [retamper(doc)]))
+    return refused(cases, X, "clf = from_json(model)", tmp_path_factory)
+
+
+@pytest.mark.parametrize("name", JSON_TAMPERINGS)
+def test_tampered_tree_in_json_is_refused(json_outcomes, name):
+    for outcome in json_outcomes[name]:
+        assert "REFUSED: c45 model file is corrupted" in outcome, outcome[-3000:]
 
 
 def test_untampered_pickle_and_json_load_and_predict_the_same(model):
