@@ -58,11 +58,7 @@ def _check_classifier(clf):
 
 def _pick_tree(clf, tree):
     _check_classifier(clf)
-    if tree == "final":
-        return clf.tree_
-    if tree == "grown":
-        return clf.grown_tree_
-    raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
+    return clf._pick_tree(tree, clf.__dict__)
 
 
 def name_list(values, n, what, unit):
@@ -169,7 +165,7 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     # node_class and value's columns index declared_classes_; _value is written
     # in the order of classes_, as predict_proba's columns.
     classes = [_py(c) for c in clf.declared_classes_]
-    columns = clf._class_columns()
+    columns = clf._class_columns(clf.declared_classes_)
     if weights:
         clash = [n for n in names if n in _META]
         if clash:

@@ -417,3 +417,40 @@ def test_readers_of_a_model_being_refitted_see_one_model_at_a_time():
     print("CALLS", calls[0] > 0, "ERRORS", len(errors), errors[:3])
     """
     run_ok(code, ["CALLS True ERRORS 0"], timeout=600)
+
+
+def test_readers_of_a_ruleset_being_refitted_see_one_ruleset_at_a_time():
+    """C45RulesClassifier.fit swaps its fitted state in one step too, and predict
+    reads its rules, schema and classes from one state."""
+    code = """
+    import threading
+    import numpy as np
+    from c45 import C45RulesClassifier
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(6000, 3))
+    ya = np.where(X[:, 0] > 0, "a", "b")
+    yb = np.array(["p", "q", "r"])[np.digitize(X[:, 1], [-0.5, 0.5])]
+    rows = np.tile(X, (4, 1))
+    want = {frozenset("ab"): C45RulesClassifier().fit(X, ya).predict(rows),
+            frozenset("pqr"): C45RulesClassifier().fit(X, yb).predict(rows)}
+    clf = C45RulesClassifier().fit(X, ya)
+    errors, calls, stop = [], [0], threading.Event()
+    def read():
+        while not stop.is_set():
+            try:
+                got = clf.predict(rows)
+                key = frozenset(got)
+                if key not in want or not (got == want[key]).all():
+                    errors.append(f"labels {sorted(key)}")
+                calls[0] += 1
+            except Exception as e:
+                errors.append(repr(e))
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for t in readers: t.start()
+    for i in range(16):
+        clf.fit(X, yb if i % 2 == 0 else ya)
+    stop.set()
+    for t in readers: t.join()
+    print("CALLS", calls[0] > 0, "ERRORS", len(errors), errors[:3])
+    """
+    run_ok(code, ["CALLS True ERRORS 0"], timeout=600)

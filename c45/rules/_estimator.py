@@ -176,36 +176,40 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
                               redundancy=float(self.redundancy), fisher=fisher,
                               annealing=bool(self.annealing), f32=f32)
         final, default = builder.run()
-        self.tree_estimator_ = tree_clf
-        self.grown_tree_ = tree_clf.grown_tree_
-        self._schema = schema
+        # The fitted state in one step (a new __dict__): a thread predicting
+        # meanwhile reads the old rules or the new ones, never a mix.
+        fitted = {}
+        fitted["tree_estimator_"] = tree_clf
+        fitted["grown_tree_"] = tree_clf.grown_tree_
+        fitted["_schema"] = schema
         # The rules' class indices (class_index, the default) index
         # declared_classes_, C4.5's order; classes_ is sorted, as tree_clf's.
-        self.classes_ = tree_clf.classes_
-        self.declared_classes_ = classes
-        self.n_features_in_ = tree_clf.n_features_in_
+        fitted["classes_"] = tree_clf.classes_
+        fitted["declared_classes_"] = classes
+        fitted["n_features_in_"] = tree_clf.n_features_in_
         if hasattr(tree_clf, "feature_names_in_"):
-            self.feature_names_in_ = tree_clf.feature_names_in_
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        self.categories_ = tree_clf.categories_
-        self.rules_ = final
-        self.ordered_rules_ = [replace(r) for r in builder.ordered]
-        self.evaluation_rounds_ = builder.rounds
-        self.default_class_ = classes[default]
-        self._default_index = default
-        self.candidate_rules_ = builder.rules
-        self.selection_ = builder.selection
-        self.class_order_ = [classes[c] for c in builder.class_order]
-        self.dropped_rules_ = list(builder.dropped)
-        self.attribute_bits_ = builder.att_bits
-        self.attribute_test_bits_ = builder.att_test_bits
-        self.pruning_log_ = [
+            fitted["feature_names_in_"] = tree_clf.feature_names_in_
+        fitted["categories_"] = tree_clf.categories_
+        fitted["rules_"] = final
+        fitted["ordered_rules_"] = [replace(r) for r in builder.ordered]
+        fitted["evaluation_rounds_"] = builder.rounds
+        fitted["default_class_"] = classes[default]
+        fitted["_default_index"] = default
+        fitted["candidate_rules_"] = builder.rules
+        fitted["selection_"] = builder.selection
+        fitted["class_order_"] = [classes[c] for c in builder.class_order]
+        fitted["dropped_rules_"] = list(builder.dropped)
+        fitted["attribute_bits_"] = builder.att_bits
+        fitted["attribute_test_bits_"] = builder.att_test_bits
+        fitted["pruning_log_"] = [
             dict(leaf_conditions=list(c.path), class_=classes[c.class_index],
                  steps=c.trace, rule=c.rule_number or None)
             for c in builder.candidates]
         pred, _ = tally(final, [builder.rule_cover(r) for r in final], default, builder.n)
-        self._train_summary = (builder.n, int(np.sum(pred != builder.y)))
+        fitted["_train_summary"] = (builder.n, int(np.sum(pred != builder.y)))
+        state = {k: v for k, v in self.__dict__.items() if k != "feature_names_in_"}
+        state.update(fitted)
+        self.__dict__ = state
         return self
 
     def _encode(self, X):
@@ -215,25 +219,39 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
                                      "C45RulesClassifier")
         return cont, codes
 
+    def _apply(self, X):
+        """(the fitted state read once, apply's answer): fit swaps the state in
+        one step, so the rules, schema and classes used belong to one fit."""
+        fitted = self.__dict__
+        if "rules_" not in fitted:
+            check_is_fitted(self, "rules_")
+        self._check_named("precision")          # set_params after fit
+        schema, rules = fitted["_schema"], fitted["rules_"]
+        cont, codes = encode_predict(schema, X, self.precision == "float32",
+                                     "C45RulesClassifier")
+        fire = [rule_mask(r, cont, codes, schema.col) for r in rules]
+        return fitted, tally(rules, fire, fitted["_default_index"], cont.shape[1])[1]
+
     def apply(self, X):
         """Position in ``rules_`` of the rule that classifies each row (the first
         whose conditions hold), or -1 where the default class applies."""
-        cont, codes = self._encode(X)
-        fire = [rule_mask(r, cont, codes, self._schema.col) for r in self.rules_]
-        return tally(self.rules_, fire, self._default_index, cont.shape[1])[1]
+        return self._apply(X)[1]
 
     def predict(self, X):
         """The class of the first rule whose conditions hold, else the default."""
-        first = self.apply(X)
-        cls = np.array([r.class_index for r in self.rules_] + [self._default_index],
-                       dtype=np.int64)
-        return self.declared_classes_.take(cls[first])
+        return self._predict(X)[1]
+
+    def _predict(self, X):
+        fitted, first = self._apply(X)
+        cls = np.array([r.class_index for r in fitted["rules_"]]
+                       + [fitted["_default_index"]], dtype=np.int64)
+        return fitted, fitted["declared_classes_"].take(cls[first])
 
     def predict_proba(self, X):
         """One-hot class membership of :meth:`predict` (rules give no distribution)."""
-        pred = self.predict(X)
-        lookup = {c: i for i, c in enumerate(self.classes_)}
-        out = np.zeros((len(pred), len(self.classes_)))
+        fitted, pred = self._predict(X)
+        lookup = {c: i for i, c in enumerate(fitted["classes_"])}
+        out = np.zeros((len(pred), len(lookup)))
         out[np.arange(len(pred)), [lookup[p] for p in pred]] = 1.0
         return out
 
