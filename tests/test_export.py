@@ -619,3 +619,23 @@ def test_plot_tree_takes_the_same_options(golf, tmp_path):
     assert boxes[1].get_text().split("\n")[:3] == ["1", "humidity", "0.971"]
     with pytest.raises(ValueError, match="label must be one of"):
         plot_tree(golf[2], label="leaves")
+
+
+def test_export_text_numbers_every_subtree_block_past_99():
+    # Release 8 prints "[S??]" after 99 blocks and leaves those subtrees out; c45
+    # goes on numbering and prints every block (docs/precision.md says so).
+    n = 300
+    name = "a_feature_with_a_rather_long_descriptive_name_for_this_test"
+    X = pd.DataFrame({name: np.arange(n, dtype=float)})
+    w = 25 * np.exp(12 * (1 - np.arange(n) / n))     # a chain: one cut a level
+    clf = C45Classifier(min_samples_leaf=1, mdl_correction=False, pruning=None).fit(
+        X, np.arange(n) % 2, sample_weight=w)
+    text = export_text(clf)
+    blocks = text.count("Subtree [S")
+    assert blocks > 99 and "[S??]" not in text
+    for k in range(1, blocks + 1):        # each block referred to once, printed once
+        assert text.count(f":[S{k}]\n") == 1 and text.count(f"Subtree [S{k}]\n") == 1
+    # Every node of the tree is printed: one branch line per child.
+    branch_lines = [line for line in text.splitlines() if f"{name} <=" in line
+                    or f"{name} >" in line]
+    assert len(branch_lines) == clf.tree_.node_count - 1
