@@ -1,5 +1,6 @@
 """C45Classifier: the scikit-learn face of the C4.5 Release 8 core."""
 import hashlib
+import numbers
 import warnings
 
 import numpy as np
@@ -33,6 +34,13 @@ _NO_CODES.flags.writeable = False
 # declared_classes_ holds the trees' order. Both are read.
 PICKLE_FORMAT = 2
 PICKLE_FORMATS_READ = (1, 2)
+
+
+def _require_y(y):
+    # scikit-learn's words: its checks look for them.
+    if y is None:
+        raise ValueError("C45Classifier requires y to be passed, but the target y "
+                         "is None")
 
 
 def _fingerprint(data, like=None):
@@ -157,7 +165,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``"reduced_error"``: J48's ``-R``; the tree is grown on the training data and
         pruned bottom-up wherever a leaf makes no more errors on validation data:
         ``X_val, y_val`` given to ``fit``, else a stratified ``validation_fraction``
-        held out of X (then the tree is grown on the rest).
+        held out of X (then the tree is grown on the rest; every class keeps at
+        least one case to grow on). The hold-out draws rows, so a row of weight 2
+        is not the same as two copies of it there.
         ``None``: the grown tree (C4.5's "Before Pruning" tree, with the subtrees
         that do not reduce training errors collapsed, as C4.5 does).
     subtree_raising : bool, default=True
@@ -422,8 +432,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
         # The checks fit makes, before the rows are taken apart.
+        _require_y(y)
         n = n_rows(X)
-        encode_target(y, n)
+        _, codes = encode_target(y, n)
         self._check_weights(sample_weight, n, False, False)
         idx = np.arange(n)
         labels = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
@@ -438,20 +449,36 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                 raise ValueError(f"pruning='reduced_error' holds out "
                                  f"validation_fraction={self.validation_fraction!r} of "
                                  f"the {n} rows: {exc}") from None
+        # Every class keeps a case to grow on (classes_ is every class of y, as
+        # scikit-learn has it): an unstratified split may hold out a small
+        # class whole; one of its cases goes back.
+        absent = np.setdiff1d(codes, codes[grow_idx])
+        if absent.size:
+            back = np.array([val_idx[codes[val_idx] == c][0] for c in absent])
+            grow_idx = np.concatenate([grow_idx, back])
+            val_idx = np.setdiff1d(val_idx, back)
         grow_idx.sort()
         val_idx.sort()
 
-        def take(a, rows):
-            if a is None or np.ndim(a) == 0:      # a scalar sample_weight
+        def take(a, rows, mixed_list=True):
+            # No np.ndim on the input: an array-like (not a list) is asked only
+            # for its array, as fit asks it.
+            if a is None or isinstance(a, (numbers.Number, np.generic)) or (
+                    isinstance(a, np.ndarray) and a.ndim == 0):   # a scalar sample_weight
                 return a
             if hasattr(a, "iloc"):
                 return a.iloc[rows]
-            arr = a if hasattr(a, "take") and not isinstance(a, list) else np.asarray(
-                a, dtype=object if isinstance(a, list) else None)
+            if isinstance(a, list):
+                # X's rows may mix kinds (kept as objects); y's labels were checked
+                # to be of one kind and become the array fit makes of them.
+                arr = np.asarray(a, dtype=object if mixed_list else None)
+            else:
+                arr = a if hasattr(a, "take") else np.asarray(a)
             return arr[rows] if isinstance(arr, np.ndarray) else arr.take(rows)
 
-        return (take(X, grow_idx), take(y, grow_idx), take(sample_weight, grow_idx),
-                take(X, val_idx), take(y, val_idx))
+        return (take(X, grow_idx), take(y, grow_idx, False),
+                take(sample_weight, grow_idx, False), take(X, val_idx),
+                take(y, val_idx, False))
 
     def _finish_pruning(self, grown, pruned, schema, validation):
         """The final tree from the grown one by the pruning kind in force
@@ -631,9 +658,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, TrainingData)."""
         f32 = self.precision == "float32"
-        if y is None:
-            raise ValueError("C45Classifier requires y to be passed, but the target y "
-                             "is None")
+        _require_y(y)
         schema, cont, codes = encode_fit(X, self.categorical_features, f32)
         classes, y_codes = encode_target(y, cont.shape[1])
         n = cont.shape[1]
