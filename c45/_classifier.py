@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _params, _pruning, _ranks, _tree
 from c45._encode import (canonical_arrays, encode_fit, encode_predict, encode_target,
-                         n_rows, plain_rows, sorted_classes)
+                         n_rows, plain_rows, refuse_masked, sorted_classes)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -501,6 +501,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         here with a clear error: (cont, codes, y_codes)."""
         f32 = self.precision == "float32"
         cont, codes = encode_predict(schema, X_val, f32)
+        refuse_masked(y_val, "y_val")
         y_arr = np.asarray(y_val, dtype=object)
         if y_arr.ndim == 2 and y_arr.shape[1] == 1:
             y_arr = y_arr[:, 0]
@@ -738,6 +739,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     def _check_weights(sample_weight, n, f32, normalize):
         if sample_weight is None:
             return np.ones(n, dtype=np.float64), True
+        refuse_masked(sample_weight, "sample_weight")   # np.asarray drops the mask
         w = np.asarray(sample_weight)
         if w.ndim != 0 and (w.ndim != 1 or len(w) != n):
             raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._encode import Schema, _is_missing_scalar, check_labels
+from c45._encode import Schema, _is_missing_scalar, _unmasked, check_labels
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import checked_fitted_state
 from c45._tree_checks import count_nonfinite
@@ -246,6 +246,8 @@ def _dict_columns(X, names):
         return [X[n].to_numpy(dtype=object) for n in names], len(X)
     if isinstance(X, (list, tuple)) and X and isinstance(X[0], dict):
         return [[row.get(n) for row in X] for n in names], len(X)
+    if isinstance(X, np.ma.MaskedArray):      # a masked cell is unknown, as in predict
+        X = _unmasked(X)
     arr = np.asarray(X, dtype=object)
     if arr.ndim != 2 or arr.shape[1] != len(names):
         raise ValueError(f"X must be a DataFrame, a list of dicts or a 2-D array with "

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import c45
 from c45 import C45Classifier, export_text
 
 
@@ -221,3 +222,27 @@ def test_a_masked_target_is_refused():
     y = np.ma.masked_array([0, 1] * 6, mask=[False] * 11 + [True])
     with pytest.raises(ValueError, match="y is a masked array with 1 masked entry"):
         C45Classifier().fit(X, y)
+
+
+def test_masked_weights_and_validation_labels_are_refused():
+    # np.asarray drops a mask: the hidden weights were used as if given.
+    X = np.arange(12.0).reshape(-1, 1)
+    y = np.array([0, 1] * 6)
+    w = np.ma.masked_array(np.ones(12), mask=[False] * 10 + [True] * 2)
+    with pytest.raises(ValueError, match="sample_weight is a masked array with 2 masked"):
+        C45Classifier().fit(X, y, sample_weight=w)
+    with pytest.raises(ValueError, match="y_val is a masked array with 1 masked entry"):
+        C45Classifier(pruning="reduced_error").fit(
+            X, y, X_val=X, y_val=np.ma.masked_array(y, mask=[True] + [False] * 11))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_dict_predict_proba_reads_the_mask_as_predict_does(dtype):
+    Xm, y = _masked_problem(dtype)
+    clf = C45Classifier(min_samples_leaf=1).fit(np.asarray(Xm.data, dtype=float), y)
+    tree = c45.to_dict(clf, weights=True)
+    filled = np.where(np.ma.getmaskarray(Xm), np.nan, np.asarray(Xm.data, dtype=float))
+    from_dict = np.asarray(c45.dict_predict_proba(tree, Xm))
+    assert np.array_equal(from_dict, clf.predict_proba(Xm))
+    assert np.array_equal(from_dict, np.asarray(c45.dict_predict_proba(tree, filled)))
+    assert not np.array_equal(from_dict, np.asarray(c45.dict_predict_proba(tree, Xm.data)))
