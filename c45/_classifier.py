@@ -8,7 +8,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _bulk, _params, _pruning, _ranks, _tree
+from c45 import _bulk, _params, _pruning, _ranks, _tree, _windowing
 from c45._encode import (canonical_arrays, encode_fit, encode_predict, encode_target,
                          n_rows, plain_rows, sorted_classes)
 from c45._params import PRUNE as _PRUNE_PARAMS
@@ -252,6 +252,22 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``"balanced"``, ``n_samples / (n_classes * count of the class)`` over the
         rows given to fit. Like any case weight they count as cases for
         ``min_samples_leaf``, the MDL penalty and pessimistic pruning.
+    trials : int or None, default=None
+        Windowing (C4.5's ``-t``): grow each tree on a window of the cases that
+        grows by the cases the tree misclassifies, ``trials`` times from
+        different windows, and keep the trial whose pruned tree has the smallest
+        pessimistic estimate (see ``trials_``). The windows are drawn as Release
+        8 draws them (glibc's ``random()`` unseeded), so a fit always gives the
+        same trees, whatever ``random_state``. None grows one tree on all the
+        cases. Windowing takes no ``sample_weight`` or ``class_weight`` and
+        needs ``pruning="pessimistic"``; see docs/windowing.md.
+    initial_window : int or None, default=None
+        The cases of the first window (C4.5's ``-w``), at most all; None is
+        Release 8's ``max(2 sqrt(N), N / 5)``. Acts only with ``trials``.
+    window_increment : int or None, default=None
+        The most misclassified cases a cycle adds to the window (C4.5's ``-i``),
+        unless half of them is more; None is a fifth of the initial window.
+        Acts only with ``trials``.
 
     Attributes
     ----------
@@ -279,6 +295,15 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``declared_classes_``, not of ``classes_``.
     grown_tree_ : Tree
         The tree before pruning.
+    trials_ : list of Trial or None
+        With ``trials``: each trial's ``cycles`` (a ``Cycle`` per tree grown:
+        ``size``, ``window``, ``other`` cases, ``window_errors``,
+        ``other_errors``, ``errors``), the tree it kept (``grown``, the one of
+        fewest total errors, grown on its window) and that tree pruned on all the
+        cases (``pruned``). None without windowing.
+    best_trial_ : int or None
+        The index in ``trials_`` of the trial whose trees are ``grown_tree_``
+        and ``tree_``: the smallest pessimistic estimate, the first on a tie.
 
     Notes
     -----
@@ -386,6 +411,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         X_val_given = X_val
         if self.pruning == "reduced_error" and X_val is None:
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
+        if self.trials is not None:
+            _windowing.check_windowing(self, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
         sorted_labels, _ = sorted_classes(classes)
         if data.n_cases * schema.n_features >= TRIM_CELLS:
@@ -408,15 +435,24 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         validation = (self._validation_rows(schema, classes, X_val, y_val)
                       if self.pruning == "reduced_error" and X_val is not None else None)
         pessimistic = self.pruning == "pessimistic"
-        grown, pruned, order = _tree.build_tree(
-            data, options, self._cf() if pessimistic else -1.0, bool(self.subtree_raising),
-            self._threads())
+        fitted["trials_"] = fitted["best_trial_"] = None
+        if self.trials is not None:
+            # Windowing: the trees of the best trial (c45/_windowing.py).
+            trials, best = _windowing.fit_trials(self, data, options)
+            fitted["trials_"], fitted["best_trial_"] = trials, best
+            grown, pruned = trials[best].grown, trials[best].pruned    # pruned: final
+            order = None
+        else:
+            grown, pruned, order = _tree.build_tree(
+                data, options, self._cf() if pessimistic else -1.0,
+                bool(self.subtree_raising), self._threads())
         fitted["grown_tree_"] = grown
         # A fitted model is its trees: the training data (about 1.75 times X once
         # encoded) is kept only when asked, for prune() without passing it again.
         fitted["_train"] = (data, order) if self.keep_training_data else None
         fitted["_train_check"] = _fingerprint(data)
-        fitted["tree_"] = self._finish_pruning(grown, pruned, schema, validation)
+        fitted["tree_"] = (pruned if self.trials is not None
+                           else self._finish_pruning(grown, pruned, schema, validation))
         return data.n_cases * schema.n_features, fitted     # the cells grown on
 
     def _hold_out(self, X, y, sample_weight):
@@ -520,6 +556,10 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         unless the data were kept. Cost-complexity, reduced-error and no pruning
         need no training data."""
         check_is_fitted(self, "tree_")
+        if getattr(self, "trials_", None) is not None:
+            raise ValueError("this model's trees were chosen among its windowing trials "
+                             "by their pessimistic pruning: prune() cannot prune them "
+                             "again; refit with the new parameters instead")
         unknown = set(params) - set(_PRUNE_PARAMS)
         if unknown:
             raise ValueError(f"prune() accepts only {list(_PRUNE_PARAMS)}; {sorted(unknown)} "
