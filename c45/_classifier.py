@@ -330,6 +330,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
 
     def _check_params(self):
         self._check_named(*self._parameters)
+        _windowing.check_parameters(self)
 
     def _threads(self):
         return _params.n_threads(self.n_jobs)
@@ -412,7 +413,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if self.pruning == "reduced_error" and X_val is None:
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         if self.trials is not None:
-            _windowing.check_windowing(self, sample_weight)
+            _windowing.check_weights(self, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
         sorted_labels, _ = sorted_classes(classes)
         if data.n_cases * schema.n_features >= TRIM_CELLS:

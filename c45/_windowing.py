@@ -250,14 +250,19 @@ def values_of(data):
     return out
 
 
-def check_windowing(est, sample_weight):
-    """Refuse what windowing cannot do as Release 8 does it."""
+def check_weights(est, sample_weight):
+    """Windowing counts cases: refuse case weights."""
     if sample_weight is not None or est.class_weight is not None:
         raise ValueError(
             "trials (windowing) counts cases as Release 8 does, one case one vote: it "
             "takes no sample_weight or class_weight (repeat rows instead, or leave "
             "trials=None)")
-    if est.pruning != "pessimistic":
+
+
+def check_parameters(est):
+    """The parameters windowing cannot work with (the command refuses them before
+    any output)."""
+    if est.trials is not None and est.pruning != "pessimistic":
         raise ValueError(
             f"trials (windowing) keeps the trial whose pruned tree has the smallest "
             f"pessimistic estimate: it needs pruning='pessimistic', got "
