@@ -8,9 +8,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _bulk, _params, _pruning, _ranks, _tree, _windowing
-from c45._encode import (canonical_arrays, encode_fit, encode_predict, encode_target,
-                         n_rows, plain_rows, sorted_classes)
+from c45 import _bulk, _params, _pruning, _tree, _windowing
+from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
+                         encode_target, n_rows, plain_rows, rank_tables, sorted_classes)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -439,7 +439,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         fitted["trials_"] = fitted["best_trial_"] = None
         if self.trials is not None:
             # Windowing: the trees of the best trial (c45/_windowing.py).
-            trials, best = _windowing.fit_trials(self, data, options)
+            trials, best = _windowing.fit_trials(self, schema, data, options)
             fitted["trials_"], fitted["best_trial_"] = trials, best
             grown, pruned = trials[best].grown, trials[best].pruned    # pruned: final
             order = None
@@ -708,10 +708,10 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         _warn_fine_features(schema, cont)
         if f32:
             # Release 8's way: the values, and each feature's distinct values.
-            distinct, distinct_start = self._distinct_values(schema, cont)
+            distinct, distinct_start = distinct_values(schema, cont)
             layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
-            ranks, sorted_values, n_known = self._rank_tables(schema, cont, self._threads())
+            ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
@@ -804,34 +804,6 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                                  f"precision='float64'")
             w = w32.astype(np.float64)
         return w, bool(np.all(w[w > 0] == 1.0))
-
-    @staticmethod
-    def _rank_tables(schema, cont, n_threads=1):
-        """float64 mode's tables, per continuous feature: each case's rank in the
-        order by (value, row) with unknown values last, the values in that order,
-        and the number of known values. cont becomes the table of sorted values, in
-        place (so the fit holds one copy of the values). The sorts (c45/_ranks.pyx)
-        run in one call without the GIL, n_threads features at once."""
-        n_known = np.zeros(schema.n_features, dtype=np.int64)
-        ranks = np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
-        features = np.flatnonzero(~schema.discrete)
-        rows = np.asarray(schema.col, dtype=np.int32)[features]
-        n_known[features] = _ranks.rank_columns(cont, ranks, rows, n_threads)
-        return ranks, cont, n_known
-
-    @staticmethod
-    def _distinct_values(schema, cont):
-        parts, starts = [], [0]
-        for j in range(schema.n_features):
-            if schema.discrete[j]:
-                vals = np.empty(0)
-            else:
-                x = cont[schema.col[j]]
-                vals = np.unique(x[~np.isnan(x)])
-            parts.append(vals)
-            starts.append(starts[-1] + len(vals))
-        distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64)
-        return distinct, np.asarray(starts, dtype=np.int64)
 
     # -- prediction --------------------------------------------------------
     def _fitted(self):

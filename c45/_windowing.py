@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from c45 import _tree
+from c45._encode import distinct_values, rank_tables
 from c45._glibc_random import GlibcRandom
 from c45._pruning import subset_cleanup
 
@@ -92,33 +93,28 @@ def pull_targets(items, y, target):
 
 class Windowing:
     """The trials of one fit, on the encoded training data of all N cases
-    (`data`, a TrainingData) and their continuous values as read (`values`,
-    feature-major, NaN unknown: float64's data holds ranks instead)."""
+    (`data`, a TrainingData, and `schema`, the fit's) and their continuous values
+    as read (`values`, feature-major, NaN unknown: float64's data holds ranks
+    instead)."""
 
-    def __init__(self, data, values, options, confidence, subtree_raising, n_jobs=1):
-        self.data, self.options = data, options
+    def __init__(self, schema, data, values, options, confidence, subtree_raising,
+                 n_jobs=1):
+        self.schema, self.data, self.options = schema, data, options
         self.confidence, self.subtree_raising = confidence, subtree_raising
         self.n_jobs = n_jobs
-        n = data.n_cases
-        # All-discrete data have no continuous column (and the reverse): the
-        # placeholder arrays are not per case.
-        self.values = values if values.shape[1] == n else None
-        codes = np.asarray(data.codes)
-        self.codes = codes if codes.shape[1] == n else None
+        self.values = values
+        self.codes = np.asarray(data.codes)
         self.y = np.asarray(data.y)
         self.weight = np.asarray(data.init_weight)
         if data.f32:
             self.distinct, self.distinct_start = data.distinct, data.distinct_start
         else:
-            self.distinct, self.distinct_start = distinct_values(data, self.values)
+            self.distinct, self.distinct_start = distinct_values(schema, values)
 
     def _columns(self, rows):
         """The values and codes of rows, in their order."""
-        values = (np.ascontiguousarray(self.values[:, rows]) if self.values is not None
-                  else np.zeros((0, len(rows))))
-        codes = (np.ascontiguousarray(self.codes[:, rows]) if self.codes is not None
-                 else np.zeros((0, len(rows)), dtype=np.int32))
-        return values, codes
+        return (np.ascontiguousarray(self.values[:, rows]),
+                np.ascontiguousarray(self.codes[:, rows]))
 
     def window_data(self, rows):
         """The TrainingData of the window `rows` (in that order): its cases, with
@@ -129,8 +125,7 @@ class Windowing:
         if d.f32:
             layout = dict(cont=values)
         else:
-            n_cont = values.shape[0]
-            rank, sorted_value, n_known = _rank_window(d, values, n_cont, self.n_jobs)
+            rank, sorted_value, n_known = rank_tables(self.schema, values, self.n_jobs)
             layout = dict(cont=None, rank=rank, sorted_value=sorted_value, n_known=n_known)
         return _tree.TrainingData(
             codes=codes, col=d.col, n_values=d.n_values,
@@ -201,51 +196,14 @@ class Windowing:
         return trial
 
 
-def distinct_values(data, values):
-    """Per continuous feature, its distinct known values sorted, in one array
-    with offsets (the float32 layout's table; float64 windows read their stored
-    cuts from it)."""
-    parts, starts = [], [0]
-    n_values = np.asarray(data.n_values)
-    col = np.asarray(data.col)
-    for f in range(len(col)):
-        if n_values[f] == 0 and values is not None:
-            x = values[col[f]]
-            parts.append(np.unique(x[~np.isnan(x)]))
-        else:
-            parts.append(np.empty(0))
-        starts.append(starts[-1] + len(parts[-1]))
-    return (np.concatenate(parts + [np.zeros(1)]).astype(np.float64),
-            np.asarray(starts, dtype=np.int64))
-
-
-def _rank_window(data, values, n_cont, n_jobs):
-    """float64's rank tables of a window's values (a copy: ranking sorts in place)."""
-    from c45 import _ranks
-    m = values.shape[1]
-    n_values = np.asarray(data.n_values)
-    col = np.asarray(data.col, dtype=np.int32)
-    features = np.flatnonzero(n_values == 0)
-    n_known = np.zeros(len(col), dtype=np.int64)
-    ranks = np.zeros((max(n_cont, 1), m), dtype=np.uint32)
-    table = values.copy()
-    if len(features):
-        n_known[features] = _ranks.rank_columns(table, ranks, col[features], n_jobs)
-    return ranks, table, n_known
-
-
-def values_of(data):
+def values_of(schema, data):
     """float64's continuous values back from its rank tables (NaN unknown)."""
-    sorted_value = np.asarray(data.sorted_value)
-    rank = np.asarray(data.rank)
-    n_values = np.asarray(data.n_values)
-    col = np.asarray(data.col)
-    n = data.n_cases
-    out = np.full((sorted_value.shape[0], n), np.nan) if sorted_value.shape[1] == n \
-        else np.zeros((0, 1))
-    for f in np.flatnonzero(n_values == 0):
-        c = col[f]
-        known = rank[c] < np.asarray(data.n_known)[f]
+    sorted_value, rank = np.asarray(data.sorted_value), np.asarray(data.rank)
+    n_known = np.asarray(data.n_known)
+    out = np.full((int(np.count_nonzero(~schema.discrete)), data.n_cases), np.nan)
+    for f in np.flatnonzero(~schema.discrete):
+        c = schema.col[f]
+        known = rank[c] < n_known[f]
         out[c, known] = sorted_value[c, rank[c, known]]
     return out
 
@@ -269,11 +227,11 @@ def check_parameters(est):
             f"pruning={est.pruning!r}")
 
 
-def fit_trials(est, data, options):
+def fit_trials(est, schema, data, options):
     """Windowing's trials for the estimator est on its encoded data: (trials,
     index of the best one)."""
-    values = np.asarray(data.cont) if data.f32 else values_of(data)
-    run = Windowing(data, values, options, est._cf(), bool(est.subtree_raising),
+    values = np.asarray(data.cont) if data.f32 else values_of(schema, data)
+    run = Windowing(schema, data, values, options, est._cf(), bool(est.subtree_raising),
                     est._threads())
     trials, best = run.run(int(est.trials), est.initial_window, est.window_increment)
     if est.subset_splits:

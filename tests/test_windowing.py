@@ -58,8 +58,9 @@ def test_a_window_tree_stores_the_cut_among_all_cases(precision):
     y = np.array(["a"] * 4 + ["b"] * 5)
     clf = C45Classifier(precision=precision)
     schema, _, data = clf._prepare(X, y, None)
-    values = np.asarray(data.cont) if data.f32 else W.values_of(data)
-    run = W.Windowing(data, values, clf._options(1, data.total_weight), clf._cf(), True)
+    values = np.asarray(data.cont) if data.f32 else W.values_of(schema, data)
+    run = W.Windowing(schema, data, values, clf._options(1, data.total_weight), clf._cf(),
+                      True)
     rows = np.array([0, 1, 2, 3, 5, 6, 7, 8], dtype=np.int32)    # 7.0 is outside
     grown, _, _ = _tree.build_tree(run.window_data(rows), run.options, -1.0, True, 1)
     assert grown.threshold[0] == 7.0          # the window alone would store 4
