@@ -186,3 +186,12 @@ def test_cli_prints_the_trials_and_the_best_one():
     marked = [line for line in lines if line.endswith("<<")]
     assert len(marked) == 2 and all(line.startswith(f"   {clf.best_trial_}\t")
                                     for line in marked)
+
+
+def test_cli_refuses_windowing_without_pessimistic_pruning_before_any_output(capsys):
+    from c45 import cli
+    status = cli.main(["fit", "-f", corpus.stem("r0000"), "-t", "2", "--pruning", "none",
+                       "-q"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert "needs pruning='pessimistic'" in err
