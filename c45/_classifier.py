@@ -9,9 +9,10 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _bulk, _params, _pruning, _ranks, _tree
-from c45._encode import (canonical_arrays, encode_fit, encode_predict, encode_target,
-                         n_rows, plain_rows, refuse_masked, sorted_classes)
+from c45 import _bulk, _params, _pruning, _tree, _windowing
+from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
+                         encode_target, n_rows, plain_rows, rank_tables, refuse_masked,
+                         sorted_classes)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -262,6 +263,22 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``"balanced"``, ``n_samples / (n_classes * count of the class)`` over the
         rows given to fit. Like any case weight they count as cases for
         ``min_samples_leaf``, the MDL penalty and pessimistic pruning.
+    trials : int or None, default=None
+        Windowing (C4.5's ``-t``): grow each tree on a window of the cases that
+        grows by the cases the tree misclassifies, ``trials`` times from
+        different windows, and keep the trial whose pruned tree has the smallest
+        pessimistic estimate (see ``trials_``). The windows are drawn as Release
+        8 draws them (glibc's ``random()`` unseeded), so a fit always gives the
+        same trees, whatever ``random_state``. None grows one tree on all the
+        cases. Windowing takes no ``sample_weight`` or ``class_weight`` and
+        needs ``pruning="pessimistic"``; see docs/windowing.md.
+    initial_window : int or None, default=None
+        The cases of the first window (C4.5's ``-w``), at most all; None is
+        Release 8's ``max(2 sqrt(N), N / 5)``. Acts only with ``trials``.
+    window_increment : int or None, default=None
+        The most misclassified cases a cycle adds to the window (C4.5's ``-i``),
+        unless half of them is more; None is a fifth of the initial window.
+        Acts only with ``trials``.
 
     Attributes
     ----------
@@ -289,6 +306,15 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``declared_classes_``, not of ``classes_``.
     grown_tree_ : Tree
         The tree before pruning.
+    trials_ : list of Trial or None
+        With ``trials``: each trial's ``cycles`` (a ``Cycle`` per tree grown:
+        ``size``, ``window``, ``other`` cases, ``window_errors``,
+        ``other_errors``, ``errors``), the tree it kept (``grown``, the one of
+        fewest total errors, grown on its window) and that tree pruned on all the
+        cases (``pruned``). None without windowing.
+    best_trial_ : int or None
+        The index in ``trials_`` of the trial whose trees are ``grown_tree_``
+        and ``tree_``: the smallest pessimistic estimate, the first on a tie.
 
     Notes
     -----
@@ -315,6 +341,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
 
     def _check_params(self):
         self._check_named(*self._parameters)
+        _windowing.check_parameters(self)
 
     def _threads(self):
         return _params.n_threads(self.n_jobs)
@@ -396,6 +423,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         X_val_given = X_val
         if self.pruning == "reduced_error" and X_val is None:
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
+        if self.trials is not None:
+            _windowing.check_weights(self, sample_weight)
         schema, classes, data = self._prepare(X, y, sample_weight)
         sorted_labels, _ = sorted_classes(classes)
         if data.n_cases * schema.n_features >= TRIM_CELLS:
@@ -418,15 +447,24 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         validation = (self._validation_rows(schema, classes, X_val, y_val)
                       if self.pruning == "reduced_error" and X_val is not None else None)
         pessimistic = self.pruning == "pessimistic"
-        grown, pruned, order = _tree.build_tree(
-            data, options, self._cf() if pessimistic else -1.0, bool(self.subtree_raising),
-            self._threads())
+        fitted["trials_"] = fitted["best_trial_"] = None
+        if self.trials is not None:
+            # Windowing: the trees of the best trial (c45/_windowing.py).
+            trials, best = _windowing.fit_trials(self, schema, data, options)
+            fitted["trials_"], fitted["best_trial_"] = trials, best
+            grown, pruned = trials[best].grown, trials[best].pruned    # pruned: final
+            order = None
+        else:
+            grown, pruned, order = _tree.build_tree(
+                data, options, self._cf() if pessimistic else -1.0,
+                bool(self.subtree_raising), self._threads())
         fitted["grown_tree_"] = grown
         # A fitted model is its trees: the training data (about 1.75 times X once
         # encoded) is kept only when asked, for prune() without passing it again.
         fitted["_train"] = (data, order) if self.keep_training_data else None
         fitted["_train_check"] = _fingerprint(data)
-        fitted["tree_"] = self._finish_pruning(grown, pruned, schema, validation)
+        fitted["tree_"] = (pruned if self.trials is not None
+                           else self._finish_pruning(grown, pruned, schema, validation))
         return data.n_cases * schema.n_features, fitted     # the cells grown on
 
     def _hold_out(self, X, y, sample_weight):
@@ -548,6 +586,10 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         unless the data were kept. Cost-complexity, reduced-error and no pruning
         need no training data."""
         check_is_fitted(self, "tree_")
+        if getattr(self, "trials_", None) is not None:
+            raise ValueError("this model's trees were chosen among its windowing trials "
+                             "by their pessimistic pruning: prune() cannot prune them "
+                             "again; refit with the new parameters instead")
         unknown = set(params) - set(_PRUNE_PARAMS)
         if unknown:
             raise ValueError(f"prune() accepts only {list(_PRUNE_PARAMS)}; {sorted(unknown)} "
@@ -693,10 +735,10 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         _warn_fine_features(schema, cont)
         if f32:
             # Release 8's way: the values, and each feature's distinct values.
-            distinct, distinct_start = self._distinct_values(schema, cont)
+            distinct, distinct_start = distinct_values(schema, cont)
             layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
-            ranks, sorted_values, n_known = self._rank_tables(schema, cont, self._threads())
+            ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
@@ -790,34 +832,6 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                                  f"precision='float64'")
             w = w32.astype(np.float64)
         return w, bool(np.all(w[w > 0] == 1.0))
-
-    @staticmethod
-    def _rank_tables(schema, cont, n_threads=1):
-        """float64 mode's tables, per continuous feature: each case's rank in the
-        order by (value, row) with unknown values last, the values in that order,
-        and the number of known values. cont becomes the table of sorted values, in
-        place (so the fit holds one copy of the values). The sorts (c45/_ranks.pyx)
-        run in one call without the GIL, n_threads features at once."""
-        n_known = np.zeros(schema.n_features, dtype=np.int64)
-        ranks = np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
-        features = np.flatnonzero(~schema.discrete)
-        rows = np.asarray(schema.col, dtype=np.int32)[features]
-        n_known[features] = _ranks.rank_columns(cont, ranks, rows, n_threads)
-        return ranks, cont, n_known
-
-    @staticmethod
-    def _distinct_values(schema, cont):
-        parts, starts = [], [0]
-        for j in range(schema.n_features):
-            if schema.discrete[j]:
-                vals = np.empty(0)
-            else:
-                x = cont[schema.col[j]]
-                vals = np.unique(x[~np.isnan(x)])
-            parts.append(vals)
-            starts.append(starts[-1] + len(vals))
-        distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64)
-        return distinct, np.asarray(starts, dtype=np.int64)
 
     # -- prediction --------------------------------------------------------
     def _fitted(self):

@@ -15,6 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
 from c45._bulk import BEYOND_FLOAT32, INFINITE, fill_continuous, integer_label_codes
+from c45._ranks import rank_columns
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -491,6 +492,36 @@ def check_labels(values, where):
         raise ValueError(f"{where} hold an unhashable value: {exc}") from None
     if distinct != len(values):
         raise ValueError(f"{where} list a value twice")
+
+
+def rank_tables(schema, cont, n_threads=1):
+    """float64 mode's tables, per continuous feature: each case's rank in the
+    order by (value, row) with unknown values last, the values in that order,
+    and the number of known values. cont becomes the table of sorted values, in
+    place (so the fit holds one copy of the values). The sorts (c45/_ranks.pyx)
+    run in one call without the GIL, n_threads features at once."""
+    n_known = np.zeros(schema.n_features, dtype=np.int64)
+    ranks = np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
+    features = np.flatnonzero(~schema.discrete)
+    rows = np.asarray(schema.col, dtype=np.int32)[features]
+    n_known[features] = rank_columns(cont, ranks, rows, n_threads)
+    return ranks, cont, n_known
+
+
+def distinct_values(schema, cont):
+    """Per continuous feature, its distinct known values sorted, in one array
+    with offsets (n_features + 1): the stored cuts are read from it (§5.4)."""
+    parts, starts = [], [0]
+    for j in range(schema.n_features):
+        if schema.discrete[j]:
+            vals = np.empty(0)
+        else:
+            x = cont[schema.col[j]]
+            vals = np.unique(x[~np.isnan(x)])
+        parts.append(vals)
+        starts.append(starts[-1] + len(vals))
+    distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64)
+    return distinct, np.asarray(starts, dtype=np.int64)
 
 
 def canonical_arrays(state):

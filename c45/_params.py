@@ -236,6 +236,13 @@ def _class_weight(name, value, est):
                              f"got {w!r}")
 
 
+def _count_or_none(name, value, est):
+    """None, or a whole number of at least 1."""
+    if value is not None and (not isinstance(value, numbers.Integral)
+                              or isinstance(value, (bool, np.bool_)) or value < 1):
+        raise ValueError(f"{name} must be None or an integer of at least 1, got {value!r}")
+
+
 def _gain(name, value, est):
     if value is not None and not finite_number(value):
         raise ValueError(f"{name} must be None or a number, got {value!r}")
@@ -275,6 +282,9 @@ SPEC = {p.name: p for p in (
     Param("max_features", None),               # max_features_count, at fit
     Param("n_jobs", None),                     # n_threads, where threads are used
     Param("keep_training_data", False),        # any truth value
+    Param("trials", None, _count_or_none),
+    Param("initial_window", None, _count_or_none),
+    Param("window_increment", None, _count_or_none),
 )}
 
 # How a tree grows: both estimators take these, and C45RulesClassifier grows its
@@ -290,7 +300,8 @@ RULES_ONLY = ("confidence", "redundancy", "fisher", "annealing")
 # The estimators' parameters, in signature order.
 CLASSIFIER = ("min_samples_leaf", "confidence", "pruning", "subtree_raising", "ccp_alpha",
               "validation_fraction", *GROW[1:], "laplace", "normalize_sample_weight",
-              "n_jobs", "keep_training_data", "class_weight")
+              "n_jobs", "keep_training_data", "class_weight", "trials", "initial_window",
+              "window_increment")
 RULES = ("min_samples_leaf", *RULES_ONLY, *GROW[1:])
 
 
@@ -355,6 +366,10 @@ ONLY_ACTS_WHEN = tuple(OnlyActsWhen(*entry) for entry in (
              "fit is given sample_weight"),
         When("class_weight", lambda v: v["class_weight"] is not None,
              "class_weight is not None"))),
+    ("initial_window", (When("trials", lambda v: v["trials"] is not None,
+                             "trials is not None (windowing)", "-t"),)),
+    ("window_increment", (When("trials", lambda v: v["trials"] is not None,
+                               "trials is not None (windowing)", "-t"),)),
     ("min_samples_split", (When("min_samples_leaf", _min_split_acts,
                                 "min_samples_split > 2 * min_samples_leaf (a node "
                                 "lighter than that is a leaf already)"),)),

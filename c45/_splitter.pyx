@@ -1254,7 +1254,7 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
     """The stored cut (§5.4): the largest training value of the feature <= bar."""
     cdef const double* v
     cdef Py_ssize_t lo = 0, hi
-    if d.f32:
+    if d.cut_from_distinct:
         v = d.distinct + d.distinct_start[feature]
         hi = d.distinct_start[feature + 1] - d.distinct_start[feature]
     else:

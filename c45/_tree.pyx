@@ -452,11 +452,13 @@ cdef class TrainingData:
     with V >= 0.3 N (§6). f32 (R8's case array) also needs cont and each
     continuous feature's distinct values (distinct, distinct_start); float64
     needs the ranks, sorted values and known counts of c45/_ranks.pyx instead.
-    The arrays of the layout not in use may be left out."""
+    The arrays of the layout not in use may be left out. A window's data in
+    float64 gives distinct too: the stored cuts are then read from it (the
+    values of all the cases, not only the window's: §5.4)."""
     cdef readonly object cont, codes, col, n_values, y, init_weight
     cdef readonly object distinct, distinct_start, rank, sorted_value, n_known
     cdef readonly Py_ssize_t n_classes
-    cdef readonly bint f32, count_mode, multival
+    cdef readonly bint f32, count_mode, multival, cut_from_distinct
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
@@ -469,6 +471,7 @@ cdef class TrainingData:
         self.init_weight, self.n_classes = init_weight, n_classes
         self.f32, self.count_mode, self.total_weight, self.multival = (
             f32, count_mode, total_weight, multival)
+        self.cut_from_distinct = f32 or distinct is not None
         self.distinct = np.zeros(1) if distinct is None else distinct
         self.distinct_start = (np.zeros(n_features + 1, np.int64) if distinct_start is None
                                else distinct_start)
@@ -533,6 +536,7 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     d.distinct = &distinct[0]
     d.distinct_start = &distinct_start[0]
     d.f32 = data.f32
+    d.cut_from_distinct = data.cut_from_distinct
     d.count_mode_init = data.count_mode
     d.total_weight = data.total_weight
     d.multival = data.multival
@@ -641,10 +645,11 @@ def check_prunable(tree):
 
 def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
                const int32_t[::1] order, double confidence, bint subtree_raising,
-               int n_jobs=1):
+               int n_jobs=1, bint with_order=False):
     """Pessimistic pruning of a stored grown tree, the training cases in the order
     growing left them: the tree a fit with these settings would give (float64 on
-    n_jobs threads)."""
+    n_jobs threads). with_order: return (pruned tree, the case order pruning left,
+    which float32's case array reorders as R8's does)."""
     cdef Dataset d
     cdef Work w
     cdef NodeBuffer buf
@@ -661,7 +666,13 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
         if d.n_cases > 0:
             memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
         buffer_from_tree(grown, &buf, data.n_values)
-        return pessimistic(&w, &buf, confidence, subtree_raising, data.n_values)
+        pruned = pessimistic(&w, &buf, confidence, subtree_raising, data.n_values)
+        if not with_order:
+            return pruned
+        after = np.empty(d.n_cases, dtype=np.int32)
+        if d.n_cases > 0:
+            memcpy(<void*> cnp.PyArray_DATA(after), w.cases, d.n_cases * sizeof(int32_t))
+        return pruned, after
     finally:
         interrupt_end(&intr)
         work_free(&w)

@@ -47,8 +47,10 @@ cdef struct Dataset:
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous
     const int32_t* y            # class code of each case
     const double* init_weight   # weight of each case at the start of growing/pruning
-    const double* distinct      # float32 mode, per continuous feature: its distinct
-    const int64_t* distinct_start  # known values sorted; offsets (n_features + 1)
+    const double* distinct      # float32 mode (and windows), per continuous feature:
+    const int64_t* distinct_start  # its distinct known values sorted; offsets (n_features + 1)
+    bint cut_from_distinct      # the stored cut is read from distinct (float32, or a
+                                # window's tree in float64: all cases' values, §5.4)
     bint f32                    # round every arithmetic result to binary32 (R8 exact)
     bint count_mode_init        # all initial weights are 1: totals are case counts (§1.4)
     bint multival               # every feature is discrete with V >= 0.3 N (§6)

@@ -229,7 +229,8 @@ def classifier_params(args):
     return dict(min_samples_leaf=args.m, confidence=args.c / 100.0, pruning=pruning,
                 subtree_raising=not args.no_subtree_raising, ccp_alpha=args.ccp_alpha,
                 criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
-                precision=args.precision, random_state=args.seed, n_jobs=args.jobs)
+                precision=args.precision, random_state=args.seed, n_jobs=args.jobs,
+                trials=args.t, initial_window=args.w, window_increment=args.i)
 
 
 def rules_params(args):
@@ -267,7 +268,8 @@ _OPTIONS = {"min_samples_leaf": "-m", "confidence": "-c", "ccp_alpha": "--ccp-al
             "subtree_raising": "--no-subtree-raising", "random_state": "--seed",
             "redundancy": "-r", "fisher": "-F", "annealing": "-a", "criterion": "-g",
             "subset_splits": "-s",
-            "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs"}
+            "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs",
+            "trials": "-t", "initial_window": "-w", "window_increment": "-i"}
 
 
 def warn_idle_options(args, params_of, names, acting=()):
@@ -318,6 +320,12 @@ def option_lines(args, data_source, class_column=None, what="Trees", extra_lines
         named["c"] = f"\tPruning confidence level {args.c:g}%"
     if args.g:
         named["g"] = "\tGain criterion used"
+    if getattr(args, "t", None) is not None:
+        named["t"] = f"\tWindowing enabled with {args.t} trials"
+    if getattr(args, "w", None) is not None:
+        named["w"] = f"\tInitial window size of {args.w} items"
+    if getattr(args, "i", None) is not None:
+        named["i"] = f"\tMaximum window increment of {args.i} items"
     if getattr(args, "unseen", False):
         named["unseen"] = f"\t{what} evaluated on unseen cases"
     elif getattr(args, "test", None):
@@ -405,23 +413,27 @@ def unseen_classes_text(classes, y_true):
             f"({names}), each counted as an error\n")
 
 
-def _same_tree(a, b):
+def _same_tree(a, b, classes=True):
     if a.node_count != b.node_count:
         return False
-    return all(np.array_equal(getattr(a, f), getattr(b, f))
-               for f in ("kind", "feature", "n_children", "first_child", "node_class")) \
+    fields = ("kind", "feature", "n_children", "first_child") + (
+        ("node_class",) if classes else ())
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in fields) \
         and np.array_equal(a.threshold, b.threshold, equal_nan=True)
 
 
-def _pruning_changed(clf):
+def _pruning_changed(clf, classes=True):
     """Whether C4.5 prints a "Simplified Decision Tree": pruning changed the tree.
     Under -s the subset cleanup after pruning does not count (R8 prints no
-    simplified tree when only the cleanup dropped empty branches: corpus r0034)."""
+    simplified tree when only the cleanup dropped empty branches: corpus r0034).
+    classes=False: a node whose class alone changed does not count either (a
+    window's tree pruned on all the cases, whose counts change every node's
+    class sums)."""
     from c45._pruning import subset_cleanup
     grown = clf.grown_tree_
     if clf.subset_splits and clf.pruning == "pessimistic":
         grown = subset_cleanup(grown, clf._schema.n_values)
-    return not _same_tree(clf.tree_, grown)
+    return not _same_tree(clf.tree_, grown, classes)
 
 
 def _fit(clf, progress, X, y, what):
@@ -457,8 +469,30 @@ def _serializer(name):
     return fn
 
 
-def cmd_fit(args, out, progress):
+def _write_trees(clf, out, classes=True):
+    """The grown tree, and the pruned one when pruning changed it."""
     from c45 import export_text
+    out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
+    if _pruning_changed(clf, classes):
+        out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
+
+
+def write_trials(clf, out, trees=True):
+    """Windowing's trials as Release 8 prints them: per trial its cycles, the tree
+    it kept and that tree pruned (when pruning changed it); then the best trial."""
+    from c45._export_windowing import cycle_table, trial_view
+    out.write("\n")
+    for i, trial in enumerate(clf.trials_):
+        out.write(f"--------\nTrial {i}\n--------\n\n" + cycle_table(trial))
+        if trees:
+            _write_trees(trial_view(clf, trial), out, classes=False)
+        out.write("\n\n")
+    out.write("--------\n\n")
+    if len(clf.trials_) > 1:
+        out.write(f"Best tree from trial {clf.best_trial_}\n")
+
+
+def cmd_fit(args, out, progress):
     from c45._export import evaluation_table
     to_json = _serializer("to_json") if args.save else None
     from c45._params import CLASSIFIER
@@ -472,10 +506,10 @@ def cmd_fit(args, out, progress):
               f"{data.source}\n")
     clf = _fit(make_classifier(args), progress, X, y,
                f"growing and pruning a tree on {len(y)} cases")
-    if not args.no_trees:
-        out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
-        if _pruning_changed(clf):
-            out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
+    if clf.trials_ is not None:
+        write_trials(clf, out, trees=not args.no_trees)
+    elif not args.no_trees:
+        _write_trees(clf, out)
     out.write("\n\n")
     if args.save:
         text = to_json(clf)
@@ -485,6 +519,8 @@ def cmd_fit(args, out, progress):
         except OSError as exc:
             raise UsageError(f"cannot write {args.save}: {exc.strerror or exc}") from None
         out.write(f"Tree saved to {args.save}\n\n")
+    if clf.trials_ is not None and len(clf.trials_) > 1:
+        from c45._export_windowing import trials_evaluation_table as evaluation_table
     out.write("\n" + evaluation_table(clf, X, y, "training data"))
     shown_X, shown_y = X, y
     if data.test is not None:
@@ -729,6 +765,17 @@ def _level_percent(text):
     return v
 
 
+def _count(text):
+    """A whole number of at least 1."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return v
+
+
 def _non_negative(text):
     try:
         v = float(text)
@@ -816,6 +863,16 @@ def _add_tree_args(p, rules=False):
     g.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help="threads for fitting and classifying (float64; -1: all cores; "
                         "the tree does not depend on it)")
+    g = p.add_argument_group("windowing (C4.5 Release 8's -t, -w, -i)")
+    g.add_argument("-t", type=_count, default=None, metavar="TRIALS",
+                   help="grow trees on a growing window of the cases, TRIALS times, and "
+                        "keep the best (default: no windowing)")
+    g.add_argument("-w", type=_count, default=None, metavar="CASES",
+                   help="initial window size (default: the larger of twice the square "
+                        "root of the cases and a fifth of them)")
+    g.add_argument("-i", type=_count, default=None, metavar="CASES",
+                   help="the most cases added to the window per cycle (default: a fifth "
+                        "of the initial window)")
 
 
 def build_parser():

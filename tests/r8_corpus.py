@@ -35,6 +35,7 @@ import functools
 import io
 import json
 import os
+import re
 import tarfile
 import tempfile
 
@@ -42,11 +43,16 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARCHIVE = os.path.join(HERE, "data", "r8-random.tar.xz")
+# R8's windowing runs (``t3``, ``t3m1``, ``t1w``), in an archive of their own.
+WINDOWING_ARCHIVE = os.path.join(HERE, "data", "r8-random-windowing.tar.xz")
 OPTIONS = {"default": [], "m1": ["-m", "1"], "c10": ["-c", "10"], "s": ["-s"],
            "g": ["-g"]}
 # c4.5rules' options, each run by R8 on the default tree: the same flags in c45.
 RULES_OPTIONS = {"rules": [], "rules-c10": ["-c", "10"], "rules-F10": ["-F", "10"],
                  "rules-r15": ["-r", "1.5"], "rules-a": ["-a"]}
+# Windowing: c4.5 -t 3, -t 3 -m 1, and -t 1 -w W -i I with each problem's own W
+# and I (read from the options R8 printed).
+WINDOW_OPTIONS = {"t3": ["-t", "3"], "t3m1": ["-t", "3", "-m", "1"], "t1w": None}
 
 
 @functools.lru_cache(maxsize=None)
@@ -54,8 +60,9 @@ def corpus_dir() -> str:
     """The extracted corpus (a temporary folder, removed at exit)."""
     tmp = tempfile.TemporaryDirectory(prefix="c45-r8-random-")
     _KEEP.append(tmp)
-    with tarfile.open(ARCHIVE, "r:xz") as tar:
-        tar.extractall(tmp.name, filter="data")
+    for archive in (ARCHIVE, WINDOWING_ARCHIVE):
+        with tarfile.open(archive, "r:xz") as tar:
+            tar.extractall(tmp.name, filter="data")
     return os.path.join(tmp.name, "r8-random")
 
 
@@ -154,6 +161,38 @@ def fit_output(problem: str, option: str) -> str:
 def rules_run(problem: str, option: str = "rules"):
     return run_cli(["rules", "-f", stem(problem), "-u", "--precision", "float32", "-q",
                     *RULES_OPTIONS[option]])
+
+
+def window_flags(problem: str, option: str) -> list:
+    """The windowing flags of R8's run, in its order."""
+    flags = WINDOW_OPTIONS[option]
+    if flags is None:
+        text = r8_text(problem, option)
+        w = re.search(r"Initial window size of (\d+) items", text).group(1)
+        i = re.search(r"Maximum window increment of (\d+) items", text).group(1)
+        flags = ["-t", "1", "-w", w, "-i", i]
+    return flags
+
+
+def window_run(problem: str, option: str):
+    return run_cli(["fit", "-f", stem(problem), "-u", "--precision", "float32", "-q",
+                    *window_flags(problem, option)])
+
+
+def window_text(text: str, problem: str) -> list:
+    """Either program's whole c4.5 output with windowing as comparable lines:
+    rules_text's, without blank lines, and without the words about R8's saved
+    file (R8 writes the tree to a file and says so: ``Tree saved``, ``Best tree
+    from trial 1 saved``; c45 fit says which trial is best and saves only with
+    --save)."""
+    out = []
+    for line in rules_text(text, problem):
+        if not line or line == "Tree saved":
+            continue
+        if line.startswith("Best tree from trial ") and line.endswith(" saved"):
+            line = line[:-len(" saved")]
+        out.append(line)
+    return out
 
 
 def rules_output(problem: str, option: str = "rules") -> str:
@@ -259,6 +298,15 @@ def check_problem(problem: str, checks=None) -> dict:
         except Exception as exc:  # noqa: BLE001 - reported, not hidden
             diff = f"{type(exc).__name__}: {exc}"
         result[option] = [diff] if diff else []
+    for option in WINDOW_OPTIONS:
+        if checks and option not in checks:
+            continue
+        try:
+            got = window_text(window_run(problem, option)[0], problem)
+            diff = first_difference(got, window_text(r8_text(problem, option), problem))
+        except Exception as exc:  # noqa: BLE001
+            diff = f"{type(exc).__name__}: {exc}"
+        result[option] = [diff] if diff else []
     if not checks or "sums" in checks:
         try:
             result["sums"] = sums_differences(problem)
@@ -284,10 +332,12 @@ def _main(argv=None):
     p.add_argument("-j", type=int, default=os.cpu_count() or 1)
     p.add_argument("--check", action="append", metavar="NAME",
                    help="run only this check (repeatable): "
-                        + ", ".join(list(OPTIONS) + ["sums"] + list(RULES_OPTIONS)))
+                        + ", ".join(list(OPTIONS) + ["sums"] + list(RULES_OPTIONS)
+                                    + list(WINDOW_OPTIONS)))
     args = p.parse_args(argv)
     names = args.problems or problems()
-    checks = args.check or list(OPTIONS) + ["sums"] + list(RULES_OPTIONS)
+    checks = args.check or (list(OPTIONS) + ["sums"] + list(RULES_OPTIONS)
+                            + list(WINDOW_OPTIONS))
     with ProcessPoolExecutor(args.j) as pool:
         results = dict(zip(names, pool.map(functools.partial(check_problem, checks=checks),
                                            names, chunksize=4)))

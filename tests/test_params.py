@@ -7,7 +7,8 @@ from sklearn.base import clone
 
 from c45 import C45Classifier, C45RulesClassifier, _params
 
-# The signatures as the estimators had them before c45/_params.py wrote them.
+# The signatures as the estimators had them before c45/_params.py wrote them (the
+# windowing parameters added after).
 SIGNATURES = {
     C45Classifier: (
         "(min_samples_leaf=2, confidence=0.25, pruning='pessimistic', "
@@ -17,7 +18,7 @@ SIGNATURES = {
         "max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None, "
         "max_features=None, random_state=None, laplace=False, "
         "normalize_sample_weight=False, n_jobs=None, keep_training_data=False, "
-        "class_weight=None)"),
+        "class_weight=None, trials=None, initial_window=None, window_increment=None)"),
     C45RulesClassifier: (
         "(min_samples_leaf=2, confidence=0.25, redundancy=1.0, fisher=False, "
         "annealing=False, criterion='gain_ratio', subset_splits=False, threshold='data', "

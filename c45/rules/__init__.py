@@ -20,13 +20,13 @@ The modules, one job each:
 ``_export``     export_rules, evaluation_text: c4.5rules' printed reports
 ``_ruleset``    Condition, Rule, and how a ruleset classifies (tally)
 ``_builder``    RuleBuilder: §11 on a grown tree, from leaves to the final ruleset
-``_selection``  the description lengths and the per-class subset search (§11.4)
-``_random``     GlibcRandom, glibc's random() that the greedy search draws from
+``_selection``  the description lengths and the per-class subset search (§11.4),
+                drawing from glibc's random() (c45._glibc_random, shared with windowing)
 ``_state``      the checks of a pickled C45RulesClassifier's fitted state
 """
 from c45.rules._estimator import C45RulesClassifier
 from c45.rules._export import evaluation_text, export_rules
-from c45.rules._random import GlibcRandom
+from c45._glibc_random import GlibcRandom
 from c45.rules._ruleset import Condition, Rule
 
 __all__ = ["C45RulesClassifier", "export_rules", "evaluation_text", "GlibcRandom",

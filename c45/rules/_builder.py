@@ -11,7 +11,7 @@ import numpy as np
 
 from c45._criterion import pessimistic_extra_errors
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
-from c45.rules._random import GlibcRandom
+from c45._glibc_random import GlibcRandom
 from c45.rules._ruleset import _MAX_SELECT_ERROR, Condition, Rule, tally
 from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits,
                                   _bitset, _Lengths, _r32)

@@ -1,4 +1,4 @@
-"""glibc's random(), which c4.5rules' greedy subset search draws from (§11.4)."""
+"""glibc's random(), which c4.5rules' subset search and windowing's shuffles draw from."""
 
 
 class GlibcRandom:

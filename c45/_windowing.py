@@ -1,0 +1,241 @@
+"""Windowing: C4.5 Release 8's ``-t`` (trials), ``-w`` (initial window) and
+``-i`` (window increment).
+
+A trial grows trees on a growing subset of the cases, the window: it starts with
+a sample of the cases spread over the classes, and after each tree the cases the
+tree misclassifies outside the window join it. The trial keeps the tree of
+fewest total errors and prunes it on all the cases; of the trials, the pruned
+tree of smallest pessimistic estimate wins. Release 8 never seeds its random
+generator, so the trials are the same on every run: glibc's ``random()`` from its
+default state, continued from one trial to the next.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from c45 import _tree
+from c45._encode import distinct_values, rank_tables
+from c45._glibc_random import GlibcRandom
+from c45._pruning import subset_cleanup
+
+
+@dataclass
+class Cycle:
+    """One tree of a trial: its size, the window and the errors in and out of it."""
+    size: int
+    window: int
+    other: int
+    window_errors: int
+    other_errors: int
+
+    @property
+    def errors(self):
+        return self.window_errors + self.other_errors
+
+
+@dataclass
+class Trial:
+    """A trial's cycles, the tree it kept (grown on its window) and that tree
+    pruned on all the cases."""
+    cycles: list = field(default_factory=list)
+    grown: object = None
+    pruned: object = None
+
+
+def window_sizes(n, window=None, increment=None):
+    """The initial window and the largest increment, Release 8's defaults for
+    those not given: ``max(2 sqrt(N), N/5)`` cases and a fifth of the window
+    (at least 1). The window holds at most all the cases."""
+    if window is None:
+        window = int(max(2.0 * np.sqrt(n), n // 5))
+    window = min(int(window), n)
+    if increment is None:
+        increment = max(window // 5, 1)
+    return window, int(increment)
+
+
+def class_targets(y, n_classes, window):
+    """How many cases of each class the first window holds: the classes from the
+    rarest to the commonest (the first class on a tie), each taking its
+    frequency or an equal share of the room left, whichever is smaller."""
+    freq = np.bincount(y, minlength=n_classes)
+    target = np.zeros(n_classes, dtype=np.int64)
+    left = window
+    order = sorted(range(n_classes), key=lambda c: (freq[c], c))
+    for i, c in enumerate(order):
+        target[c] = min(freq[c], left // (n_classes - i))
+        left -= target[c]
+    return target
+
+
+def shuffle(items, rng):
+    """Release 8's shuffle: the case at position p swaps with one drawn from
+    positions p .. end (a draw for each position, the last one too)."""
+    n = len(items)
+    for p in range(n):
+        q = p + int((n - p) * rng.uniform())
+        items[p], items[q] = items[q], items[p]
+
+
+def pull_targets(items, y, target):
+    """Bring target[c] cases of each class c to the front, class by class, each
+    class's cases in their order after the shuffle."""
+    front = 0
+    for c, count in enumerate(target):
+        i = front
+        while count > 0:
+            if y[items[i]] == c:
+                items[front], items[i] = items[i], items[front]
+                front += 1
+                count -= 1
+            i += 1
+
+
+class Windowing:
+    """The trials of one fit, on the encoded training data of all N cases
+    (`data`, a TrainingData, and `schema`, the fit's) and their continuous values
+    as read (`values`, feature-major, NaN unknown: float64's data holds ranks
+    instead)."""
+
+    def __init__(self, schema, data, values, options, confidence, subtree_raising,
+                 n_jobs=1):
+        self.schema, self.data, self.options = schema, data, options
+        self.confidence, self.subtree_raising = confidence, subtree_raising
+        self.n_jobs = n_jobs
+        self.values = values
+        self.codes = np.asarray(data.codes)
+        self.y = np.asarray(data.y)
+        self.weight = np.asarray(data.init_weight)
+        if data.f32:
+            self.distinct, self.distinct_start = data.distinct, data.distinct_start
+        else:
+            self.distinct, self.distinct_start = distinct_values(schema, values)
+
+    def _columns(self, rows):
+        """The values and codes of rows, in their order."""
+        return (np.ascontiguousarray(self.values[:, rows]),
+                np.ascontiguousarray(self.codes[:, rows]))
+
+    def window_data(self, rows):
+        """The TrainingData of the window `rows` (in that order): its cases, with
+        the whole data's N for the many-valued test and its values for the
+        stored cuts."""
+        d = self.data
+        values, codes = self._columns(rows)
+        if d.f32:
+            layout = dict(cont=values)
+        else:
+            rank, sorted_value, n_known = rank_tables(self.schema, values, self.n_jobs)
+            layout = dict(cont=None, rank=rank, sorted_value=sorted_value, n_known=n_known)
+        return _tree.TrainingData(
+            codes=codes, col=d.col, n_values=d.n_values,
+            y=np.ascontiguousarray(self.y[rows]), n_classes=d.n_classes,
+            init_weight=np.ascontiguousarray(self.weight[rows]), f32=d.f32,
+            count_mode=d.count_mode, total_weight=d.total_weight, multival=d.multival,
+            distinct=self.distinct, distinct_start=self.distinct_start, **layout)
+
+    def classify(self, tree, rows):
+        """Each case's class index by the tree (C4.5's classification, §9)."""
+        values, codes = self._columns(rows)
+        return _tree.predict_sums(tree, values, codes, self.data.col, self.data.n_values,
+                                  self.data.f32, False, self.n_jobs, False, True)
+
+    def run(self, trials, window=None, increment=None):
+        """The trials (a list of Trial) and the index of the best one."""
+        n = self.data.n_cases
+        window, increment = window_sizes(n, window, increment)
+        target = class_targets(self.y, self.data.n_classes, window)
+        rng = GlibcRandom(1)            # Release 8 never seeds random()
+        items = np.arange(n, dtype=np.int32)
+        out = []
+        for _ in range(trials):
+            shuffle(items, rng)
+            pull_targets(items, self.y, target)
+            out.append(self._trial(items, window, increment))
+        # The pruned tree of smallest estimate; the earlier trial on a tie.
+        best = min(range(len(out)), key=lambda t: (out[t].pruned.errors[0], t))
+        return out, best
+
+    def _trial(self, items, window, increment):
+        """One trial on the case order `items` (updated in place as Release 8's
+        case array moves)."""
+        n = len(items)
+        trial = Trial()
+        best = None
+        while True:
+            grown, _, order = _tree.build_tree(self.window_data(items[:window]),
+                                               self.options, -1.0, True, self.n_jobs)
+            if self.data.f32:
+                items[:window] = items[:window][order]     # growing reorders the window
+            wrong = self.classify(grown, items) != self.y[items]
+            # The window's errors are the grown tree's own count (its leaves'
+            # errors summed, fractional with unknown values), rounded.
+            window_errors = int(np.floor(grown.errors[0] + 0.5))
+            # The misclassified cases outside the window move just after it.
+            exceptions = window
+            for i in np.flatnonzero(wrong[window:]) + window:
+                items[exceptions], items[i] = items[i], items[exceptions]
+                exceptions += 1
+            other_errors = exceptions - window
+            cycle = Cycle(grown.node_count, window, n - window, window_errors, other_errors)
+            trial.cycles.append(cycle)
+            if best is None or cycle.errors < best:
+                best, trial.grown = cycle.errors, grown
+            if other_errors == 0:
+                break
+            window = min(window + max(min(other_errors, increment), other_errors // 2), n)
+        # The kept tree pruned on all the cases; pruning reorders float32's case
+        # array too, and the next trial shuffles the cases as it leaves them.
+        _tree.check_prunable(trial.grown)
+        trial.pruned, order = _tree.prune_tree(
+            self.data, self.options, trial.grown,
+            items if self.data.f32 else np.arange(n, dtype=np.int32),
+            self.confidence, self.subtree_raising, self.n_jobs, with_order=True)
+        if self.data.f32:
+            items[:] = order
+        return trial
+
+
+def values_of(schema, data):
+    """float64's continuous values back from its rank tables (NaN unknown)."""
+    sorted_value, rank = np.asarray(data.sorted_value), np.asarray(data.rank)
+    n_known = np.asarray(data.n_known)
+    out = np.full((int(np.count_nonzero(~schema.discrete)), data.n_cases), np.nan)
+    for f in np.flatnonzero(~schema.discrete):
+        c = schema.col[f]
+        known = rank[c] < n_known[f]
+        out[c, known] = sorted_value[c, rank[c, known]]
+    return out
+
+
+def check_weights(est, sample_weight):
+    """Windowing counts cases: refuse case weights."""
+    if sample_weight is not None or est.class_weight is not None:
+        raise ValueError(
+            "trials (windowing) counts cases as Release 8 does, one case one vote: it "
+            "takes no sample_weight or class_weight (repeat rows instead, or leave "
+            "trials=None)")
+
+
+def check_parameters(est):
+    """The parameters windowing cannot work with (the command refuses them before
+    any output)."""
+    if est.trials is not None and est.pruning != "pessimistic":
+        raise ValueError(
+            f"trials (windowing) keeps the trial whose pruned tree has the smallest "
+            f"pessimistic estimate: it needs pruning='pessimistic', got "
+            f"pruning={est.pruning!r}")
+
+
+def fit_trials(est, schema, data, options):
+    """Windowing's trials for the estimator est on its encoded data: (trials,
+    index of the best one)."""
+    values = np.asarray(data.cont) if data.f32 else values_of(schema, data)
+    run = Windowing(schema, data, values, options, est._cf(), bool(est.subtree_raising),
+                    est._threads())
+    trials, best = run.run(int(est.trials), est.initial_window, est.window_increment)
+    if est.subset_splits:
+        # As any pessimistic fit under subset_splits: the empty branches go.
+        for trial in trials:
+            trial.pruned = subset_cleanup(trial.pruned, data.n_values)
+    return trials, best
