@@ -372,9 +372,11 @@ def _category_list(values, label):
     check_category_values(values, label)
     present = [v for v in values if not _is_missing_scalar(v)]
     try:
-        return sorted(set(present))
+        categories = sorted(set(present))
     except TypeError as exc:
         raise ValueError(f"X {label} holds values that cannot be ordered: {exc}") from None
+    check_text(categories, f"X {label}")
+    return categories
 
 
 def _discrete_codes(col, categories, label):
@@ -475,6 +477,21 @@ def _warn_foreign_types(col, codes, schema, j, label):
             return
 
 
+def check_text(values, where):
+    """Refuse a string that is not Unicode text (a lone surrogate, as decoding
+    with errors="surrogateescape" leaves): a model holding it pickles, but its
+    model file (UTF-8) could not be written, so fit refuses it."""
+    for v in values:
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError(
+                    f"{where}: {v!r} is not valid Unicode text ({exc.reason} at "
+                    f"position {exc.start}); decode the data without "
+                    f"errors='surrogateescape', or fix the value") from None
+
+
 def check_labels(values, where):
     """Raise ValueError unless values (a model's categories or classes) are
     distinct, known (not NaN/None) and of one kind: what fit produces, and what
@@ -486,6 +503,7 @@ def check_labels(values, where):
         kinds.add("bool" if isinstance(v, (bool, np.bool_)) else _value_kind(v))
     if len(kinds) > 1:
         raise ValueError(f"{where} mix kinds of value ({sorted(kinds)})")
+    check_text(values, where)
     try:
         distinct = len(set(values))
     except TypeError as exc:
@@ -829,4 +847,6 @@ def encode_target(y, n_rows):
         classes, codes = np.unique(arr, return_inverse=True)
     except TypeError as exc:
         raise ValueError(f"y holds labels that cannot be ordered: {exc}") from None
+    if classes.dtype.kind in "OU":
+        check_text(classes.tolist(), "y")
     return classes, codes.astype(np.int32).ravel()

@@ -246,3 +246,27 @@ def test_dict_predict_proba_reads_the_mask_as_predict_does(dtype):
     assert np.array_equal(from_dict, clf.predict_proba(Xm))
     assert np.array_equal(from_dict, np.asarray(c45.dict_predict_proba(tree, filled)))
     assert not np.array_equal(from_dict, np.asarray(c45.dict_predict_proba(tree, Xm.data)))
+
+
+@pytest.mark.parametrize("where", ["column", "categorical", "class", "unicode class",
+                                   "categorical class"])
+def test_text_that_a_model_file_cannot_hold_is_refused_at_fit(where):
+    # A lone surrogate (left by errors="surrogateescape") fitted and pickled, but
+    # to_json refused the model: what fit accepts must save and load.
+    bad = "caf\udce9"
+    X = pd.DataFrame({"f": pd.Series(["a", "b", bad, "a"] * 6, dtype=object),
+                      "g": np.arange(24) % 3})
+    y = np.array([0, 1] * 12)
+    def categorical(values):            # object categories: Arrow strings refuse it
+        cats = sorted(set(values))
+        return pd.Categorical.from_codes([cats.index(v) for v in values],
+                                         categories=pd.Index(cats, dtype=object))
+    if where == "categorical":
+        X["f"] = categorical(list(X["f"]))
+    labels = np.array(["x", bad, "z"] * 8, dtype=object)
+    if where.endswith("class"):
+        X = X[["g"]]
+        y = (labels if where == "class" else labels.astype(str)
+             if where == "unicode class" else categorical(list(labels)))
+    with pytest.raises(ValueError, match="is not valid Unicode text"):
+        C45Classifier(min_samples_leaf=1).fit(X, y)
