@@ -214,7 +214,10 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
 # loaded from JSON or a pickle) passes check_tree_arrays (c45/_tree_checks.pyx)
 # when it is made.
 from c45._tree_checks import (FIELDS, DTYPES, MAX_TREE_NODES, as_field,
-                              check_tree_arrays, tree_error)
+                              check_tree_arrays, check_soft_bounds, tree_error)
+
+# Optional fields: a tree with soft thresholds (c45/_soft.py) has both, others none.
+SOFT_FIELDS = ("lower", "upper")
 
 
 class Tree:
@@ -242,6 +245,9 @@ class Tree:
     value : ndarray of float64, shape (node_count, n_classes), class weights.
     map_offset : ndarray of int64, -1 unless a subset test.
     value_map : ndarray of int32, the subset tests' category -> branch maps.
+    lower, upper : ndarray of float64 or None, soft thresholds' bounds
+        (``soft_thresholds=True``): finite at a continuous test, with
+        ``lower <= threshold <= upper``, NaN elsewhere; None without them.
     """
 
     _fields = FIELDS
@@ -249,11 +255,12 @@ class Tree:
 
     def __init__(self, kind, feature, first_child, n_children, node_class,
                  threshold, weight, errors, value, map_offset=None, value_map=None,
-                 n_values=None):
+                 n_values=None, lower=None, upper=None):
         self._set(dict(kind=kind, feature=feature, first_child=first_child,
                        n_children=n_children, node_class=node_class,
                        threshold=threshold, weight=weight, errors=errors, value=value,
-                       map_offset=map_offset, value_map=value_map), n_values, True)
+                       map_offset=map_offset, value_map=value_map, lower=lower,
+                       upper=upper), n_values, True)
 
     @classmethod
     def _of_own_arrays(cls, n_values=None, **arrays):
@@ -279,8 +286,18 @@ class Tree:
         if n_values is not None:        # copied: the caller's (a schema's) stays its own
             n_values = as_field("n_values", np.int32, n_values)
         check_tree_arrays(arrays, n_values)
+        if (given.get("lower") is None) != (given.get("upper") is None):
+            raise tree_error("a tree with soft thresholds needs both lower and upper")
+        if given.get("lower") is not None:
+            for name in SOFT_FIELDS:
+                arrays[name] = as_field(name, np.float64, given[name], copy)
+            check_soft_bounds(arrays["kind"], arrays["threshold"], arrays["lower"],
+                              arrays["upper"])
+        else:
+            arrays["lower"] = arrays["upper"] = None
         for name, arr in arrays.items():
-            arr.flags.writeable = False
+            if arr is not None:
+                arr.flags.writeable = False
             setattr(self, name, arr)
         if n_values is not None:
             n_values.flags.writeable = False
@@ -295,7 +312,8 @@ class Tree:
         missing = [name for name in self._fields[:9] if name not in state]
         if missing:
             raise tree_error(f"the pickled state has no {missing[0]!r}")
-        self.__init__(**{name: state[name] for name in self._fields + ("n_values",)
+        self.__init__(**{name: state[name]
+                         for name in self._fields + ("n_values",) + SOFT_FIELDS
                          if name in state})
 
     @property
@@ -338,7 +356,15 @@ class Tree:
         def fresh(a):       # a copy with numpy's own dtype object (not one unpickled)
             return np.array(a, dtype=np.dtype(a.dtype.str))
         nv = None if self.n_values is None else fresh(self.n_values)
-        return (Tree, tuple(fresh(getattr(self, f)) for f in self._fields) + (nv,))
+        args = tuple(fresh(getattr(self, f)) for f in self._fields) + (nv,)
+        if self.lower is not None:      # a hard tree pickles as before
+            args += (fresh(self.lower), fresh(self.upper))
+        return (Tree, args)
+
+    def with_soft_bounds(self, lower, upper):
+        """This tree with soft thresholds' bounds (a new Tree: trees are read-only)."""
+        return Tree(*(getattr(self, f) for f in self._fields), n_values=self.n_values,
+                    lower=lower, upper=upper)
 
     def __repr__(self):
         return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"

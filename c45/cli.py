@@ -229,7 +229,8 @@ def classifier_params(args):
     return dict(min_samples_leaf=args.m, confidence=args.c / 100.0, pruning=pruning,
                 subtree_raising=not args.no_subtree_raising, ccp_alpha=args.ccp_alpha,
                 criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
-                precision=args.precision, random_state=args.seed, n_jobs=args.jobs)
+                precision=args.precision, random_state=args.seed, n_jobs=args.jobs,
+                soft_thresholds=getattr(args, "p", False))
 
 
 def rules_params(args):
@@ -267,7 +268,8 @@ _OPTIONS = {"min_samples_leaf": "-m", "confidence": "-c", "ccp_alpha": "--ccp-al
             "subtree_raising": "--no-subtree-raising", "random_state": "--seed",
             "redundancy": "-r", "fisher": "-F", "annealing": "-a", "criterion": "-g",
             "subset_splits": "-s",
-            "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs"}
+            "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs",
+            "soft_thresholds": "-p"}
 
 
 def warn_idle_options(args, params_of, names, acting=()):
@@ -318,6 +320,8 @@ def option_lines(args, data_source, class_column=None, what="Trees", extra_lines
         named["c"] = f"\tPruning confidence level {args.c:g}%"
     if args.g:
         named["g"] = "\tGain criterion used"
+    if getattr(args, "p", False):
+        named["p"] = "\tProbability thresholds used"
     if getattr(args, "unseen", False):
         named["unseen"] = f"\t{what} evaluated on unseen cases"
     elif getattr(args, "test", None):
@@ -475,7 +479,13 @@ def cmd_fit(args, out, progress):
     if not args.no_trees:
         out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
         if _pruning_changed(clf):
-            out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
+            out.write("\n\nSimplified Decision Tree:\n\n"
+                      + export_text(clf, show_bounds=False))
+        if clf.soft_thresholds:
+            # Release 8 reports the bounds, then prints the final tree with them.
+            from c45._export import softening_text
+            out.write("\n" + softening_text(clf) + "\nDecision Tree:\n\n"
+                      + export_text(clf))
     out.write("\n\n")
     if args.save:
         text = to_json(clf)
@@ -804,6 +814,9 @@ def _add_tree_args(p, rules=False):
         g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         p.set_defaults(pruning="pessimistic", ccp_alpha=0.0, no_subtree_raising=False)
         return
+    g.add_argument("-p", action="store_true",
+                   help="soft thresholds: bounds around each continuous test's "
+                        "threshold, printed, saved and used by predict")
     g.add_argument("--pruning", default="pessimistic",
                    choices=("pessimistic", "cost_complexity", "reduced_error", "none"),
                    help="pruning kind (default: C4.5's pessimistic pruning)")
