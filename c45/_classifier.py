@@ -432,7 +432,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if not self.soft_thresholds:
             return tree
         from c45._soft import soft_bounds
-        lower, upper = soft_bounds(tree, data.cont, data.codes, data.col, data.y,
+        cont = data.cont
+        if not data.f32:        # float64 keeps each column sorted, with its ranks
+            rank = np.asarray(data.rank, dtype=np.int64)
+            cont = (np.take_along_axis(np.asarray(data.sorted_value), rank, axis=1)
+                    if rank.size else np.zeros((0, data.n_cases)))
+        lower, upper = soft_bounds(tree, cont, data.codes, data.col, data.y,
                                    data.init_weight, self.precision == "float32")
         return tree.with_soft_bounds(lower, upper)
 

@@ -73,7 +73,8 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
     show_bounds : bool, optional
         Print a continuous test's soft bounds after its threshold, as C4.5's
         ``-p`` prints them (``x <= 6 [5.88258,6.13877]:``). By default they are
-        printed when the tree has them (``soft_thresholds=True``).
+        printed when the tree has them (``soft_thresholds=True``), except where
+        the two bounds are equal (Release 8 prints the test alone there).
 
     With the defaults the text is C4.5 Release 8's, byte for byte. Unknown and
     unseen values are not shown: C4.5 sends a case whose tested value is unknown
@@ -110,7 +111,7 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
             op = "<=" if b == 0 else ">"
             cut = (f"{t.threshold[node]:g}" if decimals is None
                    else f"{t.threshold[node]:.{decimals}f}")
-            if bounds:
+            if bounds and t.lower[node] < t.upper[node]:   # R8 prints none when equal
                 lo, hi = (f"{v:g}" if decimals is None else f"{v:.{decimals}f}"
                           for v in (t.lower[node], t.upper[node]))
                 return f"{name} {op} {cut} [{lo},{hi}]:"

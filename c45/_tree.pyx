@@ -748,6 +748,8 @@ cdef struct TreeView:
     const double* weight
     const int64_t* map_offset
     const int32_t* value_map
+    const double* lower       # soft thresholds' bounds (c45/_soft.py); NULL: none
+    const double* upper
 
 
 cdef struct Rows:
@@ -798,7 +800,28 @@ cdef object tree_view(tree, n_values, TreeView* t):
     t.weight = &weight[0]
     t.map_offset = &map_offset[0]
     t.value_map = &value_map[0]
-    return (kind, feature, first, nch, thr, weight, map_offset, value_map)
+    t.lower = t.upper = NULL
+    cdef const double[::1] lower, upper
+    if tree.lower is None:
+        return (kind, feature, first, nch, thr, weight, map_offset, value_map)
+    lower, upper = tree.lower, tree.upper
+    t.lower = &lower[0]
+    t.upper = &upper[0]
+    return (kind, feature, first, nch, thr, weight, map_offset, value_map, lower, upper)
+
+
+cdef inline double soft_share(const TreeView* t, Py_ssize_t nd, double v) noexcept nogil:
+    """The share of a row's weight that goes down branch 1 of the soft continuous
+    test nd (lower < upper) for the known value v: 1 at or below the lower bound,
+    1/2 at the threshold, 0 at or above the upper bound, linear in between."""
+    cdef double lo = t.lower[nd], hi = t.upper[nd], cut = t.threshold[nd]
+    if v <= lo:
+        return 1.0
+    if v >= hi:
+        return 0.0
+    if v <= cut:
+        return 1.0 - 0.5 * (v - lo) / (cut - lo)
+    return 0.5 * (hi - v) / (hi - cut)
 
 
 cdef int row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
@@ -913,6 +936,9 @@ cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, 
                 continue
             d.fast[nd].column = col[d.tv.feature[nd]] if d.kind[nd] == CONTINUOUS \
                 else OTHER_TEST
+            if d.tv.lower != NULL and d.kind[nd] == CONTINUOUS \
+                    and d.tv.lower[nd] < d.tv.upper[nd]:
+                d.fast[nd].column = OTHER_TEST      # a soft test: the general walk
             # A row descending every branch leaves nch - 1 of them on its stack.
             top = need[nd] - 1 + d.nch[nd]
             d.stack_need = max(d.stack_need, top)
@@ -1023,6 +1049,18 @@ cdef inline Py_ssize_t push_branches(Descent d, const Rows* rows, Py_ssize_t nd,
     order (the order of the binary32 sums)."""
     cdef Py_ssize_t b, v = row_branch(&d.tv, rows, nd, r)
     cdef int32_t child = d.first[nd]
+    cdef double p, x
+    if v > 0 and d.tv.lower != NULL and d.tv.kind[nd] == CONTINUOUS \
+            and d.tv.lower[nd] < d.tv.upper[nd]:
+        x = rows.cont[rows.col[d.tv.feature[nd]] * rows.stride_col + r * rows.stride_row]
+        p = soft_share(&d.tv, nd, x)
+        if 0.0 < p < 1.0:       # between the bounds: both branches, branch 1 on top
+            stack_node[top] = child + 1
+            stack_w[top] = rnd(f32, wt * (1.0 - p))
+            stack_node[top + 1] = child
+            stack_w[top + 1] = rnd(f32, wt * p)
+            return top + 2
+        v = 1 if p >= 1.0 else 2
     if v > 0:
         stack_node[top] = child + <int32_t> v - 1
         stack_w[top] = wt
