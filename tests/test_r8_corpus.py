@@ -16,6 +16,9 @@ and R8's class sums of every case (see ``r8_corpus``). For every problem:
   its evaluation with the rules dropped, test evaluation, confusion matrices), and
   the rules kept (those used on the training data), default class and errors
   equal ``index.json``'s;
+* ``test_soft_thresholds``: ``c45 fit -p`` and ``-p -s`` print R8's output from
+  ``Decision Tree:`` on (the Softening thresholds report, the final tree with its
+  bounds, the evaluation tables), and the figures equal ``extra.json``'s;
 * ``test_rules_options``: the same with c4.5rules' options (``-c 10``, ``-r 1.5``,
   ``-F 10``, ``-a``), the figures from ``extra.json``.
 """
@@ -74,20 +77,17 @@ def _rules_cases():
         yield pytest.param(p, marks=marks, id=p)
 
 
-# c45 fit -p (soft thresholds) and -p -s: problems whose report differs from R8's.
-# Each differs in one bound's sixth significant digit: Release 8's exact mix of
-# binary32 and double in the limit and the interpolation is not pinned down
-# (limits and interpolation in binary32 are c45's choice, the closest found:
-# a double limit gives 290 and 291 equal problems instead of 296 and 295).
-SOFT_DIFFER = {"p": {"r0102", "r0135", "r0149", "r0153"},
-               "ps": {"r0082", "r0096", "r0143", "r0165", "r0257"}}
+# c45 fit -p (soft thresholds) and -p -s: problems whose report differs from R8's
+# (none since the standard error is taken as R8 takes it: the square root in
+# double, rounded to binary32, then added to the base errors in binary32).
+SOFT_DIFFER: dict = {"p": set(), "ps": set()}
 
 
 def _soft_cases():
     for option in SOFT_DIFFER:
         for p in PROBLEMS:
-            marks = [pytest.mark.xfail(strict=True, reason="a bound's 6th digit, see "
-                                       "SOFT_DIFFER")] if p in SOFT_DIFFER[option] else []
+            marks = [pytest.mark.xfail(strict=True, reason="see SOFT_DIFFER")] \
+                if p in SOFT_DIFFER[option] else []
             yield pytest.param(p, option, marks=marks, id=f"{p}-{option}")
 
 
