@@ -239,6 +239,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``predict_proba`` answers ``(n_c + 1) / (N + k)`` at a leaf instead of
         ``n_c / N`` (J48's ``-A``). Empty leaves answer their class with weight 1 in
         both cases (C4.5's rule; J48 uses the parent's distribution).
+    soft_thresholds : bool, default=False
+        C4.5's ``-p``: after pruning, each continuous test gets a lower and an
+        upper bound around its threshold (``tree_.lower``, ``tree_.upper``), where
+        moving the threshold would cost more than a standard error of extra
+        training errors, and ``predict_proba`` shares a value between the bounds
+        out over both branches (see ``docs/windowing.md``, "Soft thresholds").
     n_jobs : int or None, default=None
         Threads for fitting (float64 mode: the features are sorted, subtrees
         grown and the features of large nodes evaluated in parallel, and
@@ -463,9 +469,25 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         # encoded) is kept only when asked, for prune() without passing it again.
         fitted["_train"] = (data, order) if self.keep_training_data else None
         fitted["_train_check"] = _fingerprint(data)
-        fitted["tree_"] = (pruned if self.trials is not None
-                           else self._finish_pruning(grown, pruned, schema, validation))
+        fitted["tree_"] = self._soften(
+            pruned if self.trials is not None
+            else self._finish_pruning(grown, pruned, schema, validation), data)
         return data.n_cases * schema.n_features, fitted     # the cells grown on
+
+    def _soften(self, tree, data):
+        """The final tree with its soft thresholds' bounds when soft_thresholds
+        (computed on the training data, as Release 8's -p does after pruning)."""
+        if not self.soft_thresholds:
+            return tree
+        from c45._soft import soft_bounds
+        cont = data.cont
+        if not data.f32:        # float64 keeps each column sorted, with its ranks
+            rank = np.asarray(data.rank, dtype=np.int64)
+            cont = (np.take_along_axis(np.asarray(data.sorted_value), rank, axis=1)
+                    if rank.size else np.zeros((0, data.n_cases)))
+        lower, upper = soft_bounds(tree, cont, data.codes, data.col, data.y,
+                                   data.init_weight, self.precision == "float32")
+        return tree.with_soft_bounds(lower, upper)
 
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
@@ -612,8 +634,11 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                                                               data.total_weight),
                                           self.grown_tree_, order, self._cf(),
                                           bool(self.subtree_raising), self._threads())
-            self.tree_ = self._finish_pruning(self.grown_tree_, pruned, self._schema,
-                                              validation)
+            tree = self._finish_pruning(self.grown_tree_, pruned, self._schema,
+                                        validation)
+            if self.soft_thresholds:        # the bounds are the training data's
+                tree = self._soften(tree, self._training_data(X, y, sample_weight)[0])
+            self.tree_ = tree
         except BaseException:          # Ctrl-C too: the model stays as it was
             self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
             raise

@@ -29,7 +29,8 @@ def _leaf_text(tree, node, classes, show_weights=False, decimals=None):
 
 
 def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
-                decimals=None, class_names=None, show_weights=False, spacing=4):
+                decimals=None, class_names=None, show_weights=False, spacing=4,
+                show_bounds=None):
     """The tree in C4.5's own layout.
 
     Each branch is a line ``att = value:`` (discrete) or ``att <= t :`` /
@@ -69,6 +70,11 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         The indent width per level: ``|`` and ``spacing - 1`` spaces (C4.5's
         ``|   ``). Release 8's 80-column rule for subtree blocks counts levels of
         this width.
+    show_bounds : bool, optional
+        Print a continuous test's soft bounds after its threshold, as C4.5's
+        ``-p`` prints them (``x <= 6 [5.88258,6.13877]:``). By default they are
+        printed when the tree has them (``soft_thresholds=True``), except where
+        the two bounds are equal (Release 8 prints the test alone there).
 
     With the defaults the text is C4.5 Release 8's, byte for byte. Unknown and
     unseen values are not shown: C4.5 sends a case whose tested value is unknown
@@ -89,6 +95,7 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
                          f"level), got {spacing!r}")
     indent = "|" + " " * (spacing - 1)
     show_weights = bool(show_weights)
+    bounds = getattr(t, "lower", None) is not None and show_bounds is not False
 
     def leaf(node):
         return _leaf_text(t, node, classes, show_weights, decimals)
@@ -104,6 +111,10 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
             op = "<=" if b == 0 else ">"
             cut = (f"{t.threshold[node]:g}" if decimals is None
                    else f"{t.threshold[node]:.{decimals}f}")
+            if bounds and t.lower[node] < t.upper[node]:   # R8 prints none when equal
+                lo, hi = (f"{v:g}" if decimals is None else f"{v:.{decimals}f}"
+                          for v in (t.lower[node], t.upper[node]))
+                return f"{name} {op} {cut} [{lo},{hi}]:"
             return f"{name} {op} {cut} :"
         cats = clf.categories_[f]
         if t.kind[node] == SUBSET_KIND:
@@ -184,6 +195,27 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         parts.append(f"\n\nSubtree [S{s + 1}]\n\n" + "\n".join(show(*subtrees[s])) + "\n")
         s += 1
     return "".join(parts)
+
+
+def softening_text(clf, feature_names=None):
+    """Release 8's "Softening thresholds" report of a tree with soft thresholds:
+    each continuous test in depth-first branch order, its threshold and bounds."""
+    check_is_fitted(clf, "tree_")
+    t = clf.tree_
+    if getattr(t, "lower", None) is None:
+        raise ValueError("the tree has no soft thresholds (fit with "
+                         "soft_thresholds=True)")
+    names = _feature_names(clf, feature_names)
+    lines = ["Softening thresholds", ""]
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if t.kind[node] == CONTINUOUS_KIND:
+            lines += [f"Test {names[t.feature[node]]} <> {t.threshold[node]:g}",
+                      f"\tLower = {t.lower[node]:g}, Upper = {t.upper[node]:g}", ""]
+        first = t.first_child[node]
+        stack.extend(range(first + t.n_children[node] - 1, first - 1, -1))
+    return "\n".join(lines) + "\n"
 
 
 def _depth_below(t, node):

@@ -258,6 +258,7 @@ class Param:
 SPEC = {p.name: p for p in (
     Param("precision", "float64", _one_of(*PRECISION)),
     Param("laplace", False, _flag),
+    Param("soft_thresholds", False, _flag),
     Param("pruning", "pessimistic", _one_of(*PRUNING)),
     Param("criterion", "gain_ratio", _one_of(*CRITERION)),
     Param("threshold", "data", _one_of(*THRESHOLD)),
@@ -299,7 +300,8 @@ RULES_ONLY = ("confidence", "redundancy", "fisher", "annealing")
 
 # The estimators' parameters, in signature order.
 CLASSIFIER = ("min_samples_leaf", "confidence", "pruning", "subtree_raising", "ccp_alpha",
-              "validation_fraction", *GROW[1:], "laplace", "normalize_sample_weight",
+              "validation_fraction", *GROW[1:], "laplace", "soft_thresholds",
+              "normalize_sample_weight",
               "n_jobs", "keep_training_data", "class_weight", "trials", "initial_window",
               "window_increment")
 RULES = ("min_samples_leaf", *RULES_ONLY, *GROW[1:])

@@ -361,6 +361,8 @@ def dict_predict(tree_dict, X):
 _TREE_INT = {"kind": np.int8, "feature": np.int32, "first_child": np.int32,
              "n_children": np.int32, "node_class": np.int32, "map_offset": np.int64}
 _TREE_FLOAT = ("threshold", "weight", "errors")
+# Optional: the bounds of soft thresholds (soft_thresholds=True), both or neither.
+_TREE_SOFT = ("lower", "upper")
 
 
 def _encode_value(v, where):
@@ -408,6 +410,9 @@ def _encode_tree(t):
     doc["value"] = t.value.tolist()
     doc["map_offset"] = t.map_offset.tolist()
     doc["value_map"] = t.value_map.tolist()
+    if getattr(t, "lower", None) is not None:     # soft thresholds: NaN off the tests
+        for name in _TREE_SOFT:
+            doc[name] = [None if v != v else v for v in getattr(t, name).tolist()]
     return doc
 
 
@@ -561,7 +566,7 @@ _TOP_FIELDS = frozenset((
     "params", "params_not_stored", "n_features", "feature_names", "features",
     "classes", "trees", "checksum"))
 _TREE_FIELDS = frozenset(("n_nodes", "n_classes", "value", "value_map")
-                         + tuple(_TREE_INT) + _TREE_FLOAT)
+                         + tuple(_TREE_INT) + _TREE_FLOAT + _TREE_SOFT)
 _FIELDS = {"features[]": frozenset(("kind", "categories")),
            "classes": frozenset(("dtype", "values")),
            "trees": frozenset(("final", "grown"))}
@@ -651,6 +656,10 @@ def _decode_tree(doc, where, schema, n_classes, precision):
     for name in _TREE_FLOAT:
         arrays[name] = _float_array(_need(doc, name, list, where), f"{where}.{name}",
                                     nullable=name == "threshold")
+    for name in _TREE_SOFT:
+        if name in doc:
+            arrays[name] = _float_array(_need(doc, name, list, where), f"{where}.{name}",
+                                        nullable=True)
     for name, arr in arrays.items():
         if len(arr) != n:
             raise _corrupt(f"{where}.{name} has {len(arr)} entries for {n} nodes")

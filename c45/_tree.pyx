@@ -214,7 +214,10 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
 # loaded from JSON or a pickle) passes check_tree_arrays (c45/_tree_checks.pyx)
 # when it is made.
 from c45._tree_checks import (FIELDS, DTYPES, MAX_TREE_NODES, as_field,
-                              check_tree_arrays, tree_error)
+                              check_tree_arrays, check_soft_bounds, tree_error)
+
+# Optional fields: a tree with soft thresholds (c45/_soft.py) has both, others none.
+SOFT_FIELDS = ("lower", "upper")
 
 
 class Tree:
@@ -242,6 +245,9 @@ class Tree:
     value : ndarray of float64, shape (node_count, n_classes), class weights.
     map_offset : ndarray of int64, -1 unless a subset test.
     value_map : ndarray of int32, the subset tests' category -> branch maps.
+    lower, upper : ndarray of float64 or None, soft thresholds' bounds
+        (``soft_thresholds=True``): finite at a continuous test, with
+        ``lower <= threshold <= upper``, NaN elsewhere; None without them.
     """
 
     _fields = FIELDS
@@ -249,11 +255,12 @@ class Tree:
 
     def __init__(self, kind, feature, first_child, n_children, node_class,
                  threshold, weight, errors, value, map_offset=None, value_map=None,
-                 n_values=None):
+                 n_values=None, lower=None, upper=None):
         self._set(dict(kind=kind, feature=feature, first_child=first_child,
                        n_children=n_children, node_class=node_class,
                        threshold=threshold, weight=weight, errors=errors, value=value,
-                       map_offset=map_offset, value_map=value_map), n_values, True)
+                       map_offset=map_offset, value_map=value_map, lower=lower,
+                       upper=upper), n_values, True)
 
     @classmethod
     def _of_own_arrays(cls, n_values=None, **arrays):
@@ -279,8 +286,18 @@ class Tree:
         if n_values is not None:        # copied: the caller's (a schema's) stays its own
             n_values = as_field("n_values", np.int32, n_values)
         check_tree_arrays(arrays, n_values)
+        if (given.get("lower") is None) != (given.get("upper") is None):
+            raise tree_error("a tree with soft thresholds needs both lower and upper")
+        if given.get("lower") is not None:
+            for name in SOFT_FIELDS:
+                arrays[name] = as_field(name, np.float64, given[name], copy)
+            check_soft_bounds(arrays["kind"], arrays["threshold"], arrays["lower"],
+                              arrays["upper"])
+        else:
+            arrays["lower"] = arrays["upper"] = None
         for name, arr in arrays.items():
-            arr.flags.writeable = False
+            if arr is not None:
+                arr.flags.writeable = False
             setattr(self, name, arr)
         if n_values is not None:
             n_values.flags.writeable = False
@@ -295,7 +312,8 @@ class Tree:
         missing = [name for name in self._fields[:9] if name not in state]
         if missing:
             raise tree_error(f"the pickled state has no {missing[0]!r}")
-        self.__init__(**{name: state[name] for name in self._fields + ("n_values",)
+        self.__init__(**{name: state[name]
+                         for name in self._fields + ("n_values",) + SOFT_FIELDS
                          if name in state})
 
     @property
@@ -338,7 +356,15 @@ class Tree:
         def fresh(a):       # a copy with numpy's own dtype object (not one unpickled)
             return np.array(a, dtype=np.dtype(a.dtype.str))
         nv = None if self.n_values is None else fresh(self.n_values)
-        return (Tree, tuple(fresh(getattr(self, f)) for f in self._fields) + (nv,))
+        args = tuple(fresh(getattr(self, f)) for f in self._fields) + (nv,)
+        if self.lower is not None:      # a hard tree pickles as before
+            args += (fresh(self.lower), fresh(self.upper))
+        return (Tree, args)
+
+    def with_soft_bounds(self, lower, upper):
+        """This tree with soft thresholds' bounds (a new Tree: trees are read-only)."""
+        return Tree(*(getattr(self, f) for f in self._fields), n_values=self.n_values,
+                    lower=lower, upper=upper)
 
     def __repr__(self):
         return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"
@@ -733,6 +759,8 @@ cdef struct TreeView:
     const double* weight
     const int64_t* map_offset
     const int32_t* value_map
+    const double* lower       # soft thresholds' bounds (c45/_soft.py); NULL: none
+    const double* upper
 
 
 cdef struct Rows:
@@ -783,7 +811,28 @@ cdef object tree_view(tree, n_values, TreeView* t):
     t.weight = &weight[0]
     t.map_offset = &map_offset[0]
     t.value_map = &value_map[0]
-    return (kind, feature, first, nch, thr, weight, map_offset, value_map)
+    t.lower = t.upper = NULL
+    cdef const double[::1] lower, upper
+    if tree.lower is None:
+        return (kind, feature, first, nch, thr, weight, map_offset, value_map)
+    lower, upper = tree.lower, tree.upper
+    t.lower = &lower[0]
+    t.upper = &upper[0]
+    return (kind, feature, first, nch, thr, weight, map_offset, value_map, lower, upper)
+
+
+cdef inline double soft_share(const TreeView* t, Py_ssize_t nd, double v) noexcept nogil:
+    """The share of a row's weight that goes down branch 1 of the soft continuous
+    test nd (lower < upper) for the known value v: 1 at or below the lower bound,
+    1/2 at the threshold, 0 at or above the upper bound, linear in between."""
+    cdef double lo = t.lower[nd], hi = t.upper[nd], cut = t.threshold[nd]
+    if v <= lo:
+        return 1.0
+    if v >= hi:
+        return 0.0
+    if v <= cut:
+        return 1.0 - 0.5 * (v - lo) / (cut - lo)
+    return 0.5 * (hi - v) / (hi - cut)
 
 
 cdef int row_view(const double[:, ::1] cont, const int32_t[:, ::1] codes,
@@ -898,6 +947,9 @@ cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, 
                 continue
             d.fast[nd].column = col[d.tv.feature[nd]] if d.kind[nd] == CONTINUOUS \
                 else OTHER_TEST
+            if d.tv.lower != NULL and d.kind[nd] == CONTINUOUS \
+                    and d.tv.lower[nd] < d.tv.upper[nd]:
+                d.fast[nd].column = OTHER_TEST      # a soft test: the general walk
             # A row descending every branch leaves nch - 1 of them on its stack.
             top = need[nd] - 1 + d.nch[nd]
             d.stack_need = max(d.stack_need, top)
@@ -1008,6 +1060,18 @@ cdef inline Py_ssize_t push_branches(Descent d, const Rows* rows, Py_ssize_t nd,
     order (the order of the binary32 sums)."""
     cdef Py_ssize_t b, v = row_branch(&d.tv, rows, nd, r)
     cdef int32_t child = d.first[nd]
+    cdef double p, x
+    if v > 0 and d.tv.lower != NULL and d.tv.kind[nd] == CONTINUOUS \
+            and d.tv.lower[nd] < d.tv.upper[nd]:
+        x = rows.cont[rows.col[d.tv.feature[nd]] * rows.stride_col + r * rows.stride_row]
+        p = soft_share(&d.tv, nd, x)
+        if 0.0 < p < 1.0:       # between the bounds: both branches, branch 1 on top
+            stack_node[top] = child + 1
+            stack_w[top] = rnd(f32, wt * (1.0 - p))
+            stack_node[top + 1] = child
+            stack_w[top + 1] = rnd(f32, wt * p)
+            return top + 2
+        v = 1 if p >= 1.0 else 2
     if v > 0:
         stack_node[top] = child + <int32_t> v - 1
         stack_w[top] = wt

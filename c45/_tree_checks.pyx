@@ -308,6 +308,59 @@ def check_tree_arrays(a, n_values=None):
 
 
 # ---------------------------------------------------------------------------
+# Soft thresholds' bounds (c45/_soft.py): optional per-node fields of a Tree.
+
+cdef Py_ssize_t bounds_failure(const signed char[::1] kind, const double[::1] threshold,
+                               const double[::1] lower, const double[::1] upper,
+                               int* which) noexcept nogil:
+    """The first node whose bounds are wrong (-1: none): a continuous test needs
+    finite bounds with lower <= threshold <= upper (which: 1 lower, 2 upper),
+    every other node NaN ones (which: 3 lower, 4 upper)."""
+    cdef Py_ssize_t i
+    for i in range(kind.shape[0]):
+        if kind[i] == CONTINUOUS:
+            if not (isfinite(lower[i]) and lower[i] <= threshold[i]):
+                which[0] = 1
+                return i
+            if not (isfinite(upper[i]) and upper[i] >= threshold[i]):
+                which[0] = 2
+                return i
+        elif lower[i] == lower[i]:
+            which[0] = 3
+            return i
+        elif upper[i] == upper[i]:
+            which[0] = 4
+            return i
+    return -1
+
+
+def check_soft_bounds(kind, threshold, lower, upper):
+    """Raise ValueError naming the field and node unless lower and upper (float64,
+    one entry per node) are soft bounds of the tree's continuous tests."""
+    for name, arr in (("lower", lower), ("upper", upper)):
+        if arr.ndim != 1 or arr.shape[0] != kind.shape[0]:
+            raise tree_error(f"{name} has shape {arr.shape} for {kind.shape[0]} nodes")
+    cdef const signed char[::1] kv = kind
+    cdef const double[::1] tv = threshold, lv = lower, uv = upper
+    cdef int which = 0
+    cdef Py_ssize_t i
+    with nogil:
+        i = bounds_failure(kv, tv, lv, uv, &which)
+    if i < 0:
+        return
+    name = "lower" if which in (1, 3) else "upper"
+    value = float((lower if name == "lower" else upper)[i])
+    if which == 1:
+        raise tree_error(f"lower[{i}] is {value!r}: a soft threshold's lower bound is "
+                         f"finite and at most the threshold {float(threshold[i])!r}")
+    if which == 2:
+        raise tree_error(f"upper[{i}] is {value!r}: a soft threshold's upper bound is "
+                         f"finite and at least the threshold {float(threshold[i])!r}")
+    raise tree_error(f"{name}[{i}] is {value!r}, but node {i} is not a continuous "
+                     f"test (NaN there)")
+
+
+# ---------------------------------------------------------------------------
 # A model's invariants (their rules and messages: c45/_validate_tree.py).
 
 cdef enum:      # the invariants, in the order they are reported

@@ -18,7 +18,11 @@ subset tests, pruned or not:
 * errors are in [0, weight] in a grown tree (training errors); in a pruned tree,
   C4.5's pessimistic estimate E + U(N, E) with U <= N, so in [0, 2 * weight];
 * a discrete test has one branch per category, a subset test's map sends every
-  category to a branch or to none, and every branch holds some category.
+  category to a branch or to none, and every branch holds some category;
+* soft thresholds' bounds (``lower``, ``upper``, when the tree has them) are
+  finite at a continuous test with ``lower <= threshold <= upper`` and NaN
+  elsewhere (``Tree``'s own check, c45/_tree_checks.pyx), and in a float32
+  model binary32 numbers, as Release 8 stores them.
 
 Sums are compared within a relative tolerance (fit adds weights in its
 precision: float32 sums of many cases drift by about 1e-5), plus a margin for
@@ -38,6 +42,20 @@ def _refuse(where, field, node, msg):
     raise ValueError(f"{where}: {field}[{node}] {msg}")
 
 
+def _check_bounds_precision(tree, where, precision):
+    """In a float32 model, soft bounds are binary32 numbers (NaN off the tests)."""
+    if precision != "float32" or getattr(tree, "lower", None) is None:
+        return
+    for name in ("lower", "upper"):
+        arr = getattr(tree, name)
+        with np.errstate(over="ignore"):
+            same = np.float32(arr).astype(np.float64)
+        bad = np.flatnonzero(~((same == arr) | np.isnan(arr)))
+        if bad.size:
+            _refuse(where, name, int(bad[0]), f"is {float(arr[bad[0]])!r}, not a float32 "
+                    f"number (the model's precision is float32)")
+
+
 def check_model_tree(tree, where, n_values, precision, pruned):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
@@ -50,6 +68,7 @@ def check_model_tree(tree, where, n_values, precision, pruned):
     is |got - want| > rtol * max(got, want) + atol; sums are numpy's."""
     if precision not in PRECISIONS:
         raise ValueError(f"{where}: precision {precision!r} is not one of {list(PRECISIONS)}")
+    _check_bounds_precision(tree, where, precision)
     failure = model_tree_failure(tree, n_values, precision == "float32",
                                  _RTOL[precision], _ATOL[precision], pruned)
     if failure is None:

@@ -230,7 +230,8 @@ def classifier_params(args):
                 subtree_raising=not args.no_subtree_raising, ccp_alpha=args.ccp_alpha,
                 criterion="gain" if args.g else "gain_ratio", subset_splits=args.s,
                 precision=args.precision, random_state=args.seed, n_jobs=args.jobs,
-                trials=args.t, initial_window=args.w, window_increment=args.i)
+                trials=args.t, initial_window=args.w, window_increment=args.i,
+                soft_thresholds=getattr(args, "p", False))
 
 
 def rules_params(args):
@@ -269,7 +270,8 @@ _OPTIONS = {"min_samples_leaf": "-m", "confidence": "-c", "ccp_alpha": "--ccp-al
             "redundancy": "-r", "fisher": "-F", "annealing": "-a", "criterion": "-g",
             "subset_splits": "-s",
             "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs",
-            "trials": "-t", "initial_window": "-w", "window_increment": "-i"}
+            "trials": "-t", "initial_window": "-w", "window_increment": "-i",
+            "soft_thresholds": "-p"}
 
 
 def warn_idle_options(args, params_of, names, acting=()):
@@ -326,6 +328,8 @@ def option_lines(args, data_source, class_column=None, what="Trees", extra_lines
         named["w"] = f"\tInitial window size of {args.w} items"
     if getattr(args, "i", None) is not None:
         named["i"] = f"\tMaximum window increment of {args.i} items"
+    if getattr(args, "p", False):
+        named["p"] = "\tProbability thresholds used"
     if getattr(args, "unseen", False):
         named["unseen"] = f"\t{what} evaluated on unseen cases"
     elif getattr(args, "test", None):
@@ -474,7 +478,7 @@ def _write_trees(clf, out, classes=True):
     from c45 import export_text
     out.write("\nDecision Tree:\n\n" + export_text(clf, tree="grown"))
     if _pruning_changed(clf, classes):
-        out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf))
+        out.write("\n\nSimplified Decision Tree:\n\n" + export_text(clf, show_bounds=False))
 
 
 def write_trials(clf, out, trees=True):
@@ -510,6 +514,10 @@ def cmd_fit(args, out, progress):
         write_trials(clf, out, trees=not args.no_trees)
     elif not args.no_trees:
         _write_trees(clf, out)
+    if not args.no_trees and clf.soft_thresholds:
+        # Release 8 reports the bounds, then prints the final tree with them.
+        from c45._export import export_text, softening_text
+        out.write("\n" + softening_text(clf) + "\nDecision Tree:\n\n" + export_text(clf))
     out.write("\n\n")
     if args.save:
         text = to_json(clf)
@@ -519,6 +527,10 @@ def cmd_fit(args, out, progress):
         except OSError as exc:
             raise UsageError(f"cannot write {args.save}: {exc.strerror or exc}") from None
         out.write(f"Tree saved to {args.save}\n\n")
+    # Release 8's own evaluation under -p classifies with the hard thresholds
+    # (its tables equal those without -p on all 600 runs of the corpus); the
+    # bounds act in predict.
+    clf = _hard_thresholds(clf)
     if clf.trials_ is not None and len(clf.trials_) > 1:
         from c45._export_windowing import trials_evaluation_table as evaluation_table
     out.write("\n" + evaluation_table(clf, X, y, "training data"))
@@ -531,6 +543,19 @@ def cmd_fit(args, out, progress):
     out.write(unseen_classes_text(clf.declared_classes_, shown_y))
     out.write("\n")
     return 0
+
+
+def _hard_thresholds(clf):
+    """clf itself, or with soft thresholds a shallow copy whose final tree has no
+    bounds (its tests as the hard thresholds classify)."""
+    t = clf.tree_
+    if getattr(t, "lower", None) is None:
+        return clf
+    import copy
+    from c45._tree import Tree
+    hard = copy.copy(clf)
+    hard.__dict__["tree_"] = Tree(*(getattr(t, f) for f in t._fields), n_values=t.n_values)
+    return hard
 
 
 def cmd_cv(args, out, progress):
@@ -851,6 +876,9 @@ def _add_tree_args(p, rules=False):
         g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         p.set_defaults(pruning="pessimistic", ccp_alpha=0.0, no_subtree_raising=False)
         return
+    g.add_argument("-p", action="store_true",
+                   help="soft thresholds: bounds around each continuous test's "
+                        "threshold, printed, saved and used by predict")
     g.add_argument("--pruning", default="pessimistic",
                    choices=("pessimistic", "cost_complexity", "reduced_error", "none"),
                    help="pruning kind (default: C4.5's pessimistic pruning)")

@@ -3,7 +3,8 @@
 The corpus (``r8-random/`` of the project's reference data) is kept compressed in
 ``tests/data/r8-random.tar.xz``: for each problem ``rNNNN`` its ``.names``, ``.data``
 and ``.test`` files, R8's output for ``c4.5 -f rNNNN -u`` under five options
-(``default``, ``m1`` = ``-m 1``, ``c10`` = ``-c 10``, ``s`` = ``-s``, ``g`` = ``-g``),
+(``default``, ``m1`` = ``-m 1``, ``c10`` = ``-c 10``, ``s`` = ``-s``, ``g`` = ``-g``;
+``p`` = ``-p``, soft thresholds, and ``ps`` = ``-p -s``),
 R8's ``c4.5rules -f rNNNN -u`` output (``rules``) and with ``-c 10``, ``-F 10``,
 ``-r 1.5`` and ``-a`` (``rules-c10``, ``rules-F10``, ``rules-r15``, ``rules-a``), the
 per-case classes and class sums of R8's default trees (``pred.csv``), ``index.json``
@@ -43,10 +44,15 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARCHIVE = os.path.join(HERE, "data", "r8-random.tar.xz")
-# R8's windowing runs (``t3``, ``t3m1``, ``t1w``), in an archive of their own.
-WINDOWING_ARCHIVE = os.path.join(HERE, "data", "r8-random-windowing.tar.xz")
+# R8's outputs of further options, each in an archive of its own, extracted into
+# the same folder: windowing (``t3``, ``t3m1``, ``t1w``) and soft thresholds
+# (``p`` = ``-p``, ``ps`` = ``-p -s``).
+MORE_ARCHIVES = [os.path.join(HERE, "data", "r8-random-windowing.tar.xz"),
+                 os.path.join(HERE, "data", "r8-random-soft.tar.xz")]
 OPTIONS = {"default": [], "m1": ["-m", "1"], "c10": ["-c", "10"], "s": ["-s"],
-           "g": ["-g"]}
+           "g": ["-g"], "p": ["-p"], "ps": ["-p", "-s"]}
+# The options whose figures are in index.json; the others' are in extra.json.
+INDEX_OPTIONS = ("default", "m1", "c10", "s", "g")
 # c4.5rules' options, each run by R8 on the default tree: the same flags in c45.
 RULES_OPTIONS = {"rules": [], "rules-c10": ["-c", "10"], "rules-F10": ["-F", "10"],
                  "rules-r15": ["-r", "1.5"], "rules-a": ["-a"]}
@@ -60,7 +66,7 @@ def corpus_dir() -> str:
     """The extracted corpus (a temporary folder, removed at exit)."""
     tmp = tempfile.TemporaryDirectory(prefix="c45-r8-random-")
     _KEEP.append(tmp)
-    for archive in (ARCHIVE, WINDOWING_ARCHIVE):
+    for archive in [ARCHIVE] + MORE_ARCHIVES:
         with tarfile.open(archive, "r:xz") as tar:
             tar.extractall(tmp.name, filter="data")
     return os.path.join(tmp.name, "r8-random")
@@ -88,6 +94,11 @@ def problems() -> list:
 
 def stem(problem: str) -> str:
     return os.path.join(corpus_dir(), problem)
+
+
+def figures(problem: str, option: str) -> dict:
+    """R8's sizes and errors of a c4.5 option (index.json's or extra.json's)."""
+    return (index() if option in INDEX_OPTIONS else extra())[problem][option]
 
 
 def r8_text(problem: str, what: str) -> str:

@@ -16,7 +16,7 @@ SIGNATURES = {
         "criterion='gain_ratio', subset_splits=False, threshold='data', "
         "mdl_correction=True, categorical_features='auto', precision='float64', "
         "max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None, "
-        "max_features=None, random_state=None, laplace=False, "
+        "max_features=None, random_state=None, laplace=False, soft_thresholds=False, "
         "normalize_sample_weight=False, n_jobs=None, keep_training_data=False, "
         "class_weight=None, trials=None, initial_window=None, window_increment=None)"),
     C45RulesClassifier: (

@@ -16,6 +16,9 @@ and R8's class sums of every case (see ``r8_corpus``). For every problem:
   its evaluation with the rules dropped, test evaluation, confusion matrices), and
   the rules kept (those used on the training data), default class and errors
   equal ``index.json``'s;
+* ``test_soft_thresholds``: ``c45 fit -p`` and ``-p -s`` print R8's output from
+  ``Decision Tree:`` on (the Softening thresholds report, the final tree with its
+  bounds, the evaluation tables), and the figures equal ``extra.json``'s;
 * ``test_rules_options``: the same with c4.5rules' options (``-c 10``, ``-r 1.5``,
   ``-F 10``, ``-a``), the figures from ``extra.json``;
 * ``test_windowing``: ``c45 fit ... --precision float32`` with windowing (``-t 3``,
@@ -79,10 +82,43 @@ def _rules_cases():
         yield pytest.param(p, marks=marks, id=p)
 
 
+# c45 fit -p (soft thresholds) and -p -s: problems whose report differs from R8's
+# (none since the standard error is taken as R8 takes it: the square root in
+# double, rounded to binary32, then added to the base errors in binary32).
+SOFT_DIFFER: dict = {"p": set(), "ps": set()}
+
+
+def _soft_cases():
+    for option in SOFT_DIFFER:
+        for p in PROBLEMS:
+            marks = [pytest.mark.xfail(strict=True, reason="see SOFT_DIFFER")] \
+                if p in SOFT_DIFFER[option] else []
+            yield pytest.param(p, option, marks=marks, id=f"{p}-{option}")
+
+
+@pytest.mark.parametrize("problem,option", list(_soft_cases()))
+def test_soft_thresholds(problem, option):
+    """c45 fit -p (and -p -s) prints R8's output from ``Decision Tree:`` on: the
+    trees, the Softening thresholds report (every bound, as %g prints it), the
+    final tree with its bounds, the evaluation tables; the figures equal
+    extra.json's (R8's tables under -p are those without it)."""
+    text, clf = corpus.fit_run(problem, option)
+    diff = corpus.first_difference(corpus.tree_report(text),
+                                   corpus.tree_report(corpus.r8_text(problem, option)))
+    assert not diff, f"{problem} {option}: {diff}"
+    got = parse_r8_output(text)
+    want = corpus.figures(problem, option)
+    assert (got.train.size_before, got.train.errors_before, got.train.size_after,
+            got.train.errors_after) == (want["unpruned_size"], want["unpruned_errors"],
+                                        want["pruned_size"], want["pruned_errors"])
+    assert (got.test.errors_before, got.test.errors_after) == (
+        want["test_unpruned_errors"], want["test_pruned_errors"])
+
+
 @pytest.mark.parametrize("problem", PROBLEMS)
 def test_c45_output_and_class_sums(problem):
     expected = corpus.index()[problem]
-    for option in corpus.OPTIONS:
+    for option in corpus.INDEX_OPTIONS:
         text, clf = corpus.fit_run(problem, option)
         if option == "default":
             diffs = corpus.sums_differences(problem, clf)

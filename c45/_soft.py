@@ -1,0 +1,185 @@
+"""Soft thresholds (C4.5 Release 8's ``-p``): the bounds of each continuous test.
+
+After pruning, Release 8 runs the training cases through each continuous test of
+the final tree and gives the test a lower and an upper bound around its
+threshold, where moving the threshold would cost more than one standard error
+of extra training errors. Measured on R8's own output (300 problems, with and
+without ``-s``), not taken from its source:
+
+* the cases that reach a test are those whose values down from the root are
+  known at every test on the way (a case with an unknown value at a test above
+  reaches none of its branches: no fractional cases here);
+* of those, the ones whose value of the tested feature is known count: for each
+  the node notes whether the tree would misclassify it sent down branch 1 and
+  sent down branch 2 (classified from that child as the tree classifies, unknown
+  values below shared out by weight);
+* ``base``, the errors at the threshold (a value counts as below it when
+  ``v <= threshold + 1e-6``), ``n`` the cases, ``se = sqrt((base + 0.5)
+  (n - base + 0.5) / (n + 1))`` (the square root's argument in double) and
+  ``limit = base + se``;
+* with the threshold moved to each distinct value ``u`` (cases ``<= u`` down
+  branch 1), the errors ``E(u)``. The lower bound is where ``E`` last falls to
+  ``limit`` or below coming up from the smallest value (linear between two
+  neighbouring values; the smallest value when ``E`` never exceeds ``limit``
+  below the threshold), the upper bound where ``E`` last rises above ``limit``
+  going up (linear between neighbours; the largest value if it never does);
+  neither crosses the threshold (lower <= threshold <= upper).
+
+The arithmetic is binary32 with ``precision="float32"`` (Release 8's printed
+bounds, digit for digit) and double with float64. Case weights (sample_weight)
+weigh the counts; Release 8's cases all weigh 1.
+"""
+import math
+
+import numpy as np
+
+from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
+
+# A value within this of the threshold counts as below it in the errors at the
+# threshold (Release 8's tolerance there).
+BELOW_TOLERANCE = 1e-6
+
+
+def soft_bounds(tree, cont, codes, col, y, weight, f32):
+    """(lower, upper): per node of tree, the soft bounds of its continuous test
+    (NaN for the other nodes), from the training rows (cont (n_cont, m), codes
+    (n_disc, m) as encoded for growing, col: each feature's row in them; y the
+    class indices, weight the case weights)."""
+    rnd = np.float32 if f32 else float
+    n = tree.node_count
+    lower = np.full(n, np.nan)
+    upper = np.full(n, np.nan)
+    y = np.asarray(y)
+    weight = np.asarray(weight, dtype=np.float64)
+    m = y.shape[0]
+    reach = [None] * n          # rows reaching each node with known values above
+    reach[0] = np.arange(m)
+    for nd in range(n):         # parents come before their children
+        rows = reach[nd]
+        if tree.kind[nd] == LEAF_KIND:
+            continue
+        branch = _branches(tree, nd, rows, cont, codes, col)
+        first = tree.first_child[nd]
+        for b in range(tree.n_children[nd]):
+            reach[first + b] = rows[branch == b + 1]
+        if tree.kind[nd] != CONTINUOUS_KIND:
+            continue
+        known = rows[branch > 0]
+        if known.size == 0:
+            lower[nd] = upper[nd] = tree.threshold[nd]
+            continue
+        wrong = [_classes(tree, first + b, known, cont, codes, col, f32) != y[known]
+                 for b in range(2)]
+        values = cont[col[tree.feature[nd]], known]
+        lower[nd], upper[nd] = _bounds(values, wrong[0], wrong[1], weight[known],
+                                       tree.threshold[nd], rnd)
+    return lower, upper
+
+
+def _branches(tree, nd, rows, cont, codes, col):
+    """The branch (1-based) each row takes at test nd; 0 for an unknown value or
+    a category the test has no branch for."""
+    f = tree.feature[nd]
+    if tree.kind[nd] == CONTINUOUS_KIND:
+        v = cont[col[f], rows]
+        out = np.where(v <= tree.threshold[nd], 1, 2)
+        out[np.isnan(v)] = 0
+        return out
+    v = codes[col[f], rows].astype(np.int64)
+    nv = tree.n_values[f] if tree.n_values is not None else v.max(initial=0)
+    v = np.where((v < 0) | (v > nv), 0, v)
+    if tree.kind[nd] == SUBSET_KIND:
+        v = np.where(v > 0, tree.value_map[tree.map_offset[nd] + v], 0)
+    return np.where(v <= tree.n_children[nd], v, 0)
+
+
+def _classes(tree, start, rows, cont, codes, col, f32):
+    """The class the tree gives each row classified from node start (§9: an
+    unknown value goes down every branch, weighted by the branches' training
+    weights; the first class of largest sum), summed in binary32 with f32 in
+    the order Release 8 visits the leaves."""
+    dt = np.float32 if f32 else np.float64
+    k = tree.n_classes
+    sums = np.zeros((rows.size, k), dtype=dt)
+    # Depth first, branches in order: each row's leaves are added in visit order.
+    stack = [(start, np.arange(rows.size), np.ones(rows.size, dtype=dt))]
+    while stack:
+        nd, at, w = stack.pop()
+        if at.size == 0:
+            continue
+        if tree.kind[nd] == LEAF_KIND:
+            items = dt(tree.weight[nd])
+            if items > 0:
+                for c in range(k):
+                    v = dt(tree.value[nd, c])
+                    if v != 0:
+                        sums[at, c] = sums[at, c] + (w * v) / items
+            else:
+                c = tree.node_class[nd]
+                sums[at, c] = sums[at, c] + w
+            continue
+        branch = _branches(tree, nd, rows[at], cont, codes, col)
+        first = tree.first_child[nd]
+        unknown = branch == 0
+        parts = []
+        for b in range(tree.n_children[nd]):
+            go = branch == b + 1
+            share = (w[unknown] * dt(tree.weight[first + b])) / dt(tree.weight[nd])
+            sel = np.concatenate([np.flatnonzero(go), np.flatnonzero(unknown)])
+            ww = np.concatenate([w[go], share])
+            order = np.argsort(sel, kind="stable")
+            parts.append((first + b, at[sel[order]], ww[order]))
+        stack.extend(reversed(parts))
+    return np.argmax(sums, axis=1)        # the first largest
+
+
+def _bounds(values, wrong1, wrong2, w, threshold, rnd):
+    """Release 8's bounds of one test from its cases' values, whether each is
+    misclassified down branch 1 / branch 2, and their weights."""
+    order = np.argsort(values, kind="stable")
+    values, wrong1, wrong2, w = values[order], wrong1[order], wrong2[order], w[order]
+    distinct, first = np.unique(values, return_index=True)
+    # E(u_j) = errors of the cases <= u_j down branch 1 + of the others down 2.
+    e1 = np.where(wrong1, w, 0.0)
+    e2 = np.where(wrong2, w, 0.0)
+    n = base = rnd(0)
+    below = values <= threshold + BELOW_TOLERANCE
+    for i in range(values.size):
+        n = rnd(n + rnd(w[i]))
+        base = rnd(base + rnd(e1[i] if below[i] else e2[i]))
+    # The standard error in double, rounded to the precision, then added (Release
+    # 8's last digits: all 6,037 interpolated bounds of the corpus).
+    se = rnd(math.sqrt((float(base) + 0.5) * (float(n) - float(base) + 0.5)
+                       / (float(n) + 1)))
+    limit = rnd(base + se)
+    last = np.append(first[1:], values.size)       # each distinct value's cases end
+    errors = []
+    left = rnd(0)
+    right = rnd(0)
+    for i in range(values.size):
+        right = rnd(right + rnd(e2[i]))
+    for j in range(distinct.size):
+        for i in range(first[j], last[j]):
+            left = rnd(left + rnd(e1[i]))
+            right = rnd(right - rnd(e2[i]))
+        errors.append(rnd(left + right))
+    u = [rnd(v) for v in distinct]
+    at = int(np.searchsorted(distinct, threshold + BELOW_TOLERANCE, side="right")) - 1
+    lo = u[0]
+    for j in range(1, at + 1):
+        if errors[j - 1] > limit and errors[j] <= limit:
+            lo = _between(u[j], u[j - 1], errors[j], errors[j - 1], limit, rnd)
+            break
+    hi = u[-1]
+    for j in range(len(u) - 2, max(at, 0) - 1, -1):
+        if errors[j] <= limit and errors[j + 1] > limit:
+            hi = _between(u[j], u[j + 1], errors[j], errors[j + 1], limit, rnd)
+            break
+    t = rnd(threshold)
+    return float(min(lo, t)), float(max(hi, t))
+
+
+def _between(a, b, ea, eb, limit, rnd):
+    """The point from a towards b where the errors, ea at a and eb at b, reach
+    limit (linear in between)."""
+    return rnd(a + rnd(rnd(rnd(b - a) * rnd(limit - ea)) / rnd(eb - ea)))

@@ -1,0 +1,157 @@
+"""Soft thresholds (C4.5's -p): the bounds, how predict uses them, storage, checks."""
+import pickle
+
+import numpy as np
+import pytest
+
+from c45 import C45Classifier, export_text, from_json, to_json
+from c45._tree import Tree
+
+
+def _resealed(doc):
+    """The model file of doc, changed on purpose, with its checksum made anew."""
+    import json
+    from c45._serialize import _digest
+    doc.pop("checksum", None)
+    doc["checksum"] = _digest(doc)
+    return json.dumps(doc)
+
+
+def _data():
+    rng = np.random.RandomState(0)
+    X = rng.randint(0, 12, size=(300, 2)).astype(float)
+    y = np.where(X[:, 0] + rng.normal(0, 2, 300) > 6, "b", "a")
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = _data()
+    return X, y, C45Classifier(soft_thresholds=True, precision="float32").fit(X, y)
+
+
+def test_bounds_around_each_continuous_test(fitted):
+    _, _, clf = fitted
+    t = clf.tree_
+    cont = t.kind == 2
+    assert cont.any()
+    assert np.all(t.lower[cont] <= t.threshold[cont])
+    assert np.all(t.upper[cont] >= t.threshold[cont])
+    assert np.isnan(t.lower[~cont]).all() and np.isnan(t.upper[~cont]).all()
+    assert np.any(t.lower[cont] < t.upper[cont])
+
+
+def test_same_tree_and_hard_predictions_without_the_parameter(fitted):
+    X, y, clf = fitted
+    hard = C45Classifier(precision="float32").fit(X, y)
+    for f in Tree._fields:
+        assert np.array_equal(getattr(hard.tree_, f), getattr(clf.tree_, f), equal_nan=True)
+    assert hard.tree_.lower is None
+
+
+def _soft_proba_stump(t, x):
+    """The share rule on a tree whose root is a soft test with two leaf children."""
+    lo, hi, cut = t.lower[0], t.upper[0], t.threshold[0]
+    p = 1.0 if x <= lo else 0.0 if x >= hi else (
+        1 - 0.5 * (x - lo) / (cut - lo) if x <= cut else 0.5 * (hi - x) / (hi - cut))
+    a, b = t.first_child[0], t.first_child[0] + 1
+    s = p * t.value[a] / t.weight[a] + (1 - p) * t.value[b] / t.weight[b]
+    return s / s.sum()
+
+
+def test_predict_proba_shares_values_between_the_bounds():
+    X, y = _data()
+    clf = C45Classifier(soft_thresholds=True, max_depth=1).fit(X[:, :1], y)
+    t = clf.tree_
+    assert t.kind[0] == 2 and t.lower[0] < t.upper[0]
+    xs = np.array([t.lower[0] - 1, t.lower[0], (t.lower[0] + t.threshold[0]) / 2,
+                   t.threshold[0], (t.threshold[0] + t.upper[0]) / 2, t.upper[0],
+                   t.upper[0] + 1])
+    got = clf.predict_proba(xs[:, None])
+    want = np.array([_soft_proba_stump(t, x) for x in xs])
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    hard = C45Classifier(max_depth=1).fit(X[:, :1], y)
+    mid = xs[4:5, None]      # above the threshold, below the upper bound
+    assert not np.allclose(hard.predict_proba(mid), got[4:5])
+
+
+def test_many_rows_on_threads_equal_one_by_one(fitted):
+    X, y, clf = fitted
+    rows = np.repeat(X, 20, axis=0) + 0.25
+    clf2 = pickle.loads(pickle.dumps(clf)).set_params(n_jobs=2)
+    np.testing.assert_array_equal(clf2.predict_proba(rows), clf.predict_proba(rows))
+
+
+def test_export_text_prints_the_bounds(fitted):
+    _, _, clf = fitted
+    text = export_text(clf)
+    assert "[" in text and "]:" in text
+    assert "[" not in export_text(clf, show_bounds=False)
+
+
+def test_model_file_and_pickle_keep_the_bounds(fitted):
+    X, _, clf = fitted
+    for back in (from_json(to_json(clf)), pickle.loads(pickle.dumps(clf))):
+        np.testing.assert_array_equal(back.tree_.lower, clf.tree_.lower)
+        np.testing.assert_array_equal(back.tree_.upper, clf.tree_.upper)
+        np.testing.assert_array_equal(back.predict_proba(X + 0.3), clf.predict_proba(X + 0.3))
+
+
+@pytest.mark.parametrize("field,change,message", [
+    ("lower", lambda t, a, i: a.__setitem__(i, t.threshold[i] + 1), "lower bound"),
+    ("upper", lambda t, a, i: a.__setitem__(i, t.threshold[i] - 1), "upper bound"),
+    ("upper", lambda t, a, i: a.__setitem__(i, np.inf), "upper bound"),
+    ("lower", lambda t, a, i: a.__setitem__(int(np.flatnonzero(t.kind == 0)[0]), 1.0),
+     "not a continuous test"),
+])
+def test_bad_bounds_are_refused_naming_the_field(fitted, field, change, message):
+    _, _, clf = fitted
+    t = clf.tree_
+    i = int(np.flatnonzero(t.kind == 2)[0])
+    arrays = {f: np.array(getattr(t, f)) for f in Tree._fields + ("lower", "upper")}
+    change(t, arrays[field], i)
+    with pytest.raises(ValueError, match=rf"{field}\[\d+\].*{message}"):
+        Tree(**arrays, n_values=t.n_values)
+    doc = to_json(clf)
+    import json
+    d = json.loads(doc)
+    d["trees"]["final"][field] = [None if v != v else v for v in arrays[field].tolist()]
+    if message == "upper bound" and not np.isfinite(arrays[field][i]):
+        return              # JSON has no infinity: Tree's check above is the one
+    with pytest.raises(ValueError, match=rf"{field}\[\d+\].*{message}"):
+        from_json(_resealed(d))
+
+
+def test_one_bound_alone_is_refused(fitted):
+    _, _, clf = fitted
+    t = clf.tree_
+    arrays = {f: getattr(t, f) for f in Tree._fields}
+    with pytest.raises(ValueError, match="both lower and upper"):
+        Tree(**arrays, n_values=t.n_values, lower=t.lower)
+
+
+def test_float64_runs_the_same_algorithm(fitted):
+    X, y, clf32 = fitted
+    clf = C45Classifier(soft_thresholds=True).fit(X, y)
+    cont = clf.tree_.kind == 2
+    assert np.all(clf.tree_.lower[cont] <= clf.tree_.threshold[cont])
+    np.testing.assert_allclose(clf.tree_.lower, clf32.tree_.lower, rtol=1e-5)
+
+
+def test_prune_recomputes_the_bounds(fitted):
+    X, y, clf = fitted
+    clf = pickle.loads(pickle.dumps(clf))
+    clf.prune(X, y, confidence=0.05)
+    fresh = C45Classifier(soft_thresholds=True, precision="float32",
+                          confidence=0.05).fit(X, y)
+    np.testing.assert_array_equal(clf.tree_.lower, fresh.tree_.lower)
+
+
+def test_float32_model_with_bounds_not_binary32_is_refused(fitted):
+    import json
+    _, _, clf = fitted
+    d = json.loads(to_json(clf))
+    i = int(np.flatnonzero(clf.tree_.kind == 2)[0])
+    d["trees"]["final"]["lower"][i] = clf.tree_.lower[i] - 1e-9
+    with pytest.raises(ValueError, match=r"lower\[\d+\].*float32"):
+        from_json(_resealed(d))
