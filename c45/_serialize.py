@@ -11,6 +11,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 import warnings
 
 import numpy as np
@@ -20,10 +21,9 @@ from c45._encode import Schema, _is_missing_scalar, _unmasked, check_labels
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import checked_fitted_state
 from c45._tree_checks import count_nonfinite
-from c45._validate_tree import check_model_tree
 
 FORMAT_NAME = "c45-model"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2       # 2: the checksum is over the file's own bytes
 
 # The deepest tree whose to_dict survives json.dumps at Python's default recursion
 # limit (1000, less the caller's own frames): the dicts nest two levels a tree
@@ -407,7 +407,10 @@ def _encode_tree(t):
     doc["threshold"] = [None if v != v else v for v in t.threshold.tolist()]   # NaN
     doc["weight"] = t.weight.tolist()
     doc["errors"] = t.errors.tolist()
-    doc["value"] = t.value.tolist()
+    # Rows as tuples, built a column at a time: a list per row would be a
+    # container the garbage collector walks again and again while the rest are
+    # made (3x the time for a 360k-node tree); tuples of floats it untracks.
+    doc["value"] = list(zip(*t.value.T.tolist()))
     doc["map_offset"] = t.map_offset.tolist()
     doc["value_map"] = t.value_map.tolist()
     if getattr(t, "lower", None) is not None:     # soft thresholds: NaN off the tests
@@ -433,7 +436,7 @@ def _dumps_canonical(v):
 
 
 def _canonical(doc):
-    """The canonical form the checksum is taken over: sorted keys, no spaces."""
+    """Format 1's checksum was over this canonical form: sorted keys, no spaces."""
     return _dumps_canonical(doc).encode("utf-8")
 
 
@@ -458,11 +461,12 @@ def _canonical_chunks(v):
         yield _dumps_canonical(v)
 
 
-_HASH_BATCH = 4 << 20     # bytes hashed at a time by _digest
+_HASH_BATCH = 4 << 20     # bytes (characters) hashed at a time
 
 
 def _digest(doc):
-    """The checksum of doc: SHA-256 of _canonical(doc), taken piece by piece."""
+    """Format 1's checksum of doc: SHA-256 of _canonical(doc), taken piece by
+    piece (a file of format 1 is checked by writing its document out again)."""
     # Pieces gathered up to a few MB: hashlib releases the GIL on every update of
     # 2 kB or more, and beside a busy thread each release costs a switch interval
     # (an update per piece released it ~190 times for a 20k-node model).
@@ -478,6 +482,74 @@ def _digest(doc):
     return "sha256:" + h.hexdigest()
 
 
+# Format 2's checksum is over the file's own bytes (docs/model-format.md): the
+# file ends with the member "checksum": "sha256:<hex>", and the digest is of
+# every byte before the comma that precedes it. Checking it reads the text once;
+# nothing is written out again.
+_JSON_SPACE = " \t\n\r"
+_SPACE_RUN = 1 << 16        # whitespace stripped at a time, looking backwards
+_DIGEST = re.compile(r'"(sha256:[0-9a-f]{64})"')
+_DIGEST_LEN = 73            # the quoted value: 1 + 7 + 64 + 1 characters
+
+
+def _before_space(text, end):
+    """The index after the last non-whitespace character of text[:end]."""
+    while end > 0:
+        start = max(0, end - _SPACE_RUN)
+        kept = len(text[start:end].rstrip(_JSON_SPACE))
+        if kept:
+            return start + kept
+        end = start
+    return 0
+
+
+def _checksum_member(text):
+    """(comma, value) of the checksum member that ends text (a str): comma is the
+    index of the comma before it, value the index of its digest's first
+    character ("sha256:..."); None when text does not end with one."""
+    end = _before_space(text, len(text))
+    if text[end - 1:end] != "}":
+        return None
+    end = _before_space(text, end - 1)
+    start = end - _DIGEST_LEN
+    if start < 0 or not _DIGEST.fullmatch(text, start, end):
+        return None
+    value = start + 1
+    for token in (":", '"checksum"', ","):
+        end = _before_space(text, start)
+        start = end - len(token)
+        if start < 0 or text[start:end] != token:
+            return None
+    return start, value
+
+
+def _sha256_of_text(text, end):
+    """sha256: + the hex digest of the UTF-8 bytes of text[:end], encoded a few MB
+    at a time (never a second copy of a whole file)."""
+    h = hashlib.sha256()
+    for start in range(0, end, _HASH_BATCH):
+        h.update(text[start:min(start + _HASH_BATCH, end)].encode("utf-8"))
+    return "sha256:" + h.hexdigest()
+
+
+def _sealed(text):
+    """text (json.dumps of a document whose last member is a checksum of 64
+    zeros) with its checksum: the SHA-256 of the bytes before that member."""
+    comma, value = _checksum_member(text)
+    try:
+        digest = _sha256_of_text(text, comma)
+    except UnicodeEncodeError as exc:   # a lone surrogate, e.g. in a feature name
+        raise ValueError(f"the model holds text that is not valid Unicode "
+                         f"({exc.reason}): a c45 model file is UTF-8") from None
+    head, tail = text[:value], text[value + len(digest):]
+    del text            # the caller's string is not kept: the head grows in place
+    head += digest + tail
+    return head
+
+
+_UNSEALED = "sha256:" + "0" * 64
+
+
 def to_json(clf, indent=None):
     """The fitted model as text in c45's versioned JSON model format.
 
@@ -487,7 +559,8 @@ def to_json(clf, indent=None):
     flat arrays. Floats are written as JSON numbers in Python's shortest
     round-trip form, so :func:`from_json` restores them bit for bit and the
     loaded model gives the same predictions and probabilities. A SHA-256
-    checksum over the canonical form lets the loader refuse a damaged file.
+    checksum of the text before it, the last field, lets the loader refuse a
+    damaged or edited file.
 
     Parameters
     ----------
@@ -538,8 +611,8 @@ def to_json(clf, indent=None):
                     "values": [_encode_value(v, "class") for v in classes]},
         "trees": {"final": _encode_tree(clf.tree_), "grown": _encode_tree(clf.grown_tree_)},
     }
-    doc["checksum"] = _digest(doc)
-    return json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False)
+    doc["checksum"] = _UNSEALED         # last: the checksum seals what comes before
+    return _sealed(json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False))
 
 
 def _corrupt(msg):
@@ -548,8 +621,8 @@ def _corrupt(msg):
 
 def _unique_keys(pairs):
     """json's object_pairs_hook: a key given twice is refused (a reader that keeps
-    the first and one that keeps the last would see two models; the checksum is
-    over the parsed document, so it cannot tell)."""
+    the first and one that keeps the last would see two models, under one
+    checksum)."""
     doc = dict(pairs)
     if len(doc) != len(pairs):
         seen = set()
@@ -567,6 +640,7 @@ _TOP_FIELDS = frozenset((
     "classes", "trees", "checksum"))
 _TREE_FIELDS = frozenset(("n_nodes", "n_classes", "value", "value_map")
                          + tuple(_TREE_INT) + _TREE_FLOAT + _TREE_SOFT)
+_TREE_PLACES = {"tree_": "trees.final", "grown_tree_": "trees.grown"}
 _FIELDS = {"features[]": frozenset(("kind", "categories")),
            "classes": frozenset(("dtype", "values")),
            "trees": frozenset(("final", "grown"))}
@@ -580,8 +654,8 @@ def _only_fields(doc, allowed, where):
 
 
 def _check_fields(doc):
-    """Refuse fields the format does not define, at every level (before the
-    checksum walks the document: a junk field costs nothing more)."""
+    """Refuse fields the format does not define, at every level (before format
+    1's checksum walks the document: a junk field costs nothing more)."""
     _only_fields(doc, _TOP_FIELDS, "the file")
     for j, feat in enumerate(doc.get("features") or ()):
         _only_fields(feat, _FIELDS["features[]"], f"features[{j}]")
@@ -591,6 +665,63 @@ def _check_fields(doc):
     for key in ("final", "grown"):
         if isinstance(trees, dict):
             _only_fields(trees.get(key), _TREE_FIELDS, f"trees.{key}")
+
+
+def _text_digest(text):
+    """Format 2's checksum of text (a str): the digest of the bytes before the
+    checksum member that ends it, or None when it does not end with one. Taken
+    before the text is parsed, while the text alone is in memory."""
+    member = _checksum_member(text)
+    if member is None:
+        return None
+    try:
+        return _sha256_of_text(text, member[0])
+    except UnicodeEncodeError as exc:       # a lone surrogate in a str
+        raise ValueError(f"c45 model file is not UTF-8 text: {exc}") from None
+
+
+def _check_checksum(doc, version, text_digest):
+    """Refuse a file whose checksum is missing or does not match its content.
+    text_digest: _text_digest of the file's text."""
+    checksum = _need(doc, "checksum", str)
+    if version >= 2:
+        # Over the file's own bytes before the checksum member, which must end
+        # the file (an edit anywhere before it, spaces or key order too, shows).
+        if text_digest is None or list(doc)[-1] != "checksum":
+            raise _corrupt('the file does not end with its checksum, written as '
+                           '"checksum": "sha256:<64 lowercase hex digits>"')
+        digest = text_digest
+    else:
+        # Format 1: over the document written out canonically.
+        body = {key: v for key, v in doc.items() if key != "checksum"}
+        try:
+            digest = _digest(body)
+        except ValueError as exc:          # a number JSON cannot hold (1e999 -> inf)
+            raise _corrupt(str(exc)) from None
+        except RecursionError:
+            raise ValueError("c45 model file is not a c45 model: JSON nested too "
+                             "deeply to read") from None
+    if digest != checksum:
+        raise _corrupt("checksum mismatch (the content was changed after it was "
+                       "written)")
+
+
+def _check_plain_json(doc):
+    """Refuse, outside the trees (whose arrays their readers check), what a
+    writer of the format never writes: NaN, Infinity or a number beyond float64
+    (non-finite categories and classes are tagged), or text that is not Unicode
+    (a lone surrogate escaped as \\udXXX)."""
+    rest = {key: v for key, v in doc.items() if key != "trees"}
+    try:
+        json.dumps(rest, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise _corrupt(f"text that is not valid Unicode ({exc.reason})") from None
+    except ValueError:
+        raise _corrupt("a number JSON cannot hold (NaN, Infinity or beyond float64) "
+                       "outside the trees") from None
+    except RecursionError:
+        raise ValueError("c45 model file is not a c45 model: JSON nested too deeply "
+                         "to read") from None
 
 
 def _need(doc, key, types, where="the file"):
@@ -644,7 +775,25 @@ def _float_array(values, where, nullable=False):
     raise _corrupt(f"{where} must be a list of numbers")      # pragma: no cover
 
 
-def _decode_tree(doc, where, schema, n_classes, precision):
+def _float_matrix(rows, width, where):
+    """rows (lists of width numbers) as a float64 array, checked as _float_array
+    checks a list, without a flat copy of the rows."""
+    out = None
+    if set(map(type, itertools.chain.from_iterable(rows))) <= {int, float}:
+        try:
+            out = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.float64,
+                              count=len(rows) * width).reshape(len(rows), width)
+        except OverflowError:                   # an integer beyond float64
+            pass
+    if out is None or count_nonfinite(out.reshape(-1)):
+        _float_array(list(itertools.chain.from_iterable(rows)), where)  # names it
+        raise _corrupt(f"{where} must be lists of numbers")     # pragma: no cover
+    return out
+
+
+def _decode_tree(doc, where, schema, n_classes):
+    """The tree of doc (a tree object of the file) as a Tree. Each list of doc is
+    dropped once it is an array: the loaded document shrinks as the arrays grow."""
     n = _need(doc, "n_nodes", int, where)
     if n < 1:
         raise _corrupt(f"{where} has no nodes")
@@ -653,13 +802,16 @@ def _decode_tree(doc, where, schema, n_classes, precision):
     arrays = {}
     for name, dtype in _TREE_INT.items():
         arrays[name] = _int_array(_need(doc, name, list, where), dtype, f"{where}.{name}")
+        del doc[name]
     for name in _TREE_FLOAT:
         arrays[name] = _float_array(_need(doc, name, list, where), f"{where}.{name}",
                                     nullable=name == "threshold")
+        del doc[name]
     for name in _TREE_SOFT:
         if name in doc:
             arrays[name] = _float_array(_need(doc, name, list, where), f"{where}.{name}",
                                         nullable=True)
+            del doc[name]
     for name, arr in arrays.items():
         if len(arr) != n:
             raise _corrupt(f"{where}.{name} has {len(arr)} entries for {n} nodes")
@@ -667,21 +819,17 @@ def _decode_tree(doc, where, schema, n_classes, precision):
     if len(rows) != n or not set(map(type, rows)) <= {list} \
             or not set(map(len, rows)) <= {n_classes}:
         raise _corrupt(f"{where}.value must be {n} lists of {n_classes} numbers")
-    value = _float_array(list(itertools.chain.from_iterable(rows)), f"{where}.value")
-    value = value.reshape(n, n_classes)
+    value = _float_matrix(rows, n_classes, f"{where}.value")
+    del doc["value"], rows
     value_map = _int_array(_need(doc, "value_map", list, where), np.int32,
                            f"{where}.value_map")
+    del doc["value_map"]
 
     try:        # the structure and ranges: Tree's own checks, as for every tree
-        tree = Tree._of_own_arrays(value=value, value_map=value_map,
+        return Tree._of_own_arrays(value=value, value_map=value_map,
                                    n_values=schema.n_values, **arrays)
     except ValueError as exc:
         raise _corrupt(f"{where} {str(exc).removeprefix('c45: invalid tree: ')}") from None
-    try:        # what predict and the exports rely on, as for a pickle's trees
-        check_model_tree(tree, where, schema.n_values, precision, where == "trees.final")
-    except ValueError as exc:
-        raise _corrupt(str(exc)) from None
-    return tree
 
 
 def _class_dtype(text, values, file_size):
@@ -707,7 +855,8 @@ def from_json(text):
     Reads JSON only (no pickle, nothing executed). Refuses, with a ValueError
     naming the problem, text that is not JSON (a truncated file), a file of
     another format, a format version newer than this c45 reads, a checksum
-    mismatch (a changed byte) and arrays that do not form a valid tree.
+    mismatch (a changed byte, or any edit of the text before the checksum) and
+    arrays that do not form a valid tree.
 
     The model predicts exactly as the one saved. It does not hold the training
     data, so ``prune()`` needs a new ``fit``.
@@ -720,6 +869,7 @@ def from_json(text):
             raise ValueError(f"c45 model file is not UTF-8 text: {exc}") from None
     if not isinstance(text, str):
         raise TypeError(f"from_json expects str or bytes, got {type(text).__name__}")
+    text_digest = _text_digest(text)
     try:
         doc = json.loads(text, object_pairs_hook=_unique_keys)
     except ValueError as exc:
@@ -740,18 +890,8 @@ def from_json(text):
                          f"c45 reads (up to {FORMAT_VERSION}); upgrade c45 to load it "
                          f"(written by c45 {doc.get('c45_version')})")
     _check_fields(doc)
-    checksum = _need(doc, "checksum", str)
-    body = {key: v for key, v in doc.items() if key != "checksum"}
-    try:
-        digest = _digest(body)
-    except ValueError as exc:          # a number JSON cannot hold (1e999 -> inf)
-        raise _corrupt(str(exc)) from None
-    except RecursionError:
-        raise ValueError("c45 model file is not a c45 model: JSON nested too deeply "
-                         "to read") from None
-    if digest != checksum:
-        raise _corrupt("checksum mismatch (the content was changed after it was "
-                       "written)")
+    _check_plain_json(doc)
+    _check_checksum(doc, version, text_digest)
     if doc.get("estimator") != "C45Classifier":
         raise ValueError(f"c45 model file holds a {doc.get('estimator')!r}, not a "
                          f"C45Classifier")
@@ -813,9 +953,9 @@ def from_json(text):
 
     trees = _need(doc, "trees", dict)
     final = _decode_tree(_need(trees, "final", dict, "trees"), "trees.final", schema,
-                         len(classes), precision)
+                         len(classes))
     grown = _decode_tree(_need(trees, "grown", dict, "trees"), "trees.grown", schema,
-                         len(classes), precision)
+                         len(classes))
 
     clf = C45Classifier()
     known = clf.get_params(deep=False)
@@ -844,7 +984,8 @@ def from_json(text):
     clf.tree_ = final
     clf.grown_tree_ = grown
     try:
-        vars(clf).update(checked_fitted_state(vars(clf)))
+        # What predict and the exports rely on, checked as for a pickle's trees.
+        vars(clf).update(checked_fitted_state(vars(clf), _TREE_PLACES))
     except ValueError as exc:
         raise _corrupt(str(exc)) from None
     clf._train = clf._train_check = None

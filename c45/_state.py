@@ -11,11 +11,12 @@ from c45._tree_checks import tested_features
 from c45._validate_tree import check_model_tree
 
 
-def checked_fitted_state(state):
-    """The trees and classes of a fitted pickle, checked against its schema
-    and classes (each Tree checked its own arrays when it was unpickled)."""
+def checked_fitted_state(state, places=None):
+    """The trees and classes of a fitted pickle (or a model file's state), checked
+    against its schema and classes (each Tree checked its own arrays when it was
+    made). places: per tree, how messages name it (default: the pickle's)."""
     schema, classes, out = checked_schema_and_classes(state)
-    out.update({name: checked_tree(state, name, schema, classes)
+    out.update({name: checked_tree(state, name, schema, classes, (places or {}).get(name))
                 for name in ("tree_", "grown_tree_")})
     check = state.get("_train_check")       # prune(X, y) compares its parts
     if check is not None and not (
@@ -54,27 +55,28 @@ def checked_schema_and_classes(state):
     check_schema_copies(state, schema)
     return schema, declared, {"classes_": classes, "declared_classes_": declared}
 
-def checked_tree(state, name, schema, classes):
+def checked_tree(state, name, schema, classes, place=None):
     """The pickled tree state[name], walkable and of the schema's features and
-    the classes' count (a tree pickled without its features gets them)."""
+    the classes' count (a tree pickled without its features gets them), holding
+    what predict relies on. place: how messages name it."""
+    place = place or f"c45: the pickled model's {name}"
     n_values = schema.n_values
     tree = state.get(name)
     if type(tree) is not _tree.Tree:
-        raise ValueError(f"c45: the pickled model's {name} is not a c45 Tree")
+        raise ValueError(f"{place} is not a c45 Tree")
     if tree.n_values is None:         # pickled before trees knew their features
         tree = _tree.Tree(**{f: getattr(tree, f) for f in tree._fields},
                           n_values=n_values)
     _tree.check_walkable(tree, n_values)
-    check_model_tree(tree, f"c45: the pickled model's {name}", n_values,
-                     state.get("precision"), pruned=name == "tree_")
+    check_model_tree(tree, place, n_values, state.get("precision"),
+                     pruned=name == "tree_")
     tested = tested_features(tree.kind, tree.feature)
     empty = [f for f in tested if schema.discrete[f] and not schema.categories[f]]
     if empty:       # fit never tests a feature it saw no category of
-        raise ValueError(f"c45: the model's {name} tests feature {empty[0]}, "
+        raise ValueError(f"{place} tests feature {empty[0]}, "
                          f"which has no categories")
     if len(classes) != tree.n_classes:
-        raise ValueError(f"c45: the pickled model's {name} has "
-                         f"{tree.n_classes} classes, classes_ has {len(classes)}")
+        raise ValueError(f"{place} has {tree.n_classes} classes, classes_ has {len(classes)}")
     return tree
 
 def check_classes(classes, name):

@@ -1,12 +1,12 @@
 """Exports of a fitted tree: Graphviz DOT, matplotlib, nested dicts, the JSON
 model file; and the parity test: the weighted dict and the JSON-loaded model
 route missing and unseen values exactly as ``predict`` does."""
-import hashlib
 import itertools
 import json
 import shutil
 import subprocess
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,6 +17,7 @@ from c45 import (C45Classifier, dict_predict, dict_predict_proba, export_graphvi
                  export_text, from_json, plot_tree, to_dict, to_json)
 from c45._serialize import threshold_text
 from c45.datasets import load_golf, load_loan, load_weather
+import model_files
 
 
 @pytest.fixture(scope="module")
@@ -243,16 +244,15 @@ def test_json_keeps_value_types_and_class_dtype():
 def test_json_format_is_documented_fields(golf):
     _, _, clf = golf
     doc = json.loads(to_json(clf))
-    assert doc["format"] == "c45-model" and doc["format_version"] == 1
+    assert doc["format"] == "c45-model" and doc["format_version"] == 2
     assert doc["features"][0] == {"kind": "discrete",
                                   "categories": ["sunny", "overcast", "rain"]}
     assert doc["features"][1] == {"kind": "continuous"}
     assert doc["classes"] == {"dtype": "|O", "values": ["Play", "Don't Play"]}
     assert doc["trees"]["final"]["threshold"][1] == 75.0
-    body = {k: v for k, v in doc.items() if k != "checksum"}
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"),
-                           ensure_ascii=False, allow_nan=False).encode("utf-8")
-    assert doc["checksum"] == "sha256:" + hashlib.sha256(canonical).hexdigest()
+    assert list(doc)[-1] == "checksum"
+    assert model_files.checksum_matches(to_json(clf))
+    assert model_files.checksum_matches(to_json(clf, indent=2))
 
 
 def test_json_unstorable_params_are_listed():
@@ -265,11 +265,7 @@ def test_json_unstorable_params_are_listed():
 
 
 def _resign(doc):
-    body = {k: v for k, v in doc.items() if k != "checksum"}
-    doc["checksum"] = "sha256:" + hashlib.sha256(json.dumps(
-        body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-        allow_nan=False).encode("utf-8")).hexdigest()
-    return json.dumps(doc)
+    return model_files.sealed(doc)
 
 
 def test_json_refuses_bad_files(golf):
@@ -284,10 +280,10 @@ def test_json_refuses_bad_files(golf):
     with pytest.raises(ValueError, match="not UTF-8"):
         from_json(b"\xff\xfe{")
     newer = json.loads(text)
-    newer["format_version"] = 2
-    with pytest.raises(ValueError, match="format version 2, newer"):
+    newer["format_version"] = 3
+    with pytest.raises(ValueError, match="format version 3, newer"):
         from_json(json.dumps(newer))
-    with pytest.raises(ValueError, match="format version 2, newer"):
+    with pytest.raises(ValueError, match="format version 3, newer"):
         from_json(_resign(newer))
     changed = text.replace('"weight": [14.0', '"weight": [15.0')
     assert changed != text
@@ -312,6 +308,89 @@ def test_json_refuses_bad_files(golf):
         from_json(_resign(bad_feature))
     with pytest.raises(ValueError, match="corrupted"):
         from_json(text.replace('"weight": [14.0', '"weight": [1e999'))
+
+
+def _same_predictions(a, b, X):
+    assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
+    assert np.array_equal(a.predict(X), b.predict(X))
+
+
+def test_json_checksum_covers_the_text_as_written(golf):
+    """Format 2's checksum is over the file's bytes before the checksum member:
+    an edit the document's content would not show (spaces, key order) is a
+    change; what follows the member's comma is not hashed."""
+    X, _, clf = golf
+    text = to_json(clf)
+    assert text.endswith('"}') and ', "checksum": "sha256:' in text
+    edits = {"a space": text.replace('"precision": "float64"', '"precision":  "float64"'),
+             "a newline": text.replace(', "laplace"', ',\n"laplace"', 1),
+             "key order": text.replace('"precision": "float64", "laplace": false',
+                                       '"laplace": false, "precision": "float64"'),
+             "re-indented": json.dumps(json.loads(text), indent=1, ensure_ascii=False)}
+    for name, edited in edits.items():
+        assert edited != text and json.loads(edited) == json.loads(text), name
+        with pytest.raises(ValueError, match="corrupted: checksum mismatch"):
+            from_json(edited)
+    head, member = text.rsplit(", ", 1)
+    for accepted in (text + "\n", text + " \r\n\t",
+                     head + ',\n  ' + member.replace(": ", " :\n ")[:-1] + "\n}\n",
+                     to_json(clf, indent=2), to_json(clf, indent="\t")):
+        assert model_files.checksum_matches(accepted)
+        _same_predictions(from_json(accepted), clf, X)
+        _same_predictions(from_json(accepted.encode("utf-8")), clf, X)
+    # The checksum must be the last field, written as the format says.
+    doc = json.loads(text)
+    first = {"checksum": doc.pop("checksum"), **doc}
+    moved = json.dumps(first)
+    tagged = text.replace('"checksum": "sha256:', '"checksum": "SHA256:')
+    for bad in (moved, tagged, text.replace('"checksum"', '"\\u0063hecksum"'),
+                text[:-3] + 'A"}'):
+        with pytest.raises(ValueError, match="corrupted: the file does not end with its "
+                                             "checksum"):
+            from_json(bad)
+
+
+def test_json_of_format_1_still_loads(golf):
+    """A file of format 1 (checksum over the canonical form: spaces and key
+    order are not seen) loads, and is refused when its content changes."""
+    X, _, clf = golf
+    with open(Path(__file__).parent / "data" / "format1" / "golf-model.json",
+              encoding="utf-8") as fh:
+        old = fh.read()
+    assert json.loads(old)["format_version"] == 1
+    _same_predictions(from_json(old), clf, X)
+    doc = json.loads(old)
+    for respaced in (json.dumps(doc, indent=3), json.dumps(dict(reversed(doc.items())))):
+        _same_predictions(from_json(respaced), clf, X)
+    with pytest.raises(ValueError, match="corrupted: checksum mismatch"):
+        from_json(old.replace('"weight": [14.0', '"weight": [15.0'))
+    # A file of format 1 made from today's model, with its canonical checksum.
+    _same_predictions(from_json(model_files.sealed_format1(json.loads(to_json(clf)))),
+                      clf, X)
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("classes", {"dtype": "<f8", "values": [1.5, 1e999]}, "a number JSON cannot hold"),
+    ("params", "NaN", "a number JSON cannot hold"),
+    ("feature_names", ["\ud800", "b", "c", "d"], "text that is not valid Unicode"),
+])
+def test_json_values_no_writer_writes_are_refused(golf, field, value, match):
+    """Outside the trees (whose arrays are checked as numbers), a value the
+    format never holds is refused: NaN, Infinity, a number beyond float64, a
+    lone surrogate."""
+    _, _, clf = golf
+    doc = json.loads(to_json(clf))
+    if field == "params":
+        doc["params"]["ccp_alpha"] = float(value)
+    else:
+        doc[field] = value
+    # Format 1's canonical form cannot hold them: a placeholder checksum (these
+    # are refused before the checksum is looked at).
+    format1 = json.dumps(dict(model_files.body(doc), format_version=1,
+                              checksum="sha256:" + "0" * 64))
+    for text in (model_files.sealed(doc), format1):
+        with pytest.raises(ValueError, match=f"corrupted: {match}"):
+            from_json(text)
 
 
 # ---------------------------------------------------------------------------

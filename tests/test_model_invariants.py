@@ -2,7 +2,6 @@
 every model fit makes loads (pickle and JSON), and a model whose weights, class
 weights, errors, classes or subset maps were tampered with is refused naming the
 field and node, whether it comes as JSON (checksum recomputed) or as a pickle."""
-import hashlib
 import json
 import pickle
 import warnings
@@ -12,8 +11,8 @@ import pandas as pd
 import pytest
 
 from c45 import C45Classifier, from_json, to_json
-from c45._serialize import _canonical
 from c45._tree import DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
+from model_files import canonical_checksum, sealed, sealed_format1
 
 
 def random_data(rng):
@@ -193,10 +192,10 @@ def test_tampered_json_is_refused_naming_the_field(models, name, precision, tree
     tree = doc["trees"][key]
     for f, v in arrays.items():
         tree[f] = [None if isinstance(x, float) and np.isnan(x) else x for x in v.tolist()]
-    doc.pop("checksum")
-    doc["checksum"] = "sha256:" + hashlib.sha256(_canonical(doc)).hexdigest()
-    with pytest.raises(ValueError, match=rf"corrupted: trees\.{key}: .*\b{field}\[{node}\]"):
-        from_json(json.dumps(doc))
+    for text in (sealed(doc), sealed_format1(doc)):
+        with pytest.raises(ValueError,
+                           match=rf"corrupted: trees\.{key}: .*\b{field}\[{node}\]"):
+            from_json(text)
 
 
 def test_rules_model_stored_tree_is_checked():
@@ -216,13 +215,6 @@ def test_rules_model_stored_tree_is_checked():
 
 # ---------------------------------------------------------------------------
 # The model file's own structure: duplicate keys, unknown fields, the checksum.
-
-def _resealed(doc):
-    from c45._serialize import _digest
-    doc.pop("checksum", None)
-    doc["checksum"] = _digest(doc)
-    return doc
-
 
 @pytest.mark.parametrize("where", ["top", "tree", "classes", "feature"])
 def test_duplicate_keys_are_refused_naming_the_key(models, where):
@@ -246,18 +238,18 @@ def test_unknown_fields_are_refused_naming_them(models, path):
         target = target[p]
     target["junk"] = [0] * 10
     with pytest.raises(ValueError, match=r"fields the format does not define: 'junk'"):
-        from_json(json.dumps(_resealed(doc)))
+        from_json(sealed(doc))
 
 
 def test_digest_is_the_checksum_of_the_canonical_form(models):
-    """_digest (taken piece by piece) equals SHA-256 of _canonical (the whole
-    form): files written before it load, and it covers every byte."""
+    """_digest (taken piece by piece) is format 1's checksum, SHA-256 of the
+    whole canonical form: files of format 1 load, and it covers every byte."""
     from c45._serialize import _digest
     for clf in models.values():
         doc = json.loads(to_json(clf))
         doc.pop("checksum")
         doc["trees"]["final"]["weight"] = doc["trees"]["final"]["weight"] * 3000  # long
-        assert _digest(doc) == "sha256:" + hashlib.sha256(_canonical(doc)).hexdigest()
+        assert _digest(doc) == canonical_checksum(doc)
 
 
 # ---------------------------------------------------------------------------
