@@ -278,7 +278,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         Its class columns (``value[:, c]``, ``node_class``) are in the order of
         ``declared_classes_``, not of ``classes_``.
     grown_tree_ : Tree
-        The tree before pruning.
+        The tree before pruning (the model keeps what sets it apart from
+        ``tree_``, and makes it when asked).
 
     Notes
     -----
@@ -618,6 +619,11 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     @grown_tree_.setter
     def grown_tree_(self, tree):
         self.__dict__["_grown"] = tree
+
+    @grown_tree_.deleter
+    def grown_tree_(self):
+        if self.__dict__.pop("_grown", None) is None:
+            raise AttributeError("grown_tree_")
 
     def __getstate__(self):
         # A copy: pickling (joblib.dump, copy.deepcopy) must not change the model.

@@ -7,14 +7,15 @@ that differ from their final node's. The grown Tree is made again when asked
 for, once while anyone holds it (a weak reference finds it), and a delta is
 kept only when it has given the grown tree back bit for bit.
 
-A field is kept in one of two ways: whole (`dense`) when most of its values
-differ (the errors of a pessimistically pruned tree are estimates, the grown
-tree's training errors), else as the values of the nodes without a final node
-(`loose`, in node order) and the differing values of the others (`index`,
-`values`). first_child is an index: it is kept against the breadth-first
-layout (the children of the nodes in order, one block after another), which
-every tree the core makes has. The fields are Tree's (FIELDS), so a field added
-there is kept here with no change.
+A field is kept as the values of the nodes without a final node (`loose`, in
+node order) and the differing values of the others (`index`, `values`), or
+whole (`dense`) when that takes less room. Two fields are kept against what
+the grown tree's other fields predict, for every node: first_child against the
+breadth-first layout (the children of the nodes in order, one block after
+another), which every tree the core makes has; errors against the training
+errors growing computes (a pessimistically pruned tree's errors are estimates,
+not the grown ones). The fields are Tree's (FIELDS): a field added there is
+kept here with no change.
 """
 import weakref
 
@@ -24,6 +25,7 @@ from libc.string cimport memcmp
 from libc.stdint cimport int32_t
 
 from c45._types cimport LEAF
+from c45._criterion cimport rnd
 from c45._tree import Tree
 from c45._tree_checks import FIELDS, DTYPES, NOT_PER_NODE
 
@@ -68,6 +70,47 @@ def breadth_first_children(n_children):
     return np.where(n_children > 0, ends - n_children + 1, -1).astype(np.int32)
 
 
+def training_errors(const signed char[::1] kind, const int32_t[::1] first,
+                    const int32_t[::1] n_children, const int32_t[::1] node_class,
+                    const double[::1] weight, const double[:, ::1] value, bint f32):
+    """A grown tree's errors as growing makes them (§2): a leaf's, its weight less
+    its class's (0 for an empty branch); a test's, its children's summed in
+    branch order; each stored as growing stores it (binary32 with f32). A node
+    out of these rules (a subtree collapsed into a leaf keeps its sum) is an
+    exception the delta keeps. Nodes whose indices are out of range get 0 (the
+    Tree made of them is refused)."""
+    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, b
+    cdef double e
+    out = np.zeros(n, dtype=np.float64)
+    cdef double[::1] errors = out
+    if (first.shape[0] != n or n_children.shape[0] != n or node_class.shape[0] != n
+            or weight.shape[0] != n or value.shape[0] != n):
+        return out
+    with nogil:
+        for i in range(n - 1, -1, -1):      # children come after their parent
+            if kind[i] == LEAF:
+                if weight[i] != 0 and 0 <= node_class[i] < k:
+                    errors[i] = rnd(f32, weight[i] - value[i, node_class[i]])
+            elif first[i] > i and n_children[i] >= 0 and first[i] + n_children[i] <= n:
+                e = 0.0
+                for b in range(n_children[i]):
+                    e = rnd(f32, e + errors[first[i] + b])
+                errors[i] = e
+    return out
+
+
+# The fields the grown tree's other fields predict, in this order (the errors
+# read first_child): kept as the exceptions to the prediction, for every node.
+DERIVED = ("first_child", "errors")
+
+
+def _predicted(name, arrays, f32):
+    if name == "first_child":
+        return breadth_first_children(arrays["n_children"])
+    return training_errors(arrays["kind"], arrays["first_child"], arrays["n_children"],
+                           arrays["node_class"], arrays["weight"], arrays["value"], f32)
+
+
 def _bits(a):
     """a's values as unsigned integers of their size: compared bit for bit (NaN
     equals its own bits, -0.0 differs from 0.0)."""
@@ -106,15 +149,17 @@ class GrownDelta:
     """The grown tree as a delta against the final tree (`base`); `tree()` makes it.
 
     node_map : int32 per grown node, its final node or -1.
-    fields : a tuple in the order of FIELDS (kept as a dict by name): for a field of one value per node the tuple
-        (dense, loose, index, values) (dense: the whole field, or None; loose:
-        the values of the unmapped nodes; index: int32 nodes whose values
-        differ from the mapped or breadth-first ones, values: theirs); for a
+    fields : a tuple in the order of FIELDS (kept as a dict by name): for a
+        field of one value per node the tuple (dense, loose, index, values)
+        (dense: the whole field, or None; loose: the values of the unmapped
+        nodes, none for DERIVED fields; index: int32 nodes whose values differ
+        from their final node's or the predicted ones, values: theirs); for a
         field of another length (value_map), the grown tree's, or None when it
         is the final tree's.
+    errors_f32 : whether the predicted errors are stored in binary32.
     """
 
-    def __init__(self, base, node_map, fields):
+    def __init__(self, base, node_map, fields, errors_f32=False):
         # Checked as a Tree checks its arrays: a pickle calls this too.
         if type(base) is not Tree:
             raise delta_error(f"its final tree is a {type(base).__name__}, not a c45 Tree")
@@ -126,6 +171,9 @@ class GrownDelta:
         self.fields = {name: _checked_field(name, dtype, kept, base, len(self.node_map),
                                             loose)
                        for name, dtype, kept in zip(FIELDS, DTYPES, fields)}
+        if type(errors_f32) is not bool:
+            raise delta_error(f"errors_f32 is a {type(errors_f32).__name__}, not a bool")
+        self.errors_f32 = errors_f32
         self._made = None
 
     @classmethod
@@ -134,16 +182,21 @@ class GrownDelta:
         node_map = match_nodes(grown, final)
         mapped = node_map >= 0
         at = np.where(mapped, node_map, 0)
+        arrays = {name: getattr(grown, name) for name in FIELDS}
+        # Growing stores errors in binary32 or not: the rule that fits more nodes.
+        errors_f32 = bool(np.count_nonzero(_rows_differ(
+            arrays["errors"], _predicted("errors", arrays, True))) < np.count_nonzero(
+                _rows_differ(arrays["errors"], _predicted("errors", arrays, False))))
         fields = {}
         for name in FIELDS:
-            g = getattr(grown, name)
+            g = arrays[name]
             if name in NOT_PER_NODE:
                 f = getattr(final, name)
                 fields[name] = (None if g.shape == f.shape
                                 and np.array_equal(_bits(g), _bits(f)) else g)
                 continue
-            if name == "first_child":
-                differ = _rows_differ(g, breadth_first_children(grown.n_children))
+            if name in DERIVED:
+                differ = _rows_differ(g, _predicted(name, arrays, errors_f32))
                 loose = g[:0]
             else:
                 differ = _rows_differ(g, getattr(final, name), at) & mapped
@@ -153,7 +206,7 @@ class GrownDelta:
             kept = index.nbytes + values.nbytes + loose.nbytes
             fields[name] = ((g, None, None, None) if kept >= g.nbytes
                             else (None, loose, index, values))
-        return cls(final, node_map, tuple(fields[name] for name in FIELDS))
+        return cls(final, node_map, tuple(fields[name] for name in FIELDS), errors_f32)
 
     def arrays(self):
         """The grown tree's arrays, by field."""
@@ -170,19 +223,20 @@ class GrownDelta:
             if dense is not None:
                 out[name] = dense
                 continue
-            if name == "first_child":
-                continue                    # from n_children, below
+            if name in DERIVED:
+                continue                    # from the others, below
             f = getattr(base, name)
             a = np.empty((len(node_map),) + f.shape[1:], dtype=dtype)
             a[mapped] = f[at]
             a[~mapped] = loose
             a[index] = values
             out[name] = a
-        if out.get("first_child") is None:
-            dense, loose, index, values = self.fields["first_child"]
-            a = breadth_first_children(out["n_children"])
-            a[index] = values
-            out["first_child"] = a
+        for name in DERIVED:
+            dense, loose, index, values = self.fields[name]
+            if dense is None:
+                a = _predicted(name, out, self.errors_f32)
+                a[index] = values
+                out[name] = a
         return {name: out[name] for name in FIELDS}
 
     def tree(self):
@@ -209,13 +263,14 @@ class GrownDelta:
         # depending on whether the same string object came before.
         fields = tuple(tuple(map(fresh, kept)) if isinstance(kept, tuple) else fresh(kept)
                        for kept in self.fields.values())
-        return (GrownDelta, (self.base, fresh(self.node_map), fields))
+        return (GrownDelta, (self.base, fresh(self.node_map), fields, self.errors_f32))
 
     def __setstate__(self, state):
         # A pickle that sets the attributes directly goes through the checks too.
         if not isinstance(state, dict):
             raise delta_error(f"the pickled state is a {type(state).__name__}, not a dict")
-        self.__init__(state.get("base"), state.get("node_map"), state.get("fields"))
+        self.__init__(state.get("base"), state.get("node_map"), state.get("fields"),
+                      state.get("errors_f32"))
 
     def __repr__(self):
         return (f"<c45 GrownDelta: {len(self.node_map)} nodes against "
@@ -270,7 +325,7 @@ def _checked_field(name, dtype, kept, base, n, n_loose):
         return (_checked_array(name, "whole array", dense, dtype, (n,) + row),
                 None, None, None)
     loose = _checked_array(name, "loose values", loose, dtype,
-                           (0 if name == "first_child" else n_loose,) + row)
+                           (0 if name in DERIVED else n_loose,) + row)
     index = _checked_array(name, "index", index, np.int32, (None,))
     values = _checked_array(name, "values", values, dtype, (len(index),) + row)
     bad = np.flatnonzero((index < 0) | (index >= n))
