@@ -197,7 +197,7 @@ class GrownDelta:
                 continue
             if name in DERIVED:
                 differ = _rows_differ(g, _predicted(name, arrays, errors_f32))
-                loose = g[:0]
+                loose = np.empty((0,) + g.shape[1:], g.dtype)   # no view: it would hold g
             else:
                 differ = _rows_differ(g, getattr(final, name), at) & mapped
                 loose = g[~mapped]

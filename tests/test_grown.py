@@ -111,8 +111,10 @@ def test_model_holds_little_beyond_its_final_tree(precision, pruned_model):
     grown, final = clf.grown_tree_, clf.tree_
     assert grown.node_count > final.node_count
     del grown
-    # Two trees would hold about twice the final one.
-    assert held_bytes(clf) <= 1.25 * tree_bytes(final), (held_bytes(clf), tree_bytes(final))
+    # Two trees would hold about twice the final one (here 1.11 times: a node
+    # map and the 3% of grown nodes pruning took; a view keeping a whole grown
+    # field alive would add 0.03 to 0.1).
+    assert held_bytes(clf) <= 1.15 * tree_bytes(final), (held_bytes(clf), tree_bytes(final))
 
 
 def test_grown_tree_made_once_while_held(pruned_model):
