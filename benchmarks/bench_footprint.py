@@ -128,7 +128,8 @@ def main():
         run = subprocess.run(
             [sys.executable, os.path.abspath(__file__), "--rows", str(args.rows),
              "--features", str(args.features), "--classes", str(args.classes),
-             "--data", args.data, "--child", name], capture_output=True, text=True, check=True)
+             "--data", args.data, "--child", name],
+            capture_output=True, text=True, check=True)
         r = json.loads(run.stdout.splitlines()[-1])
         print(f"{name:24s} held {r['held']:7.1f} MB = {r['held'] / x_mb:5.2f}x X   "
               f"trimmed {r['trimmed']:7.1f} MB   peak {r['peak']:7.1f} MB   arrays "

@@ -341,10 +341,11 @@ def kept_grown(grown, final):
     bit for bit, else the grown tree itself."""
     if grown is final or same_trees(grown, final):
         return final
-    if (grown.n_values is None) != (final.n_values is None) or (
-            grown.n_values is not None
-            and not np.array_equal(grown.n_values, final.n_values)):
-        return grown
+    features = grown.n_values, final.n_values
+    if grown.n_classes != final.n_classes or (features[0] is None) != (
+            features[1] is None) or (features[0] is not None
+                                     and not np.array_equal(*features)):
+        return grown            # a delta reads the final tree's features and classes
     delta = GrownDelta.of(grown, final)
     back = delta.arrays()
     if not all(np.array_equal(_bits(back[f]), _bits(getattr(grown, f)))
