@@ -9,7 +9,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _bulk, _params, _pruning, _tree, _windowing
+from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
 from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
                          encode_target, n_rows, plain_rows, rank_tables, refuse_masked,
                          sorted_classes)
@@ -311,7 +311,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         Its class columns (``value[:, c]``, ``node_class``) are in the order of
         ``declared_classes_``, not of ``classes_``.
     grown_tree_ : Tree
-        The tree before pruning.
+        The tree before pruning (the model keeps what sets it apart from
+        ``tree_``, and makes it when asked).
     trials_ : list of Trial or None
         With ``trials``: each trial's ``cycles`` (a ``Cycle`` per tree grown:
         ``size``, ``window``, ``other`` cases, ``window_errors``,
@@ -464,7 +465,6 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             grown, pruned, order = _tree.build_tree(
                 data, options, self._cf() if pessimistic else -1.0,
                 bool(self.subtree_raising), self._threads())
-        fitted["grown_tree_"] = grown
         # A fitted model is its trees: the training data (about 1.75 times X once
         # encoded) is kept only when asked, for prune() without passing it again.
         fitted["_train"] = (data, order) if self.keep_training_data else None
@@ -472,6 +472,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         fitted["tree_"] = self._soften(
             pruned if self.trials is not None
             else self._finish_pruning(grown, pruned, schema, validation), data)
+        fitted["_grown"] = _grown.kept_grown(grown, fitted["tree_"])
         return data.n_cases * schema.n_features, fitted     # the cells grown on
 
     def _soften(self, tree, data):
@@ -625,6 +626,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             _params.warn_inactive(self, only=params, stacklevel=2)
             pruned = None
             validation = None
+            grown = self.grown_tree_        # made once, held until the new state is in
             if self.pruning == "reduced_error" and X_val is not None:   # refused first
                 validation = self._validation_rows(self._schema, self.declared_classes_,
                                                    X_val, y_val)
@@ -632,13 +634,15 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                 data, order = self._training_data(X, y, sample_weight)
                 pruned = _tree.prune_tree(data, self._options(self.n_features_in_,
                                                               data.total_weight),
-                                          self.grown_tree_, order, self._cf(),
+                                          grown, order, self._cf(),
                                           bool(self.subtree_raising), self._threads())
-            tree = self._finish_pruning(self.grown_tree_, pruned, self._schema,
-                                        validation)
+            final = self._finish_pruning(grown, pruned, self._schema, validation)
             if self.soft_thresholds:        # the bounds are the training data's
-                tree = self._soften(tree, self._training_data(X, y, sample_weight)[0])
-            self.tree_ = tree
+                final = self._soften(final, self._training_data(X, y, sample_weight)[0])
+            # The new final tree and the grown one kept against it, in one step.
+            state = dict(self.__dict__)
+            state.update(tree_=final, _grown=_grown.kept_grown(grown, final))
+            self.__dict__ = state
         except BaseException:          # Ctrl-C too: the model stays as it was
             self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
             raise
@@ -697,10 +701,31 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         alphas, impurities = _pruning.pruning_path(grown)
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
+    @property
+    def grown_tree_(self):
+        """The tree before pruning (kept as what sets it apart from ``tree_``)."""
+        kept = self.__dict__.get("_grown")
+        if kept is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute "
+                                 f"'grown_tree_'")
+        return _grown.grown_of(kept)
+
+    @grown_tree_.setter
+    def grown_tree_(self, tree):
+        self.__dict__["_grown"] = tree
+
+    @grown_tree_.deleter
+    def grown_tree_(self):
+        if self.__dict__.pop("_grown", None) is None:
+            raise AttributeError("grown_tree_")
+
     def __getstate__(self):
         # A copy: pickling (joblib.dump, copy.deepcopy) must not change the model.
         state = canonical_arrays(super().__getstate__())
         state.pop("_train", None)       # the training data stays out of pickles
+        # The grown tree (a Tree, or a GrownDelta against tree_) under its public
+        # name, in its place (a round trip pickles to the same bytes).
+        state = {("grown_tree_" if k == "_grown" else k): v for k, v in state.items()}
         if "tree_" in state:
             state["_pickle_format"] = PICKLE_FORMAT
         return state
@@ -720,7 +745,10 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if "tree_" in state and fmt == 2 and "declared_classes_" not in state:
             raise ValueError("c45: the pickled model (format 2) has no declared_classes_")
         if "tree_" in state:
-            state = dict(state, **checked_fitted_state(state))
+            checked = checked_fitted_state(state)
+            state = {("_grown" if k == "grown_tree_" else k): v for k, v in state.items()
+                     if k != "_grown"}
+            state.update(checked)
         super().__setstate__(state)
 
     def _prepare(self, X, y, sample_weight):
@@ -989,7 +1017,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if tree == "final":
             return fitted["tree_"]
         if tree == "grown":
-            return fitted["grown_tree_"]
+            return _grown.grown_of(fitted["_grown"])
         raise ValueError(f"tree must be 'final' or 'grown', got {tree!r}")
 
     # -- structure ---------------------------------------------------------

@@ -5,7 +5,7 @@ relies on). C45RulesClassifier's checks (c45/rules/_state.py) use these too.
 """
 import numpy as np
 
-from c45 import _tree
+from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, sorted_classes
 from c45._tree_checks import tested_features
 from c45._validate_tree import check_model_tree
@@ -16,8 +16,12 @@ def checked_fitted_state(state, places=None):
     against its schema and classes (each Tree checked its own arrays when it was
     made). places: per tree, how messages name it (default: the pickle's)."""
     schema, classes, out = checked_schema_and_classes(state)
-    out.update({name: checked_tree(state, name, schema, classes, (places or {}).get(name))
-                for name in ("tree_", "grown_tree_")})
+    places = places or {}
+    final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
+    grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
+                         classes, places.get("grown_tree_"))
+    # Kept again against the checked final tree (which may be a new Tree).
+    out.update(tree_=final, _grown=_grown.kept_grown(grown, final))
     check = state.get("_train_check")       # prune(X, y) compares its parts
     if check is not None and not (
             isinstance(check, tuple) and len(check) == 3
@@ -25,6 +29,17 @@ def checked_fitted_state(state, places=None):
         raise ValueError("c45: the pickled model's digest of its training data "
                          "(_train_check) is not (rows, features, digest)")
     return out
+
+def grown_in(state):
+    """The grown Tree of a fitted state: a pickle's grown_tree_ (the Tree, or a
+    GrownDelta against tree_) or a model's own _grown (model files set it)."""
+    kept = state["grown_tree_"] if "grown_tree_" in state else state.get("_grown")
+    if type(kept) is not _grown.GrownDelta:
+        return kept
+    try:
+        return kept.tree()
+    except ValueError as exc:
+        raise ValueError(f"c45: the pickled model's grown_tree_: {exc}") from None
 
 def checked_schema_and_classes(state):
     """A fitted pickle's (schema, declared_classes_, {classes_ and

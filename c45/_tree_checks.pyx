@@ -30,6 +30,8 @@ FIELDS = ("kind", "feature", "first_child", "n_children", "node_class",
           "threshold", "weight", "errors", "value", "map_offset", "value_map")
 DTYPES = (np.int8, np.int32, np.int32, np.int32, np.int32, np.float64,
           np.float64, np.float64, np.float64, np.int64, np.int32)
+# The fields of another length than one entry per node (row of value per node).
+NOT_PER_NODE = ("value_map",)
 MAX_TREE_NODES = 2**31 - 2          # node and child indices are int32
 
 
@@ -230,7 +232,7 @@ def check_tree_arrays(a, n_values=None):
         if a[name].ndim != want:
             raise tree_error(f"{name} must be {want}-dimensional, got shape "
                              f"{a[name].shape}")
-        if name not in ("value_map",) and a[name].shape[0] != n:
+        if name not in NOT_PER_NODE and a[name].shape[0] != n:
             raise tree_error(f"{name} has {a[name].shape[0]} entries for {n} nodes")
     if not 1 <= n <= MAX_TREE_NODES:
         raise tree_error(f"{n} nodes (1 to {MAX_TREE_NODES} allowed)")
