@@ -267,9 +267,10 @@ def check_options(args):
             check_n_jobs(est.n_jobs)
         elif args.command == "rules" and hasattr(c45, "C45RulesClassifier"):
             est = c45.C45RulesClassifier(**rules_params(args))
-            check = getattr(est, "_check_params", None)
+            # All its parameters (its fit checks the tree's ones as the tree grows).
+            check = getattr(est, "_check_named", None)
             if check is not None:
-                check()
+                check(*est._parameters)
     except ValueError as exc:
         raise UsageError(in_option_words(str(exc))) from None
 
@@ -320,19 +321,31 @@ _OPTIONS = {"min_samples_leaf": "-m", "confidence": "-c", "ccp_alpha": "--ccp-al
             "precision": "--precision", "pruning": "--pruning", "n_jobs": "-j/--jobs"}
 
 
+# The options given in other units than their parameters (-c: a percentage).
+_OPTION_SCALES = {"confidence": 100}
+
+
 def in_option_words(message):
     """An estimator's message about its parameters, with each parameter named
     by its option (_OPTIONS): "random_state must be ..., got -1" is "--seed must
-    be ..., got -1", "precision='float64'" is "--precision float64"."""
+    be ..., got -1", "precision='float64'" is "--precision float64", and a value
+    given right after a parameter in the option's units ("confidence 1e-46" is
+    "-c 1e-44"). A value elsewhere in the message is left as the parameter's."""
     names = "|".join(sorted(map(re.escape, _OPTIONS), key=len, reverse=True))
 
     def option(m):
-        value = m.group(2)
+        name, value = m.group(1), m.group(2) or m.group(3)
         if value is None:
-            return _OPTIONS[m.group(1)]
-        return f"{_OPTIONS[m.group(1)]} {value.strip(chr(39) + chr(34))}"
-    return re.sub(rf"(?<![\w-])({names})\b(?:=('[^']*'|\"[^\"]*\"|[^\s,;)]+))?",
-                  option, message)
+            return _OPTIONS[name]
+        value = value.strip(chr(39) + chr(34))
+        if name in _OPTION_SCALES:
+            try:
+                value = f"{float(value) * _OPTION_SCALES[name]:g}"
+            except ValueError:
+                pass
+        return f"{_OPTIONS[name]} {value}"
+    return re.sub(rf"(?<![\w-])({names})\b(?:=('[^']*'|\"[^\"]*\"|[^\s,;)]+)"
+                  rf"| ([-+]?\d[\d.e+-]*))?", option, message)
 
 
 def warn_idle_options(args, params_of, names, acting=()):
