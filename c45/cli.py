@@ -129,12 +129,14 @@ def _check_source_args(args):
     if args.stem is not None and args.target is not None:
         raise UsageError("--target is for --csv and --arff; C4.5 files declare the "
                          "classes in STEM.names")
+    # Given: not None (not set) nor False (a flag not set); --sep '' is given too.
     types = "declare their attribute types"
     csv_only = [(o, why) for o, v, why in (
         ("--discrete", args.discrete, types), ("--continuous", args.continuous, types),
         ("--ignore", args.ignore, types), ("--sep", args.sep, "have their own syntax"),
         ("--numeric-target-as-classes", getattr(args, "numeric_target_as_classes",
-                                                False), types)) if v is not None and v is not False]
+                                                False), types))
+        if v is not None and v is not False]
     if csv_only and args.csv is None:
         option, why = csv_only[0]
         raise UsageError(f"{option} is for --csv files (C4.5 and ARFF files {why})")

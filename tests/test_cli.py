@@ -626,7 +626,8 @@ def test_an_output_folder_that_takes_no_file_is_refused_before_the_fit(
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
     path = str(tmp_path / "m.json")
     line = _refused(capsys, ["fit", "-f", GOLF, "--save", path])
-    assert f"--save {path}: cannot write in the folder {tmp_path}: Permission denied" in line
+    assert (f"--save {path}: cannot write in the folder {tmp_path}: Permission denied"
+            in line)
 
 
 def test_an_output_file_check_leaves_no_probe_behind(tmp_path, capsys):
