@@ -68,8 +68,8 @@ def check_confidence(confidence, precision):
     _fraction(closed=True)("confidence", c, None)
     if certainty_factor(c, precision) <= 0:
         raise ValueError(f"confidence {c!r} is 0 in float32 (precision='float32' "
-                         f"rounds C4.5's -c percentage to binary32); give at least "
-                         f"1e-42 or use precision='float64'")
+                         f"rounds C4.5's -c percentage to binary32); give "
+                         f"confidence=1e-42 or more, or use precision='float64'")
 
 
 def random_state(value):

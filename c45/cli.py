@@ -18,6 +18,7 @@ for steps longer than two seconds when stderr is a terminal (``--quiet``: never)
 import argparse
 import csv
 import os
+import re
 import stat
 import sys
 import threading
@@ -128,16 +129,25 @@ def _check_source_args(args):
     if args.stem is not None and args.target is not None:
         raise UsageError("--target is for --csv and --arff; C4.5 files declare the "
                          "classes in STEM.names")
-    csv_only = [o for o, v in (("--discrete", args.discrete), ("--continuous",
-                args.continuous), ("--ignore", args.ignore),
-                ("--numeric-target-as-classes",
-                 getattr(args, "numeric_target_as_classes", False))) if v]
+    # Given: not None (not set) nor False (a flag not set); --sep '' is given too.
+    types = "declare their attribute types"
+    csv_only = [(o, why) for o, v, why in (
+        ("--discrete", args.discrete, types), ("--continuous", args.continuous, types),
+        ("--ignore", args.ignore, types), ("--sep", args.sep, "have their own syntax"),
+        ("--numeric-target-as-classes", getattr(args, "numeric_target_as_classes",
+                                                False), types))
+        if v is not None and v is not False]
     if csv_only and args.csv is None:
-        raise UsageError(f"{csv_only[0]} is for --csv files (C4.5 and ARFF files "
-                         f"declare their attribute types)")
+        option, why = csv_only[0]
+        raise UsageError(f"{option} is for --csv files (C4.5 and ARFF files {why})")
     if getattr(args, "unseen", False) and args.stem is None:
         raise UsageError("-u evaluates on STEM.test, so it needs -f STEM; for CSV and "
                          "ARFF files give --test FILE")
+
+
+def csv_sep(args):
+    """--sep, or the CSV default (None on the command line: --sep was not given)."""
+    return "," if args.sep is None else args.sep
 
 
 def read_data(args, progress, with_test=True):
@@ -163,7 +173,7 @@ def read_data(args, progress, with_test=True):
     if args.csv is not None:
         opts = dict(discrete=_names_list(args.discrete),
                     continuous=_names_list(args.continuous),
-                    ignore=_names_list(args.ignore), sep=args.sep,
+                    ignore=_names_list(args.ignore), sep=csv_sep(args),
                     encoding=args.encoding, progress=progress.update)
         X, y = progress.run(f"reading {args.csv}", read_csv, args.csv, args.target, **opts)
         _check_csv_target(y, args)
@@ -244,19 +254,62 @@ def rules_params(args):
 
 
 def check_options(args):
-    """Refuse a bad option value before the command prints anything: the
-    estimator the command would make checks its parameters."""
+    """Refuse a bad option value before the command prints anything: the data
+    options' combination, the output files' folders, and the parameters of the
+    estimator the command would make (its checks, in the options' words)."""
     import c45
     from c45._params import check_n_jobs
-    if args.command in ("fit", "cv"):
-        est = make_classifier(args)
-        est._check_params()
-        check_n_jobs(est.n_jobs)
-    elif args.command == "rules" and hasattr(c45, "C45RulesClassifier"):
-        est = c45.C45RulesClassifier(**rules_params(args))
-        check = getattr(est, "_check_params", None)
-        if check is not None:
-            check()
+    if hasattr(args, "stem"):          # the commands that read data
+        _check_source_args(args)
+    for dest, option in OUTPUT_FILES.items():
+        if getattr(args, dest, None) is not None:
+            check_output_file(option, getattr(args, dest))
+    try:
+        if args.command in ("fit", "cv"):
+            est = make_classifier(args)
+            est._check_params()
+            check_n_jobs(est.n_jobs)
+        elif args.command == "rules" and hasattr(c45, "C45RulesClassifier"):
+            est = c45.C45RulesClassifier(**rules_params(args))
+            # All its parameters (its fit checks the tree's ones as the tree grows).
+            check = getattr(est, "_check_named", None)
+            if check is not None:
+                check(*est._parameters)
+    except ValueError as exc:
+        raise UsageError(in_option_words(str(exc))) from None
+
+
+# The options that name a file the command writes (argparse dest: option).
+OUTPUT_FILES = {"save": "--save", "output": "-o/--output"}
+
+
+def check_output_file(option, path):
+    """The file an option names can be written, checked before any work: it is
+    not a folder, and its folder exists and takes a new file (a probe file is
+    made and removed: the test that holds for root and read-only file systems
+    too). A path that exists and is not a regular file (/dev/stdout, a pipe) is
+    written in place, as atomic_write does."""
+    import tempfile
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        raise UsageError(f"{option} {path}: is a folder; give a file name")
+    if os.path.exists(real) and not os.path.isfile(real):
+        if not os.access(real, os.W_OK):
+            raise UsageError(f"{option} {path}: not writable")
+        return
+    folder = os.path.dirname(real) or "."
+    if not os.path.exists(folder):
+        raise UsageError(f"{option} {path}: the folder {os.path.dirname(path) or '.'} "
+                         f"does not exist")
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path}: {os.path.dirname(path)} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".c45-probe.", dir=folder)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write in the folder "
+                         f"{os.path.dirname(path) or '.'}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def make_classifier(args, cls=None):
@@ -264,14 +317,41 @@ def make_classifier(args, cls=None):
     return (cls or C45Classifier)(**classifier_params(args))
 
 
-# The option that sets each parameter, as the warnings name it.
+# The option that sets each parameter, as the warnings and errors name it.
 _OPTIONS = {"min_samples_leaf": "-m", "confidence": "-c", "ccp_alpha": "--ccp-alpha",
             "subtree_raising": "--no-subtree-raising", "random_state": "--seed",
             "redundancy": "-r", "fisher": "-F", "annealing": "-a", "criterion": "-g",
             "subset_splits": "-s",
-            "precision": "--precision", "pruning": "--pruning", "n_jobs": "--jobs",
+            "precision": "--precision", "pruning": "--pruning", "n_jobs": "-j/--jobs",
             "trials": "-t", "initial_window": "-w", "window_increment": "-i",
             "soft_thresholds": "-p"}
+
+
+# The options given in other units than their parameters (-c: a percentage).
+_OPTION_SCALES = {"confidence": 100}
+
+
+def in_option_words(message):
+    """An estimator's message about its parameters, with each parameter named
+    by its option (_OPTIONS): "random_state must be ..., got -1" is "--seed must
+    be ..., got -1", "precision='float64'" is "--precision float64", and a value
+    given right after a parameter in the option's units ("confidence 1e-46" is
+    "-c 1e-44"). A value elsewhere in the message is left as the parameter's."""
+    names = "|".join(sorted(map(re.escape, _OPTIONS), key=len, reverse=True))
+
+    def option(m):
+        name, value = m.group(1), m.group(2) or m.group(3)
+        if value is None:
+            return _OPTIONS[name]
+        value = value.strip(chr(39) + chr(34))
+        if name in _OPTION_SCALES:
+            try:
+                value = f"{float(value) * _OPTION_SCALES[name]:g}"
+            except ValueError:
+                pass
+        return f"{_OPTIONS[name]} {value}"
+    return re.sub(rf"(?<![\w-])({names})\b(?:=('[^']*'|\"[^\"]*\"|[^\s,;)]+)"
+                  rf"| ([-+]?\d[\d.e+-]*))?", option, message)
 
 
 def warn_idle_options(args, params_of, names, acting=()):
@@ -568,15 +648,15 @@ def cmd_cv(args, out, progress):
     data = read_data(args, progress, with_test=False)
     X, y = data.X, data.y
     n = len(y)
-    if args.folds > n:
-        raise UsageError(f"--folds {args.folds} is more than the {n} cases")
     labels = np.asarray(y.cat.codes if hasattr(y, "cat") else y)
+    check_folds(args.folds, data.source, y)
     splitter = StratifiedKFold(n_splits=args.folds, shuffle=True, random_state=args.seed)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         folds = list(splitter.split(np.zeros((n, 1)), labels))
     for w in caught:
-        _warn(str(w.message))
+        if not str(w.message).startswith("The least populated class"):  # check_folds's
+            _warn(str(w.message))
     base = make_classifier(args)
     out.write(f"{args.folds}-fold stratified cross-validation of {data.source} "
               f"({n} cases, seed {args.seed})\n")
@@ -610,6 +690,24 @@ def cmd_cv(args, out, progress):
     return 0
 
 
+def check_folds(folds, source, y):
+    """--folds against the data, in the option's words: stratified folds are no
+    more than the cases of the largest class (so no more than the cases), and
+    with fewer cases in the smallest class than folds some folds lack it."""
+    from collections import Counter
+    counts = Counter(str(c) for c in np.asarray(y, dtype=object)).most_common()
+    (big, n_big), (small, n_small) = counts[0], counts[-1]
+    if folds > n_big:
+        many = ("is more than the" if folds > len(y) else "is too many for the")
+        raise UsageError(f"--folds {folds} {many} {len(y)} cases of "
+                         f"{source}: stratified folds are no more than the cases of the "
+                         f"largest class ({n_big}, class '{big}'); give --folds {n_big} "
+                         f"or fewer")
+    if folds > n_small:
+        _warn(f"--folds {folds} is more than the {n_small} cases of the smallest "
+              f"class '{small}' of {source}: some folds have none of them")
+
+
 def cmd_predict(args, out, progress):
     from c45.io import C45Files, read_arff, read_csv
     from_json = _serializer("from_json")
@@ -638,7 +736,7 @@ def cmd_predict(args, out, progress):
         X, y = progress.run(
             f"reading {args.csv}", read_csv, args.csv, args.target, features=names,
             discrete=[n for n, c in zip(names, cats) if c is not None],
-            continuous=[n for n, c in zip(names, cats) if c is None], sep=args.sep,
+            continuous=[n for n, c in zip(names, cats) if c is None], sep=csv_sep(args),
             encoding=args.encoding, progress=progress.update)
     else:
         X, y = progress.run(f"reading {args.arff}", read_arff, args.arff, args.target,
@@ -838,7 +936,7 @@ def _add_data_args(p, test=True, predict=False):
         g.add_argument("--numeric-target-as-classes", action="store_true",
                        help="accept a --csv class column of numbers, each value a "
                             "class (refused otherwise)")
-    g.add_argument("--sep", default=",", help="--csv field separator (default ',')")
+    g.add_argument("--sep", help="--csv field separator (default ',')")
     g.add_argument("--encoding", default="utf-8", help="text encoding (default utf-8)")
     if test:
         g.add_argument("-u", dest="unseen", action="store_true",

@@ -575,3 +575,114 @@ def test_a_csv_of_another_separator_gets_a_hint(tmp_path, capsys):
     path.write_text("a;b;c\n1;2;x\n3;4;y\n")
     assert cli.main(["fit", "--csv", str(path), "-q"]) == 2
     assert "separated by ';'" in capsys.readouterr().err
+
+
+# -- every option checked before any output, named as the user typed it ----------
+GOLF = str(REFERENCE / "golf")
+
+
+def _refused(capsys, argv):
+    """cli.main(argv) exits 2 with nothing on stdout and one error line: that line."""
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "", captured.out[:200]
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("c45: error: "), captured.err
+    return lines[0]
+
+
+@pytest.mark.parametrize("where, words", [
+    ("none/m.json", ["the folder", "none", "does not exist"]),
+    ("afile/m.json", ["afile is not a folder"]),
+    ("adir", ["is a folder"]),
+])
+def test_an_output_file_is_checked_before_any_output(tmp_path, capsys, where, words):
+    """--save (fit) and -o (predict) into a folder that is missing, a file, or
+    the path itself a folder: refused before the header and the fit."""
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "adir").mkdir()
+    path = str(tmp_path / where)
+    model = tmp_path / "golf.json"
+    assert cli.main(["fit", "-f", GOLF, "--save", str(model), "-q"]) == 0
+    capsys.readouterr()
+    for argv, option in ((["fit", "-f", GOLF, "--save", path], "--save"),
+                         (["predict", "--model", str(model), "-f", GOLF, "-o", path],
+                          "-o/--output")):
+        line = _refused(capsys, argv)
+        assert f"{option} {path}:" in line
+        for w in words:
+            assert w in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir", "afile", "golf.json"]
+
+
+def test_an_output_folder_that_takes_no_file_is_refused_before_the_fit(
+        tmp_path, capsys, monkeypatch):
+    """A folder where no file can be made (permissions, a read-only file system:
+    the probe file's creation fails as the system says) is refused up front."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    path = str(tmp_path / "m.json")
+    line = _refused(capsys, ["fit", "-f", GOLF, "--save", path])
+    assert (f"--save {path}: cannot write in the folder {tmp_path}: Permission denied"
+            in line)
+
+
+def test_an_output_file_check_leaves_no_probe_behind(tmp_path, capsys):
+    model = tmp_path / "m.json"
+    assert cli.main(["fit", "-f", GOLF, "--save", str(model), "-q"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_cv_folds_beyond_the_largest_class_name_folds_and_the_cases(capsys):
+    """golf: 14 cases, 9 'Play' and 5 "Don't Play": 10 folds (the default) cannot
+    be stratified; 9 can, with folds lacking the smallest class (a warning)."""
+    line = _refused(capsys, ["cv", "-f", GOLF])
+    assert "--folds 10" in line and "14 cases" in line and "(9, class 'Play')" in line
+    assert "give --folds 9 or fewer" in line and "n_splits" not in line
+    assert cli.main(["cv", "-f", GOLF, "--folds", "9"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("9-fold stratified cross-validation")
+    assert captured.err == ("c45: warning: --folds 9 is more than the 5 cases of the "
+                            "smallest class 'Don't Play' of golf.data: some folds have "
+                            "none of them\n".replace("golf.data", GOLF + ".data"))
+
+
+@pytest.mark.parametrize("source", [["-f", GOLF], ["--arff", "x.arff"]])
+@pytest.mark.parametrize("command", ["fit", "cv", "rules"])
+def test_sep_is_refused_without_csv_as_the_other_csv_options(capsys, source, command):
+    line = _refused(capsys, [command, *source, "--sep", ";"])
+    assert "--sep is for --csv files" in line
+
+
+def test_sep_is_refused_without_csv_in_predict_before_the_model_is_read(capsys):
+    line = _refused(capsys, ["predict", "--model", "none.json", "-f", GOLF, "--sep", ";"])
+    assert "--sep is for --csv files" in line
+
+
+@pytest.mark.parametrize("argv, option, parameter", [
+    (["fit", "-f", GOLF, "--seed", "-1", "--pruning", "reduced_error"], "--seed",
+     "random_state"),
+    (["cv", "-f", GOLF, "--seed", "4294967296"], "--seed", "random_state"),
+    (["fit", "-f", GOLF, "-j", "0"], "-j/--jobs", "n_jobs"),
+    (["cv", "-f", GOLF, "--jobs", "0"], "-j/--jobs", "n_jobs"),
+    (["rules", "-f", GOLF, "--seed", "-1"], "--seed", "random_state"),
+    (["fit", "-f", GOLF, "-c", "1e-44", "--precision", "float32"], "-c", "confidence"),
+])
+def test_a_parameter_error_names_the_option(capsys, argv, option, parameter):
+    line = _refused(capsys, argv)
+    assert line.startswith(f"c45: error: {option} "), line
+    assert parameter not in line and "precision=" not in line, line
+    if option == "-c":           # a percentage on the command line, a fraction in Python
+        assert "-c 1e-44 is 0 in float32" in line and "give -c 1e-40 or more" in line
+
+
+def test_parameter_names_become_option_names():
+    words = cli.in_option_words
+    assert words("n_jobs must be None, -1 or a non-zero integer, got 0") == \
+        "-j/--jobs must be None, -1 or a non-zero integer, got 0"
+    assert words("use precision='float64' or min_samples_leaf=2") == \
+        "use --precision float64 or -m 2"
+    assert words("the random_states, my_confidence") == "the random_states, my_confidence"

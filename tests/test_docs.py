@@ -35,7 +35,7 @@ if not (ROOT / "README.md").is_file():
     pytest.skip("the pages are not beside these tests", allow_module_level=True)
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 NO_RUN = re.compile(r"^<!--\s*no-run:\s*(\S.*?)\s*-->\s*$")
-FENCE = re.compile(r"^```(\w*)\s*$")
+FENCE = re.compile(r"^( *)```(\w*)\s*$")     # indented too: a block in a list item
 
 
 def blocks(path):
@@ -47,17 +47,19 @@ def blocks(path):
         if not m:
             i += 1
             continue
+        indent = m.group(1)
         j = i + 1
-        while not lines[j].startswith("```"):
+        while not lines[j].startswith(indent + "```"):
             j += 1
         k = i - 1
         while k >= 0 and not lines[k].strip():
             k -= 1
-        marker = lines[k] if k >= 0 else ""
+        marker = lines[k].strip() if k >= 0 else ""
         if "no-run" in marker and not NO_RUN.match(marker):
             raise AssertionError(f"{path.name}:{k + 1}: write <!-- no-run: why -->")
         reason = NO_RUN.match(marker).group(1) if NO_RUN.match(marker) else None
-        out.append((m.group(1), i + 2, lines[i + 1:j], reason))
+        code = textwrap.dedent("\n".join(lines[i + 1:j])).split("\n")
+        out.append((m.group(2), i + 2, code, reason))
         i = j + 1
     return out
 
@@ -108,7 +110,7 @@ def checks(path):
         if n + 1 < len(found) and found[n + 1][0] == "text":
             lines = path.read_text(encoding="utf-8").split("\n")
             between = lines[first - 1 + len(code):found[n + 1][1] - 2]
-            if all(line.startswith("```") or not line.strip() for line in between):
+            if all(line.lstrip().startswith("```") or not line.strip() for line in between):
                 whole = "\n".join(found[n + 1][2])
         runs.append((first, "\n".join(code), shown, whole))
     return runs
@@ -239,3 +241,20 @@ def test_the_rule_finds_shown_output():
         page.write_text("<!-- no-run -->\n```python\nx\n```\n", encoding="utf-8")
         with pytest.raises(AssertionError, match="no-run: why"):
             checks(page)
+
+
+def test_an_indented_block_runs_dedented():
+    """A block inside a list item (its fence indented) runs as its lines less
+    the indent, its no-run marker and its shown output read as at column 0."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        page = Path(d) / "p.md"
+        page.write_text("- item:\n\n  ```python\n  x = 1\n  if x:\n      print(x)\n"
+                        "  print(x + 1)\n  # 2\n  ```\n\n  ```text\n  1\n  2\n  ```\n",
+                        encoding="utf-8")
+        assert checks(page) == [(4, "x = 1\nif x:\n    print(x)\nprint(x + 1)\n# 2",
+                                 {7: "2"}, "1\n2")]
+        page.write_text("- item:\n\n  <!-- no-run: needs a server -->\n  ```python\n"
+                        "  connect()\n  ```\n", encoding="utf-8")
+        assert checks(page) == []
+        assert blocks(page)[0][3] == "needs a server"

@@ -194,4 +194,4 @@ def test_cli_refuses_windowing_without_pessimistic_pruning_before_any_output(cap
                        "-q"])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
-    assert "needs pruning='pessimistic'" in err
+    assert "needs --pruning pessimistic" in err       # in the command's words
