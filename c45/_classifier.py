@@ -750,6 +750,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                      if k != "_grown"}
             state.update(checked)
         super().__setstate__(state)
+        if "tree_" in state:
+            self._check_unpickled_params()
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, classes, TrainingData)."""

@@ -468,6 +468,19 @@ class Parameters:
             if p.check is not None and p.name in names:
                 p.check(p.name, getattr(self, p.name), self)
 
+    def _check_params(self):
+        self._check_named(*self._parameters)
+
+    def _check_unpickled_params(self):
+        """A pickle's parameters, checked as fit checks them: a bad one is refused
+        at load, not at the first predict or refit."""
+        try:
+            self._check_params()
+            if "n_jobs" in self._parameters:
+                check_n_jobs(self.n_jobs)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"c45: the pickled model's parameters: {exc}") from None
+
     def _cf(self):
         """C4.5's CF from the confidence parameter, in the estimator's precision."""
         return certainty_factor(self.confidence, self.precision)

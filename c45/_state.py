@@ -20,6 +20,10 @@ def checked_fitted_state(state, places=None):
     final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
     grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
                          classes, places.get("grown_tree_"))
+    if final.node_count > grown.node_count:     # pruning never adds nodes
+        raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
+                         f"than its grown_tree_'s {grown.node_count}: the final tree "
+                         f"is a pruning of the grown one (are the two swapped?)")
     # Kept again against the checked final tree (which may be a new Tree).
     out.update(tree_=final, _grown=_grown.kept_grown(grown, final))
     check = state.get("_train_check")       # prune(X, y) compares its parts

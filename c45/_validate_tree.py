@@ -42,11 +42,15 @@ def _refuse(where, field, node, msg):
     raise ValueError(f"{where}: {field}[{node}] {msg}")
 
 
-def _check_bounds_precision(tree, where, precision):
-    """In a float32 model, soft bounds are binary32 numbers (NaN off the tests)."""
-    if precision != "float32" or getattr(tree, "lower", None) is None:
+def _check_binary32_cuts(tree, where, precision):
+    """In a float32 model, thresholds and soft bounds are binary32 numbers (NaN
+    off the tests), as Release 8 stores them: a float64 tree relabelled float32
+    is refused, not walked with thresholds float32 growing cannot make."""
+    if precision != "float32":
         return
-    for name in ("lower", "upper"):
+    names = ("threshold",) if getattr(tree, "lower", None) is None else (
+        "threshold", "lower", "upper")
+    for name in names:
         arr = getattr(tree, name)
         with np.errstate(over="ignore"):
             same = np.float32(arr).astype(np.float64)
@@ -68,10 +72,10 @@ def check_model_tree(tree, where, n_values, precision, pruned):
     is |got - want| > rtol * max(got, want) + atol; sums are numpy's."""
     if precision not in PRECISIONS:
         raise ValueError(f"{where}: precision {precision!r} is not one of {list(PRECISIONS)}")
-    _check_bounds_precision(tree, where, precision)
     failure = model_tree_failure(tree, n_values, precision == "float32",
                                  _RTOL[precision], _ATOL[precision], pruned)
     if failure is None:
+        _check_binary32_cuts(tree, where, precision)
         return
     check, i, extra = failure
     weight, value = tree.weight, tree.value

@@ -176,7 +176,7 @@ def _cases():
 def test_tampered_pickle_is_refused_naming_the_field(models, name, precision, tree_name):
     clf = models[precision, TAMPERINGS[name][0]]
     arrays, field, node = tampered(clf, name, tree_name)
-    state = clf.__getstate__()
+    state = dict(clf.__getstate__())
     state[tree_name] = Tree(**arrays, n_values=clf._schema.n_values)  # walkable
     blob = pickle.dumps(state)
     with pytest.raises(ValueError, match=rf"{tree_name}: .*\b{field}\[{node}\]"):
@@ -290,3 +290,67 @@ def test_object_columns_fit_refuses_or_round_trips(name, frame):
     for loaded in (pickle.loads(pickle.dumps(clf)), from_json(to_json(clf))):
         assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
         assert list(loaded.predict(X)) == list(clf.predict(X))
+
+
+@pytest.fixture(scope="module")
+def cancer_model():
+    from sklearn.datasets import load_breast_cancer
+    X, y = load_breast_cancer(return_X_y=True)
+    return C45Classifier().fit(X, y)
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda d: d.__setitem__("laplace", True), "laplace is True but params.laplace"),
+    (lambda d: d.__setitem__("precision", "float32"),
+     "precision is 'float32' but params.precision"),
+    (lambda d: (d.__setitem__("precision", "float32"),
+                d["params"].__setitem__("precision", "float32")),
+     r"threshold\[\d+\] .* not a float32 number"),
+    (lambda d: d["params"].__setitem__("confidence", 7.0), "params: confidence"),
+    (lambda d: d["params"].__setitem__("pruning", "bogus"), "params: pruning"),
+])
+def test_model_file_fields_that_contradict_or_are_invalid_are_refused(cancer_model, edit,
+                                                                      match):
+    # Each loaded before (checksum made anew): the top-level field silently won
+    # over params', a float64 tree walked as float32, a bad parameter failed at
+    # the first refit.
+    doc = json.loads(to_json(cancer_model))
+    edit(doc)
+    with pytest.raises(ValueError, match=match):
+        from_json(sealed(doc))
+
+
+@pytest.mark.parametrize("name, value", [("confidence", 7.0), ("min_samples_leaf", -1),
+                                         ("laplace", "yes"), ("n_jobs", 0),
+                                         ("pruning", "bogus")])
+def test_pickled_invalid_parameters_are_refused_at_load(name, value):
+    clf = C45Classifier().fit(*load_golf_frame())
+    state = dict(clf.__getstate__())
+    state[name] = value
+    with pytest.raises(ValueError, match=f"pickled model's parameters: .*{name}"):
+        C45Classifier.__new__(C45Classifier).__setstate__(state)
+
+
+def test_a_pickle_with_its_trees_swapped_is_refused():
+    from sklearn.datasets import load_breast_cancer
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = C45Classifier().fit(X, y)
+    state = dict(clf.__getstate__())
+    state["tree_"], state["grown_tree_"] = clf.grown_tree_, clf.tree_
+    with pytest.raises(ValueError, match="more than its grown_tree_'s"):
+        C45Classifier.__new__(C45Classifier).__setstate__(state)
+
+
+def load_golf_frame():
+    from c45.datasets import load_golf
+    return load_golf()
+
+
+def test_pickled_rules_with_invalid_parameters_are_refused_at_load():
+    from c45 import C45RulesClassifier
+    rules = C45RulesClassifier().fit(*load_golf_frame())
+    for name, value in (("confidence", 7.0), ("redundancy", -1.0)):
+        state = dict(rules.__getstate__())
+        state[name] = value
+        with pytest.raises(ValueError, match=f"pickled model's parameters: .*{name}"):
+            C45RulesClassifier.__new__(C45RulesClassifier).__setstate__(state)

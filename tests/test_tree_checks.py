@@ -221,6 +221,14 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
             _refuse(where, "value_map", i, f"sends no category to branch "
                     f"{_first(held == 0)} of the subset test (every branch holds one "
                     f"or more)")
+    if precision == "float32":      # then the cuts, binary32 too (NaN off the tests)
+        th = tree.threshold
+        with np.errstate(over="ignore"):
+            bad = ~((th.astype(np.float32).astype(np.float64) == th) | np.isnan(th))
+        if bad.any():
+            i = _first(bad)
+            _refuse(where, "threshold", i, f"is {float(th[i])!r}, not a float32 number "
+                    f"(the model's precision is float32)")
 
 
 # ---------------------------------------------------------------------------

@@ -268,3 +268,5 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
         if "rules_" in state:
             state = dict(state, **checked_rules_state(state))
         super().__setstate__(state)
+        if "rules_" in state:
+            self._check_unpickled_params()
