@@ -26,6 +26,10 @@ and R8's class sums of every case (see ``r8_corpus``). For every problem:
   options, each trial's cycle table and trees, the trial table, the best trial,
   the confusion matrix; see ``r8_corpus.window_text``), and the best trial's sizes
   and errors equal ``extra.json``'s.
+
+The soft-threshold and windowing tests run each problem under one option of
+their family in turn (suite time); ``C45_CORPUS_FULL=1`` runs every option on
+every problem.
 """
 import os
 
@@ -88,12 +92,27 @@ def _rules_cases():
 SOFT_DIFFER: dict = {"p": set(), "ps": set()}
 
 
+# Suite time: the soft-threshold and windowing options run each problem under one
+# option of their family in turn (every problem once a family, every option on a
+# third or a half of the problems); C45_CORPUS_FULL=1 runs them all, as
+# `python tests/r8_corpus.py --check p --check ps --check t3 ...` does.
+FULL = os.environ.get("C45_CORPUS_FULL") == "1"
+
+
+def _in_turn(options):
+    """(problem, option) pairs: all of them with C45_CORPUS_FULL=1, else each
+    problem under the option whose turn it is."""
+    for i, p in enumerate(PROBLEMS):
+        for k, option in enumerate(options):
+            if FULL or i % len(options) == k:
+                yield p, option
+
+
 def _soft_cases():
-    for option in SOFT_DIFFER:
-        for p in PROBLEMS:
-            marks = [pytest.mark.xfail(strict=True, reason="see SOFT_DIFFER")] \
-                if p in SOFT_DIFFER[option] else []
-            yield pytest.param(p, option, marks=marks, id=f"{p}-{option}")
+    for p, option in _in_turn(list(SOFT_DIFFER)):
+        marks = [pytest.mark.xfail(strict=True, reason="see SOFT_DIFFER")] \
+            if p in SOFT_DIFFER[option] else []
+        yield pytest.param(p, option, marks=marks, id=f"{p}-{option}")
 
 
 @pytest.mark.parametrize("problem,option", list(_soft_cases()))
@@ -176,11 +195,10 @@ WINDOW_DIFFER = {"t3": set(), "t3m1": set(), "t1w": set()}
 
 
 def _window_cases():
-    for option in corpus.WINDOW_OPTIONS:
-        for p in PROBLEMS:
-            marks = [pytest.mark.xfail(strict=True, reason="see WINDOW_DIFFER")] \
-                if p in WINDOW_DIFFER[option] else []
-            yield pytest.param(p, option, marks=marks, id=f"{p}-{option}")
+    for p, option in _in_turn(list(corpus.WINDOW_OPTIONS)):
+        marks = [pytest.mark.xfail(strict=True, reason="see WINDOW_DIFFER")] \
+            if p in WINDOW_DIFFER[option] else []
+        yield pytest.param(p, option, marks=marks, id=f"{p}-{option}")
 
 
 @pytest.mark.parametrize("problem,option", list(_window_cases()))
