@@ -5,8 +5,10 @@ Every feature is sorted once. A node then owns a list of its cases in row order
 first (row order) and the known ones by (value, row): the canonical order of
 project decision 7. Each list has an arena of its own (list j of every node is in
 arena j, all nodes at the same offset in every arena), so a split works on one
-list at a time. Each entry carries the case's value, weight and class, so
-evaluating a feature is one sequential scan and no node ever sorts. A split
+list at a time. A feature's entries carry the case's value and class (16 bytes),
+so evaluating a feature is one scan in order and no node ever sorts; the case's
+weight at the node is the row list's (24-byte entries), read by case id, and not
+at all where every case weighs 1. A split
 builds each child's lists by a stable filter of the parent's: the child keeps
 the cases of its branch and every case of unknown outcome, whose weight is
 scaled by the branch's share (§2 step 9). A test of many branches indexes its
@@ -44,7 +46,7 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from c45._types cimport (Dataset, Entry, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
+from c45._types cimport (Dataset, Entry, Valued, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON
 from c45._scratch cimport resize, room_for, block_resize, block_free
@@ -72,7 +74,8 @@ cdef struct ListFrame:
 
 cdef struct Grower:
     Work* w
-    Entry** lists            # list j's arena (n_lists of them, arena_cap entries or more)
+    void** lists             # list j's arena (n_lists of them, arena_cap entries or more):
+                             # list 0 (rows) of Entry, the others of Valued
     Py_ssize_t arena_cap
     Py_ssize_t arena_top     # entries in use, the same in every arena
     Py_ssize_t n_lists       # 1 + number of continuous features
@@ -91,16 +94,34 @@ cdef struct Grower:
     bint big                 # the arenas are big blocks (c45/_scratch.pxd)
 
 
+ctypedef fused AnyEntry:
+    Entry
+    Valued
+
+
+cdef inline size_t entry_size(Py_ssize_t j) noexcept nogil:
+    """Bytes of an entry of list j: the row list's carry the weight."""
+    return sizeof(Entry) if j == 0 else sizeof(Valued)
+
+
+cdef inline Entry* rows_at(void** lists, Py_ssize_t base) noexcept nogil:
+    return (<Entry*> lists[0]) + base
+
+
+cdef inline Valued* values_at(void** lists, Py_ssize_t j, Py_ssize_t base) noexcept nogil:
+    return (<Valued*> lists[j]) + base
+
+
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     """Room for extra more entries in every arena."""
     cdef Py_ssize_t cap = g.arena_cap, j
-    cdef Entry* grown
+    cdef void* grown
     if g.arena_top + extra <= cap:
         return 0
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
     for j in range(g.n_lists):
-        grown = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.big)
+        grown = block_resize(g.lists[j], cap * entry_size(j), g.big)
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
         g.lists[j] = grown
@@ -115,11 +136,11 @@ cdef void arena_trim(Grower* g) noexcept nogil:
     to malloc for the task copies). A failed shrink keeps the larger block, which
     has the room too."""
     cdef Py_ssize_t cap = g.arena_top + 1024, j
-    cdef Entry* kept
+    cdef void* kept
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        kept = <Entry*> block_resize(g.lists[j], cap * sizeof(Entry), g.big)
+        kept = block_resize(g.lists[j], cap * entry_size(j), g.big)
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -148,7 +169,7 @@ cdef int root_lists(Grower* g) noexcept nogil:
     cdef int threads = g.w.n_threads if g.w.n_threads > 1 else 1
     if arena_reserve(g, n) < 0:
         return -1
-    e = g.lists[0]
+    e = rows_at(g.lists, 0)
     for c in range(n):
         e[c].value = 0.0
         e[c].weight = d.init_weight[c]
@@ -156,15 +177,15 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].cls = d.y[c]
     if threads > 1:
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
-            feature_list(d, g.feature_of[j], g.lists[j])
+            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
     else:       # no OpenMP region at all: a forked child must not enter one
         for j in range(1, g.n_lists):
-            feature_list(d, g.feature_of[j], g.lists[j])
+            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
     g.arena_top = n
     return 0
 
 
-cdef void feature_list(const Dataset* d, Py_ssize_t f, Entry* e) noexcept nogil:
+cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
     """The root's list of continuous feature f: each case placed by its rank."""
     cdef Py_ssize_t n = d.n_cases, c, pos, col = <Py_ssize_t> d.col[f] * n
     cdef uint32_t r, n_known = <uint32_t> d.n_known[f]
@@ -176,7 +197,6 @@ cdef void feature_list(const Dataset* d, Py_ssize_t f, Entry* e) noexcept nogil:
         else:
             pos = r + (n - n_known)
             e[pos].value = d.sorted_value[col + r]
-        e[pos].weight = d.init_weight[c]
         e[pos].case = <int32_t> c
         e[pos].cls = d.y[c]
 
@@ -186,16 +206,25 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
     cdef Py_ssize_t f, i, j, tid
-    cdef const Entry* rl = g.lists[0] + base
+    cdef const Entry* rl = rows_at(g.lists, base)
     cdef bint sample = 0 < d.max_features < d.n_features
+    cdef bint unit = True
+    cdef const double* cw = NULL
     cdef Work* tw
     if sample:
         draw_features(w)
-    if g.any_discrete:
-        # The discrete evaluators read the case array and the case weights.
+    for i in range(m):
+        if rl[i].weight != 1.0:
+            unit = False
+            break
+    if g.any_discrete or not unit:
+        # The discrete evaluators read the case array and the case weights; the
+        # continuous ones the weights (by case id), unless every case weighs 1.
         for i in range(m):
             w.cases[i] = rl[i].case
             w.weight[rl[i].case] = rl[i].weight
+    if not unit:
+        cw = w.weight
     if w.n_threads > 1 and m * d.n_features >= PARALLEL_MIN_WORK:
         for f in prange(d.n_features, nogil=True, schedule="dynamic",
                         num_threads=w.n_threads):
@@ -212,7 +241,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0
             else:
-                eval_continuous_list(tw, f, g.lists[j] + base, m, total)
+                eval_continuous_list(tw, f, values_at(g.lists, j, base), m, cw, total)
         return
     for f in range(d.n_features):
         j = g.list_of[f]
@@ -225,20 +254,22 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             w.gain[f] = -EPSILON
             w.info[f] = 0.0
         else:
-            eval_continuous_list(w, f, g.lists[j] + base, m, total)
+            eval_continuous_list(w, f, values_at(g.lists, j, base), m, cw, total)
 
 
-cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o, Py_ssize_t m_child,
-                            const uint8_t* mark, double factor) noexcept nogil:
+cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
+                            Py_ssize_t m_child, const uint8_t* mark,
+                            double factor) noexcept nogil:
     """One list of a child from its parent's: a stable filter keeping the cases
     marked 1 (the child's branch) and 2 (unknown outcome, weight scaled). o may
     equal s (in place): every entry is written at or before where it was read.
     Branch-free (a child's cases are interleaved unpredictably with the others):
     every entry is written at o[t] and t advances only for a kept one; the loop
-    ends at the child's last case, so no write passes o[m_child - 1]."""
+    ends at the child's last case, so no write passes o[m_child - 1]. Only the
+    row list's entries carry a weight to scale."""
     cdef Py_ssize_t i, t = 0
     cdef uint8_t b
-    cdef Entry e
+    cdef AnyEntry e
     cdef double scale[3]
     scale[0] = 1.0
     scale[1] = 1.0
@@ -248,42 +279,55 @@ cdef inline void filter_one(const Entry* s, Py_ssize_t m, Entry* o, Py_ssize_t m
     for i in range(m):
         e = s[i]
         b = mark[e.case]
-        e.weight = e.weight * scale[b]
+        if AnyEntry is Entry:
+            e.weight = e.weight * scale[b]
         o[t] = e
         t += b != 0
         if t == m_child:
             break
 
 
-cdef void filter_lists(Grower* g, Entry** src, Py_ssize_t src_base, Py_ssize_t m,
-                       Entry** dst, Py_ssize_t dst_base, Py_ssize_t m_child,
+cdef inline void filter_list(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
+                             void** dst, Py_ssize_t dst_base, Py_ssize_t m_child,
+                             double factor, Py_ssize_t j) noexcept nogil:
+    """List j of the child, from src[j] + src_base to dst[j] + dst_base."""
+    if j == 0:
+        filter_one(rows_at(src, src_base), m, rows_at(dst, dst_base), m_child, g.mark,
+                   factor)
+    else:
+        filter_one(values_at(src, j, src_base), m, values_at(dst, j, dst_base), m_child,
+                   g.mark, factor)
+
+
+cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
+                       void** dst, Py_ssize_t dst_base, Py_ssize_t m_child,
                        double factor, int n_threads) noexcept nogil:
     """All the child's lists, list j from src[j] + src_base to dst[j] + dst_base
     (in place when they are the same), by n_threads at once."""
     cdef Py_ssize_t j
     if n_threads <= 1:
         for j in range(g.n_lists):
-            filter_one(src[j] + src_base, m, dst[j] + dst_base, m_child, g.mark, factor)
+            filter_list(g, src, src_base, m, dst, dst_base, m_child, factor, j)
     else:
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
-            filter_one(src[j] + src_base, m, dst[j] + dst_base, m_child, g.mark, factor)
+            filter_list(g, src, src_base, m, dst, dst_base, m_child, factor, j)
 
 
-cdef Entry** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
+cdef void** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
     """n_lists arenas of m entries each; NULL when memory runs out."""
-    cdef Entry** lists = <Entry**> calloc(n_lists, sizeof(Entry*))
+    cdef void** lists = <void**> calloc(n_lists, sizeof(void*))
     cdef Py_ssize_t j
     if lists == NULL:
         return NULL
     for j in range(n_lists):
-        lists[j] = <Entry*> malloc(m * sizeof(Entry) + 1)
+        lists[j] = malloc(m * entry_size(j) + 1)
         if lists[j] == NULL:
             free_lists(lists, n_lists)
             return NULL
     return lists
 
 
-cdef void free_lists(Entry** lists, Py_ssize_t n_lists) noexcept nogil:
+cdef void free_lists(void** lists, Py_ssize_t n_lists) noexcept nogil:
     cdef Py_ssize_t j
     if lists != NULL:
         for j in range(n_lists):
@@ -302,8 +346,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
     cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v
-    cdef Entry* rl = g.lists[0] + fr.base
-    cdef const Entry* fl
+    cdef Entry* rl = rows_at(g.lists, fr.base)
+    cdef const Valued* fl
     cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
     cdef int kind
     cdef int32_t best
@@ -329,7 +373,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     kind = test_kind(d, w.n_groups, feature, &n_branches)
     if kind == CONTINUOUS:
         threshold = cut_of(d, w.bar, feature)
-        fl = g.lists[g.list_of[feature]] + fr.base
+        fl = values_at(g.lists, g.list_of[feature], fr.base)
         while n_unknown < m and isnan(fl[n_unknown].value):
             n_unknown += 1
         if n_unknown >= m or not cut_separates(fl[n_unknown].value, fl[m - 1].value,
@@ -403,7 +447,7 @@ cdef Py_ssize_t PARALLEL_COPY_MIN = 10000
 cdef struct Task:
     int32_t node             # the subtree's root in the main tree
     int32_t depth
-    Entry** lists            # its lists (n_lists of m entries), owned until grown
+    void** lists             # its lists (n_lists of m entries), owned until grown
     Py_ssize_t m
     int32_t* used            # the discrete tests on its path (per feature)
     NodeBuffer sub           # the grown subtree; its node 0 is the task's node
@@ -486,7 +530,7 @@ cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
     """mark (g.mark, or g.mark_small) for the child of branch v, from the outcomes
     saved in the row list of the node at base: 1 its branch, 2 unknown outcome, 0
     elsewhere."""
-    cdef const Entry* rl = g.lists[0] + base
+    cdef const Entry* rl = rows_at(g.lists, base)
     cdef Py_ssize_t i
     cdef int32_t b
     for i in range(m):
@@ -514,7 +558,8 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
     cdef int32_t* start
     cdef int32_t* cursor
     cdef int32_t* out
-    cdef const Entry* e
+    cdef const Entry* er
+    cdef const Valued* ev
     if index == NULL:
         return -1
     start = index + g.n_lists * m
@@ -524,60 +569,78 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
         start[v] = start[v - 1] + <int32_t> g.size[fr.branch_info + v - 1]
     for j in range(g.n_lists):
         memcpy(cursor, start, (n_branches + 1) * sizeof(int32_t))
-        e = g.lists[j] + fr.base
         out = index + j * m
-        for i in range(m):
-            v = g.outcome[e[i].case]
-            out[cursor[v]] = <int32_t> i
-            cursor[v] += 1
+        if j == 0:
+            er = rows_at(g.lists, fr.base)
+            for i in range(m):
+                v = g.outcome[er[i].case]
+                out[cursor[v]] = <int32_t> i
+                cursor[v] += 1
+        else:
+            ev = values_at(g.lists, j, fr.base)
+            for i in range(m):
+                v = g.outcome[ev[i].case]
+                out[cursor[v]] = <int32_t> i
+                cursor[v] += 1
     fr.index = index
     return 0
 
 
-cdef inline void gather_one(const Entry* s, const int32_t* branch, Py_ssize_t n_branch,
-                            const int32_t* unknown, Py_ssize_t n_unknown, Entry* o,
-                            double factor) noexcept nogil:
+cdef inline void gather_one(const AnyEntry* s, const int32_t* branch,
+                            Py_ssize_t n_branch, const int32_t* unknown,
+                            Py_ssize_t n_unknown, AnyEntry* o, double factor) noexcept nogil:
     """One list of a child from its parent's s: the branch's entries and those of
     unknown outcome (weight scaled), merged back into s's order by position, so
     the same list as filter_one makes. o may equal s: the t-th entry written comes
     from position t or later."""
     cdef Py_ssize_t a = 0, u = 0, t = 0
-    cdef Entry e
+    cdef AnyEntry e
     while a < n_branch or u < n_unknown:
         if u == n_unknown or (a < n_branch and branch[a] < unknown[u]):
             e = s[branch[a]]
             a += 1
         else:
             e = s[unknown[u]]
-            e.weight = e.weight * factor
+            if AnyEntry is Entry:
+                e.weight = e.weight * factor
             u += 1
         o[t] = e
         t += 1
 
 
-cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, Entry** dst,
+cdef inline void gather_list(Grower* g, const ListFrame* fr, int32_t v, void** dst,
+                             Py_ssize_t dst_base, Py_ssize_t j) noexcept nogil:
+    """List j of the child of branch v, from the node's index (index_branches)."""
+    cdef Py_ssize_t m = fr.m, n_branch = g.size[fr.branch_info + v]
+    cdef const int32_t* start = fr.index + g.n_lists * m
+    cdef double factor = g.factor[fr.branch_info + v]
+    if j == 0:
+        gather_one(rows_at(g.lists, fr.base), fr.index + start[v], n_branch, fr.index,
+                   fr.n_unknown, rows_at(dst, dst_base), factor)
+    else:
+        gather_one(values_at(g.lists, j, fr.base), fr.index + j * m + start[v], n_branch,
+                   fr.index + j * m, fr.n_unknown, values_at(dst, j, dst_base), factor)
+
+
+cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
                       Py_ssize_t dst_base, Py_ssize_t m_child, int n_threads) noexcept nogil:
     """All the lists of the child of branch v of fr's node, list j at dst[j] +
     dst_base (in place when that is the node's own), by n_threads at once."""
     cdef double factor = g.factor[fr.branch_info + v]
-    cdef Py_ssize_t j, m = fr.m, n_branch = g.size[fr.branch_info + v]
-    cdef const int32_t* start
+    cdef Py_ssize_t j, m = fr.m
     if fr.index == NULL:
         mark_branch(g, fr.base, m, v, g.mark)
         filter_lists(g, g.lists, fr.base, m, dst, dst_base, m_child, factor, n_threads)
         return
-    start = fr.index + g.n_lists * m
     if n_threads <= 1:
         for j in range(g.n_lists):
-            gather_one(g.lists[j] + fr.base, fr.index + j * m + start[v], n_branch,
-                       fr.index + j * m, fr.n_unknown, dst[j] + dst_base, factor)
+            gather_list(g, fr, v, dst, dst_base, j)
     else:
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
-            gather_one(g.lists[j] + fr.base, fr.index + j * m + start[v], n_branch,
-                       fr.index + j * m, fr.n_unknown, dst[j] + dst_base, factor)
+            gather_list(g, fr, v, dst, dst_base, j)
 
 
-cdef inline void split_one(Entry* e, Py_ssize_t m, Entry* scratch, Py_ssize_t m_small,
+cdef inline void split_one(AnyEntry* e, Py_ssize_t m, AnyEntry* scratch, Py_ssize_t m_small,
                            Py_ssize_t m_large, const uint8_t* mark_small,
                            const uint8_t* mark_large, double f_small,
                            double f_large) noexcept nogil:
@@ -586,7 +649,19 @@ cdef inline void split_one(Entry* e, Py_ssize_t m, Entry* scratch, Py_ssize_t m_
     which may pass the parent's end by the cases of unknown outcome)."""
     filter_one(e, m, scratch, m_small, mark_small, f_small)
     filter_one(e, m, e, m_large, mark_large, f_large)
-    memcpy(e + m_large, scratch, m_small * sizeof(Entry))
+    memcpy(e + m_large, scratch, m_small * sizeof(AnyEntry))
+
+
+cdef inline void split_list(Grower* g, Py_ssize_t base, Py_ssize_t m, char* scratch,
+                            Py_ssize_t m_small, Py_ssize_t m_large, double f_small,
+                            double f_large, Py_ssize_t j) noexcept nogil:
+    """split_one on list j (scratch: room for m_small entries of any list)."""
+    if j == 0:
+        split_one(rows_at(g.lists, base), m, <Entry*> scratch, m_small, m_large,
+                  g.mark_small, g.mark, f_small, f_large)
+    else:
+        split_one(values_at(g.lists, j, base), m, <Valued*> scratch, m_small, m_large,
+                  g.mark_small, g.mark, f_small, f_large)
 
 
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
@@ -604,7 +679,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     cdef int32_t v, small = 0
     cdef int n_threads
     cdef double f_small, f_large
-    cdef Entry* scratch
+    cdef char* scratch
     if df == NULL:
         return 0                           # a set-aside subtree: small, no need
     for v in range(1, nd.n_children + 1):
@@ -624,7 +699,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     n_threads = threads_for(w, m_large, PARALLEL_FILTER_MIN)
     if n_threads > g.n_lists:
         n_threads = <int> g.n_lists
-    scratch = <Entry*> malloc(n_threads * m_small * sizeof(Entry) + 1)
+    scratch = <char*> malloc(n_threads * m_small * sizeof(Entry) + 1)
     if scratch == NULL:
         return -1
     # Both marks first: filtering the row list overwrites the saved outcomes.
@@ -634,12 +709,11 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     f_large = g.factor[fr.branch_info + fr.last]
     if n_threads <= 1:
         for j in range(g.n_lists):
-            split_one(g.lists[j] + fr.base, m, scratch, m_small, m_large,
-                      g.mark_small, g.mark, f_small, f_large)
+            split_list(g, fr.base, m, scratch, m_small, m_large, f_small, f_large, j)
     else:
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
-            split_one(g.lists[j] + fr.base, m, scratch + threadid() * m_small, m_small,
-                      m_large, g.mark_small, g.mark, f_small, f_large)
+            split_list(g, fr.base, m, scratch + threadid() * m_small * sizeof(Entry),
+                       m_small, m_large, f_small, f_large, j)
     free(scratch)
     return small
 
@@ -789,7 +863,7 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
             g.any_discrete = True
     g.outcome = <int32_t*> calloc(d.n_cases + 1, sizeof(int32_t))
     g.mark = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
-    g.lists = <Entry**> calloc(g.n_lists, sizeof(Entry*))
+    g.lists = <void**> calloc(g.n_lists, sizeof(void*))
     if g.lists == NULL:
         return -1
     # A root grower's lists are the fit's largest buffers: big blocks; a task's
@@ -949,7 +1023,7 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
     if w.rng == 0:
         w.rng = 88172645463325252ULL
     w.min_objs = d.min_objs
-    memcpy(g.lists, task.lists, g.n_lists * sizeof(Entry*))   # the grower owns them now
+    memcpy(g.lists, task.lists, g.n_lists * sizeof(void*))   # the grower owns them now
     free(task.lists)
     g.arena_cap = task.m
     g.arena_top = 0
@@ -1033,7 +1107,7 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
             ok = root_lists(&g)
         if ok == 0:
             for i in range(n):
-                total += g.lists[0][i].weight
+                total += rows_at(g.lists, 0)[i].weight
             evaluate(&g, 0, n, total)
             chosen = select_feature(w)
         grower_free(&g)

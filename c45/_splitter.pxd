@@ -1,7 +1,7 @@
 # Finding the test at a node (spec §3-§6): the case array and its reordering
 # primitives, continuous cuts, multiway discrete tests, value subsets, selection.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from c45._types cimport Dataset, Entry, Test, Interrupt
+from c45._types cimport Dataset, Valued, Test, Interrupt
 
 cdef struct SortItem:
     double value
@@ -97,7 +97,7 @@ cdef Py_ssize_t select_feature(Work* w) noexcept nogil
 cdef void draw_features(Work* w) noexcept nogil
 cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                            double total, bint sample) noexcept nogil
-cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t n,
-                               double total) noexcept nogil
+cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
+                               const double* cw, double total) noexcept nogil
 cdef Py_ssize_t PARALLEL_MIN_WORK
 

@@ -15,7 +15,7 @@ from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
 from c45._interrupt cimport interrupted
-from c45._types cimport Entry, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport Valued, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -623,11 +623,17 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     choose_cut(w, f, &scan, total)
 
 
-cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t n,
-                               double total) noexcept nogil:
+cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
+    """A case's weight at the node: cw[case], or 1 where every case weighs 1."""
+    return 1.0 if cw == NULL else cw[case]
+
+
+cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
+                               const double* cw, double total) noexcept nogil:
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
     unknown values first in row order, then the known ones by (value, row), each
-    entry carrying its value, weight and class, so the scan reads memory in order."""
+    entry carrying its value and class, so the scan reads them in order. cw: the
+    weight of each case id at the node, NULL when every case weighs 1."""
     cdef const Dataset* d = w.data
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
     cdef bint blocked
@@ -640,7 +646,7 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
     w.raw_gain[f] = -EPSILON
     w.tries[f] = 0
     while n_unknown < n and isnan(e[n_unknown].value):
-        freq[e[n_unknown].cls] += e[n_unknown].weight
+        freq[e[n_unknown].cls] += weight_of(cw, e[n_unknown].case)
         n_unknown += 1
     for j in range(k):
         u += freq[j]
@@ -649,11 +655,11 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
     if known < 2 * w.min_objs:
         return
     for i in range(n_unknown, n):
-        freq[2 * k + e[i].cls] += e[i].weight
+        freq[2 * k + e[i].cls] += weight_of(cw, e[i].case)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
     if n - n_unknown >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES:
-        blocked = scan_blocks(w, e, n_unknown, n, k, u, low, known, min_split,
+        blocked = scan_blocks(w, e, cw, n_unknown, n, k, u, low, known, min_split,
                               unknown_frac, base, total, &scan)
         if blocked:
             choose_cut(w, f, &scan, total)
@@ -661,7 +667,7 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Entry* e, Py_ssize_t
         # (Out of memory for the block states: the plain scan below.)
     memset(w.phi_dirty, 1, 2 * k * sizeof(uint8_t))
     for i in range(n_unknown, n - 1):
-        cut_scan_step(w, k, e[i].cls, e[i].weight, &low)
+        cut_scan_step(w, k, e[i].cls, weight_of(cw, e[i].case), &low)
         w.phi_dirty[e[i].cls] = 1
         w.phi_dirty[k + e[i].cls] = 1
         if low < min_split:
@@ -741,7 +747,8 @@ cdef inline void snapshot(double* out, const double* freq, Py_ssize_t k, double 
     out[3] = log(left / right) / LN2 if left > 0 and right > 0 else 0.0
 
 
-cdef bint scan_blocks(Work* w, const Entry* e, Py_ssize_t first, Py_ssize_t n,
+cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t first,
+                      Py_ssize_t n,
                       Py_ssize_t k, double u, double low, double known,
                       double min_split, double unknown_frac, double base,
                       double total, CutScan* scan) noexcept nogil:
@@ -762,7 +769,7 @@ cdef bint scan_blocks(Work* w, const Entry* e, Py_ssize_t first, Py_ssize_t n,
     cdef double* raw
     cdef double* grown
     cdef double* freq = w.freq
-    cdef double reach, best_bound, g, t
+    cdef double reach, best_bound, g, t, wt
     cdef Py_ssize_t last = -1, best_b, tries
     if cap * (stride + rstride + 1) > w.snap_cap:
         grown = <double*> realloc(w.snap, cap * (stride + rstride + 1) * sizeof(double))
@@ -774,9 +781,10 @@ cdef bint scan_blocks(Work* w, const Entry* e, Py_ssize_t first, Py_ssize_t n,
     raw = w.snap + cap * stride
     # Pass 1.
     for i in range(first, n - 1):
-        low = low + e[i].weight
-        freq[k + e[i].cls] = freq[k + e[i].cls] + e[i].weight
-        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - e[i].weight
+        wt = weight_of(cw, e[i].case)
+        low = low + wt
+        freq[k + e[i].cls] = freq[k + e[i].cls] + wt
+        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - wt
         if low < min_split:
             continue
         if low > known - min_split:
@@ -795,9 +803,10 @@ cdef bint scan_blocks(Work* w, const Entry* e, Py_ssize_t first, Py_ssize_t n,
         low = raw[(nb - 1) * rstride + 1]
         memcpy(freq + k, raw + (nb - 1) * rstride + 2, 2 * k * sizeof(double))
         for j in range(i + 1, last + 1):
-            low = low + e[j].weight
-            freq[k + e[j].cls] = freq[k + e[j].cls] + e[j].weight
-            freq[2 * k + e[j].cls] = freq[2 * k + e[j].cls] - e[j].weight
+            wt = weight_of(cw, e[j].case)
+            low = low + wt
+            freq[k + e[j].cls] = freq[k + e[j].cls] + wt
+            freq[2 * k + e[j].cls] = freq[2 * k + e[j].cls] - wt
         snapshot(bound + nb * stride, freq, k, low, last, raw + nb * rstride)
         nb += 1
     # Block b holds the cuts raw[b].position .. raw[b + 1].position - 1, the last
@@ -820,12 +829,12 @@ cdef bint scan_blocks(Work* w, const Entry* e, Py_ssize_t first, Py_ssize_t n,
         if bound[b * stride] > best_bound:
             best_bound = bound[b * stride]
             best_b = b
-    evaluate_block(w, e, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
+    evaluate_block(w, e, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
     for b in range(max(nb - 1, 1)):
         reach = scan.best_gain - 1e-12 - GAIN_ROUNDING
         if b != best_b and bound[b * stride] >= reach:
-            evaluate_block(w, e, b, nb, raw, rstride, k, u, known, unknown_frac, base,
+            evaluate_block(w, e, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
                            total, scan)
     scan.tries = tries
     # The kept cuts back in scan order (stable insertion sort: they are few).
@@ -845,13 +854,14 @@ cdef inline void swap_cut(Work* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     w.cand_pos[a], w.cand_pos[b] = w.cand_pos[b], w.cand_pos[a]
 
 
-cdef void evaluate_block(Work* w, const Entry* e, Py_ssize_t b, Py_ssize_t nb,
+cdef void evaluate_block(Work* w, const Valued* e, const double* cw, Py_ssize_t b,
+                         Py_ssize_t nb,
                          const double* raw, Py_ssize_t rstride, Py_ssize_t k, double u,
                          double known, double unknown_frac, double base, double total,
                          CutScan* scan) noexcept nogil:
     """Evaluate the cuts of block b, restarting from its recorded counts."""
     cdef Py_ssize_t i = <Py_ssize_t> raw[b * rstride], stop
-    cdef double low = raw[b * rstride + 1]
+    cdef double low = raw[b * rstride + 1], wt
     cdef double* freq = w.freq
     if b + 1 < nb - 1 or nb == 1:
         stop = <Py_ssize_t> raw[(b + 1) * rstride] - 1 if nb > 1 else i
@@ -867,9 +877,10 @@ cdef void evaluate_block(Work* w, const Entry* e, Py_ssize_t b, Py_ssize_t nb,
         if i >= stop:
             break
         i += 1
-        low = low + e[i].weight
-        freq[k + e[i].cls] = freq[k + e[i].cls] + e[i].weight
-        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - e[i].weight
+        wt = weight_of(cw, e[i].case)
+        low = low + wt
+        freq[k + e[i].cls] = freq[k + e[i].cls] + wt
+        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - wt
         w.phi_dirty[e[i].cls] = 1
         w.phi_dirty[k + e[i].cls] = 1
 

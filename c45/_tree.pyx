@@ -581,6 +581,18 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     return 0
 
 
+cdef extern from *:
+    """
+    #if defined(__GLIBC__)
+    #include <malloc.h>
+    #define c45_trim_heap() ((void)malloc_trim(0))
+    #else
+    #define c45_trim_heap() ((void)0)
+    #endif
+    """
+    void c45_trim_heap() noexcept nogil
+
+
 cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
                         bint subtree_raising, n_values):
     """Prune a copy of the grown tree (already in `grown`) and compact it."""
@@ -624,6 +636,10 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             grow_presorted(&w, &raw)
         with nogil:
             err = compact(&raw, &grown_buf)
+            # Before pruning: the growing buffer is not needed any more, and the
+            # pages growing freed go back (pruning's tables would stack on them).
+            buffer_free(&raw)
+            c45_trim_heap()
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
         grown = tree_from_buffer(&grown_buf, data.n_values)
@@ -639,18 +655,6 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         interrupt_end(&intr)
         work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
-
-
-cdef extern from *:
-    """
-    #if defined(__GLIBC__)
-    #include <malloc.h>
-    #define c45_trim_heap() ((void)malloc_trim(0))
-    #else
-    #define c45_trim_heap() ((void)0)
-    #endif
-    """
-    void c45_trim_heap() noexcept nogil
 
 
 def release_heap():

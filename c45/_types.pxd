@@ -82,13 +82,20 @@ cdef struct NodeBuffer:
     Py_ssize_t maps_count
     Py_ssize_t maps_capacity
 
-# One case in a node's case list (float64 growing, c45/_presorted.pyx): the lists
-# of a node hold its cases in row order, or for a continuous feature the unknown
-# values first (row order) then the known ones by (value, row). Value, weight and
-# class sit beside the case id, so scanning a list reads memory in sequence.
+# One case in a node's row list (float64 growing, c45/_presorted.pyx): the node's
+# cases in row order, each with its weight at the node and its class.
 cdef struct Entry:
-    double value          # the feature's value (NaN: unknown); the row list: outcome
+    double value          # the outcome of the node's test
     double weight         # the case's weight at this node (unknowns scaled, §2 step 9)
+    int32_t case
+    int32_t cls
+
+# One case in a node's list of a continuous feature: the unknown values first (row
+# order) then the known ones by (value, row). Value and class sit beside the case
+# id, so a scan reads them in sequence; the weight, the same in every list of the
+# node, is the row list's (read by case id: 16 bytes a case a feature, not 24).
+cdef struct Valued:
+    double value          # the feature's value (NaN: unknown)
     int32_t case
     int32_t cls
 
