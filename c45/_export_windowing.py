@@ -29,7 +29,8 @@ def cycle_table(trial):
 def trial_view(clf, trial):
     """clf with a trial's trees as its grown and final trees (for printing them)."""
     view = copy.copy(clf)
-    view.__dict__.update(grown_tree_=trial.grown, tree_=trial.pruned)
+    view.__dict__["tree_"] = trial.pruned
+    view.grown_tree_ = trial.grown      # the property's own setter (kept whole here)
     return view
 
 
