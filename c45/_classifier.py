@@ -652,7 +652,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         codes = np.ascontiguousarray(codes)
         n_values = schema.n_values
         # N of the many-valued test: the total weight, summed in case order as C4.5 does.
-        total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
+        total = _bulk.sequential_total(np.ascontiguousarray(weight, np.float64), f32)
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
         min_objs = _params.case_weight(self.min_samples_leaf, total)
         if (sample_weight is not None and not _params.is_fraction(self.min_samples_leaf)
@@ -750,7 +750,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if f32:
             with np.errstate(over="ignore", under="ignore"):
                 w32 = w.astype(np.float32)
-                total32 = np.cumsum(w32)[-1]     # float32 sums of the weights, as fit
+                # float32 sums of the weights, as fit (np.cumsum(w32)[-1])
+                total32 = _bulk.sequential_total(np.ascontiguousarray(w), True)
             lost = (w > 0) & (w32 == 0)
             if lost.any():
                 i = int(np.flatnonzero(lost)[0])
@@ -785,8 +786,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             if schema.discrete[j]:
                 vals = np.empty(0)
             else:
-                x = cont[schema.col[j]]
-                vals = np.unique(x[~np.isnan(x)])
+                # np.unique(known values), by c45/_ranks.pyx's sort, which
+                # looks for Ctrl-C (np.unique's cannot be interrupted).
+                x = np.array(cont[schema.col[j]], dtype=np.float64)
+                known = _ranks.rank_column(x, np.empty(len(x), dtype=np.uint32))
+                x = x[:known]
+                vals = x[np.concatenate(([True], x[1:] != x[:-1]))] if known else x
             parts.append(vals)
             starts.append(starts[-1] + len(vals))
         distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64)
