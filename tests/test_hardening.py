@@ -935,10 +935,10 @@ if mode.startswith("fit"):
     clf = C45Classifier(precision=precision, n_jobs=int(jobs))
     work = lambda: clf.fit(X, y)
 elif mode == "labels":
-    # y's classes of a long column of int8 labels (np.unique sorted it: seconds,
+    # y's classes of a long column of int32 labels (np.unique sorted it: seconds,
     # deaf to Ctrl-C)
     from c45._encode import encode_target
-    y8 = rng.integers(0, 3, 40_000_000).astype(np.int8)
+    y8 = rng.integers(0, 3, 40_000_000).astype(np.int32)
     clf = C45Classifier()
     work = lambda: encode_target(y8, len(y8))
 elif mode in ("predict", "predict2", "apply", "route", "proba_few", "proba_few2",
@@ -1008,7 +1008,7 @@ except KeyboardInterrupt:
     ("proba_few", 100_000, 1.0),            # 4,000 rows: 1 billion visits a call
     ("proba_few2", 100_000, 1.0),
     ("apply_few", 100_000, 1.0),
-    ("labels", 1000, 1.0),                  # encoding 40 million int8 labels
+    ("labels", 1000, 1.0),                  # encoding 40 million int32 labels
     ("prune2", 300_000, 0.5),               # pessimistic pruning on 2 threads
 ])
 def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
