@@ -160,8 +160,9 @@ MAX_LABEL_SPAN = 1 << 20
 
 # The label types integer_label_codes reads (each as an int64).
 cdef enum:
-    L_F64, L_I64, L_I32, L_I16, L_I8, L_U32, L_U16, L_U8, L_BOOL
-_LABEL_TYPES = {np.dtype(np.float64): L_F64, np.dtype(np.int64): L_I64,
+    L_F64, L_F32, L_I64, L_I32, L_I16, L_I8, L_U32, L_U16, L_U8, L_BOOL
+_LABEL_TYPES = {np.dtype(np.float64): L_F64, np.dtype(np.float32): L_F32,
+                np.dtype(np.int64): L_I64,
                 np.dtype(np.int32): L_I32, np.dtype(np.int16): L_I16,
                 np.dtype(np.int8): L_I8, np.dtype(np.uint32): L_U32,
                 np.dtype(np.uint16): L_U16, np.dtype(np.uint8): L_U8,
@@ -183,12 +184,14 @@ cdef inline int64_t label_at(const char* p, int t) noexcept nogil:
         return (<const unsigned short*> p)[0]
     if t == L_U8 or t == L_BOOL:
         return (<const unsigned char*> p)[0]
+    if t == L_F32:
+        return <int64_t> (<const float*> p)[0]
     return <int64_t> (<const double*> p)[0]
 
 
 def integer_label_codes(y):
     """(classes, codes) of a 1-D array of whole-number labels (any integer or bool
-    type up to int64, or float64), as np.unique(y, return_inverse=True) gives
+    type up to int64, float64 or float32), as np.unique(y, return_inverse=True) gives
     them, in one pass over a table of the labels' span, looking for Ctrl-C as it
     goes (np.unique's sort cannot be interrupted); or None where it does not apply
     (another type, a NaN, an infinite or fractional float, a span over
@@ -214,8 +217,9 @@ def integer_label_codes(y):
     try:
         with nogil:
             for i in range(n):
-                if t == L_F64:
-                    v = (<const double*> (data + i * stride))[0]
+                if t == L_F64 or t == L_F32:
+                    v = (<const double*> (data + i * stride))[0] if t == L_F64 \
+                        else (<const float*> (data + i * stride))[0]
                     # Whole numbers within int64's exact range only (NaN fails too).
                     if not (v == floor(v) and -9.0e15 < v < 9.0e15):
                         usable = False

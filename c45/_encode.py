@@ -741,6 +741,28 @@ def sorted_classes(declared, where="the categories of y"):
     return declared[columns], columns
 
 
+# np.unique sorts a whole column in one call, deaf to Ctrl-C for seconds on
+# millions of labels (strings above all): in chunks of this many, the interpreter
+# handles signals between them.
+UNIQUE_CHUNK = 1 << 16
+
+
+def _unique_in_chunks(arr):
+    """np.unique(arr, return_inverse=True), the same arrays, chunk by chunk: each
+    chunk's distinct labels, their union's, then each chunk's codes by binary
+    search in it."""
+    n = len(arr)
+    if n <= UNIQUE_CHUNK:
+        return np.unique(arr, return_inverse=True)
+    starts = range(0, n, UNIQUE_CHUNK)
+    classes = np.unique(np.concatenate([np.unique(arr[i:i + UNIQUE_CHUNK])
+                                        for i in starts]))
+    codes = np.empty(n, dtype=np.intp)
+    for i in starts:
+        codes[i:i + UNIQUE_CHUNK] = np.searchsorted(classes, arr[i:i + UNIQUE_CHUNK])
+    return classes, codes
+
+
 def encode_target(y, n_rows):
     """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
     refuse_masked(y, "y")
@@ -795,7 +817,7 @@ def encode_target(y, n_rows):
     if arr.dtype.kind in "fiub":
         check_classification_targets(arr)      # refuses a continuous target
     try:
-        classes, codes = np.unique(arr, return_inverse=True)
+        classes, codes = _unique_in_chunks(arr)
     except TypeError as exc:
         raise ValueError(f"y holds labels that cannot be ordered: {exc}") from None
     return classes, codes.astype(np.int32).ravel()

@@ -1008,6 +1008,8 @@ cdef bint blocks_next(Blocks* b) noexcept nogil:
     """Advance to the next block (lo .. hi - 1); False when none is left or a
     signal handler raised (blocks_end raises it), or when the walk paused
     (blocks_resume)."""
+    if b.intr.stop:         # (also when it came in the block's first row)
+        return False
     if b.hi > b.lo:
         b.size = next_block_size(b.size, monotonic() - b.t0)
         if interrupted(&b.intr) or not b.poll.armed and b.poll.left <= 0:
