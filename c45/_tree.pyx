@@ -978,12 +978,12 @@ cdef inline bint blocks_resume(Blocks* b) except -1:
     """After blocks_next returned False: True when the walk paused to set up
     looking for signals (done here, with the GIL), so it goes on from the row
     after the one it paused at."""
-    if b.poll.armed or b.intr.stop:
+    if b.poll.armed or b.intr.stop or b.poll.left > 0 or b.hi >= b.m:
         return False
     interrupt_init(&b.intr)
     b.poll.armed = True
     b.poll.left = POLL_NODES
-    return b.hi < b.m
+    return True
 
 
 cdef inline int blocks_end(Blocks* b, bint raising) except -1:
