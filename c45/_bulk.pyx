@@ -352,6 +352,10 @@ def digest(arrays):
         raise MemoryError("c45: out of memory")
     shapes = []
     keep = []
+    cdef Interrupt intr
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
     try:
         for q in range(m):
             arr = np.ascontiguousarray(arrays[q])
@@ -361,6 +365,11 @@ def digest(arrays):
             sizes[q] = view.shape[0]
             data[q] = &view[0] if sizes[q] else NULL
         shape_text = "|".join(shapes).encode()
+        nbytes = 0
+        for q in range(m):
+            nbytes += sizes[q]
+        if nbytes >= 8 * LOOK_FROM:
+            interrupt_init(&intr)
         with nogil:
             for q in range(m):
                 p = data[q]
@@ -370,6 +379,10 @@ def digest(arrays):
                     w = (<const uint64_t*> (p + 8 * i))[0]
                     a = rotl(a + w * P2, 31) * P1
                     b = rotl(b ^ (w * P3), 27) * P4 + P1
+                    if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                        break
+                if intr.stop:
+                    break
                 w = 0
                 for i in range(8 * words, nbytes):
                     w = (w << 8) | p[i]
@@ -377,7 +390,37 @@ def digest(arrays):
                 b = rotl(b ^ ((w + <uint64_t> q) * P3), 27) * P4 + P1
     finally:
         free(data); free(sizes)
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
     for ch in shape_text:
         a = rotl(a + (<uint64_t> ch) * P2, 31) * P1
         b = rotl(b ^ ((<uint64_t> ch) * P3), 27) * P4 + P1
     return f"{DIGEST_PREFIX}{mix(a ^ rotl(b, 17)):016x}{mix(b + a):016x}"
+
+
+def distinct_sorted(double[::1] x, Py_ssize_t n):
+    """Move the distinct values of sorted x[:n] to its front, in order (what
+    np.unique keeps of a sorted array); returns their count. Looks for Ctrl-C."""
+    cdef Py_ssize_t i, j = 0
+    cdef Interrupt intr
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
+    if n > x.shape[0]:
+        raise ValueError("c45: distinct_sorted given more values than x holds")
+    if n >= LOOK_FROM:
+        interrupt_init(&intr)
+    try:
+        with nogil:
+            for i in range(n):
+                if j == 0 or x[i] != x[j - 1]:
+                    x[j] = x[i]
+                    j += 1
+                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                    break
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return j

@@ -90,6 +90,10 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
+# Whole-column copies in fit go in chunks of this many values (a few ms each), so
+# that Ctrl-C is handled between them.
+COPY_CHUNK = 1 << 20
+
 # id(declared_classes_) -> (that array, its column order): see _class_columns.
 _COLUMN_ORDERS = {}
 
@@ -786,15 +790,17 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             if schema.discrete[j]:
                 vals = np.empty(0)
             else:
-                # np.unique(known values), by c45/_ranks.pyx's sort, which
-                # looks for Ctrl-C (np.unique's cannot be interrupted).
-                x = np.array(cont[schema.col[j]], dtype=np.float64)
+                # np.unique(known values), by c45/_ranks.pyx's sort and passes
+                # that look for Ctrl-C (np.unique's sort cannot be interrupted);
+                # the copy in chunks, the interpreter handling signals between.
+                src, x = cont[schema.col[j]], np.empty(cont.shape[1], dtype=np.float64)
+                for i in range(0, len(x), COPY_CHUNK):
+                    x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
                 known = _ranks.rank_column(x, np.empty(len(x), dtype=np.uint32))
-                x = x[:known]
-                vals = x[np.concatenate(([True], x[1:] != x[:-1]))] if known else x
+                vals = x[:_bulk.distinct_sorted(x, known)]
             parts.append(vals)
             starts.append(starts[-1] + len(vals))
-        distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64)
+        distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64, copy=False)
         return distinct, np.asarray(starts, dtype=np.int64)
 
     # -- prediction --------------------------------------------------------
