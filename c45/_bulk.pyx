@@ -16,6 +16,9 @@ from libc.math cimport isinf, isnan, floor
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
 
+from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._types cimport Interrupt
+
 cnp.import_array()
 
 # fill_continuous's verdicts on a column (beside OK): an infinite value (at a
@@ -23,6 +26,13 @@ cnp.import_array()
 cdef enum:
     C_OK, C_INFINITE, C_BEYOND_FLOAT32
 OK, INFINITE, BEYOND_FLOAT32 = C_OK, C_INFINITE, C_BEYOND_FLOAT32
+
+
+# Columns this long look for signals (Ctrl-C) every LOOK_EVERY values: below it
+# a pass takes well under a millisecond, less than setting up the looking.
+cdef Py_ssize_t LOOK_FROM = 1 << 20
+cdef enum:
+    LOOK_EVERY = 1 << 16
 
 
 cdef struct Column:
@@ -52,6 +62,10 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
     cdef float s
     cdef int verdict = C_OK
     cdef Py_ssize_t bad_col = -1, bad_row = -1, inf_row, far_row
+    cdef Interrupt intr
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
     if n_cols == 0:
         return OK, -1, -1
     cols = <Column*> malloc(n_cols * sizeof(Column))
@@ -74,8 +88,12 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
                 d64 = a
                 cols[q].data = <const char*> &d64[0] if n else NULL
                 cols[q].stride = d64.strides[0]
+        if n * n_cols >= LOOK_FROM:
+            interrupt_init(&intr)
         with nogil:
             for q in range(n_cols):
+                if intr.stop:
+                    break
                 inf_row = -1
                 far_row = -1
                 for i in range(n):
@@ -89,6 +107,8 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
                             far_row = i
                         v = <double> s
                     out[targets[q], i] = v + 0.0
+                    if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                        break
                 if inf_row >= 0 or far_row >= 0:
                     verdict = C_INFINITE if inf_row >= 0 else C_BEYOND_FLOAT32
                     bad_col = q
@@ -96,6 +116,9 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
                     break
     finally:
         free(cols); free(targets)
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
     return verdict, bad_col, bad_row
 
 
@@ -135,55 +158,112 @@ def column_spans(const double[:, ::1] values):
 MAX_LABEL_SPAN = 1 << 20
 
 
+# The label types integer_label_codes reads (each as an int64).
+cdef enum:
+    L_F64, L_F32, L_I64, L_I32, L_I16, L_I8, L_U32, L_U16, L_U8, L_BOOL
+_LABEL_TYPES = {np.dtype(np.float64): L_F64, np.dtype(np.float32): L_F32,
+                np.dtype(np.int64): L_I64,
+                np.dtype(np.int32): L_I32, np.dtype(np.int16): L_I16,
+                np.dtype(np.int8): L_I8, np.dtype(np.uint32): L_U32,
+                np.dtype(np.uint16): L_U16, np.dtype(np.uint8): L_U8,
+                np.dtype(np.bool_): L_BOOL}
+
+
+cdef inline int64_t label_at(const char* p, int t) noexcept nogil:
+    if t == L_I64:
+        return (<const int64_t*> p)[0]
+    if t == L_I32:
+        return (<const int32_t*> p)[0]
+    if t == L_I16:
+        return (<const short*> p)[0]
+    if t == L_I8:
+        return (<const signed char*> p)[0]
+    if t == L_U32:
+        return (<const unsigned int*> p)[0]
+    if t == L_U16:
+        return (<const unsigned short*> p)[0]
+    if t == L_U8 or t == L_BOOL:
+        return (<const unsigned char*> p)[0]
+    if t == L_F32:
+        return <int64_t> (<const float*> p)[0]
+    return <int64_t> (<const double*> p)[0]
+
+
 def integer_label_codes(y):
-    """(classes, codes) of a 1-D array of whole-number labels, as np.unique(y,
-    return_inverse=True) gives them, in one pass over a table of the labels'
-    span; or None where it does not apply (not int64/float64, a NaN, an infinite
-    or fractional float, a span over MAX_LABEL_SPAN): the caller checks and
-    encodes those cases itself."""
+    """(classes, codes) of a 1-D array of whole-number labels (any integer or bool
+    type up to int64, float64 or float32), as np.unique(y, return_inverse=True) gives
+    them, in one pass over a table of the labels' span, looking for Ctrl-C as it
+    goes (np.unique's sort cannot be interrupted); or None where it does not apply
+    (another type, a NaN, an infinite or fractional float, a span over
+    MAX_LABEL_SPAN): the caller checks and encodes those cases itself."""
     cdef Py_ssize_t n = y.shape[0], i
-    cdef const int64_t[:] iv
-    cdef const double[:] fv
-    cdef bint floats = y.dtype == np.float64
     cdef double v
     cdef int64_t lo = 0, hi = 0, k, span
     cdef bint usable = True
     cdef int32_t* table
-    if n == 0 or not (floats or y.dtype == np.int64):
+    t_obj = _LABEL_TYPES.get(y.dtype)
+    if n == 0 or t_obj is None:
         return None
-    if floats:
-        fv = y
-    else:
-        iv = y
-    with nogil:
-        for i in range(n):
-            if floats:
-                v = fv[i]
-                # Whole numbers within int64's exact range only (NaN fails too).
-                if not (v == floor(v) and -9.0e15 < v < 9.0e15):
-                    usable = False
-                    break
-                k = <int64_t> v
-            else:
-                k = iv[i]
-            if i == 0 or k < lo:
-                lo = k
-            if i == 0 or k > hi:
-                hi = k
-    if not usable or <uint64_t> (hi - lo) >= MAX_LABEL_SPAN:
-        return None
-    span = hi - lo + 1
-    table = <int32_t*> calloc(span, sizeof(int32_t))
-    if table == NULL:
-        raise MemoryError("c45: out of memory encoding y")
-    codes = np.empty(n, dtype=np.int32)
-    cdef int32_t[::1] cv = codes
-    cdef int32_t n_classes = 0
+    cdef int t = t_obj
+    cdef cnp.ndarray arr = y
+    cdef const char* data = <const char*> cnp.PyArray_DATA(arr)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDES(arr)[0]
+    cdef Interrupt intr
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
+    if n >= LOOK_FROM:
+        interrupt_init(&intr)
     try:
         with nogil:
             for i in range(n):
-                k = (<int64_t> fv[i] if floats else iv[i]) - lo
-                table[k] = 1
+                if t == L_F64 or t == L_F32:
+                    v = (<const double*> (data + i * stride))[0] if t == L_F64 \
+                        else (<const float*> (data + i * stride))[0]
+                    # Whole numbers within int64's exact range only (NaN fails too).
+                    if not (v == floor(v) and -9.0e15 < v < 9.0e15):
+                        usable = False
+                        break
+                    k = <int64_t> v
+                else:
+                    k = label_at(data + i * stride, t)
+                if i == 0 or k < lo:
+                    lo = k
+                if i == 0 or k > hi:
+                    hi = k
+                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                    break
+        if intr.stop:
+            raise_interrupt()
+        if not usable or <uint64_t> (hi - lo) >= MAX_LABEL_SPAN:
+            return None
+        span = hi - lo + 1
+        table = <int32_t*> calloc(span, sizeof(int32_t))
+        if table == NULL:
+            raise MemoryError("c45: out of memory encoding y")
+        try:
+            return label_codes(data, stride, t, n, lo, span, table, y.dtype, &intr)
+        finally:
+            free(table)
+    finally:
+        interrupt_end(&intr)
+
+
+cdef object label_codes(const char* data, Py_ssize_t stride, int t, Py_ssize_t n,
+                        int64_t lo, int64_t span, int32_t* table, dtype, Interrupt* intr):
+    """integer_label_codes' second and third passes, with the labels' span."""
+    cdef Py_ssize_t i
+    cdef int64_t k
+    codes = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] cv = codes
+    cdef int32_t n_classes = 0
+    with nogil:
+        for i in range(n):
+            k = label_at(data + i * stride, t) - lo
+            table[k] = 1
+            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+                break
+        if not intr.stop:
             for k in range(span):          # ascending: np.unique's order
                 if table[k]:
                     table[k] = n_classes
@@ -191,17 +271,48 @@ def integer_label_codes(y):
                 else:
                     table[k] = -1
             for i in range(n):
-                k = (<int64_t> fv[i] if floats else iv[i]) - lo
+                k = label_at(data + i * stride, t) - lo
                 cv[i] = table[k]
-        values = np.empty(n_classes, dtype=y.dtype)
-        j = 0
-        for k in range(span):
-            if table[k] >= 0:
-                values[j] = lo + k
-                j += 1
-    finally:
-        free(table)
+                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+                    break
+    if intr.stop:
+        raise_interrupt()
+    values = np.empty(n_classes, dtype=dtype)
+    j = 0
+    for k in range(span):
+        if table[k] >= 0:
+            values[j] = lo + k
+            j += 1
     return values, codes
+
+
+def sequential_total(const double[::1] w, bint f32):
+    """w's sum added in row order, in float32 after rounding each weight to
+    float32 with f32 (np.cumsum(w.astype(np.float32))[-1], bit for bit: C4.5's
+    total), else in float64 (np.cumsum(w)[-1]); looking for Ctrl-C as it goes."""
+    cdef Py_ssize_t n = w.shape[0], i
+    cdef double total = 0.0
+    cdef float total32 = 0.0
+    cdef Interrupt intr
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
+    if n >= LOOK_FROM:
+        interrupt_init(&intr)
+    try:
+        with nogil:
+            for i in range(n):
+                if f32:
+                    total32 = total32 + <float> w[i]
+                else:
+                    total = total + w[i]
+                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                    break
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return float(total32) if f32 else total
 
 
 # The digest: two 64-bit lanes over the arrays' 8-byte words (a check that
@@ -241,6 +352,10 @@ def digest(arrays):
         raise MemoryError("c45: out of memory")
     shapes = []
     keep = []
+    cdef Interrupt intr
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
     try:
         for q in range(m):
             arr = np.ascontiguousarray(arrays[q])
@@ -250,6 +365,11 @@ def digest(arrays):
             sizes[q] = view.shape[0]
             data[q] = &view[0] if sizes[q] else NULL
         shape_text = "|".join(shapes).encode()
+        nbytes = 0
+        for q in range(m):
+            nbytes += sizes[q]
+        if nbytes >= 8 * LOOK_FROM:
+            interrupt_init(&intr)
         with nogil:
             for q in range(m):
                 p = data[q]
@@ -259,6 +379,10 @@ def digest(arrays):
                     w = (<const uint64_t*> (p + 8 * i))[0]
                     a = rotl(a + w * P2, 31) * P1
                     b = rotl(b ^ (w * P3), 27) * P4 + P1
+                    if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                        break
+                if intr.stop:
+                    break
                 w = 0
                 for i in range(8 * words, nbytes):
                     w = (w << 8) | p[i]
@@ -266,7 +390,37 @@ def digest(arrays):
                 b = rotl(b ^ ((w + <uint64_t> q) * P3), 27) * P4 + P1
     finally:
         free(data); free(sizes)
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
     for ch in shape_text:
         a = rotl(a + (<uint64_t> ch) * P2, 31) * P1
         b = rotl(b ^ ((<uint64_t> ch) * P3), 27) * P4 + P1
     return f"{DIGEST_PREFIX}{mix(a ^ rotl(b, 17)):016x}{mix(b + a):016x}"
+
+
+def distinct_sorted(double[::1] x, Py_ssize_t n):
+    """Move the distinct values of sorted x[:n] to its front, in order (what
+    np.unique keeps of a sorted array); returns their count. Looks for Ctrl-C."""
+    cdef Py_ssize_t i, j = 0
+    cdef Interrupt intr
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
+    if n > x.shape[0]:
+        raise ValueError("c45: distinct_sorted given more values than x holds")
+    if n >= LOOK_FROM:
+        interrupt_init(&intr)
+    try:
+        with nogil:
+            for i in range(n):
+                if j == 0 or x[i] != x[j - 1]:
+                    x[j] = x[i]
+                    j += 1
+                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                    break
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return j

@@ -775,7 +775,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         codes = np.ascontiguousarray(codes)
         n_values = schema.n_values
         # N of the many-valued test: the total weight, summed in case order as C4.5 does.
-        total = float(np.cumsum(weight.astype(np.float32) if f32 else weight)[-1])
+        total = _bulk.sequential_total(np.ascontiguousarray(weight, np.float64), f32)
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
         min_objs = _params.case_weight(self.min_samples_leaf, total)
         if (sample_weight is not None and not _params.is_fraction(self.min_samples_leaf)
@@ -874,7 +874,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if f32:
             with np.errstate(over="ignore", under="ignore"):
                 w32 = w.astype(np.float32)
-                total32 = np.cumsum(w32)[-1]     # float32 sums of the weights, as fit
+                # float32 sums of the weights, as fit (np.cumsum(w32)[-1])
+                total32 = _bulk.sequential_total(np.ascontiguousarray(w), True)
             lost = (w > 0) & (w32 == 0)
             if lost.any():
                 i = int(np.flatnonzero(lost)[0])

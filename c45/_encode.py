@@ -14,8 +14,9 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
-from c45._bulk import BEYOND_FLOAT32, INFINITE, fill_continuous, integer_label_codes
-from c45._ranks import rank_columns
+from c45._bulk import (BEYOND_FLOAT32, INFINITE, distinct_sorted, fill_continuous,
+                       integer_label_codes)
+from c45._ranks import rank_column, rank_columns
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -526,6 +527,11 @@ def rank_tables(schema, cont, n_threads=1):
     return ranks, cont, n_known
 
 
+# Whole-column copies in fit go in chunks of this many values (a few ms each), so
+# that Ctrl-C is handled between them.
+COPY_CHUNK = 1 << 20
+
+
 def distinct_values(schema, cont):
     """Per continuous feature, its distinct known values sorted, in one array
     with offsets (n_features + 1): the stored cuts are read from it (§5.4)."""
@@ -534,11 +540,17 @@ def distinct_values(schema, cont):
         if schema.discrete[j]:
             vals = np.empty(0)
         else:
-            x = cont[schema.col[j]]
-            vals = np.unique(x[~np.isnan(x)])
+            # np.unique(known values), by c45/_ranks.pyx's sort and passes that
+            # look for Ctrl-C (np.unique's sort cannot be interrupted); the copy
+            # in chunks, the interpreter handling signals between.
+            src, x = cont[schema.col[j]], np.empty(cont.shape[1], dtype=np.float64)
+            for i in range(0, len(x), COPY_CHUNK):
+                x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
+            known = rank_column(x, np.empty(len(x), dtype=np.uint32))
+            vals = x[:distinct_sorted(x, known)]
         parts.append(vals)
         starts.append(starts[-1] + len(vals))
-    distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64)
+    distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64, copy=False)
     return distinct, np.asarray(starts, dtype=np.int64)
 
 
@@ -790,6 +802,28 @@ def sorted_classes(declared, where="the categories of y"):
     return declared[columns], columns
 
 
+# np.unique sorts a whole column in one call, deaf to Ctrl-C for seconds on
+# millions of labels (strings above all): in chunks of this many, the interpreter
+# handles signals between them.
+UNIQUE_CHUNK = 1 << 16
+
+
+def _unique_in_chunks(arr):
+    """np.unique(arr, return_inverse=True), the same arrays, chunk by chunk: each
+    chunk's distinct labels, their union's, then each chunk's codes by binary
+    search in it."""
+    n = len(arr)
+    if n <= UNIQUE_CHUNK:
+        return np.unique(arr, return_inverse=True)
+    starts = range(0, n, UNIQUE_CHUNK)
+    classes = np.unique(np.concatenate([np.unique(arr[i:i + UNIQUE_CHUNK])
+                                        for i in starts]))
+    codes = np.empty(n, dtype=np.intp)
+    for i in starts:
+        codes[i:i + UNIQUE_CHUNK] = np.searchsorted(classes, arr[i:i + UNIQUE_CHUNK])
+    return classes, codes
+
+
 def encode_target(y, n_rows):
     """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
     refuse_masked(y, "y")
@@ -844,7 +878,7 @@ def encode_target(y, n_rows):
     if arr.dtype.kind in "fiub":
         check_classification_targets(arr)      # refuses a continuous target
     try:
-        classes, codes = np.unique(arr, return_inverse=True)
+        classes, codes = _unique_in_chunks(arr)
     except TypeError as exc:
         raise ValueError(f"y holds labels that cannot be ordered: {exc}") from None
     if classes.dtype.kind in "OU":

@@ -997,14 +997,32 @@ cdef Descent descent_for(tree, const int32_t[::1] n_values, const int32_t[::1] c
     return d
 
 
+cdef struct Poll:
+    # Looking for signals by work done: a row with unknown values follows every
+    # branch, so one row (or one block of rows) can take seconds on a big tree.
+    Interrupt* intr       # looked at every POLL_NODES nodes visited (a C flag read)
+    Py_ssize_t left       # nodes to visit before the next look
+    bint armed            # signals are looked for; else the walk pauses, at the end
+                          # of the row that used up `left`, to set that up
+
+
+cdef enum:
+    POLL_NODES = 1 << 14  # about 0.1 ms of the general walk
+    # A call on few rows walks this many nodes (a few ms) before it sets up
+    # looking for signals (about 0.25 ms: not worth it for one-row calls).
+    PAUSE_NODES = 1 << 20
+
+
 cdef struct Blocks:
     # Rows in blocks of about 10 ms of work: between blocks the walk looks for
     # signals (c45/_interrupt.pyx: a C flag, no GIL), so that every walker over
-    # many rows stops within a fraction of a second. The whole walk runs without
-    # the GIL: taking it back between blocks would wait on any busy Python thread.
+    # many rows stops within a fraction of a second; within a block it looks by
+    # nodes visited (Poll). The whole walk runs without the GIL: taking it back
+    # between blocks would wait on any busy Python thread.
     Py_ssize_t lo, hi, m, size
     double t0
     Interrupt intr
+    Poll poll
 
 
 # Fewer rows than this take well under a millisecond: no signal set-up (one-row
@@ -1015,9 +1033,24 @@ cdef Py_ssize_t BLOCKS_POLL_MIN_ROWS = 4096
 cdef inline int blocks_init(Blocks* b, Py_ssize_t m) except -1:
     b.lo, b.hi, b.m, b.size, b.t0 = 0, 0, m, 16, 0.0
     memset(&b.intr, 0, sizeof(Interrupt))
-    if m >= BLOCKS_POLL_MIN_ROWS:
+    b.poll.intr = &b.intr
+    b.poll.armed = m >= BLOCKS_POLL_MIN_ROWS
+    b.poll.left = POLL_NODES if b.poll.armed else PAUSE_NODES
+    if b.poll.armed:
         interrupt_init(&b.intr)
     return 0
+
+
+cdef inline bint blocks_resume(Blocks* b) except -1:
+    """After blocks_next returned False: True when the walk paused to set up
+    looking for signals (done here, with the GIL), so it goes on from the row
+    after the one it paused at."""
+    if b.poll.armed or b.intr.stop or b.poll.left > 0 or b.hi >= b.m:
+        return False
+    interrupt_init(&b.intr)
+    b.poll.armed = True
+    b.poll.left = POLL_NODES
+    return True
 
 
 cdef inline int blocks_end(Blocks* b, bint raising) except -1:
@@ -1040,10 +1073,13 @@ cdef inline Py_ssize_t next_block_size(Py_ssize_t size, double took) noexcept no
 
 cdef bint blocks_next(Blocks* b) noexcept nogil:
     """Advance to the next block (lo .. hi - 1); False when none is left or a
-    signal handler raised (blocks_end raises it)."""
+    signal handler raised (blocks_end raises it), or when the walk paused
+    (blocks_resume)."""
+    if b.intr.stop:         # (also when it came in the block's first row)
+        return False
     if b.hi > b.lo:
         b.size = next_block_size(b.size, monotonic() - b.t0)
-        if interrupted(&b.intr):
+        if interrupted(&b.intr) or not b.poll.armed and b.poll.left <= 0:
             return False
     b.lo = b.hi
     if b.lo >= b.m:
@@ -1111,15 +1147,17 @@ cdef struct Sink:
 
 cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize_t start,
                              int32_t* stack_node, double* stack_w, Sink* s,
-                             double* sums, int32_t cls) noexcept nogil:
+                             double* sums, int32_t cls, Poll* p) noexcept nogil:
     """The weighted descent of §9, the one every walker takes: row r goes down
     from node start with weight 1 (start: where the fast walk of a known path
     stopped, or the root), and each node it reaches, with the share of the row's
     weight that reaches it, goes to the sink: the leaves' answers into sums, the
     weight into the node's class cls, or the node onto the path. False when
     memory runs out. For the leaf sink, the first leaf (in branch order) of the
-    largest share. (walk_rows is its one caller, so that it is inlined there.)"""
-    cdef Py_ssize_t top = 1, nd, k = d.k, best_leaf = -1
+    largest share. Counts the nodes down p.left, looking for signals when armed;
+    False too when interrupted. (walk_rows is its one caller, so that it is
+    inlined there.)"""
+    cdef Py_ssize_t top = 1, nd, k = d.k, best_leaf = -1, left = p.left
     cdef int kind = s.kind
     cdef bint f32 = d.f32, laplace = d.laplace
     cdef double wt, best = -1.0
@@ -1130,6 +1168,12 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
         top = top - 1
         nd = stack_node[top]
         wt = stack_w[top]
+        left -= 1
+        if left == 0 and p.armed:
+            left = POLL_NODES
+            if interrupted(p.intr):
+                p.left = left
+                return False
         if kind == SINK_REACH:
             s.reach[nd * k + cls] += wt
         elif kind == SINK_PATH:
@@ -1147,6 +1191,7 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
             add_leaf(sums, nd, wt, k, d.weight, d.value, d.ncls, laplace, f32)
         elif kind == SINK_LEAF and wt > best:
             best, best_leaf = wt, nd
+    p.left = left
     if kind == SINK_LEAF:
         s.leaf[r] = best_leaf
     return True
@@ -1157,22 +1202,26 @@ cdef void walk_share(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows,
                      Interrupt* intr) noexcept nogil:
     """walk_rows over one thread's share, lo .. hi - 1, in chunks of about the
     Blocks' time (sized as blocks_next sizes them: a row can visit the whole
-    tree), looking for signals between chunks."""
+    tree), looking for signals between chunks and every POLL_NODES nodes of the
+    general walk (threads run only on enough rows for Blocks to have set up
+    looking for signals: armed from the start)."""
     cdef Py_ssize_t at = lo, size = 16, end
     cdef double t0
+    cdef Poll p
+    p.intr, p.left, p.armed = intr, POLL_NODES, True
     while at < hi:
         end = min(hi, at + size)
         t0 = monotonic()
-        walk_rows(d, at, end, rows, stack_node, stack_w, scratch, s)
+        walk_rows(d, at, end, rows, stack_node, stack_w, scratch, s, &p)
         at = end
         size = next_block_size(size, monotonic() - t0)
         if interrupted(intr):
             return
 
 
-cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
-                    int32_t* stack_node, double* stack_w, double* scratch,
-                    Sink* s) noexcept nogil:
+cdef Py_ssize_t walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
+                          int32_t* stack_node, double* stack_w, double* scratch,
+                          Sink* s, Poll* p) noexcept nogil:
     """Rows lo .. hi - 1 down the tree into the sink, with one thread's stack and
     scratch sums (k, for classes_only). For class sums and leaves, a row whose
     path meets only continuous tests with known values takes the fast walk over
@@ -1180,7 +1229,8 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
     or the leaf itself); every other row, and every row of the other sinks,
     takes descend_row. Threads share
     a class-sums sink (they write their own rows only); the other sinks are
-    filled by one thread. False when memory runs out."""
+    filled by one thread. Returns the row after the last one walked: hi, or less
+    when interrupted or paused (Poll); -1 when memory runs out."""
     cdef Rows rows = rows_p[0]
     cdef const FastNode* fast = d.fast
     cdef const double* xc = rows.cont
@@ -1216,12 +1266,27 @@ cdef bint walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows_p,
                 target = s.sums + r * k
         elif kind == SINK_REACH:
             cls = s.y[r]
-        if not descend_row(d, &rows, r, nd, stack_node, stack_w, s, target, cls):
-            return False
+        if not descend_row(d, &rows, r, nd, stack_node, stack_w, s, target, cls, p):
+            return r if p.intr.stop else -1
         if kind == SINK_PATH or kind == SINK_COUNT:
             s.indptr[r + 1] = s.count
         elif kind == SINK_SUMS and s.classes_only:
             s.cls_out[r] = first_max(scratch, k)
+        if p.left <= 0 and not p.armed:
+            return r + 1
+    return hi
+
+
+cdef bint walk_blocks(Descent d, Blocks* b, const Rows* rows, int32_t* stack_node,
+                      double* stack_w, double* scratch, Sink* s) noexcept nogil:
+    """walk_rows over the blocks until done, interrupted or paused (then
+    blocks_resume says whether to go on). False when memory runs out."""
+    cdef Py_ssize_t end
+    while blocks_next(b):
+        end = walk_rows(d, b.lo, b.hi, rows, stack_node, stack_w, scratch, s, &b.poll)
+        if end < 0:
+            return False
+        b.hi = end
     return True
 
 
@@ -1342,12 +1407,16 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     walk_share(d, m * q // n_threads, m * (q + 1) // n_threads, &rows,
                                stack_nodes + q * need, stack_ws + q * need,
                                scratch + q * scratch_stride, &sink, &blocks.intr)
+                blocks.hi = m
             else:
-                while blocks_next(&blocks):
-                    walk_rows(d, blocks.lo, blocks.hi, &rows, stack_nodes, stack_ws,
-                              scratch, &sink)
-            if proba and not classes_only:
+                walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
+            if proba and not classes_only and blocks.hi >= m:
                 rows_to_proba(sink.sums, m, k)
+        while blocks_resume(&blocks):      # a call on few rows paused (Poll)
+            with nogil:
+                walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
+                if proba and not classes_only and blocks.hi >= m:
+                    rows_to_proba(sink.sums, m, k)
     finally:
         blocks_end(&blocks, False)
         if not small:
@@ -1430,8 +1499,10 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     blocks_init(&blocks, m)
     try:
         with nogil:
-            while blocks_next(&blocks):
-                walk_rows(d, blocks.lo, blocks.hi, &rows, stack_node, stack_w, NULL, &sink)
+            walk_blocks(d, &blocks, &rows, stack_node, stack_w, NULL, &sink)
+        while blocks_resume(&blocks):
+            with nogil:
+                walk_blocks(d, &blocks, &rows, stack_node, stack_w, NULL, &sink)
     finally:
         blocks_end(&blocks, False)
         free(stack_node)
@@ -1453,9 +1524,10 @@ cdef int walk_all(Descent d, Rows* rows, Sink* sink, str what) except -1:
         if stack_node == NULL or stack_w == NULL:
             raise MemoryError(f"c45: out of memory {what}")
         with nogil:
-            while not failed and blocks_next(&blocks):
-                failed = not walk_rows(d, blocks.lo, blocks.hi, rows, stack_node, stack_w,
-                                       NULL, sink)
+            failed = not walk_blocks(d, &blocks, rows, stack_node, stack_w, NULL, sink)
+        while not failed and blocks_resume(&blocks):
+            with nogil:
+                failed = not walk_blocks(d, &blocks, rows, stack_node, stack_w, NULL, sink)
         if failed:
             raise MemoryError(f"c45: out of memory {what}")
         blocks_end(&blocks, True)

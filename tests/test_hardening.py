@@ -930,7 +930,15 @@ if mode.startswith("fit"):
     _, precision, jobs = mode.split("-")
     clf = C45Classifier(precision=precision, n_jobs=int(jobs))
     work = lambda: clf.fit(X, y)
-elif mode in ("predict", "predict2", "apply", "route"):
+elif mode == "labels":
+    # y's classes of a long column of string labels (np.unique sorted it in one
+    # call: seconds, deaf to Ctrl-C)
+    from c45._encode import encode_target
+    clf = C45Classifier()
+    ys = np.array(["no", "yes", "maybe"])[rng.integers(0, 3, 12_000_000)]
+    work = lambda: encode_target(ys, len(ys))
+elif mode in ("predict", "predict2", "apply", "route", "proba_few", "proba_few2",
+              "apply_few"):
     # A complete binary tree of 2^18 - 1 nodes on feature 0: a row whose feature 0
     # is unknown visits every node.
     from c45._tree import Tree
@@ -957,7 +965,12 @@ elif mode in ("predict", "predict2", "apply", "route"):
             # decision_path's and apply's walk (20 rows: 5 million visits a run)
             "apply": lambda: clf.apply(Xp[:20]),
             # reduced-error pruning's routing of validation cases
-            "route": lambda: clf._reach(clf.tree_, Xp, y)}[mode]
+            "route": lambda: clf._reach(clf.tree_, Xp, y),
+            # few rows (under the 4,096 from which signals are looked for between
+            # blocks of rows), each visiting every node: seconds a call
+            "proba_few": lambda: clf.predict_proba(Xp[:4000]),
+            "proba_few2": lambda: clf.set_params(n_jobs=2).predict_proba(Xp[:4000]),
+            "apply_few": lambda: clf.apply(Xp[:4000])}[mode]
 elif mode.startswith("prune"):
     clf = C45Classifier(pruning=None, min_samples_leaf=1, n_jobs=int(mode[-1]),
                         precision="float32" if "32" in mode else "float64").fit(X, y)
@@ -988,6 +1001,10 @@ except KeyboardInterrupt:
     ("predict2", 100_000, 1.0),
     ("apply", 100_000, 1.0),
     ("route", 100_000, 1.0),
+    ("proba_few", 100_000, 1.0),            # 4,000 rows: 1 billion visits a call
+    ("proba_few2", 100_000, 1.0),
+    ("apply_few", 100_000, 1.0),
+    ("labels", 1000, 1.0),                  # encoding 12 million string labels
     ("prune2", 300_000, 0.5),               # pessimistic pruning on 2 threads
 ])
 def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
