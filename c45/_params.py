@@ -473,7 +473,11 @@ class Parameters:
 
     def _check_unpickled_params(self):
         """A pickle's parameters, checked as fit checks them: a bad one is refused
-        at load, not at the first predict or refit."""
+        at load, not at the first predict or refit. A parameter newer than the
+        pickle takes its default (what the model was fitted with)."""
+        for name in self._parameters:
+            if name not in self.__dict__:
+                setattr(self, name, SPEC[name].default)
         try:
             self._check_params()
             if "n_jobs" in self._parameters:
