@@ -189,6 +189,17 @@ cdef inline int64_t label_at(const char* p, int t) noexcept nogil:
     return <int64_t> (<const double*> p)[0]
 
 
+cdef int look_for_signals(Interrupt* intr, Py_ssize_t n) except -1:
+    """intr cleared, and set up to look for signals when a pass of n values is
+    long enough to need it (setting up costs more than a short pass)."""
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
+    if n >= LOOK_FROM:
+        interrupt_init(intr)
+    return 0
+
+
 def integer_label_codes(y):
     """(classes, codes) of a 1-D array of whole-number labels (any integer or bool
     type up to int64, float64 or float32), as np.unique(y, return_inverse=True) gives
@@ -209,11 +220,7 @@ def integer_label_codes(y):
     cdef const char* data = <const char*> cnp.PyArray_DATA(arr)
     cdef Py_ssize_t stride = cnp.PyArray_STRIDES(arr)[0]
     cdef Interrupt intr
-    intr.stop = 0
-    intr.owner = 0
-    intr.wrapping = 0
-    if n >= LOOK_FROM:
-        interrupt_init(&intr)
+    look_for_signals(&intr, n)
     try:
         with nogil:
             for i in range(n):
@@ -294,11 +301,7 @@ def sequential_total(const double[::1] w, bint f32):
     cdef double total = 0.0
     cdef float total32 = 0.0
     cdef Interrupt intr
-    intr.stop = 0
-    intr.owner = 0
-    intr.wrapping = 0
-    if n >= LOOK_FROM:
-        interrupt_init(&intr)
+    look_for_signals(&intr, n)
     try:
         with nogil:
             for i in range(n):
@@ -404,13 +407,9 @@ def distinct_sorted(double[::1] x, Py_ssize_t n):
     np.unique keeps of a sorted array); returns their count. Looks for Ctrl-C."""
     cdef Py_ssize_t i, j = 0
     cdef Interrupt intr
-    intr.stop = 0
-    intr.owner = 0
-    intr.wrapping = 0
     if n > x.shape[0]:
         raise ValueError("c45: distinct_sorted given more values than x holds")
-    if n >= LOOK_FROM:
-        interrupt_init(&intr)
+    look_for_signals(&intr, n)
     try:
         with nogil:
             for i in range(n):
