@@ -8,11 +8,35 @@ import warnings
 import numpy as np
 import pytest
 
-from c45 import C45Classifier, from_json, to_json
+from c45 import C45Classifier, _grown, from_json, to_json
 from c45._grown import GrownDelta
 from c45._params import InactiveParameterWarning
 from c45._tree import Tree
 from test_core_vs_oracle import random_problem
+
+
+@pytest.fixture(scope="module", autouse=True)
+def deltas_for_small_trees_too():
+    # These problems are small: the delta is tested on them, so it is made for
+    # every size here (a model keeps a small grown tree whole otherwise).
+    before = _grown.DELTA_MIN_NODES
+    _grown.DELTA_MIN_NODES = 0
+    yield
+    _grown.DELTA_MIN_NODES = before
+
+
+def test_a_small_grown_tree_is_kept_whole():
+    rng = np.random.default_rng(0)
+    X = rng.random((400, 3))
+    y = (X[:, 0] + 0.5 * rng.random(400) > 0.7).astype(int)
+    before = _grown.DELTA_MIN_NODES
+    try:
+        _grown.DELTA_MIN_NODES = 10**9
+        clf = C45Classifier().fit(X, y)
+        assert clf._grown is not clf.tree_ and type(clf._grown) is Tree
+        assert_same_bits(clf.grown_tree_, unpruned({}, X, y, None).grown_tree_)
+    finally:
+        _grown.DELTA_MIN_NODES = before
 
 
 def assert_same_bits(a, b, what=""):
