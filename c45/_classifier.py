@@ -624,7 +624,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         try:
             self._check_params()
             _params.warn_inactive(self, only=params, stacklevel=2)
-            pruned = None
+            pruned = data = None
             validation = None
             grown = self.grown_tree_        # made once, held until the new state is in
             if self.pruning == "reduced_error" and X_val is not None:   # refused first
@@ -638,7 +638,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                                           bool(self.subtree_raising), self._threads())
             final = self._finish_pruning(grown, pruned, self._schema, validation)
             if self.soft_thresholds:        # the bounds are the training data's
-                final = self._soften(final, self._training_data(X, y, sample_weight)[0])
+                if data is None:
+                    data, _ = self._training_data(X, y, sample_weight)
+                final = self._soften(final, data)
             # The new final tree and the grown one kept against it, in one step.
             state = dict(self.__dict__)
             state.update(tree_=final, _grown=_grown.kept_grown(grown, final))
