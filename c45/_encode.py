@@ -695,6 +695,8 @@ def n_rows(X):
 def encode_fit(X, categorical_features, f32):
     """Learn the schema of X and encode it: (schema, cont, codes)."""
     columns, names = _columns(X)
+    if names is not None:
+        check_text(names, "X's column names")
     n_features = len(columns)
     rows = _rows_of(X, columns)
     if n_features == 0:

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._encode import Schema, _is_missing_scalar, _unmasked, check_labels
+from c45._encode import Schema, _is_missing_scalar, _unmasked, check_labels, check_text
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import checked_fitted_state
 from c45._tree_checks import count_nonfinite
@@ -370,11 +370,7 @@ def _encode_value(v, where):
     non-finite floats as tagged objects."""
     v = _py(v)
     if isinstance(v, str):
-        try:
-            v.encode("utf-8")
-        except UnicodeEncodeError as exc:        # a lone surrogate: not UTF-8 text
-            raise ValueError(f"{where} {v!r} is not valid Unicode text ({exc.reason} "
-                             f"at position {exc.start}); a c45 model file is UTF-8") from None
+        check_text([v], where)          # fit refuses such text; a model file is UTF-8
         return v
     if isinstance(v, (bool, int)):
         return v

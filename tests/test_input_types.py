@@ -270,3 +270,10 @@ def test_text_that_a_model_file_cannot_hold_is_refused_at_fit(where):
              if where == "unicode class" else categorical(list(labels)))
     with pytest.raises(ValueError, match="is not valid Unicode text"):
         C45Classifier(min_samples_leaf=1).fit(X, y)
+
+
+def test_a_column_name_a_model_file_cannot_hold_is_refused_at_fit():
+    X = pd.DataFrame(np.c_[np.arange(10.0), np.arange(10.0) % 3],
+                     columns=pd.Index(["caf\udce9", "b"], dtype=object))
+    with pytest.raises(ValueError, match="column names: .* is not valid Unicode text"):
+        C45Classifier().fit(X, np.arange(10) % 2)
