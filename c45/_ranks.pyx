@@ -95,10 +95,16 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, Py_ssize_t n,
                 count[c] += 1
             i0 += CHUNK
         t = a; a = b; b = t
-    if n_known >= 0:
-        for i in range(n):
+    i0 = 0
+    while n_known >= 0 and i0 < n:      # the scattered writes: slow enough to poll
+        if interrupted(intr):
+            n_known = -2
+            break
+        for i in range(i0, min(n, i0 + CHUNK)):
             ranks[a[i].row] = <uint32_t> i
             tmp[i] = values[a[i].row]
+        i0 += CHUNK
+    if n_known >= 0:
         memcpy(values, tmp, n * sizeof(double))
     free(a); free(b); free(tmp); free(count)
     return n_known

@@ -15,7 +15,7 @@ from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
 from c45._interrupt cimport interrupted
-from c45._types cimport Valued, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport Interrupt, Valued, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -161,6 +161,23 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
 
 
 # ---------------------------------------------------------------------------
+# Ctrl-C in passes over a node's cases
+#
+# At the root a pass over tens of millions of cases takes a fair part of a second,
+# so the passes that only read or swap cases look for Ctrl-C every 65,536 cases
+# and stop when asked (R8's order is then lost, but the grower and the pruner,
+# seeing the same flag, unwind and the fit is thrown away). Passes that fill an
+# array each later step reads whole (sort_range's copy, branch_lists) run to the end.
+
+cdef enum:
+    LOOK_MASK = 0xFFFF
+
+
+cdef inline bint stop_at(const Dataset* d, Py_ssize_t i) noexcept nogil:
+    return (i & LOOK_MASK) == 0 and interrupted(d.intr)
+
+
+# ---------------------------------------------------------------------------
 # Totals (§1.4, §1.5)
 
 cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
@@ -169,6 +186,8 @@ cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     cdef double s = 0.0
     cdef Py_ssize_t i
     for i in range(lo, hi + 1):
+        if stop_at(w.data, i):
+            break
         s = rnd(f32, s + w.weight[w.cases[i]])
     return s
 
@@ -188,6 +207,8 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
     cdef int32_t c
     memset(w.dist, 0, d.n_classes * sizeof(double))
     for i in range(lo, hi + 1):
+        if stop_at(d, i):
+            break
         c = w.cases[i]
         w.dist[d.y[c]] = rnd(f32, w.dist[d.y[c]] + w.weight[c])
     return 0.0
@@ -219,6 +240,8 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
     cdef Py_ssize_t i, write = lo
     cdef int32_t tmp
     for i in range(lo, hi + 1):
+        if stop_at(w.data, i):
+            break
         if outcome(w.data, t, w.cases[i]) == v:
             tmp = w.cases[i]
             w.cases[i] = w.cases[write]
@@ -233,13 +256,21 @@ cdef inline void swap_items(SortItem* a, Py_ssize_t i, Py_ssize_t j) noexcept no
     a[j] = tmp
 
 
-cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+# Ranges at least this long look for Ctrl-C before they are partitioned.
+cdef Py_ssize_t SORT_POLL_RANGE = LOOK_MASK + 1
+
+
+cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
+                          Interrupt* intr) noexcept nogil:
     """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges (float32
     mode only: float64 mode sorts by rank in linear time).
 
     A range that is already in order is left as it is, which is what the
     quicksort itself would do, at linear cost. Like Release 8's it is quadratic on
-    adversarial orders; the stack stays O(log n) deep."""
+    adversarial orders; the stack stays O(log n) deep. Before each long range it
+    looks for Ctrl-C (sorting tens of millions of cases takes seconds); when
+    interrupted it stops with the cases permuted, not sorted, and the grower,
+    seeing the same flag, unwinds."""
     cdef Py_ssize_t stack_lo[128]
     cdef Py_ssize_t stack_hi[128]
     cdef int top = 0
@@ -254,6 +285,8 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi) noexcept no
         lo = stack_lo[top]; hi = stack_hi[top]
         if lo >= hi:
             continue
+        if hi - lo >= SORT_POLL_RANGE and interrupted(intr):
+            return
         ordered = True
         for i in range(lo, hi):
             if a[i].value > a[i + 1].value:
@@ -341,7 +374,7 @@ cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize
     for i in range(lo, hi + 1):
         a[i].case = w.cases[i]
         a[i].value = values[w.cases[i]]
-    quicksort_items(a, lo, hi)
+    quicksort_items(a, lo, hi, w.data.intr)
     for i in range(lo, hi + 1):
         w.cases[i] = a[i].case
 
@@ -593,6 +626,8 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     # Unknowns to the front, their class weights in row 0.
     first = lo
     for i in range(lo, hi + 1):
+        if stop_at(d, i):
+            return
         c = w.cases[i]
         if isnan(values[c]):
             freq[d.y[c]] = rnd(f32, freq[d.y[c]] + w.weight[c])
@@ -606,11 +641,15 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         return
     sort_range(w, f, values, first, hi)
     for i in range(first, hi + 1):
+        if stop_at(d, i):
+            return
         c = w.cases[i]
         freq[2 * k + d.y[c]] = rnd(f32, freq[2 * k + d.y[c]] + w.weight[c])
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
     for i in range(first, hi):
+        if stop_at(d, i):
+            return
         c = w.cases[i]
         cut_scan_step(w, k, d.y[c], w.weight[c], &low)
         if low < min_split:
@@ -899,6 +938,8 @@ cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef int32_t c
     memset(freq, 0, (n_values + 1) * k * sizeof(double))
     for i in range(lo, hi + 1):
+        if stop_at(d, i):
+            break
         c = w.cases[i]
         j = codes[c] * k + d.y[c]
         freq[j] = rnd(f32, freq[j] + w.weight[c])
