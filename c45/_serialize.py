@@ -860,7 +860,7 @@ def from_json(text):
     from c45._classifier import C45Classifier
     if isinstance(text, (bytes, bytearray)):
         try:
-            text = bytes(text).decode("utf-8")
+            text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ValueError(f"c45 model file is not UTF-8 text: {exc}") from None
     if not isinstance(text, str):

@@ -790,11 +790,14 @@ def read_model_file(path):
     """The bytes of a model file, refused as soon as they cannot be one: a model
     is UTF-8 JSON text, which holds no NUL byte (a device such as /dev/zero, a
     binary file), and a stream that is not a regular file (a pipe) is read up to
-    MODEL_STREAM_LIMIT bytes, so that one without end fails."""
+    MODEL_STREAM_LIMIT bytes, so that one without end fails. The bytes gather in
+    one growing buffer (a list of blocks joined at the end would need twice the
+    file), and running out of memory says how much was read."""
+    total, regular = 0, True
     try:
         with open(path, "rb") as fh:
             regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
-            chunks, total = [], 0
+            data = bytearray()
             while True:
                 block = fh.read(1 << 20)
                 if not block:
@@ -803,7 +806,7 @@ def read_model_file(path):
                     raise UsageError(f"{path} is not a c45 model: it holds NUL bytes "
                                      f"(byte {total + block.index(0) + 1}), and a model "
                                      f"is JSON text")
-                chunks.append(block)
+                data += block
                 total += len(block)
                 if not regular and total > MODEL_STREAM_LIMIT:
                     raise UsageError(f"{path} is not a c45 model: more than "
@@ -811,7 +814,11 @@ def read_model_file(path):
                                      f"that is not a regular file")
     except OSError as exc:
         raise UsageError(f"cannot read the model {path}: {exc.strerror or exc}") from None
-    return b"".join(chunks)
+    except MemoryError:
+        raise UsageError(f"out of memory reading the model {path} after "
+                         f"{total >> 20} MiB" + ("" if regular else
+                         " (a stream that is not a regular file: does it end?)")) from None
+    return data
 
 
 def cmd_rules(args, out, progress):

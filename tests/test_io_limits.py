@@ -211,6 +211,56 @@ def test_cli_on_dev_zero_is_a_one_line_error(argv, words):
     assert words in done.stderr and "Traceback" not in done.stderr
 
 
+ENDLESS_MODEL = """
+import os, resource, sys, threading
+from c45 import cli
+read, write = os.pipe()
+def feed():                     # a model that never ends: '{"format": "aaaa...
+    os.write(write, b'{"format": "')
+    block = b"a" * (1 << 20)
+    try:
+        while True:
+            os.write(write, block)
+    except OSError:
+        pass
+threading.Thread(target=feed, daemon=True).start()
+if "WHICH" == "memory":         # memory runs out before the stream bound
+    import contextlib, io, tempfile     # first a whole predict, so that all is loaded
+    saved = os.path.join(tempfile.mkdtemp(), "golf.json")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        cli.main(["fit", "-f", "GOLF", "--save", saved])
+        cli.main(["predict", "--model", saved, "-f", "GOLF"])
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE + (256 << 20),) * 2)
+else:
+    cli.MODEL_STREAM_LIMIT = 8 << 20
+sys.exit(cli.main(["predict", "--model", f"/dev/fd/{read}", "-f", "GOLF"]))
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="needs /dev/fd")
+@pytest.mark.parametrize("limit, words", [
+    ("stream", "more than 8 MiB read from a stream that is not a regular file"),
+    ("memory", "out of memory reading the model /dev/fd/"),
+])
+def test_cli_model_from_an_endless_pipe_is_a_one_line_error(limit, words):
+    """A model piped in without end stops at the stream bound or, when memory
+    runs out first, says so and how much it read: it ended with "out of memory"
+    alone (a list of blocks joined at the end needed twice what was read)."""
+    import resource
+    space = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == "memory" and space != resource.RLIM_INFINITY:
+        pytest.skip("an address-space limit is already set")
+    code = ENDLESS_MODEL.replace("WHICH", limit).replace("GOLF", str(REFERENCE / "golf"))
+    code = code.replace("ADDRESS_SPACE", "int(open('/proc/self/statm').read().split()[0])"
+                                         " * os.sysconf('SC_PAGE_SIZE')")
+    done = run_python(code, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("c45: error: ") and done.stderr.count("\n") == 1
+    assert words in done.stderr and "Traceback" not in done.stderr, done.stderr
+    if limit == "memory":
+        assert "does it end?" in done.stderr
+
+
 @pytest.mark.parametrize("exc, status", [(MemoryError(), 1),
                                          (RuntimeError("two\nlines"), 1),
                                          (KeyError("k"), 1)])
