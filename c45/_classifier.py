@@ -1015,7 +1015,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             # cases has no weight, but may tie where every sum is 0.
             held = np.sort(found.columns)
             index = held.take(np.argmax(self._sums(X, tree, fitted)[:, held], axis=1))
-        return fitted["classes_"].take(found.position.take(index))
+        return fitted["classes_"].take(index if found.in_order
+                                       else found.position.take(index))
 
     def _rows(self, X):
         fitted = self._fitted()

@@ -996,9 +996,6 @@ def from_json(text):
 
     cls = _need(doc, "classes", dict)
     classes = _decode_classes(cls, "classes", len(text))
-    if version < 3 and "present" in cls:
-        raise _corrupt(f"classes.present is a field of format version 3, not of "
-                       f"version {version}")
     trees = _need(doc, "trees", dict)
     final = _decode_tree(_need(trees, "final", dict, "trees"), "trees.final", schema,
                          len(classes))
@@ -1033,7 +1030,7 @@ def from_json(text):
     except (TypeError, ValueError) as exc:
         raise _corrupt(f"params: {exc}") from None
     clf._schema = schema
-    if version < 3:
+    if version < 3 and "present" not in cls:
         clf.classes_ = classes      # the trees' order: declared_classes_ (below)
     else:
         clf.classes_ = _present_classes(cls, classes, (final, grown), len(text))

@@ -631,11 +631,16 @@ def test_a_model_file_whose_classes_contradict_its_trees_is_refused():
     with pytest.raises(ValueError, match=r"classes\.present is missing"):
         from_json(_edited(clf, missing))
 
-    def version_2(doc):
+    def version_2(doc):                     # format 2's classes_: all, sorted
         doc["format_version"] = 2
-    with pytest.raises(ValueError, match=r"classes\.present is a field of format "
-                                         r"version 3, not of version 2"):
-        from_json(_edited(clf, version_2))
+        del doc["classes"]["present"]
+    old = from_json(_edited(clf, version_2))
+    assert old.classes_.tolist() == sorted(y.cat.categories)
+    assert old.declared_classes_.tolist() == list(y.cat.categories)
+    np.testing.assert_array_equal(old.predict(X), clf.predict(X))
+    proba = old.predict_proba(X)
+    np.testing.assert_array_equal(proba[:, [1, 2, 3]], clf.predict_proba(X))
+    assert not proba[:, [0, 4]].any()
 
 
 def test_a_pickle_whose_classes_contradict_its_trees_is_refused():
@@ -672,3 +677,20 @@ def test_reduced_error_pruning_with_unused_categories():
     c = C45Classifier(**kw).fit(X.iloc[::2], y.iloc[::2], X_val=X.iloc[1::2],
                                 y_val=y.iloc[1::2])
     assert export_text(b) == export_text(c)
+
+
+def test_an_arff_class_declared_without_cases(tmp_path):
+    from sklearn.tree import DecisionTreeClassifier
+    from c45.io import read_arff
+    path = tmp_path / "t.arff"
+    rows = "\n".join(f"{i % 7},{'no' if i % 3 else 'yes'}" for i in range(30))
+    path.write_text("@relation t\n@attribute x numeric\n"
+                    "@attribute class {yes,maybe,no}\n@data\n" + rows + "\n")
+    X, y = read_arff(path)
+    assert list(y.cat.categories) == ["yes", "maybe", "no"]
+    clf = C45Classifier(min_samples_leaf=1).fit(X, y)
+    sk = DecisionTreeClassifier().fit(X, y)
+    assert clf.classes_.tolist() == sk.classes_.tolist() == ["no", "yes"]
+    assert clf.declared_classes_.tolist() == ["yes", "maybe", "no"]
+    assert clf.predict_proba(X).shape == sk.predict_proba(X).shape == (30, 2)
+    assert set(clf.predict(X)) <= {"no", "yes"}
