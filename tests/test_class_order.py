@@ -404,6 +404,7 @@ def _y_kinds():
         "boolean Series": pd.Series(bools, dtype="boolean"),
         "string array": pd.array(_LABELS, dtype="string"),
         "string Series": pd.Series(_LABELS, dtype="string"),
+        "default Series of str": pd.Series(_LABELS),     # pandas 3: its str dtype
         "bool Series": pd.Series(bools),
         "Categorical, unused categories": pd.Categorical(
             _LABELS, categories=["zz", "c", "a", "b", "0"]),
@@ -469,9 +470,19 @@ def test_a_declared_class_without_cases_is_not_a_class_of_classes_(tmp_path, cap
     np.testing.assert_array_equal(proba, declared[:, columns])
     np.testing.assert_array_equal(
         clf.predict(X), clf.declared_classes_.take(np.argmax(declared, axis=1)))
-    # The CLI prints C4.5's confusion matrix with the declared class's row.
-    assert cli.main(["fit", "-f", str(REFERENCE / "hypo")]) == 0
+    # The CLI prints C4.5's confusion matrix with the declared class's row, and
+    # predicts with a column per declared class, in C4.5's order.
+    model = tmp_path / "hypo.json"
+    assert cli.main(["fit", "-f", str(REFERENCE / "hypo"), "--save", str(model)]) == 0
     assert "(a): class hyperthyroid" in capsys.readouterr().out
+    out = tmp_path / "pred.csv"
+    assert cli.main(["predict", "--model", str(model), "-f", str(REFERENCE / "hypo"),
+                     "--proba", "-o", str(out), "-q"]) == 0
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(table.columns) == (["predicted"] + [f"P({c})" for c in y.cat.categories]
+                                   + ["actual"])
+    assert (table["P(hyperthyroid)"].astype(float) == 0).all()
+    np.testing.assert_array_equal(table["predicted"], clf.predict(X))
 
 
 def _unused(name):
