@@ -848,13 +848,13 @@ def _unique_in_chunks(arr):
     return classes, codes
 
 
-class Target(namedtuple("Target", "declared codes classes columns")):
+class Target(namedtuple("Target", "declared codes classes")):
     """An encoded target. declared: C4.5's classes in its order, which the trees
     index (a pandas Categorical's declared categories, used or not; otherwise
     classes); codes: each case's index in declared; classes: ``classes_``, the
     classes y holds as scikit-learn's own classifiers give them (np.unique of y
-    as its check_array reads it); columns: per entry of classes, its index in
-    declared."""
+    as its check_array reads it), each equal to one of declared (class_columns
+    finds it)."""
     __slots__ = ()
 
 
@@ -912,7 +912,7 @@ def encode_target(y, n_rows):
         arr = column_or_1d(arr, warn=True)
     _check_length(arr, n_rows)
     classes, codes = _plain_target(arr)
-    return Target(classes, codes, classes, np.arange(len(classes)))
+    return Target(classes, codes, classes)
 
 
 def _check_length(arr, n_rows):
@@ -938,13 +938,12 @@ def _categorical_target(y, n_rows):
     codes = np.asarray(y.codes if isinstance(y, pd.Categorical) else y.cat.codes)
     _check_length(codes, n_rows)
     _refuse_missing(codes < 0)
-    present, first = np.unique(codes, return_index=True)
-    labels = _as_scikit_learn_reads(y)[first]
-    classes, order = sorted_classes(labels)
+    _, first = np.unique(codes, return_index=True)      # a case of each class held
+    classes, _ = sorted_classes(_as_scikit_learn_reads(y)[first])
     if len(classes) > 1 and np.any(classes[1:] == classes[:-1]):
         raise ValueError(f"the categories of y {declared.tolist()!r:.200} hold labels that "
                          f"scikit-learn reads as one class")
-    return Target(declared, codes.astype(np.int32), classes, present[order])
+    return Target(declared, codes.astype(np.int32), classes)
 
 
 def _plain_target(arr):
