@@ -1008,11 +1008,11 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         fitted = self._fitted()
         tree = self._pick_tree(tree, fitted)
         found = class_map(fitted)
-        if found.complete:
-            index = self._sums(X, tree, fitted, classes_only=True)
-        else:
-            # Among the classes y held (in C4.5's order): a declared class without
-            # cases has no weight, but may tie where every sum is 0.
+        index = self._sums(X, tree, fitted, classes_only=True)
+        if not found.complete and (found.position.take(index) < 0).any():
+            # A declared class y held no case of has no weight, but ties where
+            # every sum is 0 (or with laplace's share): the first largest sum among
+            # the classes y held, in C4.5's order.
             held = np.sort(found.columns)
             index = held.take(np.argmax(self._sums(X, tree, fitted)[:, held], axis=1))
         return fitted["classes_"].take(index if found.in_order

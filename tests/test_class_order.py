@@ -705,3 +705,19 @@ def test_an_arff_class_declared_without_cases(tmp_path):
     assert clf.declared_classes_.tolist() == ["yes", "maybe", "no"]
     assert clf.predict_proba(X).shape == sk.predict_proba(X).shape == (30, 2)
     assert set(clf.predict(X)) <= {"no", "yes"}
+
+
+def test_predict_never_names_a_class_without_cases(monkeypatch):
+    """Where every class sum is 0 (only float32 underflow of tiny weights gets
+    there), C4.5's first largest sum is the first declared class, here one y
+    held no case of: predict names the first class of y in C4.5's order."""
+    X, y, _ = _unused("iris")                # declared: virginica, zz, versicolor, ...
+    y = y.cat.reorder_categories(["zz", "versicolor", "virginica", "setosa", "aa"])
+    clf = C45Classifier().fit(X, y)
+    assert clf.predict(X[:3]).tolist() == ["setosa"] * 3
+
+    def zero_sums(self, X, tree=None, fitted=None, classes_only=False, proba=False):
+        m = len(X)
+        return np.zeros(m, np.intp) if classes_only else np.zeros((m, 5))
+    monkeypatch.setattr(C45Classifier, "_sums", zero_sums)
+    assert clf.predict(X[:3]).tolist() == ["versicolor"] * 3
