@@ -2,6 +2,7 @@
 import hashlib
 import numbers
 import warnings
+from collections import namedtuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -10,9 +11,9 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
-from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
-                         encode_target, n_rows, plain_rows, rank_tables, refuse_masked,
-                         sorted_classes)
+from c45._encode import (canonical_arrays, class_columns, distinct_values, encode_fit,
+                         encode_predict, encode_target, n_rows, plain_rows, rank_tables,
+                         refuse_masked)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -32,9 +33,10 @@ _NO_CODES.flags.writeable = False
 
 # Version of the fitted model's pickled state (raise it when the state changes).
 # Format 1: classes_ is the trees' class order. Format 2: classes_ is sorted and
-# declared_classes_ holds the trees' order. Both are read.
-PICKLE_FORMAT = 2
-PICKLE_FORMATS_READ = (1, 2)
+# declared_classes_ holds the trees' order. Format 3: classes_ holds only the
+# declared classes y held (as scikit-learn's classifiers read y). All are read.
+PICKLE_FORMAT = 3
+PICKLE_FORMATS_READ = (1, 2, 3)
 
 
 def _require_y(y):
@@ -99,8 +101,41 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
-# id(declared_classes_) -> (that array, its column order): see _class_columns.
-_COLUMN_ORDERS = {}
+# (id(classes_), id(declared_classes_)) -> (those arrays, their ClassMap): see
+# class_map.
+_CLASS_MAPS = {}
+
+
+class ClassMap(namedtuple("ClassMap", "columns position complete in_order")):
+    """How classes_ (predict_proba's columns) lies in declared_classes_ (the
+    trees' class columns). columns: per entry of classes_, its index in
+    declared_classes_; position: per declared class, its index in classes_, -1
+    for a class y did not hold; complete: every declared class is in classes_;
+    in_order: classes_ is declared_classes_, column for column."""
+    __slots__ = ()
+
+
+def class_map(fitted):
+    """The ClassMap of a fitted state (a dict with classes_ and
+    declared_classes_). Matching the classes costs more than a one-row predict
+    itself: each pair of arrays is matched once (_CLASS_MAPS; predict leaves the
+    estimator's __dict__ as it was)."""
+    classes, declared = fitted["classes_"], fitted["declared_classes_"]
+    key = (id(classes), id(declared))
+    hit = _CLASS_MAPS.get(key)
+    if hit is not None and hit[0] is classes and hit[1] is declared:
+        return hit[2]
+    columns = class_columns(classes, declared)
+    position = np.full(len(declared), -1, dtype=np.intp)
+    position[columns] = np.arange(len(columns))
+    for a in (columns, position):
+        a.flags.writeable = False        # shared by every call
+    found = ClassMap(columns, position, len(columns) == len(declared),
+                     np.array_equal(columns, np.arange(len(declared))))
+    if len(_CLASS_MAPS) >= 256:
+        _CLASS_MAPS.clear()
+    _CLASS_MAPS[key] = (classes, declared, found)   # holds them: the ids stay theirs
+    return found
 
 
 class ClassCounts:
@@ -289,14 +324,16 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     Attributes
     ----------
     classes_ : ndarray
-        Class labels, sorted as scikit-learn sorts them (``np.unique``'s order):
-        the columns of ``predict_proba``. A pandas Categorical y gives all its
-        declared categories (unused ones included), sorted.
+        The class labels y holds, as scikit-learn's DecisionTreeClassifier gives
+        them on the same y (``np.unique`` of y as its ``check_array`` reads it):
+        the columns of ``predict_proba`` and the labels of ``predict``. A pandas
+        Categorical y's unused categories are not among them.
     declared_classes_ : ndarray
-        The same labels in C4.5's class order: a pandas Categorical y's declared
-        categories in their order, otherwise ``classes_``. C4.5 uses this order to
-        break ties (the lowest index wins) and to print (``export_text``, the
-        confusion matrix, the rules' class order), and the trees index it.
+        C4.5's classes in its class order: a pandas Categorical y's declared
+        categories (unused ones included) in their order, otherwise
+        ``classes_``. C4.5 counts these classes, uses this order to break ties
+        (the lowest index wins) and to print (``export_text``, the confusion
+        matrix, the rules' class order), and the trees index it.
     n_classes_ : int
         ``len(classes_)``.
     n_outputs_ : int
@@ -394,7 +431,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         X : array-like or DataFrame of shape (n_samples, n_features)
             Continuous and discrete features; NaN/None are unknown values.
         y : array-like of shape (n_samples,)
-            Class labels of any type (a pandas Categorical keeps its class order).
+            Class labels of any type (a pandas Categorical declares C4.5's classes
+            and their order, unused categories included).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative case weights (C4.5's case counts are multiplied by them).
             Rows of weight 0 are ignored entirely. ``class_weight`` multiplies them.
@@ -432,8 +470,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         if self.trials is not None:
             _windowing.check_weights(self, sample_weight)
-        schema, classes, data = self._prepare(X, y, sample_weight)
-        sorted_labels, _ = sorted_classes(classes)
+        schema, target, data = self._prepare(X, y, sample_weight)
+        classes = target.declared
         if data.n_cases * schema.n_features >= TRIM_CELLS:
             # The encoding's freed copies would stay resident beside the case
             # lists (their own mappings) through the peak of growing.
@@ -445,7 +483,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         options = self._options(schema.n_features, data.total_weight)
         # Nothing is set on the estimator until the end (fit swaps it all in), and
         # every refusal comes before growing: the validation data is checked here.
-        fitted = dict(_schema=schema, declared_classes_=classes, classes_=sorted_labels,
+        fitted = dict(_schema=schema, declared_classes_=classes, classes_=target.classes,
                       n_features_in_=schema.n_features,
                       categories_=[None if c is None else list(c)
                                    for c in schema.categories])
@@ -495,7 +533,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         # The checks fit makes, before the rows are taken apart.
         _require_y(y)
         n = n_rows(X)
-        _, codes = encode_target(y, n)
+        codes = encode_target(y, n).codes
         self._check_weights(sample_weight, n, False, False)
         idx = np.arange(n)
         labels = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
@@ -666,7 +704,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             raise ValueError("this model was loaded from a model file, which does not "
                              "record a digest of its training data to check them "
                              "against: fit it again to re-prune pessimistically")
-        schema, classes, data = self._prepare(X, y, sample_weight)
+        schema, target, data = self._prepare(X, y, sample_weight)
+        classes = target.declared
         got = _fingerprint(data, like=check)
         for what, a, b in (("rows (of positive weight)", got[0], check[0]),
                            ("features", got[1], check[1])):
@@ -744,8 +783,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                 f"{__version__} reads formats {', '.join(map(str, PICKLE_FORMATS_READ))} "
                 f"only. Load it with the c45 version that saved it and re-save it with "
                 f"c45.to_json, or refit.")
-        if "tree_" in state and fmt == 2 and "declared_classes_" not in state:
-            raise ValueError("c45: the pickled model (format 2) has no declared_classes_")
+        if "tree_" in state and fmt != 1 and "declared_classes_" not in state:
+            raise ValueError(f"c45: the pickled model (format {fmt}) has no "
+                             f"declared_classes_")
         if "tree_" in state:
             checked = checked_fitted_state(state)
             state = {("_grown" if k == "grown_tree_" else k): v for k, v in state.items()
@@ -756,11 +796,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             self._check_unpickled_params()
 
     def _prepare(self, X, y, sample_weight):
-        """Validate and encode the training data: (schema, classes, TrainingData)."""
+        """Validate and encode the training data: (schema, Target, TrainingData)."""
         f32 = self.precision == "float32"
         _require_y(y)
         schema, cont, codes = encode_fit(X, self.categorical_features, f32)
-        classes, y_codes = encode_target(y, cont.shape[1])
+        target = encode_target(y, cont.shape[1])
+        classes, y_codes = target.declared, target.codes
         n = cont.shape[1]
         self._check_limits(schema, classes, n)
         weight, count_mode = self._check_weights(
@@ -801,7 +842,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
             init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,
             total_weight=total, multival=multival, **layout)
-        return schema, classes, data
+        return schema, target, data
 
     def _check_limits(self, schema, classes, n):
         if n > MAX_CASES:
@@ -929,37 +970,28 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,
-        weighted by the fractions of C4.5's descent on unknown values.
+        weighted by the fractions of C4.5's descent on unknown values; one column
+        per entry of ``classes_``.
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         fitted = self._fitted()
-        return self._in_classes_order(
-            self._sums(X, self._pick_tree(tree, fitted), fitted, proba=True), fitted)
+        tree = self._pick_tree(tree, fitted)
+        found = class_map(fitted)
+        if found.complete:
+            proba = self._sums(X, tree, fitted, proba=True)
+            return proba if found.in_order else proba[:, found.columns]
+        # A declared class y held no case of has no column: it has no training
+        # weight (laplace alone gives it a share), the others' sums are normalised.
+        sums = self._sums(X, tree, fitted)[:, found.columns]
+        total = sums.sum(axis=1, keepdims=True)
+        return sums / np.where(total > 0, total, 1.0)
 
-    def _in_classes_order(self, columns, fitted):
-        """Per-class columns in the trees' order (declared_classes_) reordered as
-        classes_."""
-        order = self._class_columns(fitted["declared_classes_"])
-        return columns if order is None else columns[:, order]
-
-    @staticmethod
-    def _class_columns(declared):
-        """Per entry of classes_, its index in declared_classes_ (the trees' class
-        columns); None when the two orders agree. Sorting the classes costs more
-        than a one-row predict itself: each declared_classes_ array is sorted once
-        (_COLUMN_ORDERS; predict leaves the estimator's __dict__ as it was)."""
-        hit = _COLUMN_ORDERS.get(id(declared))
-        if hit is not None and hit[0] is declared:
-            return hit[1]
-        order = sorted_classes(declared)[1]
-        if np.array_equal(order, np.arange(len(order))):
-            order = None
-        else:
-            order.flags.writeable = False        # shared by every call
-        if len(_COLUMN_ORDERS) >= 256:
-            _COLUMN_ORDERS.clear()
-        _COLUMN_ORDERS[id(declared)] = (declared, order)   # holds it: the id stays its
-        return order
+    def _proba_declared(self, X, tree="final"):
+        """predict_proba with a column per entry of ``declared_classes_``, in its
+        order (C4.5's: the columns of Release 8's output; a class y held no case
+        of has probability 0, or its share of laplace)."""
+        fitted = self._fitted()
+        return self._sums(X, self._pick_tree(tree, fitted), fitted, proba=True)
 
     def predict_log_proba(self, X, tree="final"):
         """The logarithm of :meth:`predict_proba` (-inf where it is 0, as
@@ -969,12 +1001,22 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
 
     def predict(self, X, tree="final"):
         """Most probable class (C4.5's classification: the class of largest class
-        sum, ties to the first class of ``declared_classes_``).
+        sum, ties to the first class of ``declared_classes_``), a label of
+        ``classes_``.
 
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         fitted = self._fitted()
-        index = self._sums(X, self._pick_tree(tree, fitted), fitted, classes_only=True)
-        return fitted["declared_classes_"].take(index)
+        tree = self._pick_tree(tree, fitted)
+        found = class_map(fitted)
+        index = self._sums(X, tree, fitted, classes_only=True)
+        if not found.complete and (found.position.take(index) < 0).any():
+            # A declared class y held no case of has no weight, but ties where
+            # every sum is 0 (or with laplace's share): the first largest sum among
+            # the classes y held, in C4.5's order.
+            held = np.sort(found.columns)
+            index = held.take(np.argmax(self._sums(X, tree, fitted)[:, held], axis=1))
+        return fitted["classes_"].take(index if found.in_order
+                                       else found.position.take(index))
 
     def _rows(self, X):
         fitted = self._fitted()

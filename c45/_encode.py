@@ -9,6 +9,7 @@ new data the same way (a category never seen in training gets code 0: unknown).
 import decimal
 import numbers
 import warnings
+from collections import namedtuple
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
@@ -804,6 +805,27 @@ def sorted_classes(declared, where="the categories of y"):
     return declared[columns], columns
 
 
+def class_columns(classes, declared):
+    """Per entry of classes (a model's classes_), the index in declared (its
+    declared_classes_) of the class it is, matched by value: classes_ may be of
+    another dtype (a Categorical's integer categories are objects, its classes_
+    int64; its booleans floats). ValueError when one is not declared, or two are
+    one declared class."""
+    index = {}
+    for i, c in enumerate(np.asarray(declared).tolist()):
+        index.setdefault(c, i)
+    columns = np.empty(len(classes), dtype=np.intp)
+    for i, c in enumerate(np.asarray(classes).tolist()):
+        try:
+            columns[i] = index[c]
+        except (KeyError, TypeError):
+            raise ValueError(f"classes_ holds {c!r:.80}, which is not one of the "
+                             f"declared_classes_") from None
+    if len(np.unique(columns)) != len(columns):
+        raise ValueError("classes_ names one of the declared_classes_ twice")
+    return columns
+
+
 # np.unique sorts a whole column in one call, deaf to Ctrl-C for seconds on
 # millions of labels (strings above all): in chunks of this many, the interpreter
 # handles signals between them.
@@ -826,22 +848,61 @@ def _unique_in_chunks(arr):
     return classes, codes
 
 
+class Target(namedtuple("Target", "declared codes classes")):
+    """An encoded target. declared: C4.5's classes in its order, which the trees
+    index (a pandas Categorical's declared categories, used or not; otherwise
+    classes); codes: each case's index in declared; classes: ``classes_``, the
+    classes y holds as scikit-learn's own classifiers give them (np.unique of y
+    as its check_array reads it), each equal to one of declared (class_columns
+    finds it)."""
+    __slots__ = ()
+
+
+_FINITE = None          # check_array's keyword for "leave NaN alone" (renamed in 1.6)
+
+
+def _as_scikit_learn_reads(y):
+    """A pandas target of an extension dtype (nullable integers, floats and
+    booleans, strings, Categorical) as scikit-learn's check_array converts it,
+    the labels its classifiers take np.unique of: nullable numbers and booleans
+    (a Categorical of booleans too) become float64, strings object."""
+    global _FINITE
+    from sklearn.utils import check_array
+    if _FINITE is None:
+        import inspect
+        names = inspect.signature(check_array).parameters
+        _FINITE = "ensure_all_finite" if "ensure_all_finite" in names else "force_all_finite"
+    try:
+        arr = check_array(y, ensure_2d=False, dtype=None, ensure_min_samples=0,
+                          **{_FINITE: False})
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"y of dtype {y.dtype} cannot be read as labels: {exc}") from None
+    return np.asarray(arr).ravel()
+
+
+def _extension_dtype(y):
+    """Whether y is a pandas Series or array of a dtype that is not numpy's."""
+    return (pd is not None and isinstance(y, (pd.Series, pd.api.extensions.ExtensionArray))
+            and not isinstance(y.dtype, np.dtype))
+
+
 def encode_target(y, n_rows):
-    """(classes, codes) of the target; a pandas Categorical keeps its declared classes."""
+    """The target as a Target: a pandas Categorical keeps its declared classes
+    (the trees' class order and set, as C4.5 keeps a .names file's), and
+    classes_ holds those y holds, as scikit-learn's classifiers have them."""
     refuse_masked(y, "y")
-    declared = None
-    if pd is not None and isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
-            y.dtype, pd.CategoricalDtype):
-        declared = list(y.categories if isinstance(y, pd.Categorical) else y.cat.categories)
-        check_labels(declared, "the categories of y")
     if pd is not None and isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-dimensional, got a DataFrame with "
                              f"{y.shape[1]} columns (c45 has no multi-output trees)")
         y = y.iloc[:, 0]
-    if pd is not None and isinstance(y, (pd.Series, pd.Categorical)):
-        arr = np.asarray(y, dtype=object) if declared is not None or y.dtype == object \
-            else np.asarray(y)
+    if pd is not None and isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
+            y.dtype, pd.CategoricalDtype):
+        return _categorical_target(y, n_rows)
+    if _extension_dtype(y):
+        arr = _as_scikit_learn_reads(y)
+    elif pd is not None and isinstance(y, pd.Series):
+        arr = np.asarray(y, dtype=object) if y.dtype == object else np.asarray(y)
     else:
         if not isinstance(y, np.ndarray):
             # A list of mixed labels would become strings silently: [1, "a"] -> "1".
@@ -849,32 +910,56 @@ def encode_target(y, n_rows):
         arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = column_or_1d(arr, warn=True)
+    _check_length(arr, n_rows)
+    classes, codes = _plain_target(arr)
+    return Target(classes, codes, classes)
+
+
+def _check_length(arr, n_rows):
     if arr.ndim != 1:
         raise ValueError(f"y must be 1-dimensional, got shape {arr.shape}")
     if len(arr) != n_rows:
         raise ValueError(f"X has {n_rows} rows but y has {len(arr)}")
-    if declared is None:
-        # Whole-number labels (the common case) in one pass: no NaN, infinity or
-        # fraction among them, so they are classes as np.unique gives them.
-        fast = integer_label_codes(arr)
-        if fast is not None:
-            return fast
-    if arr.dtype.kind == "O":
-        missing = np.array([_is_missing_scalar(v) for v in arr], dtype=bool)
-    elif arr.dtype.kind == "f":
-        missing = np.isnan(arr)
-    else:
-        missing = np.zeros(len(arr), dtype=bool)
+
+
+def _refuse_missing(missing):
     if missing.any():
         raise ValueError(f"y holds a missing value (NaN/None) at row "
                          f"{int(np.flatnonzero(missing)[0])}; every case needs a class")
+
+
+def _categorical_target(y, n_rows):
+    """A Categorical target: the declared categories are C4.5's classes, in
+    their order; classes_ those y holds, as scikit-learn reads them."""
+    declared = list(y.categories if isinstance(y, pd.Categorical) else y.cat.categories)
+    check_labels(declared, "the categories of y")
+    declared = np.asarray(declared, dtype=object)
+    sorted_classes(declared)       # refuses categories that cannot be ordered
+    codes = np.asarray(y.codes if isinstance(y, pd.Categorical) else y.cat.codes)
+    _check_length(codes, n_rows)
+    _refuse_missing(codes < 0)
+    _, first = np.unique(codes, return_index=True)      # a case of each class held
+    classes, _ = sorted_classes(_as_scikit_learn_reads(y)[first])
+    if len(classes) > 1 and np.any(classes[1:] == classes[:-1]):
+        raise ValueError(f"the categories of y {declared.tolist()!r:.200} hold labels that "
+                         f"scikit-learn reads as one class")
+    return Target(declared, codes.astype(np.int32), classes)
+
+
+def _plain_target(arr):
+    """(classes, codes) of a target array that declares no classes: its
+    distinct labels, sorted (np.unique)."""
+    # Whole-number labels (the common case) in one pass: no NaN, infinity or
+    # fraction among them, so they are classes as np.unique gives them.
+    fast = integer_label_codes(arr)
+    if fast is not None:
+        return fast
+    if arr.dtype.kind == "O":
+        _refuse_missing(np.array([_is_missing_scalar(v) for v in arr], dtype=bool))
+    elif arr.dtype.kind == "f":
+        _refuse_missing(np.isnan(arr))
     if arr.dtype.kind == "f" and np.isinf(arr).any():
         raise ValueError("y holds an infinite value")
-    if declared is not None:
-        classes = np.asarray(declared, dtype=object)
-        lookup = {c: i for i, c in enumerate(declared)}
-        codes = np.array([lookup[v] for v in arr], dtype=np.int32)
-        return classes, codes
     if arr.dtype.kind == "O":
         _check_label_kinds(arr)
     if arr.dtype.kind in "fiub":

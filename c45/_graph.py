@@ -221,7 +221,7 @@ def export_graphviz(clf, out_file=None, *, tree="final", feature_names=None,
     label : {"all", "root", "none"}, default="all"
         Where the values are labelled (``N = 14``, ``entropy = 0.94``, ``Play: 9``):
         at every node, at the root only, or nowhere (then ``14`` and the class
-        distribution as ``[9, 5]``, in the order of ``classes_``), as
+        distribution as ``[9, 5]``, in the order of ``declared_classes_``), as
         scikit-learn's ``label``.
     filled : bool, default=False
         Fill nodes with their class colour, paler when less pure.

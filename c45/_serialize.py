@@ -17,13 +17,15 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._encode import Schema, _is_missing_scalar, _unmasked, check_labels, check_text
+from c45._encode import (Schema, _is_missing_scalar, _unmasked, check_labels, check_text,
+                         class_columns, sorted_classes)
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
-from c45._state import checked_fitted_state
+from c45._state import check_held_classes, checked_fitted_state
+from c45._classifier import class_map
 from c45._tree_checks import count_nonfinite
 
 FORMAT_NAME = "c45-model"
-FORMAT_VERSION = 2       # 2: the checksum is over the file's own bytes
+FORMAT_VERSION = 3       # 2: the checksum is over the file's own bytes; 3: classes.present
 
 # The deepest tree whose to_dict survives json.dumps at Python's default recursion
 # limit (1000, less the caller's own frames): the dicts nest two levels a tree
@@ -163,9 +165,11 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     names = _feature_names(clf, feature_names)
     f32 = clf.precision == "float32"
     # node_class and value's columns index declared_classes_; _value is written
-    # in the order of classes_, as predict_proba's columns.
+    # in the order of classes_, as predict_proba's columns (a declared class y
+    # held no case of has no weight, and no column).
     classes = [_py(c) for c in clf.declared_classes_]
-    columns = clf._class_columns(clf.declared_classes_)
+    found = class_map(vars(clf))
+    columns = None if found.in_order else found.columns
     if weights:
         clash = [n for n in names if n in _META]
         if clash:
@@ -286,6 +290,7 @@ def dict_predict_proba(tree_dict, X):
     f32 = tree_dict["_precision"] == "float32"
     laplace = bool(tree_dict["_laplace"])
     k = len(classes)
+    n_tree = len(_class_order(tree_dict))       # laplace's k: the trees' classes
     class_index = {}
     for i, c in enumerate(classes):
         class_index.setdefault(c, i)
@@ -304,7 +309,7 @@ def dict_predict_proba(tree_dict, X):
             if feat is None:               # a leaf
                 if weight > 0 and laplace:
                     for c, v in enumerate(node["_value"]):
-                        sums[c] = r(sums[c] + r(r(wt * r(v + 1)) / r(weight + k)))
+                        sums[c] = r(sums[c] + r(r(wt * r(v + 1)) / r(weight + n_tree)))
                 elif weight > 0:
                     for c, v in enumerate(node["_value"]):
                         if v != 0:
@@ -345,14 +350,27 @@ def dict_predict(tree_dict, X):
     ``"_class_order"`` (C4.5's order, as ``clf.predict``; else ``"_classes"``)."""
     proba = dict_predict_proba(tree_dict, X)
     classes = tree_dict["_classes"]
-    order = tree_dict.get("_class_order", classes)
+    order = _class_order(tree_dict)
     position = {c: j for j, c in enumerate(classes)}
-    if not isinstance(order, list) or len(order) != len(classes) or any(
-            c not in position for c in order):
+    held = [c for c in order if c in position]      # C4.5's order of the columns
+    best = np.argmax(proba[:, [position[c] for c in held]], axis=1)
+    return np.asarray([held[j] for j in best], dtype=object)
+
+
+def _class_order(tree_dict):
+    """The dict's "_class_order" (the trees' classes: "_classes" and any class y
+    held no case of), checked."""
+    classes = tree_dict["_classes"]
+    order = tree_dict.get("_class_order", classes)
+    try:
+        fits = (isinstance(order, list) and len(set(order)) == len(order)
+                and set(classes) <= set(order))
+    except TypeError:                   # an unhashable entry
+        fits = False
+    if not fits:
         raise ValueError(f"the dict's _class_order must list its _classes "
-                         f"({classes!r:.80}), got {order!r:.80}")
-    best = np.argmax(proba[:, [position[c] for c in order]], axis=1)
-    return np.asarray([order[j] for j in best], dtype=object)
+                         f"({classes!r:.80}), each once, got {order!r:.80}")
+    return order
 
 
 # ---------------------------------------------------------------------------
@@ -579,11 +597,13 @@ def to_json(clf, indent=None):
         else:
             features.append({"kind": "continuous"})
     # The trees' class order (declared_classes_), as classes_ was before it was
-    # sorted: every c45 reads the file alike, and from_json sorts classes_.
+    # sorted, and the classes y held (classes_) in "present".
     classes = np.asarray(clf.declared_classes_)
-    if classes.dtype.kind not in "biufUSO":
-        raise ValueError(f"classes of dtype {classes.dtype} cannot be stored in a c45 "
-                         f"model file")
+    present = np.asarray(clf.classes_)
+    for a in (classes, present):
+        if a.dtype.kind not in "biufUSO":
+            raise ValueError(f"classes of dtype {a.dtype} cannot be stored in a c45 "
+                             f"model file")
     params, dropped = {}, []
     for name, value in clf.get_params(deep=False).items():
         try:
@@ -604,7 +624,9 @@ def to_json(clf, indent=None):
         "feature_names": None if schema.names is None else [str(n) for n in schema.names],
         "features": features,
         "classes": {"dtype": classes.dtype.str,
-                    "values": [_encode_value(v, "class") for v in classes]},
+                    "values": [_encode_value(v, "class") for v in classes],
+                    "present": {"dtype": present.dtype.str,
+                                "values": [_encode_value(v, "class") for v in present]}},
         "trees": {"final": _encode_tree(clf.tree_), "grown": _encode_tree(clf.grown_tree_)},
     }
     doc["checksum"] = _UNSEALED         # last: the checksum seals what comes before
@@ -638,7 +660,8 @@ _TREE_FIELDS = frozenset(("n_nodes", "n_classes", "value", "value_map")
                          + tuple(_TREE_INT) + _TREE_FLOAT + _TREE_SOFT)
 _TREE_PLACES = {"tree_": "trees.final", "grown_tree_": "trees.grown"}
 _FIELDS = {"features[]": frozenset(("kind", "categories")),
-           "classes": frozenset(("dtype", "values")),
+           "classes": frozenset(("dtype", "values", "present")),
+           "classes.present": frozenset(("dtype", "values")),
            "trees": frozenset(("final", "grown"))}
 
 
@@ -656,6 +679,9 @@ def _check_fields(doc):
     for j, feat in enumerate(doc.get("features") or ()):
         _only_fields(feat, _FIELDS["features[]"], f"features[{j}]")
     _only_fields(doc.get("classes"), _FIELDS["classes"], "classes")
+    if isinstance(doc.get("classes"), dict):
+        _only_fields(doc["classes"].get("present"), _FIELDS["classes.present"],
+                     "classes.present")
     trees = doc.get("trees")
     _only_fields(trees, _FIELDS["trees"], "trees")
     for key in ("final", "grown"):
@@ -828,6 +854,49 @@ def _decode_tree(doc, where, schema, n_classes):
         raise _corrupt(f"{where} {str(exc).removeprefix('c45: invalid tree: ')}") from None
 
 
+def _decode_classes(cls, where, file_size):
+    """The class array of a classes object ({"dtype", "values"}) of the file."""
+    raw_values = _need(cls, "values", list, where)
+    dtype = _class_dtype(_need(cls, "dtype", str, where), raw_values, file_size)
+    values = [_decode_value(v, where) for v in raw_values]
+    if not values:
+        raise _corrupt(f"no {where}")
+    try:
+        check_labels(values, where)
+    except ValueError as exc:
+        raise _corrupt(str(exc)) from None
+    if dtype.kind == "O":
+        classes = np.empty(len(values), dtype=object)
+        classes[:] = values
+    else:
+        try:
+            with np.errstate(over="ignore"):     # refused below: the value changed
+                classes = np.asarray(values, dtype=dtype)
+        except (TypeError, ValueError, OverflowError):
+            raise _corrupt(f"{where} do not fit dtype {dtype}") from None
+        if classes.tolist() != values:          # e.g. 1.5 as int, 1e10 as float16
+            raise _corrupt(f"{where} {values[:5]} change value in dtype {dtype}")
+    return classes
+
+
+def _present_classes(cls, declared, trees, file_size):
+    """classes.present of a file of format 3 (classes_): declared classes, sorted,
+    and those of the others without training weight in the trees."""
+    if not isinstance(cls.get("present"), dict):
+        raise _corrupt("classes.present is missing or not an object (format 3 has it)")
+    present = _decode_classes(cls["present"], "classes.present", file_size)
+    try:
+        class_columns(present, declared)
+        ordered, _ = sorted_classes(present, "classes.present")
+        if ordered.tolist() != present.tolist():
+            raise ValueError(f"they are not sorted: {present.tolist()[:5]}")
+        for tree, where in zip(trees, ("trees.final", "trees.grown")):
+            check_held_classes(tree, present, declared, where)
+    except ValueError as exc:
+        raise _corrupt(f"classes.present contradicts classes or the trees: {exc}") from None
+    return present
+
+
 def _class_dtype(text, values, file_size):
     """The classes' dtype, refused when its item size is more than the file's own
     size could justify (a "|S2147483647" would allocate 2 GiB per class)."""
@@ -926,27 +995,7 @@ def from_json(text):
         raise _corrupt(str(exc)) from None
 
     cls = _need(doc, "classes", dict)
-    raw_values = _need(cls, "values", list, "classes")
-    dtype = _class_dtype(_need(cls, "dtype", str, "classes"), raw_values, len(text))
-    values = [_decode_value(v, "classes") for v in raw_values]
-    if not values:
-        raise _corrupt("no classes")
-    try:
-        check_labels(values, "classes")
-    except ValueError as exc:
-        raise _corrupt(str(exc)) from None
-    if dtype.kind == "O":
-        classes = np.empty(len(values), dtype=object)
-        classes[:] = values
-    else:
-        try:
-            with np.errstate(over="ignore"):     # refused below: the value changed
-                classes = np.asarray(values, dtype=dtype)
-        except (TypeError, ValueError, OverflowError):
-            raise _corrupt(f"classes do not fit dtype {dtype}") from None
-        if classes.tolist() != values:          # e.g. 1.5 as int, 1e10 as float16
-            raise _corrupt(f"classes {values[:5]} change value in dtype {dtype}")
-
+    classes = _decode_classes(cls, "classes", len(text))
     trees = _need(doc, "trees", dict)
     final = _decode_tree(_need(trees, "final", dict, "trees"), "trees.final", schema,
                          len(classes))
@@ -981,7 +1030,11 @@ def from_json(text):
     except (TypeError, ValueError) as exc:
         raise _corrupt(f"params: {exc}") from None
     clf._schema = schema
-    clf.classes_ = classes          # the trees' order: declared_classes_ (below)
+    if version < 3 and "present" not in cls:
+        clf.classes_ = classes      # the trees' order: declared_classes_ (below)
+    else:
+        clf.classes_ = _present_classes(cls, classes, (final, grown), len(text))
+        clf.declared_classes_ = classes
     clf.n_features_in_ = n_features
     if names is not None:
         clf.feature_names_in_ = names

@@ -6,7 +6,7 @@ relies on). C45RulesClassifier's checks (c45/rules/_state.py) use these too.
 import numpy as np
 
 from c45 import _grown, _tree
-from c45._encode import Schema, check_labels, sorted_classes
+from c45._encode import Schema, check_labels, class_columns, sorted_classes
 from c45._tree_checks import tested_features
 from c45._validate_tree import check_model_tree
 
@@ -24,6 +24,9 @@ def checked_fitted_state(state, places=None):
         raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
                          f"than its grown_tree_'s {grown.node_count}: the final tree "
                          f"is a pruning of the grown one (are the two swapped?)")
+    for name, tree in (("tree_", final), ("grown_tree_", grown)):
+        check_held_classes(tree, out["classes_"], classes,
+                           places.get(name) or f"c45: the pickled model's {name}")
     # Kept again against the checked final tree (which may be a new Tree).
     out.update(tree_=final, _grown=_grown.kept_grown(grown, final))
     check = state.get("_train_check")       # prune(X, y) compares its parts
@@ -49,9 +52,10 @@ def checked_schema_and_classes(state):
     """A fitted pickle's (schema, declared_classes_, {classes_ and
     declared_classes_ to set}), and the attributes copying the schema.
 
-    A pickle without declared_classes_ (format 1, and C45RulesClassifier's
-    before it) has the trees' class order in classes_: it becomes
-    declared_classes_, and classes_ its sorted order."""
+    classes_ is a sorted choice of declared_classes_ (those y held; format 2
+    held them all). A pickle without declared_classes_ (format 1, and
+    C45RulesClassifier's before it) has the trees' class order in classes_: it
+    becomes declared_classes_, and classes_ its sorted order."""
     schema = state.get("_schema")
     if not isinstance(schema, Schema):
         raise ValueError("c45: the pickled model has no valid schema")
@@ -61,13 +65,17 @@ def checked_schema_and_classes(state):
     check_classes(declared, "declared_classes_")
     try:
         classes, _ = sorted_classes(declared)
+        if "declared_classes_" in state:
+            class_columns(given, declared)
+            ordered, _ = sorted_classes(given, "the classes_")
     except ValueError as exc:
         raise ValueError(f"c45: the pickled model's {exc}") from None
-    if "declared_classes_" in state and not (
-            given.dtype == classes.dtype and given.tolist() == classes.tolist()):
-        raise ValueError(f"c45: the pickled model's classes_ {given.tolist()[:5]} "
-                         f"are not its declared_classes_ sorted "
-                         f"({classes.tolist()[:5]})")
+    if "declared_classes_" in state:
+        if ordered.tolist() != given.tolist():
+            raise ValueError(f"c45: the pickled model's classes_ {given.tolist()[:5]} "
+                             f"are not its declared_classes_ sorted (those y held, "
+                             f"in the order {ordered.tolist()[:5]})")
+        classes = given
     if state.get("n_features_in_") != schema.n_features:
         raise ValueError("c45: the pickled model's n_features_in_ does not match "
                          "its schema")
@@ -97,6 +105,27 @@ def checked_tree(state, name, schema, classes, place=None):
     if len(classes) != tree.n_classes:
         raise ValueError(f"{place} has {tree.n_classes} classes, classes_ has {len(classes)}")
     return tree
+
+def check_held_classes(tree, classes, declared, place):
+    """A declared class that is not in classes_ (y held no case of it) has no
+    training weight in the tree and is no node's class: predict_proba has no
+    column for it."""
+    found = class_columns(classes, declared)
+    if len(found) == len(declared):
+        return
+    absent = np.setdiff1d(np.arange(len(declared)), found)
+    weighed = absent[np.any(tree.value[:, absent] != 0, axis=0)]
+    if weighed.size:
+        raise ValueError(f"{place} gives training weight to the class "
+                         f"{declared[weighed[0]]!r}, which is not in classes_ (the "
+                         f"classes y held)")
+    named = np.isin(tree.node_class, absent)
+    if named.any():
+        node = int(np.flatnonzero(named)[0])
+        raise ValueError(f"{place}'s node {node} has the class "
+                         f"{declared[tree.node_class[node]]!r}, which is not in "
+                         f"classes_ (the classes y held)")
+
 
 def check_classes(classes, name):
     """classes_ as fit makes it: a 1-D array of distinct known labels of one kind."""

@@ -743,11 +743,10 @@ def cmd_predict(args, out, progress):
                             features=names, encoding=args.encoding,
                             progress=progress.update)
     tree = "grown" if args.unpruned else "final"
-    proba = progress.run(f"classifying {len(X)} cases", clf.predict_proba, X, tree=tree)
-    # C4.5's class order (declared_classes_): its columns, and ties to its first.
-    classes, order = clf.declared_classes_, clf._class_columns(clf.declared_classes_)
-    if order is not None:
-        proba = proba[:, np.argsort(order)]
+    # C4.5's classes in its order (declared_classes_, a class the training data
+    # held no case of too): its columns, and ties to its first.
+    proba = progress.run(f"classifying {len(X)} cases", clf._proba_declared, X, tree=tree)
+    classes = clf.declared_classes_
     pred = classes.take(np.argmax(proba, axis=1))
     if args.output:
         try:

@@ -27,13 +27,15 @@ __all__ = ["predict", "predict_proba"]
 
 
 def _trees(model):
-    """The fitted C4.5 trees of ``model`` and its class labels."""
+    """The fitted C4.5 trees of ``model``, each with the places of its classes_
+    among the model's classes (None: the same classes), and the model's class
+    labels."""
     from sklearn.utils.validation import check_is_fitted
 
     from c45 import C45Classifier
     if isinstance(model, C45Classifier):
         check_is_fitted(model, "tree_")
-        return [model], _np.asarray(model.classes_)
+        return [(model, None)], _np.asarray(model.classes_)
     BlockwiseVotingClassifier = _require(
         "dask_ml.ensemble", "scoring a BlockwiseVotingClassifier").BlockwiseVotingClassifier
     if not isinstance(model, BlockwiseVotingClassifier):
@@ -44,36 +46,52 @@ def _trees(model):
         raise ValueError("c45.dask scores BlockwiseVotingClassifier(voting='soft') "
                          "ensembles only (their trees' probabilities are averaged)")
     classes = _np.asarray(model.classes_)
+    trees = []
     for i, est in enumerate(model.estimators_):
-        if len(est.classes_) != len(classes) or _np.any(est.classes_ != classes):
-            if sorted(est.classes_.tolist()) == sorted(classes.tolist()):
-                raise ValueError(
-                    f"the ensemble's classes {classes.tolist()} are not in the order of "
-                    f"its trees' classes_ {est.classes_.tolist()} (sorted, as their "
-                    f"predict_proba columns): give it classes={est.classes_.tolist()}")
+        if len(est.classes_) == len(classes) and _np.all(est.classes_ == classes):
+            trees.append((est, None))
+            continue
+        if sorted(est.classes_.tolist()) == sorted(classes.tolist()):
             raise ValueError(
-                f"tree {i} of the ensemble knows the classes {list(est.classes_)}, not "
-                f"{list(classes)}: a partition lacked a class. Fit on a y of pandas "
-                f"Categorical dtype with categories={list(classes)} (known categories), "
-                f"so that every tree keeps all classes")
-    return list(model.estimators_), classes
+                f"the ensemble's classes {classes.tolist()} are not in the order of "
+                f"its trees' classes_ {est.classes_.tolist()} (sorted, as their "
+                f"predict_proba columns): give it classes={est.classes_.tolist()}")
+        # A partition without a class: its tree's columns go to their classes, the
+        # others are 0 (the tree saw none of them), as averaged below.
+        index = {c: j for j, c in enumerate(classes.tolist())}
+        unknown = [c for c in est.classes_.tolist() if c not in index]
+        if unknown:
+            raise ValueError(f"tree {i} of the ensemble knows the class {unknown[0]!r}, "
+                             f"which is not among the ensemble's classes {list(classes)}")
+        trees.append((est, _np.array([index[c] for c in est.classes_.tolist()])))
+    return trees, classes
 
 
-def _proba(X, trees):
+def _tree_proba(X, tree, n_classes):
+    est, columns = tree
+    proba = est.predict_proba(X)
+    if columns is None:
+        return proba
+    out = _np.zeros((proba.shape[0], n_classes))
+    out[:, columns] = proba
+    return out
+
+
+def _proba(X, trees, n_classes):
     if len(trees) == 1:
-        return trees[0].predict_proba(X)
-    return _np.stack([t.predict_proba(X) for t in trees]).mean(axis=0)
+        return _tree_proba(X, trees[0], n_classes)
+    return _np.stack([_tree_proba(X, t, n_classes) for t in trees]).mean(axis=0)
 
 
 def _proba_frame(part, trees, classes):
-    return _pd.DataFrame(_proba(part, trees), index=part.index,
+    return _pd.DataFrame(_proba(part, trees, len(classes)), index=part.index,
                         columns=_pd.Index(classes, dtype=classes.dtype))
 
 
 def _labels(X, trees, classes):
-    if len(trees) == 1:
-        return _np.asarray(trees[0].predict(X))     # the class of largest class sum
-    return classes.take(_np.argmax(_proba(X, trees), axis=1))
+    if len(trees) == 1 and trees[0][1] is None:
+        return _np.asarray(trees[0][0].predict(X))     # the class of largest class sum
+    return classes.take(_np.argmax(_proba(X, trees, len(classes)), axis=1))
 
 
 def _label_series(part, trees, classes):
@@ -105,7 +123,8 @@ def predict_proba(model, X):
         return X.map_partitions(_proba_frame, trees, classes, meta=meta)
     if isinstance(X, _da.Array):
         X = _rows_only(X)
-        return X.map_blocks(_proba, trees, chunks=(X.chunks[0], (len(classes),)),
+        return X.map_blocks(_proba, trees, len(classes),
+                            chunks=(X.chunks[0], (len(classes),)),
                             dtype=_np.float64, meta=_np.empty((0, 0), _np.float64))
     raise TypeError(f"X must be a Dask DataFrame or Dask array, got {type(X).__name__}; "
                     f"call model.predict_proba for in-memory data")

@@ -2,7 +2,7 @@
 docs/model-format.md written out again here, apart from c45's own code, so that
 the tests check c45 against the document.
 
-Format 2 (c45 writes it): the file ends with the member
+Formats 2 and 3 (c45 writes 3; the checksum rule is 2's): the file ends with the member
 ``"checksum": "sha256:<hex>"``, and the digest is of the file's UTF-8 bytes
 before the comma that precedes it. Format 1: the digest is of the document
 without its checksum, written canonically (sorted keys, no spaces).

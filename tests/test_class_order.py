@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.calibration import CalibratedClassifierCV
-from sklearn.datasets import load_breast_cancer, load_iris
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer, load_iris, load_wine
+from sklearn.metrics import get_scorer
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.preprocessing import label_binarize
 
@@ -23,6 +25,8 @@ from c45 import (C45Classifier, C45RulesClassifier, cli, dict_predict, dict_pred
                  export_rules, export_text, from_json, to_dict, to_json)
 from c45.datasets import load_golf
 from c45.rules import evaluation_text
+
+from model_files import sealed
 
 FORMAT1 = Path(__file__).resolve().parent / "data" / "format1"
 REFERENCE = Path(__file__).resolve().parent / "data" / "reference"
@@ -261,7 +265,10 @@ def test_a_state_of_format_1_loads_with_its_classes_as_the_declared_order():
     X, y = load_golf()
     clf = C45Classifier().fit(X, y)
     state = clf.__getstate__()
-    assert state["_pickle_format"] == 2
+    assert state["_pickle_format"] == 3
+    fmt2 = C45Classifier.__new__(C45Classifier)
+    fmt2.__setstate__(dict(state, _pickle_format=2))      # format 2's state is the same
+    _same_model(fmt2, clf, X)
     state.update(_pickle_format=1, classes_=state.pop("declared_classes_"))
     old = C45Classifier.__new__(C45Classifier)
     old.__setstate__(state)
@@ -293,11 +300,11 @@ def test_a_pickle_whose_classes_are_not_its_declared_ones_sorted_is_refused():
         C45Classifier().__setstate__(state)
     state = C45Classifier().fit(X, y).__getstate__()
     del state["declared_classes_"]
-    with pytest.raises(ValueError, match=r"\(format 2\) has no declared_classes_"):
+    with pytest.raises(ValueError, match=r"\(format 3\) has no declared_classes_"):
         C45Classifier().__setstate__(state)
     state = C45Classifier().fit(X, y).__getstate__()
-    state["_pickle_format"] = 3
-    with pytest.raises(ValueError, match="format 3; c45 .* reads formats 1, 2 only"):
+    state["_pickle_format"] = 4
+    with pytest.raises(ValueError, match="format 4; c45 .* reads formats 1, 2, 3 only"):
         C45Classifier().__setstate__(state)
 
 
@@ -366,3 +373,351 @@ def test_dask_refuses_an_ensemble_whose_classes_are_not_sorted():
             else:
                 with pytest.raises(ValueError, match=r"give it classes=\[\"Don't Play\", "):
                     c45.dask.predict_proba(voter, dd.from_pandas(X, npartitions=2))
+
+
+# -- classes_ as scikit-learn's own tree has them ---------------------------------
+# A Categorical's declared categories are C4.5's classes (the trees' class set and
+# order: Release 8 counts a declared class without cases); classes_ holds the
+# classes y holds, as scikit-learn's DecisionTreeClassifier reads the same y.
+_LABELS = ["b", "a", "c"] * 6
+
+
+def _y_kinds():
+    ints = [3, 1, 2] * 6
+    bools = [True, False, True] * 6
+    return {
+        "bool array": np.array(bools),
+        "bool list": bools,
+        "int list": ints,
+        "uint8 array": np.array(ints, dtype=np.uint8),
+        "mixed int and float list": [3, 1.0, 2] * 6,
+        "whole floats": np.array(ints, dtype=float),
+        "str array": np.array(_LABELS),
+        "object str array": np.array(_LABELS, dtype=object),
+        "bytes array": np.array([s.encode() for s in _LABELS]),
+        "str list": list(_LABELS),
+        "Int64 array": pd.array(ints, dtype="Int64"),
+        "Int64 Series": pd.Series(ints, dtype="Int64"),
+        "UInt8 Series": pd.Series(ints, dtype="UInt8"),
+        "Float64 Series": pd.Series(ints, dtype="Float64"),
+        "boolean array": pd.array(bools, dtype="boolean"),
+        "boolean Series": pd.Series(bools, dtype="boolean"),
+        "string array": pd.array(_LABELS, dtype="string"),
+        "string Series": pd.Series(_LABELS, dtype="string"),
+        "default Series of str": pd.Series(_LABELS),     # pandas 3: its str dtype
+        "bool Series": pd.Series(bools),
+        "Categorical, unused categories": pd.Categorical(
+            _LABELS, categories=["zz", "c", "a", "b", "0"]),
+        "Categorical Series, unused categories": pd.Series(pd.Categorical(
+            _LABELS, categories=["c", "zz", "b", "a"])),
+        "ordered Categorical, unused": pd.Categorical(
+            _LABELS, categories=["c", "b", "q", "a"], ordered=True),
+        "Categorical of ints, unused": pd.Categorical(ints, categories=[5, 3, 1, 2]),
+        "Categorical of bools": pd.Categorical(bools, categories=[True, False]),
+        "Categorical of bools, one used": pd.Categorical([True] * 18,
+                                                         categories=[True, False]),
+        "DataFrame column, Categorical": pd.DataFrame({"y": pd.Categorical(
+            _LABELS, categories=["c", "zz", "b", "a"])}),
+    }
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("kind", list(_y_kinds()))
+def test_classes_are_those_of_scikit_learns_tree(est, kind):
+    from sklearn.tree import DecisionTreeClassifier
+    y = _y_kinds()[kind]
+    X = np.arange(18.0).reshape(-1, 1) % 7
+    want = DecisionTreeClassifier().fit(X, y).classes_
+    clf = type(est)(min_samples_leaf=1).fit(X, y)
+    assert clf.classes_.dtype == want.dtype
+    assert clf.classes_.tolist() == want.tolist()
+    assert clf.n_classes_ == len(want)
+    proba = clf.predict_proba(X)
+    assert proba.shape == (18, len(want))
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    pred = clf.predict(X)
+    assert pred.dtype == want.dtype and set(pred.tolist()) <= set(want.tolist())
+    # predict is the class of predict_proba's column of largest probability
+    np.testing.assert_array_equal(proba[np.arange(18), np.searchsorted(want, pred)],
+                                  proba.max(axis=1))
+    if isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
+        cats = y.cat.categories if isinstance(y, pd.Series) else y.categories
+        assert clf.declared_classes_.tolist() == list(cats)         # C4.5's order
+    for again in (pickle.loads(pickle.dumps(clf)),) + (
+            (from_json(to_json(clf)),) if isinstance(clf, C45Classifier) else ()):
+        _same_model(again, clf, X)
+
+
+def test_a_declared_class_without_cases_is_not_a_class_of_classes_(tmp_path, capsys):
+    """hypo.names declares hyperthyroid, which no case of hypo.data has: the trees
+    and Release 8's output count it (test_reference_r8 compares them), classes_
+    and predict_proba leave it out, as scikit-learn's tree does."""
+    from sklearn.tree import DecisionTreeClassifier
+    from c45.io import read_c45
+    X, y = read_c45(REFERENCE / "hypo")
+    assert "hyperthyroid" in y.cat.categories and "hyperthyroid" not in set(y)
+    clf = C45Classifier().fit(X, y)
+    assert clf.declared_classes_.tolist() == list(y.cat.categories)
+    assert clf.tree_.n_classes == 5 and clf.n_classes_ == 4
+    sk = DecisionTreeClassifier().fit(np.zeros((len(y), 1)), y)   # its classes: y's
+    assert clf.classes_.dtype == sk.classes_.dtype
+    assert clf.classes_.tolist() == sk.classes_.tolist() == sorted(set(y))
+    proba = clf.predict_proba(X)
+    assert proba.shape == (len(X), 4)
+    declared = clf._proba_declared(X)
+    assert not declared[:, 0].any()          # hyperthyroid: no weight, no column
+    columns = [list(clf.declared_classes_).index(c) for c in clf.classes_]
+    np.testing.assert_array_equal(proba, declared[:, columns])
+    np.testing.assert_array_equal(
+        clf.predict(X), clf.declared_classes_.take(np.argmax(declared, axis=1)))
+    # The CLI prints C4.5's confusion matrix with the declared class's row, and
+    # predicts with a column per declared class, in C4.5's order.
+    model = tmp_path / "hypo.json"
+    assert cli.main(["fit", "-f", str(REFERENCE / "hypo"), "--save", str(model)]) == 0
+    assert "(a): class hyperthyroid" in capsys.readouterr().out
+    out = tmp_path / "pred.csv"
+    assert cli.main(["predict", "--model", str(model), "-f", str(REFERENCE / "hypo"),
+                     "--proba", "-o", str(out), "-q"]) == 0
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(table.columns) == (["predicted"] + [f"P({c})" for c in y.cat.categories]
+                                   + ["actual"])
+    assert (table["P(hyperthyroid)"].astype(float) == 0).all()
+    np.testing.assert_array_equal(table["predicted"], clf.predict(X))
+
+
+def _unused(name):
+    """(X, y as a Categorical with unused categories, in a declared order that is
+    not the sorted one, the same labels as plain strings)."""
+    loader, order = {"iris": (load_iris, ["virginica", "zz", "versicolor", "setosa", "aa"]),
+                     "wine": (load_wine, ["class_2", "zz", "class_0", "class_1"]),
+                     "breast_cancer": (load_breast_cancer,
+                                       ["zz", "malignant", "benign", "aa"])}[name]
+    d = loader(as_frame=True)
+    labels = np.asarray(d.target_names)[d.target].astype(object)
+    y = pd.Series(pd.Categorical(labels, categories=order), name="class")
+    return d.data, y, labels
+
+
+UNUSED_SCORING = [("iris", "roc_auc_ovr"), ("iris", "neg_log_loss"),
+                  ("iris", "top_k_accuracy"), ("wine", "roc_auc_ovr"),
+                  ("wine", "neg_log_loss"), ("wine", "top_k_accuracy")]
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("name, scoring", UNUSED_SCORING)
+def test_scorers_on_a_target_with_unused_categories_match_plain_labels(est, name, scoring):
+    X, y, labels = _unused(name)
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    got = cross_val_score(est, X, y, scoring=scoring, cv=cv, error_score="raise")
+    want = cross_val_score(est, X, labels, scoring=scoring, cv=cv)
+    np.testing.assert_array_equal(got, want)
+    if scoring.startswith("roc_auc"):
+        assert got.mean() > 0.9
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("scoring", ["roc_auc", "neg_log_loss", "accuracy"])
+def test_binary_scorers_with_an_unused_category(est, scoring):
+    """Two classes used, two declared without cases: Release 8 counts declared
+    classes (MinSplit is 10% of the cases per class), so the trees may differ from
+    those of the plain labels; the scorers read them as they read the same
+    models scored with the plain labels."""
+    X, y, labels = _unused("breast_cancer")
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    got = cross_val_score(est, X, y, scoring=scoring, cv=cv, error_score="raise")
+    scorer = get_scorer(scoring)
+    want = []
+    for train, test in cv.split(X, labels):
+        model = clone(est).fit(X.iloc[train], y.iloc[train])
+        assert model.classes_.tolist() == ["benign", "malignant"]
+        want.append(scorer(model, X.iloc[test], labels[test]))
+    np.testing.assert_array_equal(got, want)
+    if scoring == "roc_auc":
+        assert got.mean() > 0.9
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_calibration_on_a_target_with_unused_categories(est):
+    X, y, labels = _unused("iris")
+    got = CalibratedClassifierCV(est, cv=2).fit(X, y)
+    want = CalibratedClassifierCV(est, cv=2).fit(X, labels)
+    np.testing.assert_array_equal(got.classes_, want.classes_)
+    np.testing.assert_array_equal(got.predict_proba(X), want.predict_proba(X))
+
+
+@pytest.mark.parametrize("est, grid", [
+    (C45Classifier(), {"confidence": [0.1, 0.25], "min_samples_leaf": [2, 5]}),
+    (C45RulesClassifier(), {"min_samples_leaf": [1, 2, 5]})],
+    ids=["C45Classifier", "C45RulesClassifier"])
+def test_grid_search_by_log_loss_on_a_target_with_unused_categories(est, grid):
+    """Each split's score is that of the same model scored with the plain labels
+    (the trees are Release 8's for the declared classes: see above)."""
+    X, y, labels = _unused("iris")
+    cv = StratifiedKFold(3, shuffle=True, random_state=1)
+    got = GridSearchCV(est, grid, scoring="neg_log_loss", cv=cv).fit(X, y)
+    scorer = get_scorer("neg_log_loss")
+    for i, params in enumerate(got.cv_results_["params"]):
+        for k, (train, test) in enumerate(cv.split(X, labels)):
+            model = clone(est).set_params(**params).fit(X.iloc[train], y.iloc[train])
+            assert got.cv_results_[f"split{k}_test_score"][i] == scorer(
+                model, X.iloc[test], labels[test])
+    assert got.best_score_ > -3
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+def test_laplace_with_unused_categories_shares_among_the_classes_of_y(precision):
+    """Laplace's (n_c + 1) / (N + k) counts the trees' k classes; without a
+    column for a class y held no case of, each row is normalised over the
+    others: at a leaf, (n_c + 1) / (N + k') over the k' classes of y."""
+    X, y, labels = _unused("iris")
+    clf = C45Classifier(laplace=True, precision=precision).fit(X, y)
+    proba = clf.predict_proba(X)
+    value = clf.tree_.value[clf.apply(X)][:, [list(clf.declared_classes_).index(c)
+                                              for c in clf.classes_]]
+    want = (value + 1) / (value.sum(axis=1, keepdims=True) + 3)
+    np.testing.assert_allclose(proba, want, rtol=1e-6)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    d = to_dict(clf, weights=True)
+    assert d["_class_order"] == list(y.cat.categories) and d["_classes"] == sorted(set(labels))
+    np.testing.assert_array_equal(dict_predict_proba(d, X), proba)
+    np.testing.assert_array_equal(dict_predict(d, X), clf.predict(X))
+    _same_model(from_json(to_json(clf)), clf, X)
+
+
+def test_round_trips_with_unused_categories():
+    X, y, labels = _unused("iris")
+    clf = C45Classifier().fit(X, y)
+    assert clf.classes_.tolist() == ["setosa", "versicolor", "virginica"]
+    _same_model(pickle.loads(pickle.dumps(clf)), clf, X)
+    _same_model(from_json(to_json(clf)), clf, X)
+    doc = json.loads(to_json(clf))
+    assert doc["format_version"] == 3
+    assert doc["classes"]["values"] == list(y.cat.categories)
+    assert doc["classes"]["present"] == {"dtype": "|O", "values": clf.classes_.tolist()}
+    d = to_dict(clf, weights=True)
+    np.testing.assert_array_equal(dict_predict_proba(d, X), clf.predict_proba(X))
+    np.testing.assert_array_equal(dict_predict(d, X), clf.predict(X))
+    rules = C45RulesClassifier().fit(X, y)
+    again = pickle.loads(pickle.dumps(rules))
+    _same_model(again, rules, X)
+    assert export_rules(again, evaluation=True) == export_rules(rules, evaluation=True)
+
+
+def _edited(clf, edit):
+    doc = json.loads(to_json(clf))
+    edit(doc)
+    return sealed(doc)
+
+
+def test_a_model_file_whose_classes_contradict_its_trees_is_refused():
+    X, y, _ = _unused("iris")
+    clf = C45Classifier().fit(X, y)
+
+    def drop_a_class(doc):                  # virginica has training weight
+        doc["classes"]["present"]["values"].remove("virginica")
+
+    def add_an_unused_class(doc):           # fine: a class of y with no weight
+        doc["classes"]["present"]["values"].insert(0, "aa")
+
+    def unsorted(doc):
+        doc["classes"]["present"]["values"].reverse()
+
+    def undeclared(doc):
+        doc["classes"]["present"]["values"].append("zzz")
+
+    def missing(doc):
+        del doc["classes"]["present"]
+
+    with pytest.raises(ValueError, match=r"classes\.present .* trees\.final gives "
+                                         r"training weight to the class 'virginica'"):
+        from_json(_edited(clf, drop_a_class))
+    loaded = from_json(_edited(clf, add_an_unused_class))
+    assert loaded.classes_.tolist() == ["aa", "setosa", "versicolor", "virginica"]
+    assert not loaded.predict_proba(X)[:, 0].any()
+    with pytest.raises(ValueError, match=r"classes\.present .* not sorted"):
+        from_json(_edited(clf, unsorted))
+    with pytest.raises(ValueError, match=r"classes\.present .* 'zzz', which is not one "
+                                         r"of the declared_classes_"):
+        from_json(_edited(clf, undeclared))
+    with pytest.raises(ValueError, match=r"classes\.present is missing"):
+        from_json(_edited(clf, missing))
+
+    def version_2(doc):                     # format 2's classes_: all, sorted
+        doc["format_version"] = 2
+        del doc["classes"]["present"]
+    old = from_json(_edited(clf, version_2))
+    assert old.classes_.tolist() == sorted(y.cat.categories)
+    assert old.declared_classes_.tolist() == list(y.cat.categories)
+    np.testing.assert_array_equal(old.predict(X), clf.predict(X))
+    proba = old.predict_proba(X)
+    np.testing.assert_array_equal(proba[:, [1, 2, 3]], clf.predict_proba(X))
+    assert not proba[:, [0, 4]].any()
+
+
+def test_a_pickle_whose_classes_contradict_its_trees_is_refused():
+    X, y, _ = _unused("iris")
+    state = C45Classifier().fit(X, y).__getstate__()
+    state["classes_"] = state["classes_"][:2]
+    with pytest.raises(ValueError, match="tree_ gives training weight to the class "
+                                         "'virginica', which is not in classes_"):
+        C45Classifier().__setstate__(state)
+    rules = C45RulesClassifier().fit(X, y).__getstate__()
+    rules["classes_"] = rules["classes_"][:2]
+    with pytest.raises(ValueError, match="grown_tree_ gives training weight"):
+        C45RulesClassifier().__setstate__(rules)
+
+
+def test_class_weight_balanced_counts_the_classes_y_holds():
+    """scikit-learn's n / (k * n_c) over the k classes y holds, not the declared ones."""
+    from sklearn.utils.class_weight import compute_sample_weight
+    X, y, labels = _unused("wine")
+    a = C45Classifier(class_weight="balanced").fit(X, y)
+    b = C45Classifier().fit(X, y, sample_weight=compute_sample_weight("balanced", labels))
+    np.testing.assert_array_equal(a.tree_.value, b.tree_.value)
+    assert export_text(a) == export_text(b)
+
+
+def test_reduced_error_pruning_with_unused_categories():
+    X, y, labels = _unused("iris")
+    kw = dict(pruning="reduced_error", random_state=0)
+    a = C45Classifier(**kw).fit(X, y)
+    assert a.classes_.tolist() == sorted(set(labels))
+    np.testing.assert_allclose(a.predict_proba(X).sum(axis=1), 1.0)
+    b = C45Classifier(**kw).fit(X.iloc[::2], y.iloc[::2], X_val=X.iloc[1::2],
+                                y_val=labels[1::2])
+    c = C45Classifier(**kw).fit(X.iloc[::2], y.iloc[::2], X_val=X.iloc[1::2],
+                                y_val=y.iloc[1::2])
+    assert export_text(b) == export_text(c)
+
+
+def test_an_arff_class_declared_without_cases(tmp_path):
+    from sklearn.tree import DecisionTreeClassifier
+    from c45.io import read_arff
+    path = tmp_path / "t.arff"
+    rows = "\n".join(f"{i % 7},{'no' if i % 3 else 'yes'}" for i in range(30))
+    path.write_text("@relation t\n@attribute x numeric\n"
+                    "@attribute class {yes,maybe,no}\n@data\n" + rows + "\n")
+    X, y = read_arff(path)
+    assert list(y.cat.categories) == ["yes", "maybe", "no"]
+    clf = C45Classifier(min_samples_leaf=1).fit(X, y)
+    sk = DecisionTreeClassifier().fit(X, y)
+    assert clf.classes_.tolist() == sk.classes_.tolist() == ["no", "yes"]
+    assert clf.declared_classes_.tolist() == ["yes", "maybe", "no"]
+    assert clf.predict_proba(X).shape == sk.predict_proba(X).shape == (30, 2)
+    assert set(clf.predict(X)) <= {"no", "yes"}
+
+
+def test_predict_never_names_a_class_without_cases(monkeypatch):
+    """Where every class sum is 0 (only float32 underflow of tiny weights gets
+    there), C4.5's first largest sum is the first declared class, here one y
+    held no case of: predict names the first class of y in C4.5's order."""
+    X, y, _ = _unused("iris")                # declared: virginica, zz, versicolor, ...
+    y = y.cat.reorder_categories(["zz", "versicolor", "virginica", "setosa", "aa"])
+    clf = C45Classifier().fit(X, y)
+    assert clf.predict(X[:3]).tolist() == ["setosa"] * 3
+
+    def zero_sums(self, X, tree=None, fitted=None, classes_only=False, proba=False):
+        m = len(X)
+        return np.zeros(m, np.intp) if classes_only else np.zeros((m, 5))
+    monkeypatch.setattr(C45Classifier, "_sums", zero_sums)
+    assert clf.predict(X[:3]).tolist() == ["versicolor"] * 3

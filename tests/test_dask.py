@@ -228,13 +228,35 @@ def test_blockwise_voting_trains_one_tree_per_partition(client):
     assert abs(voting_acc - single_acc) < 0.03
 
 
-def test_blockwise_voting_refuses_trees_with_missing_classes(client):
+def test_blockwise_voting_puts_a_tree_missing_a_class_under_its_classes(client):
+    """A partition without a class gives a tree whose classes_ lack it (as
+    scikit-learn's trees, a Categorical y too): its probability columns go under
+    the ensemble's classes, 0 for the class it never saw."""
     X, y = make_frame(600, seed=5)
     order = np.argsort(y, kind="stable")          # sorted: the first partition is all "neg"
     X, y = X.iloc[order].reset_index(drop=True), y[order]
     voter = BlockwiseVotingClassifier(C45Classifier(), voting="soft",
                                       classes=["neg", "pos"])
+    dy = dd.from_pandas(pd.Series(y), npartitions=3, sort=False)
     voter.fit(dd.from_pandas(X, npartitions=3, sort=False),
-              dd.from_pandas(pd.Series(y), npartitions=3, sort=False))
-    with pytest.raises(ValueError, match="Categorical dtype"):
+              dy.astype(pd.CategoricalDtype(["neg", "pos"])))
+    assert [list(e.classes_) for e in voter.estimators_][0] == ["neg"]
+    assert any(list(e.classes_) == ["neg", "pos"] for e in voter.estimators_)
+    dX = dd.from_pandas(X, npartitions=2)
+    proba = c45.dask.predict_proba(voter, dX).compute()
+    want = np.zeros((len(X), 2))
+    for est in voter.estimators_:
+        want[:, [["neg", "pos"].index(c) for c in est.classes_]] += est.predict_proba(X)
+    want /= len(voter.estimators_)
+    np.testing.assert_allclose(proba.to_numpy(), want, rtol=0, atol=1e-15)
+    labels = c45.dask.predict(voter, dX).compute().to_numpy()
+    np.testing.assert_array_equal(labels, np.array(["neg", "pos"])[want.argmax(axis=1)])
+
+
+def test_blockwise_voting_refuses_a_tree_with_a_class_the_ensemble_lacks(client):
+    X, y = make_frame(600, seed=5)
+    voter = BlockwiseVotingClassifier(C45Classifier(), voting="soft", classes=["neg", "pos"])
+    voter.fit(dd.from_pandas(X, npartitions=2), dd.from_pandas(pd.Series(y), npartitions=2))
+    voter.classes_ = np.array(["neg", "other"])
+    with pytest.raises(ValueError, match="knows the class 'pos', which is not among"):
         c45.dask.predict(voter, dd.from_pandas(X, npartitions=2))

@@ -244,11 +244,12 @@ def test_json_keeps_value_types_and_class_dtype():
 def test_json_format_is_documented_fields(golf):
     _, _, clf = golf
     doc = json.loads(to_json(clf))
-    assert doc["format"] == "c45-model" and doc["format_version"] == 2
+    assert doc["format"] == "c45-model" and doc["format_version"] == 3
     assert doc["features"][0] == {"kind": "discrete",
                                   "categories": ["sunny", "overcast", "rain"]}
     assert doc["features"][1] == {"kind": "continuous"}
-    assert doc["classes"] == {"dtype": "|O", "values": ["Play", "Don't Play"]}
+    assert doc["classes"] == {"dtype": "|O", "values": ["Play", "Don't Play"],
+                              "present": {"dtype": "|O", "values": ["Don't Play", "Play"]}}
     assert doc["trees"]["final"]["threshold"][1] == 75.0
     assert list(doc)[-1] == "checksum"
     assert model_files.checksum_matches(to_json(clf))
@@ -280,10 +281,10 @@ def test_json_refuses_bad_files(golf):
     with pytest.raises(ValueError, match="not UTF-8"):
         from_json(b"\xff\xfe{")
     newer = json.loads(text)
-    newer["format_version"] = 3
-    with pytest.raises(ValueError, match="format version 3, newer"):
+    newer["format_version"] = 4
+    with pytest.raises(ValueError, match="format version 4, newer"):
         from_json(json.dumps(newer))
-    with pytest.raises(ValueError, match="format version 3, newer"):
+    with pytest.raises(ValueError, match="format version 4, newer"):
         from_json(_resign(newer))
     changed = text.replace('"weight": [14.0', '"weight": [15.0')
     assert changed != text

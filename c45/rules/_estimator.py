@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params
-from c45._classifier import C45Classifier, ClassCounts, InputTags
+from c45._classifier import C45Classifier, ClassCounts, InputTags, class_map
 from c45._encode import encode_predict, encode_target
 from c45.rules._builder import RuleBuilder
 from c45.rules._ruleset import rule_mask, tally
@@ -74,8 +74,8 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
     default_class_ : label
     classes_, declared_classes_, n_classes_, n_outputs_, n_features_in_,
     feature_names_in_, categories_ :
-        As for C45Classifier: ``classes_`` sorted (``predict_proba``'s columns),
-        ``declared_classes_`` in C4.5's order, which the rules' ``class_index``
+        As for C45Classifier: ``classes_`` the classes y holds, sorted
+        (``predict_proba``'s columns), ``declared_classes_`` in C4.5's order, which the rules' ``class_index``
         and the printed reports use.
     candidate_rules_ : list of Rule
         Every numbered rule before the per-class selection.
@@ -163,8 +163,9 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
         f32 = self.precision == "float32"
         # The training data encoded as the tree saw it (same schema, same classes).
         cont, codes = encode_predict(schema, X, f32)
-        classes, y_codes = encode_target(y, cont.shape[1])
-        if not np.array_equal(classes, tree_clf.declared_classes_):   # pragma: no cover
+        target = encode_target(y, cont.shape[1])
+        y_codes = target.codes
+        if not np.array_equal(target.declared, tree_clf.declared_classes_):   # pragma: no cover
             raise RuntimeError("c45: the class encoding changed between tree and rules")
         classes = tree_clf.declared_classes_
         names = getattr(tree_clf, "feature_names_in_", None)
@@ -183,7 +184,8 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
         fitted["grown_tree_"] = tree_clf.grown_tree_
         fitted["_schema"] = schema
         # The rules' class indices (class_index, the default) index
-        # declared_classes_, C4.5's order; classes_ is sorted, as tree_clf's.
+        # declared_classes_, C4.5's order; classes_ is tree_clf's (those y held,
+        # sorted).
         fitted["classes_"] = tree_clf.classes_
         fitted["declared_classes_"] = classes
         fitted["n_features_in_"] = tree_clf.n_features_in_
@@ -237,22 +239,24 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
         whose conditions hold), or -1 where the default class applies."""
         return self._apply(X)[1]
 
-    def predict(self, X):
-        """The class of the first rule whose conditions hold, else the default."""
-        return self._predict(X)[1]
-
     def _predict(self, X):
         fitted, first = self._apply(X)
         cls = np.array([r.class_index for r in fitted["rules_"]]
                        + [fitted["_default_index"]], dtype=np.int64)
-        return fitted, fitted["declared_classes_"].take(cls[first])
+        # Each rule's class, and the default, is one y held (checked in pickles).
+        column = class_map(fitted).position.take(cls[first])
+        return fitted, column
+
+    def predict(self, X):
+        """The class of the first rule whose conditions hold, else the default."""
+        fitted, column = self._predict(X)
+        return fitted["classes_"].take(column)
 
     def predict_proba(self, X):
         """One-hot class membership of :meth:`predict` (rules give no distribution)."""
-        fitted, pred = self._predict(X)
-        lookup = {c: i for i, c in enumerate(fitted["classes_"])}
-        out = np.zeros((len(pred), len(lookup)))
-        out[np.arange(len(pred)), [lookup[p] for p in pred]] = 1.0
+        fitted, column = self._predict(X)
+        out = np.zeros((len(column), len(fitted["classes_"])))
+        out[np.arange(len(column)), column] = 1.0
         return out
 
     def predict_log_proba(self, X):

@@ -11,8 +11,8 @@ from functools import partial
 
 import numpy as np
 
-from c45._classifier import C45Classifier
-from c45._state import checked_schema_and_classes, checked_tree
+from c45._classifier import C45Classifier, class_map
+from c45._state import check_held_classes, checked_schema_and_classes, checked_tree
 from c45._params import PRECISION as _PRECISION, finite_number as _finite_number
 from c45.rules._ruleset import Condition, Rule
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, SUBSET_KIND
@@ -143,15 +143,26 @@ def checked_rules_state(state):
     declared_classes_ had the rules' class order in classes_)."""
     schema, classes, out = checked_schema_and_classes(state)
     tree = checked_tree(state, "grown_tree_", schema, classes)
+    check_held_classes(tree, out["classes_"], classes,
+                       "c45: the pickled rules model's grown_tree_")
     est = state.get("tree_estimator_")
     if type(est) is not C45Classifier or not np.array_equal(
-            getattr(est, "declared_classes_", None), classes):
+            getattr(est, "declared_classes_", None), classes) or not np.array_equal(
+            getattr(est, "classes_", None), out["classes_"]):
         _refuse("tree_estimator_", est, "the fitted C45Classifier of its classes")
     if state.get("precision") not in _PRECISION:
         _refuse("precision", state.get("precision"), f"one of {list(_PRECISION)}")
     for name in ("rules_", "ordered_rules_", "candidate_rules_"):
         _check_list(state, name, partial(_check_rule, schema=schema, classes=classes))
     _check_evaluation_state(state, classes)
+    # predict names the class of a rule, or the default, by its place in classes_.
+    position = class_map(out).position
+    for name in ("rules_", "ordered_rules_", "candidate_rules_"):
+        for i, r in enumerate(state[name]):
+            if position[r.class_index] < 0:
+                _refuse(f"{name}[{i}].class_", r.class_, "a class of classes_")
+    if position[state["_default_index"]] < 0:
+        _refuse("default_class_", state.get("default_class_"), "a class of classes_")
     _check_list(state, "class_order_")
     _check_list(state, "pruning_log_")
     if type(state.get("selection_")) is not dict:
