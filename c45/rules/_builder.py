@@ -58,7 +58,7 @@ class RuleBuilder:
                  f32=True):
         self.tree = tree
         self.cont, self.codes, self.col = cont, codes, schema.col
-        self.y = np.asarray(y, dtype=np.int64)
+        self.y = np.ascontiguousarray(y, dtype=np.int64)
         self.n = len(self.y)
         self.k = len(classes)
         self.schema = schema
@@ -146,14 +146,13 @@ class RuleBuilder:
         default_error = _r32(self.f32, 1.0 - (self.class_count[target] + 1.0) / (n + 2.0))
         path = list(cand.conditions)
         conds = list(path)
-        not_class = (self.y != target).view(np.uint8)
         trace = []
         while True:
             m = len(conds)
             # Total[0] counts the cases satisfying every remaining condition;
             # leaving condition d out adds those failing d alone (one pass).
             total0, errors0, add_total, add_errors = _match.drop_counts(
-                self.cont, self.codes, pack_rules([conds], self.col), not_class)
+                self.cont, self.codes, pack_rules([conds], self.col), self.y, target)
             add_total, add_errors = add_total.tolist(), add_errors.tolist()
             actual0, pess0 = self._rates(total0, errors0, default_error)
             rows = [(errors0, total0, pess0, None)]
@@ -285,7 +284,7 @@ class RuleBuilder:
         self.selection = {}
         for c in range(self.k):
             mine = [r for r in rules if r.class_index == c]
-            search = SubsetSearch([self.active[r.number] for r in mine],
+            search = SubsetSearch(cover[[i for i, r in enumerate(rules) if r.class_index == c]],
                                   [r.bits for r in mine], self.y == c, self.lengths)
             if len(mine) <= _EXHAUSTIVE_MAX:
                 best_sel, best_cost = search.exhaustive()

@@ -242,7 +242,7 @@ def covers(cont, disc, packed):
     return out.view(bool)
 
 
-cdef void drop_counts_pass(const Packed* p, const uint8_t* wrong, int64_t* counts,
+cdef void drop_counts_pass(const Packed* p, const int64_t* y, int64_t target, int64_t* counts,
                            int64_t* add_total, int64_t* add_errors,
                            Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t i, c, which, fails, m = p.rule_start[1]
@@ -257,29 +257,30 @@ cdef void drop_counts_pass(const Packed* p, const uint8_t* wrong, int64_t* count
                 which = c
         if fails == 0:
             counts[0] += 1
-            counts[1] += wrong[i]
+            counts[1] += y[i] != target
         elif fails == 1:
             add_total[which] += 1
-            add_errors[which] += wrong[i]
+            add_errors[which] += y[i] != target
         if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
             return
 
 
-def drop_counts(cont, disc, packed, const uint8_t[::1] wrong):
-    """For one rule (packed alone) of m conditions and the cases it would get
-    wrong: (total, errors, add_total, add_errors). total and errors count the
-    cases satisfying every condition (and of them the wrong ones); add_total[d]
-    and add_errors[d] those failing condition d alone, which leaving d out adds."""
+def drop_counts(cont, disc, packed, const int64_t[::1] y, int64_t target):
+    """For one rule (packed alone) of m conditions and the cases' classes y, the
+    rule's being target: (total, errors, add_total, add_errors). total and errors
+    count the cases satisfying every condition (and of them those of another
+    class); add_total[d] and add_errors[d] those failing condition d alone, which
+    leaving d out adds."""
     cdef _Rules rules = _Rules(cont, disc, packed)
     cdef Packed* p = &rules.p
     cdef int64_t counts[2]
-    if p.n_rules != 1 or wrong.shape[0] != p.n:
-        raise ValueError("c45: drop_counts takes one rule and a flag per case")
+    if p.n_rules != 1 or y.shape[0] != p.n:
+        raise ValueError("c45: drop_counts takes one rule and a class per case")
     cdef Py_ssize_t m = p.rule_start[1]
     add_total = np.zeros(m + 1, dtype=np.int64)     # + 1: never empty
     add_errors = np.zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] at = add_total, ae = add_errors
-    cdef const uint8_t* wp = &wrong[0] if p.n else NULL
+    cdef const int64_t* yp = &y[0] if p.n else NULL
     counts[0] = counts[1] = 0
     cdef Interrupt intr
     cdef Py_ssize_t tests = p.n * m
@@ -287,9 +288,9 @@ def drop_counts(cont, disc, packed, const uint8_t[::1] wrong):
     try:
         if tests >= RELEASE_FROM:
             with nogil:
-                drop_counts_pass(p, wp, counts, &at[0], &ae[0], &intr)
+                drop_counts_pass(p, yp, target, counts, &at[0], &ae[0], &intr)
         else:
-            drop_counts_pass(p, wp, counts, &at[0], &ae[0], &intr)
+            drop_counts_pass(p, yp, target, counts, &at[0], &ae[0], &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:

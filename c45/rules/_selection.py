@@ -109,7 +109,9 @@ class SubsetSearch:
     """
 
     def __init__(self, masks, bits, in_class, lengths):
-        self.masks = [np.asarray(m, dtype=bool) for m in masks]
+        # One matrix, rules x cases (one call when masks is one already).
+        self.cover = np.asarray(masks, dtype=bool).reshape(len(masks), len(in_class))
+        self.masks = list(self.cover)
         self.bits = [_exact(b) for b in bits]
         self.in_class = np.asarray(in_class, dtype=bool)
         self.n = len(self.in_class)
@@ -229,7 +231,7 @@ class SubsetSearch:
         that only one selected rule covers (c45.rules._match: a pass over the cases
         per trial and per toggle, not a numpy call per rule)."""
         R = len(self.masks)
-        cover = np.array(self.masks, dtype=np.uint8).reshape(R, self.n)
+        cover = np.ascontiguousarray(self.cover).view(np.uint8)
         pos = np.ascontiguousarray(self.in_class).view(np.uint8)
         best_sel, best_cost = None, None
         for t in range(_GREEDY_TRIALS):
