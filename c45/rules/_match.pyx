@@ -11,6 +11,7 @@ pass, the GIL given up once:
 * ``first_two``: per case the first and second rule that fire (predict, apply,
   the evaluation of §11.6);
 * ``covers``: per rule the cases it covers (the subset selection of §11.4);
+* ``rule_counts``: each rule's used, wrong, better and worse (§11.6);
 * ``drop_counts``: the counts condition dropping weighs (§11.3);
 * ``subset_counts``, ``toggle_rule``: the greedy subset search's counts (§11.4).
 
@@ -28,6 +29,7 @@ import numpy as np
 
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.string cimport memset
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
@@ -202,6 +204,34 @@ def first_two(cont, disc, packed, const uint8_t[::1] can):
     if intr.stop:
         raise_interrupt()
     return first, second
+
+
+def rule_counts(const int64_t[::1] first, const int64_t[::1] second,
+                const int64_t[::1] cls, const int64_t[::1] y):
+    """Per rule (cls: each rule's class, then the default's), over the cases it
+    classifies (first): (used, wrong, better, worse). wrong: not of its class;
+    of those whose next choice (second, else the default) gives another class,
+    better: of its class, worse: of the next choice's."""
+    cdef Py_ssize_t n = first.shape[0], n_rules = cls.shape[0] - 1, i
+    cdef int64_t r, p, a
+    if second.shape[0] != n or y.shape[0] != n or n_rules < 0:
+        raise ValueError("c45: rule_counts needs first, second and y per case")
+    out = np.zeros((4, n_rules + 1), dtype=np.int64)
+    cdef int64_t[:, ::1] o = out
+    for i in range(n):
+        r = first[i]
+        if r < 0:
+            continue
+        if r >= n_rules or not -1 <= second[i] < n_rules:
+            raise ValueError("c45: rule_counts given a rule out of range")
+        p = cls[r]
+        a = cls[second[i]] if second[i] >= 0 else cls[n_rules]
+        o[0, r] += 1
+        o[1, r] += p != y[i]
+        if p != a:
+            o[2, r] += p == y[i]
+            o[3, r] += a == y[i]
+    return out[0, :n_rules], out[1, :n_rules], out[2, :n_rules], out[3, :n_rules]
 
 
 cdef void covers_pass(const Packed* p, uint8_t* out, Interrupt* intr) noexcept nogil:
@@ -406,9 +436,16 @@ def subset_counts(const uint8_t[:, ::1] cover, const uint8_t[::1] inc,
     cdef Py_ssize_t n_rules = cover.shape[0], n = cover.shape[1]
     if inc.shape[0] != n_rules:
         raise ValueError("c45: subset_counts needs a flag per rule")
-    cnt = np.zeros(n, dtype=np.int64)
-    up, un, sp, sn = (np.zeros(n_rules + 1, dtype=np.int64) for _ in range(4))
+    # np.empty, zeroed here: numpy's zeroed allocations of more than a few KB
+    # give the GIL up too
+    cnt = np.empty(n, dtype=np.int64)
+    up, un, sp, sn = (np.empty(n_rules + 1, dtype=np.int64) for _ in range(4))
     subset_of(&s, cover, pos, cnt, up, un, sp, sn)
+    memset(s.cnt, 0, n * sizeof(int64_t))
+    memset(s.up, 0, (n_rules + 1) * sizeof(int64_t))
+    memset(s.un, 0, (n_rules + 1) * sizeof(int64_t))
+    memset(s.sp, 0, (n_rules + 1) * sizeof(int64_t))
+    memset(s.sn, 0, (n_rules + 1) * sizeof(int64_t))
     cdef const uint8_t* ip = &inc[0] if n_rules else NULL
     totals[0] = totals[1] = totals[2] = 0
     if n * n_rules >= RELEASE_FROM:
@@ -425,10 +462,13 @@ def toggle_rule(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, Py_ssize_t 
     """Rule i added to the subset (adding) or taken out of it: cnt and the per-rule
     counts of subset_counts made up to date in place."""
     cdef Subset s
+    cdef Py_ssize_t c, covered = 0
     subset_of(&s, cover, pos, cnt, up, un, sp, sn)
     if not 0 <= i < s.n_rules:
         raise ValueError("c45: toggle_rule's rule is out of range")
-    if s.n * s.n_rules >= RELEASE_FROM:
+    for c in range(s.n):                # the pass's length: the rule's cases x rules
+        covered += s.cover[i * s.n + c]
+    if s.n + covered * s.n_rules >= RELEASE_FROM:
         with nogil:
             toggle_pass(&s, i, adding)
     else:

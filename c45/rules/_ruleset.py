@@ -188,25 +188,15 @@ def firing(rules, cont, codes, col):
 def tally(rules, fired, default, y=None):
     """Classify the cases by the first firing rule or the default, given
     fired = firing(rules, ...); with y, record each rule's used/wrong/better/worse
-    (the next choice: the second firing rule, else the default). Returns
-    (predicted codes, index of the rule used or -1)."""
+    (the next choice: the second firing rule, else the default; one pass).
+    Returns (predicted codes, index of the rule used or -1)."""
     first, second = fired
     cls = np.array([r.class_index for r in rules] + [default], dtype=np.int64)
     pred = cls[first]                   # -1 -> the default
     if y is not None:
-        # Per rule, over the cases it classifies: a few calls on all cases (each
-        # numpy call hands the GIL over, so not a few per rule).
-        n_rules = len(rules)
-        used = first >= 0
-        mine, p = first[used], pred[used]
-        alt, truth = cls[second[used]], np.asarray(y)[used]
-        differ = p != alt
-        counts = {"used": np.bincount(mine, minlength=n_rules),
-                  "wrong": np.bincount(mine[p != truth], minlength=n_rules),
-                  "better": np.bincount(mine[differ & (p == truth)], minlength=n_rules),
-                  "worse": np.bincount(mine[differ & (alt == truth)], minlength=n_rules)}
-        counts = {k: v.tolist() for k, v in counts.items()}
+        counts = _match.rule_counts(first, second, cls,
+                                    np.ascontiguousarray(y, dtype=np.int64))
+        used, wrong, better, worse = (c.tolist() for c in counts)
         for i, r in enumerate(rules):
-            r.used, r.wrong = counts["used"][i], counts["wrong"][i]
-            r.better, r.worse = counts["better"][i], counts["worse"][i]
+            r.used, r.wrong, r.better, r.worse = used[i], wrong[i], better[i], worse[i]
     return pred, first
