@@ -41,11 +41,11 @@ else:
         link_args = ["-fopenmp", "-fsanitize=address,undefined"]
 
 modules = ["_interrupt", "_bulk", "_criterion", "_splitter", "_nodes", "_tasks", "_presorted",
-           "_tree_checks", "_tree", "_prune", "_ranks", "_grown"]
+           "_tree_checks", "_tree", "_prune", "_ranks", "_grown", "rules._match"]
 extensions = [
     Extension(
         f"c45.{name}",
-        [f"c45/{name}.pyx"],
+        [f"c45/{name.replace('.', '/')}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,

@@ -8,6 +8,13 @@
     features of a node on several threads when cases x features >= 200,000, so
     only the top levels of the tree) and for predict (rows in parallel).
 
+(busy) ``--only busy``: every public call of C45Classifier and C45RulesClassifier
+    (and scikit-learn's tree) alone, then beside a Python thread that never gives
+    the GIL up by itself: busy / alone.
+(releases) ``--only releases``: how many times one call of each gives the GIL up
+    (each release can cost a switch interval beside a busy thread), counted by a
+    PyEval_SaveThread wrapper built with ``cc`` and preloaded (LD_PRELOAD, Linux).
+
 It measures wall time (``time.perf_counter``) and CPU time of the process
 (``time.process_time``, all threads), the minimum over ``--repeat`` runs, and
 checks that every mode gives the same trees and predictions (it exits with an
@@ -211,28 +218,70 @@ def report(res, markdown):
             print(f"{r[0]:<34} wall {wall:>8} s   CPU {cpu:>8} s   speedup {r[2]}")
 
 
-def section_busy_thread(C45Classifier, X, y, repeat):
-    """(busy) Each call alone, then beside a Python thread that never releases the
-    GIL by itself (Python's default 5 ms switch interval), for c45 and for
-    scikit-learn's tree: the ratio busy / alone, minimum wall time of `repeat`
-    runs each. A GIL take in the compiled core would show here as a multiple."""
+def busy_calls(c45, X, y):
+    """Every public call of C45Classifier and C45RulesClassifier (the rules on the
+    first fifth of the rows), and scikit-learn's tree: name -> call. Fitting the
+    models they use takes a few fits."""
     from sklearn.tree import DecisionTreeClassifier
+    from c45 import C45Classifier, C45RulesClassifier
+    from c45.rules import export_rules
     rng = np.random.default_rng(1)
     Xn = X.copy()
     Xn[rng.random(X.shape) < 0.05] = np.nan
+    Xr, yr = X[:len(X) // 5], y[:len(y) // 5]
     grown = C45Classifier(pruning=None).fit(Xn, y)
     fitted = C45Classifier().fit(Xn, y)
+    kept = C45Classifier(keep_training_data=True).fit(X, y)
+    rules = C45RulesClassifier().fit(Xr, yr)
+    model = c45.to_json(kept)
     sk = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2).fit(X, y)
-    work = {
+    return {
         "c45 fit": lambda: C45Classifier().fit(X, y),
         "c45 fit, n_jobs=2": lambda: C45Classifier(n_jobs=2).fit(X, y),
         "c45 fit, 5% unknown": lambda: C45Classifier().fit(Xn, y),
+        "c45 fit, float32": lambda: C45Classifier(precision="float32").fit(X, y),
+        "c45 fit, pruning=None": lambda: C45Classifier(pruning=None).fit(X, y),
+        "c45 fit, reduced_error": lambda: C45Classifier(
+            pruning="reduced_error", random_state=0).fit(X, y),
+        "c45 fit, cost_complexity": lambda: C45Classifier(
+            pruning="cost_complexity", ccp_alpha=1.0).fit(X, y),
         "c45 prune": lambda: grown.prune(Xn, y, pruning="pessimistic"),
+        "c45 prune, kept data": lambda: kept.prune(pruning="pessimistic"),
+        "c45 prune, cost_complexity": lambda: kept.prune(pruning="cost_complexity",
+                                                         ccp_alpha=1.0),
+        "c45 cost_complexity_pruning_path": lambda: kept.cost_complexity_pruning_path(X, y),
+        "c45 predict": lambda: kept.predict(X),
+        "c45 predict_proba": lambda: kept.predict_proba(X),
         "c45 predict_proba, 5% unknown": lambda: fitted.predict_proba(Xn),
+        "c45 predict_log_proba": lambda: kept.predict_log_proba(X),
+        "c45 apply": lambda: kept.apply(X),
+        "c45 decision_path": lambda: kept.decision_path(X),
+        "c45 score": lambda: kept.score(X, y),
+        "c45 export_text": lambda: c45.export_text(kept),
+        "c45 to_json": lambda: c45.to_json(kept),
+        "c45 from_json": lambda: c45.from_json(model),
+        "rules fit (n/5 rows)": lambda: C45RulesClassifier().fit(Xr, yr),
+        "rules predict": lambda: rules.predict(X),
+        "rules predict_proba": lambda: rules.predict_proba(X),
+        "rules apply": lambda: rules.apply(X),
+        "rules score": lambda: rules.score(X, y),
+        "rules export_rules": lambda: export_rules(rules, evaluation=True),
         "scikit-learn fit": lambda: DecisionTreeClassifier(
             criterion="entropy", min_samples_leaf=2).fit(X, y),
         "scikit-learn predict_proba": lambda: sk.predict_proba(X),
     }
+
+
+def section_busy_thread(c45, X, y, repeat, only=None):
+    """(busy) Each call alone, then beside a Python thread that never releases the
+    GIL by itself (Python's default 5 ms switch interval), for c45 and for
+    scikit-learn's tree: the ratio busy / alone, minimum wall time of `repeat`
+    runs each. Every release of the GIL can cost a switch interval there."""
+    work = busy_calls(c45, X, y)
+    if only:
+        work = {k: f for k, f in work.items() if any(o in k for o in only)}
+    for f in work.values():
+        f()                                     # warm: first-call imports, caches
     alone = {k: best([timed(f)[1:] for _ in range(repeat)])["wall"] for k, f in work.items()}
     stop = threading.Event()
 
@@ -249,9 +298,55 @@ def section_busy_thread(C45Classifier, X, y, repeat):
         t.join()
     print("(busy) beside a busy Python thread: wall time busy / alone")
     for k in work:
-        print(f"  {k:<32} alone {alone[k]:7.3f} s   busy {busy[k]:7.3f} s   "
+        print(f"  {k:<34} alone {alone[k]:7.3f} s   busy {busy[k]:7.3f} s   "
               f"{busy[k] / alone[k]:5.2f}x", flush=True)
     return {"alone": alone, "busy": busy}
+
+
+# The counter of GIL releases: PyEval_SaveThread wrapped by a library that
+# LD_PRELOAD puts in front of Python's (numpy's and c45's compiled calls reach
+# it; Python's own calls inside libpython may not).
+_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+unsigned long long c45_gil_releases = 0;
+void *PyEval_SaveThread(void) {
+    static void *(*real)(void) = 0;
+    if (!real) real = (void *(*)(void)) dlsym(RTLD_NEXT, "PyEval_SaveThread");
+    c45_gil_releases++;
+    return real();
+}
+"""
+
+
+def count_releases(argv):
+    """Run this script again with the counting shim preloaded (built with cc)."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="c45-gil-")
+    src, lib = os.path.join(folder, "shim.c"), os.path.join(folder, "shim.so")
+    with open(src, "w") as f:
+        f.write(_SHIM)
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", lib, src, "-ldl"], check=True)
+    env = dict(os.environ, LD_PRELOAD=lib, C45_COUNT_RELEASES="1")
+    return subprocess.run([sys.executable, os.path.abspath(__file__)] + argv, env=env).returncode
+
+
+def section_releases(c45, X, y, only=None):
+    """(releases) GIL releases of one call each (after a first, warming call)."""
+    import ctypes
+    counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "c45_gil_releases")
+    work = busy_calls(c45, X, y)
+    if only:
+        work = {k: f for k, f in work.items() if any(o in k for o in only)}
+    out = {}
+    print("(releases) GIL releases of one call")
+    for k, f in work.items():
+        f()
+        before = counter.value
+        f()
+        out[k] = counter.value - before
+        print(f"  {k:<34} {out[k]:7d}", flush=True)
+    return out
 
 
 def parse_args(argv=None):
@@ -260,7 +355,10 @@ def parse_args(argv=None):
     p.add_argument("--features", type=int, default=10, help="continuous features (10)")
     p.add_argument("--repeat", type=int, default=2, help="runs per measurement; min (2)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--only", choices=["a", "b", "busy"], help="run one section only")
+    p.add_argument("--only", choices=["a", "b", "busy", "releases"],
+                   help="run one section only")
+    p.add_argument("--calls", nargs="+", metavar="TEXT",
+                   help="busy, releases: only the calls whose names hold one of these")
     p.add_argument("--wait-load", metavar="L", type=float,
                    help="first wait until the 1-minute load average is below L")
     p.add_argument("--max-wait", type=float, default=1200, help="seconds (1200)")
@@ -271,6 +369,8 @@ def parse_args(argv=None):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.only == "releases" and not os.environ.get("C45_COUNT_RELEASES"):
+        sys.exit(count_releases(sys.argv[1:] if argv is None else argv))
     c45 = import_c45()
     from c45 import C45Classifier
     waited = wait_for_load(args.wait_load, args.max_wait) if args.wait_load else 0.0
@@ -293,9 +393,11 @@ def main(argv=None):
         res["load"]["after_b"] = load()
         print(f"load average after (b): {res['load']['after_b']}", flush=True)
     if args.only == "busy":
-        res["busy_thread"] = section_busy_thread(C45Classifier, X, y, args.repeat)
+        res["busy_thread"] = section_busy_thread(c45, X, y, args.repeat, args.calls)
         res["load"]["after_busy"] = load()
         print(f"load average after (busy): {res['load']['after_busy']}", flush=True)
+    if args.only == "releases":
+        res["releases"] = section_releases(c45, X, y, args.calls)
     print()
     if args.only is None:
         print(f"tree: {res['concurrent_fits']['nodes']} nodes, depth "
@@ -304,7 +406,7 @@ def main(argv=None):
         report(res, args.markdown)
     else:
         print(json.dumps({k: v for k, v in res.items()
-                          if k in ("concurrent_fits", "n_jobs", "busy_thread")},
+                          if k in ("concurrent_fits", "n_jobs", "busy_thread", "releases")},
                          indent=1, default=str))
     if args.json:
         with open(args.json, "w") as f:

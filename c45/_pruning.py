@@ -4,7 +4,12 @@ the subset cleanup that follows pessimistic pruning under -s.
 Pessimistic pruning itself needs the training cases and lives in _prune.pyx.
 
 A Tree lists parents before children, so a reverse scan of the nodes is bottom-up.
+Loops over nodes are plain Python over lists: beside a busy Python thread every
+numpy call on a tree's arrays (of more than a few hundred nodes) hands the GIL
+over and waits a switch interval to get it back.
 """
+from collections import defaultdict
+
 import numpy as np
 
 from c45._tree import LEAF_KIND, SUBSET_KIND, Tree
@@ -28,17 +33,32 @@ def critical_alphas(tree):
     a node's children are all leaves at alpha once each internal child's critical
     alpha is reached, so alpha(node) = max(local threshold, children's alphas)."""
     info = leaf_information(tree)
-    alpha = np.full(tree.node_count, np.inf)
+    kind, first = tree.kind.tolist(), tree.first_child.tolist()
+    n_children = tree.n_children.tolist()
+    # The children's information summed as info[children].sum() sums it: numpy's
+    # sums of the rows of a matrix equal its sums of each row alone, so one
+    # call per number of children, not one per node.
+    by_count = defaultdict(list)
+    for i in range(tree.node_count):
+        if kind[i] != LEAF_KIND:
+            by_count[n_children[i]].append(i)
+    below = {}
+    for nb, nodes in by_count.items():
+        starts = np.array([first[i] for i in nodes], dtype=np.intp)
+        sums = info[starts[:, None] + np.arange(nb)].sum(axis=1).tolist()
+        below.update(zip(nodes, sums))
+    info = info.tolist()
+    alpha = [np.inf] * tree.node_count
     for i in range(tree.node_count - 1, -1, -1):
-        nb = tree.n_children[i]
-        if tree.kind[i] == LEAF_KIND:
+        if kind[i] == LEAF_KIND:
             continue
-        s = tree.first_child[i]
-        children = slice(s, s + nb)
-        local = (info[i] - info[children].sum()) / max(nb - 1, 1)
-        inner = alpha[children][tree.kind[children] != LEAF_KIND]
-        alpha[i] = max(local, inner.max() if len(inner) else -np.inf)
-    return alpha
+        nb, s = n_children[i], first[i]
+        a = (info[i] - below[i]) / max(nb - 1, 1)
+        for c in range(s, s + nb):
+            if kind[c] != LEAF_KIND and alpha[c] > a:
+                a = alpha[c]
+        alpha[i] = a
+    return np.array(alpha, dtype=np.float64)
 
 
 def rebuild(tree, make_leaf=None, n_children=None, leaf_errors=None, value_map=None):
@@ -91,16 +111,64 @@ def cost_complexity(tree, alpha):
 def pruning_path(tree):
     """(ccp_alphas, impurities) in scikit-learn's form: the alphas at which the
     pruned tree changes (starting at 0), and the total leaf impurity (sum of
-    N_t*H(t) over the leaves, divided by the root weight) of each pruned tree."""
+    N_t*H(t) over the leaves, divided by the root weight) of each pruned tree.
+
+    The pruned trees are not made: at alpha, a node is a leaf of the pruned tree
+    when its parent's critical alpha is above alpha (a parent's is at least its
+    children's, so then no ancestor is pruned) and it is a leaf or its own is at
+    most alpha. The leaves are summed in the order the pruned tree lists them
+    (rebuild's, which keeps the order of the tree's breadth-first walk), as
+    numpy sums them (pairwise_sum)."""
     alpha = critical_alphas(tree)
     alphas = np.unique(np.concatenate([[0.0], np.maximum(alpha[np.isfinite(alpha)], 0.0)]))
-    root = tree.weight[0] if tree.weight[0] > 0 else 1.0
+    root = float(tree.weight[0]) if tree.weight[0] > 0 else 1.0
+    info = leaf_information(tree).tolist()
+    kind, first = tree.kind.tolist(), tree.first_child.tolist()
+    n_children, alpha = tree.n_children.tolist(), alpha.tolist()
+    # The breadth-first walk (rebuild's order), each node with the span of alphas
+    # over which it is a leaf of the pruned tree: [from, to).
+    walk, spans = [0], [(-np.inf if kind[0] == LEAF_KIND else alpha[0], np.inf)]
+    i = 0
+    while i < len(walk):
+        node = walk[i]
+        if kind[node] != LEAF_KIND:
+            s = first[node]
+            for c in range(s, s + n_children[node]):
+                walk.append(c)
+                spans.append((-np.inf if kind[c] == LEAF_KIND else alpha[c], alpha[node]))
+        i += 1
     impurities = []
-    for a in alphas:
-        pruned = cost_complexity(tree, a)
-        leaves = pruned.kind == LEAF_KIND
-        impurities.append(leaf_information(pruned)[leaves].sum() / root)
-    return alphas, np.asarray(impurities)
+    for a in alphas.tolist():
+        leaves = [info[node] for node, (lo, hi) in zip(walk, spans) if lo <= a < hi]
+        impurities.append(pairwise_sum(leaves) / root)
+    return alphas, np.asarray(impurities, dtype=np.float64)
+
+
+def pairwise_sum(values):
+    """sum(values) added up as numpy's sum of a float64 array adds it (its
+    pairwise summation: runs of fewer than 8 in order, blocks of up to 128 in 8
+    partial sums, longer runs halved at a multiple of 8), so that a sum over a
+    Python list equals np.sum of the same values bit for bit without a numpy call
+    (tests/test_variants.py checks it against np.sum)."""
+    n = len(values)
+    if n < 8:
+        res = -0.0
+        for v in values:
+            res += v
+        return res
+    if n <= 128:
+        r = list(values[:8])
+        end = n - n % 8
+        for i in range(8, end, 8):
+            for j in range(8):
+                r[j] += values[i + j]
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for i in range(end, n):
+            res += values[i]
+        return res
+    half = n // 2
+    half -= half % 8
+    return pairwise_sum(values[:half]) + pairwise_sum(values[half:])
 
 
 def reduced_error(tree, reach):

@@ -75,6 +75,74 @@ def test_a_busy_python_thread_costs_little(jobs):
     assert max(handoffs.values()) < 30, handoffs
 
 
+# PyEval_SaveThread counted: a library in front of Python's (LD_PRELOAD) that
+# numpy's and c45's compiled calls reach.
+RELEASE_COUNTER = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+unsigned long long gil_releases = 0;
+void *PyEval_SaveThread(void) {
+    static void *(*real)(void) = 0;
+    if (!real) real = (void *(*)(void)) dlsym(RTLD_NEXT, "PyEval_SaveThread");
+    gil_releases++;
+    return real();
+}
+"""
+
+RELEASES = """
+import ctypes, warnings
+import numpy as np
+from c45 import C45Classifier, C45RulesClassifier
+counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
+rng = np.random.default_rng(0)
+X = rng.random((20_000, 4)); y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1
+Xd = (X * 9).astype(int).astype(str)
+clf = C45Classifier().fit(X, y)
+rules = C45RulesClassifier().fit(X, y)
+subsets = C45RulesClassifier(subset_splits=True).fit(Xd, y)
+work = {
+    "rules-fit": lambda: C45RulesClassifier().fit(X, y),
+    "rules-fit-subsets": lambda: C45RulesClassifier(subset_splits=True).fit(Xd, y),
+    "rules-predict": lambda: rules.predict(X),
+    "rules-apply": lambda: subsets.apply(Xd),
+    "rules-score": lambda: rules.score(X, y),
+    "ccp-path": lambda: clf.cost_complexity_pruning_path(X, y),
+    "decision-path": lambda: clf.decision_path(X),
+}
+for k, f in work.items():
+    f()
+    before = counter.value
+    f()
+    print(k, "RELEASES", counter.value - before, flush=True)
+"""
+
+
+def test_rules_and_pruning_paths_give_the_gil_up_a_few_times(tmp_path):
+    """Each release of the GIL costs a switch interval beside a busy Python thread.
+    Counted, not timed: the rules' passes over the cases (c45/rules/_match.pyx)
+    and the pruning path read off the grown tree give it up a few times a call,
+    where a numpy call per condition, per rule or per alpha gave it up thousands
+    of times (here rules fit 37,000 and 2,500 with subsets, predict 1,500, the
+    pruning path 7,500 on 100k x 4); C45Classifier.fit itself some 30."""
+    import shutil
+    import subprocess
+    cc = shutil.which("cc") or shutil.which("gcc")
+    assert cc, "a C compiler builds the c45 core, and this test's release counter"
+    (tmp_path / "counter.c").write_text(RELEASE_COUNTER)
+    lib = tmp_path / "counter.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "counter.c"),
+                    "-ldl"], check=True)
+    run = run_ok(RELEASES, ["RELEASES"], timeout=600, env={"LD_PRELOAD": str(lib)})
+    print(run.stdout)
+    releases = {line.split()[0]: int(line.split("RELEASES")[1])
+                for line in run.stdout.splitlines() if "RELEASES" in line}
+    assert len(releases) == 7, run.stdout
+    # fit: the tree's own fit (30-60) and a few per class and per round of
+    # dropping rules; apply: reading string columns takes a few per column
+    assert max(releases.values()) < 250, releases
+    assert releases["rules-predict"] < 20 and releases["rules-apply"] < 60, releases
+
+
 # -- the program's own signal handlers -------------------------------------------
 
 def test_signal_handlers_run_and_are_given_back():

@@ -451,6 +451,90 @@ def test_unknown_values_satisfy_no_condition():
     assert _cond(0, 1).mask(cont, codes, col).tolist() == [True, False, False]
 
 
+def test_the_compiled_passes_agree_with_masks_condition_by_condition():
+    """c45.rules._match answers, in one pass each, what masks of the conditions
+    answer one numpy call at a time: each rule's cover, the first and second
+    firing rule, the counts of condition dropping, the greedy search's counts.
+    Random rules of continuous (NaN), discrete and subset conditions (code 0:
+    unknown), checked against masks built here with numpy."""
+    from c45.rules import _match
+    from c45.rules._ruleset import can_fire, firing, pack_rules, tally
+    rng = np.random.default_rng(5)
+    n = 3000
+    cont = rng.random((2, n))
+    cont[rng.random((2, n)) < 0.1] = np.nan
+    codes = rng.integers(0, 5, (2, n)).astype(np.int32)
+    col = np.array([0, 1, 0, 1], dtype=np.int32)       # x0, x1 continuous; x2, x3 not
+
+    def condition(f):
+        if f < 2:
+            return Condition(f, f"x{f}", "<=", float(rng.random()), 2, int(rng.integers(2)))
+        chosen = tuple(sorted(rng.choice(np.arange(1, 5), int(rng.integers(1, 4)),
+                                         replace=False).tolist()))
+        kind = 1 if len(chosen) == 1 else 3
+        return Condition(f, f"x{f}", "in", chosen, kind, 0, chosen, 7)
+
+    def mask(c):
+        if c.kind == 2:
+            x = cont[col[c.feature]]
+            with np.errstate(invalid="ignore"):
+                return x <= c.value if c.branch == 0 else x > c.value
+        return np.isin(codes[col[c.feature]], c.codes)
+
+    from c45.rules._ruleset import Rule
+    rules = [Rule(number=i + 1, conditions=tuple(condition(int(f))
+                                                 for f in rng.integers(0, 4, rng.integers(0, 4))),
+                  class_index=int(rng.integers(3)), class_=None,
+                  error=float(rng.choice([0.1, 0.5, 0.8, 0.95])))
+             for i in range(12)]
+    covers = [np.logical_and.reduce([mask(c) for c in r.conditions] + [np.ones(n, bool)])
+              for r in rules]
+    got = _match.covers(cont, codes, pack_rules([r.conditions for r in rules], col))
+    assert np.array_equal(got, np.array(covers))
+    for r, m in zip(rules, covers):
+        assert np.array_equal(Condition.mask(r.conditions[0], cont, codes, col),
+                              mask(r.conditions[0])) if r.conditions else True
+    # the first and second rule that can fire, case by case
+    fires = [m & can_fire(r) for r, m in zip(rules, covers)]
+    first, second = firing(rules, cont, codes, col)
+    for i in range(0, n, 7):
+        on = [j for j in range(len(rules)) if fires[j][i]] + [-1, -1]
+        assert (first[i], second[i]) == (on[0], on[1])
+    # tally's counts against their definition
+    y = rng.integers(0, 3, n)
+    tally(rules, (first, second), 2, y)
+    cls = np.array([r.class_index for r in rules] + [2])
+    for j, r in enumerate(rules):
+        mine = first == j
+        pred, alt = cls[first], cls[second]
+        assert r.used == mine.sum() and r.wrong == (mine & (pred != y)).sum()
+        assert r.better == (mine & (pred != alt) & (pred == y)).sum()
+        assert r.worse == (mine & (pred != alt) & (alt == y)).sum()
+    # condition dropping: cases satisfying all, and failing each one alone
+    conds = [condition(f) for f in (0, 1, 2, 3, 0)]
+    sat = np.array([mask(c) for c in conds])
+    fails = (~sat).sum(axis=0)
+    total, errors, add_total, add_errors = _match.drop_counts(
+        cont, codes, pack_rules([conds], col), y, 1)
+    assert (total, errors) == ((fails == 0).sum(), ((fails == 0) & (y != 1)).sum())
+    alone = (fails == 1) & ~sat
+    assert add_total.tolist() == alone.sum(axis=1).tolist()
+    assert add_errors.tolist() == (alone & (y != 1)).sum(axis=1).tolist()
+    # the greedy search's counts, kept up to date toggle after toggle
+    cover = np.array(covers, dtype=np.uint8)
+    pos = (y == 0).view(np.uint8)
+    inc = np.zeros(len(rules), dtype=bool)
+    cnt, *counts, fires_, fp, fn = _match.subset_counts(cover, inc.view(np.uint8), pos)
+    for i in rng.integers(0, len(rules), 30):
+        _match.toggle_rule(cover, pos, int(i), not inc[i], cnt, *counts)
+        inc[i] = not inc[i]
+        want_cnt = cover[inc].sum(axis=0)
+        assert cnt.tolist() == want_cnt.tolist()
+        for k, (seen, in_class) in enumerate([(0, 1), (0, 0), (1, 1), (1, 0)]):
+            want = (cover.astype(bool) & (want_cnt == seen) & (pos == in_class)).sum(axis=1)
+            assert counts[k][:len(rules)].tolist() == want.tolist()
+
+
 def _naive_greedy(masks, bits, in_class, rng):
     """§11.4's greedy search, every cost recomputed from scratch."""
     R = len(masks)

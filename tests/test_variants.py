@@ -349,6 +349,29 @@ def test_cost_complexity_pruning_path():
     assert sizes[-1] == 1 and all(a > b for a, b in zip(sizes, sizes[1:]))
 
 
+def test_cost_complexity_pruning_path_is_the_pruned_trees_without_making_them():
+    """pruning_path reads each pruned tree's leaves off the grown tree (no Tree made
+    per alpha): the same impurities, bit for bit, as summing the leaves of each tree
+    cost_complexity makes; and its pairwise_sum adds a list as np.sum adds it."""
+    from c45 import _pruning
+    from c45._tree import LEAF_KIND
+    rng = np.random.default_rng(3)
+    X = rng.random((3000, 3))
+    y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1 + (X[:, 2] > 0.8)
+    for data in (X, (X * 9).astype(int).astype(str)):
+        grown = C45Classifier(pruning=None).fit(data, y).grown_tree_
+        alphas, impurities = _pruning.pruning_path(grown)
+        want = []
+        for a in alphas:
+            pruned = _pruning.cost_complexity(grown, a)
+            leaves = pruned.kind == LEAF_KIND
+            want.append(_pruning.leaf_information(pruned)[leaves].sum() / grown.weight[0])
+        assert len(alphas) > 5 and impurities.tobytes() == np.array(want).tobytes()
+    for n in list(range(40)) + [127, 128, 129, 500, 4099]:
+        v = rng.random(n) * 10.0 ** rng.uniform(-5, 5, n)
+        assert _pruning.pairwise_sum(v.tolist()) == v.sum()
+
+
 def test_laplace_probabilities():
     X, y = load_golf()
     plain = C45Classifier(pruning=None).fit(X, y)

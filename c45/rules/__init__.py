@@ -8,8 +8,10 @@ bits), the classes are ordered by their false positives, a default class covers 
 no rule covers, and rules that do more harm than good on the training data are
 dropped one at a time.
 
-Everything after the tree is NumPy and Python: a condition is a boolean mask over the
-training cases; the subset searches work on coverage bitsets held as Python ints.
+Everything after the tree is Python and NumPy, but for where the conditions hold:
+each such question (the rule firing on each case, each rule's cover, the counts of
+condition dropping) is one compiled pass over the cases (``_match``), which gives
+the GIL up once. The subset searches work on coverage bitsets held as Python ints.
 
 Choices where the specification is silent are marked **(choice)** in the comments and
 listed in ``C45RulesClassifier``'s Notes.
@@ -18,7 +20,8 @@ The modules, one job each:
 
 ``_estimator``  C45RulesClassifier
 ``_export``     export_rules, evaluation_text: c4.5rules' printed reports
-``_ruleset``    Condition, Rule, and how a ruleset classifies (tally)
+``_ruleset``    Condition, Rule, and how a ruleset classifies (firing, tally)
+``_match``      where conditions hold: the passes over the cases, each one nogil call
 ``_builder``    RuleBuilder: §11 on a grown tree, from leaves to the final ruleset
 ``_selection``  the description lengths and the per-class subset search (§11.4),
                 drawing from glibc's random() (c45._glibc_random, shared with windowing)

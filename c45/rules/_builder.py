@@ -12,12 +12,11 @@ import numpy as np
 from c45._criterion import pessimistic_extra_errors
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
 from c45._glibc_random import GlibcRandom
-from c45.rules._ruleset import _MAX_SELECT_ERROR, Condition, Rule, tally
+from c45.rules import _match
+from c45.rules._ruleset import _MAX_SELECT_ERROR, Condition, Rule, firing, pack_rules, tally
 from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits,
                                   _bitset, _Lengths, _r32)
 from c45.rules._export import rule_table
-
-_MASK_CACHE_BYTES = 64 << 20  # condition masks kept for reuse
 
 
 def _fisher_p(a, b, c, d):
@@ -59,7 +58,7 @@ class RuleBuilder:
                  f32=True):
         self.tree = tree
         self.cont, self.codes, self.col = cont, codes, schema.col
-        self.y = np.asarray(y, dtype=np.int64)
+        self.y = np.ascontiguousarray(y, dtype=np.int64)
         self.n = len(self.y)
         self.k = len(classes)
         self.schema = schema
@@ -77,7 +76,6 @@ class RuleBuilder:
             cont, codes, schema, self.n, self.lengths, f32)
         self.class_count = np.bincount(self.y, minlength=self.k)
         self._u_cache = {}
-        self._mask_cache = {}
 
     # -- §11.2 ------------------------------------------------------------
     def _condition(self, node, b):
@@ -113,17 +111,6 @@ class RuleBuilder:
         return out
 
     # -- §11.3 ------------------------------------------------------------
-    def mask(self, cond):
-        key = (cond.kind, cond.feature, cond.branch, cond.value if cond.kind != SUBSET_KIND
-               else cond.codes)
-        m = self._mask_cache.get(key)
-        if m is None:
-            if len(self._mask_cache) * self.n > _MASK_CACHE_BYTES:
-                self._mask_cache.clear()
-            m = cond.mask(self.cont, self.codes, self.col)
-            self._mask_cache[key] = m
-        return m
-
     def _u(self, total, errors):
         key = (total, errors)
         u = self._u_cache.get(key)
@@ -155,36 +142,23 @@ class RuleBuilder:
         """Drop conditions by the pessimistic estimate; return the rule's Error, or
         None if it is rejected."""
         target = cand.class_index
-        in_class = self.y == target
         n = self.n
         default_error = _r32(self.f32, 1.0 - (self.class_count[target] + 1.0) / (n + 2.0))
         path = list(cand.conditions)
         conds = list(path)
-        not_class = self.y != target
-        # fails[i]: how many of the remaining conditions case i fails. Total[0] counts
-        # the cases failing none; leaving condition d out adds those failing only d.
-        fails = np.zeros(n, dtype=np.int32)
-        for c in conds:
-            fails += ~self.mask(c)
         trace = []
         while True:
             m = len(conds)
-            cover = fails == 0
-            total0 = int(np.count_nonzero(cover))
-            errors0 = int(np.count_nonzero(cover & not_class))
+            # Total[0] counts the cases satisfying every remaining condition;
+            # leaving condition d out adds those failing d alone (one pass).
+            total0, errors0, add_total, add_errors = _match.drop_counts(
+                self.cont, self.codes, pack_rules([conds], self.col), self.y, target)
+            add_total, add_errors = add_total.tolist(), add_errors.tolist()
             actual0, pess0 = self._rates(total0, errors0, default_error)
             rows = [(errors0, total0, pess0, None)]
             if m == 0:
                 trace.append(dict(rows=rows, dropped=None))
                 break
-            one = np.flatnonzero(fails == 1)
-            if len(one):
-                sat = np.stack([self.mask(c)[one] for c in conds])
-                which = np.argmin(sat, axis=0)          # the one condition failed
-                add_total = np.bincount(which, minlength=m)
-                add_errors = np.bincount(which[not_class[one]], minlength=m)
-            else:
-                add_total = add_errors = np.zeros(m, dtype=np.int64)
             best, best_pess, drop = -1, None, False
             for d in range(m):
                 total = total0 + int(add_total[d])
@@ -205,7 +179,6 @@ class RuleBuilder:
             trace.append(dict(rows=rows, dropped=str(conds[best]) if drop else None))
             if not drop:
                 break
-            fails -= ~self.mask(conds[best])
             del conds[best]
         cand.trace = trace
         cand.n_covered, cand.n_errors = total0, errors0
@@ -292,23 +265,26 @@ class RuleBuilder:
         m = len(rule.conditions)
         return _r32(self.f32, s + lg.log2i(m) - lg.log2fact(m))
 
-    def rule_cover(self, rule):
-        m = np.ones(self.n, dtype=bool)
-        for c in rule.conditions:
-            m &= self.mask(c)
-        return m
+    def firing(self, rules):
+        """(first, second) firing rule of each training case (_ruleset.firing)."""
+        return firing(rules, self.cont, self.codes, self.col)
 
     def select(self, rules, rng):
         """Per class, the cheapest subset of its rules (§11.4)."""
-        self.active = {}
-        for r in rules:
-            self.active[r.number] = (self.rule_cover(r) if r.error <= _MAX_SELECT_ERROR
-                                     else np.zeros(self.n, dtype=bool))
+        # Each rule's cover in one pass (none for a rule that takes no part), and
+        # as a bitset for the ordering (§11.5), packed in one call.
+        cover = _match.covers(self.cont, self.codes,
+                              pack_rules([r.conditions for r in rules], self.col))
+        cover[[i for i, r in enumerate(rules) if r.error > _MAX_SELECT_ERROR]] = False
+        packed = np.packbits(cover, axis=1, bitorder="little")
+        self.active = {r.number: cover[i] for i, r in enumerate(rules)}
+        self.active_bits = {r.number: int.from_bytes(packed[i].tobytes(), "little")
+                            for i, r in enumerate(rules)}
         selected = {}
         self.selection = {}
         for c in range(self.k):
             mine = [r for r in rules if r.class_index == c]
-            search = SubsetSearch([self.active[r.number] for r in mine],
+            search = SubsetSearch(cover[[i for i, r in enumerate(rules) if r.class_index == c]],
                                   [r.bits for r in mine], self.y == c, self.lengths)
             if len(mine) <= _EXHAUSTIVE_MAX:
                 best_sel, best_cost = search.exhaustive()
@@ -337,7 +313,7 @@ class RuleBuilder:
         for c in range(self.k):
             cov = 0
             for r in selected[c]:
-                cov |= _bitset(self.active[r.number])
+                cov |= self.active_bits[r.number]
             sel_cover[c] = cov
         while unplaced:
             best, best_fp = None, None
@@ -367,7 +343,7 @@ class RuleBuilder:
         self.dropped = []
         self.rounds = []
         while True:
-            tally(rules, [self.rule_cover(r) for r in rules], default, self.n, self.y)
+            tally(rules, self.firing(rules), default, self.y)
             self.rounds.append(rule_table(rules))
             for i, r in enumerate(rules):
                 if r.used > 0 and r.worse > r.better:

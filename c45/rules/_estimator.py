@@ -10,7 +10,7 @@ from c45 import _params
 from c45._classifier import C45Classifier, ClassCounts, InputTags, class_map
 from c45._encode import encode_predict, encode_target
 from c45.rules._builder import RuleBuilder
-from c45.rules._ruleset import rule_mask, tally
+from c45.rules._ruleset import firing, tally
 from c45.rules._state import checked_rules_state
 
 
@@ -207,7 +207,7 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
             dict(leaf_conditions=list(c.path), class_=classes[c.class_index],
                  steps=c.trace, rule=c.rule_number or None)
             for c in builder.candidates]
-        pred, _ = tally(final, [builder.rule_cover(r) for r in final], default, builder.n)
+        pred, _ = tally(final, builder.firing(final), default)
         fitted["_train_summary"] = (builder.n, int(np.sum(pred != builder.y)))
         state = {k: v for k, v in self.__dict__.items() if k != "feature_names_in_"}
         state.update(fitted)
@@ -231,8 +231,7 @@ class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parame
         schema, rules = fitted["_schema"], fitted["rules_"]
         cont, codes = encode_predict(schema, X, self.precision == "float32",
                                      "C45RulesClassifier")
-        fire = [rule_mask(r, cont, codes, schema.col) for r in rules]
-        return fitted, tally(rules, fire, fitted["_default_index"], cont.shape[1])[1]
+        return fitted, firing(rules, cont, codes, schema.col)[0]
 
     def apply(self, X):
         """Position in ``rules_`` of the rule that classifies each row (the first

@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45.rules._ruleset import rule_mask, tally
+from c45.rules._ruleset import firing, tally
 
 
 def export_rules(clf, evaluation=False):
@@ -95,8 +95,8 @@ def evaluation_text(clf, X, y, title="test data"):
     for i, label in enumerate(np.asarray(y, dtype=object)):
         y_codes[i] = index.get(label, -1)
     rules = [replace(r) for r in clf.rules_]       # the model's own counts stay
-    fire = [rule_mask(r, cont, codes, clf._schema.col) for r in rules]
-    pred, _ = tally(rules, fire, clf._default_index, len(y_codes), y_codes)
+    pred, _ = tally(rules, firing(rules, cont, codes, clf._schema.col),
+                    clf._default_index, y_codes)
     errors = int(np.sum(pred != y_codes))
     out = [f"Evaluation on {title} ({len(y_codes)} items):"]
     # c4.5rules leaves a blank line here exactly when the data hold no unknown

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND
+from c45.rules import _match
 
 # A rule is active only if its error estimate is at most _MAX_SELECT_ERROR: only
 # then does it take part in the subset selection, and only then does it classify
@@ -70,14 +71,9 @@ class Condition:
 
     def mask(self, cont, codes, col):
         """Boolean mask of the cases (columns of the encoded matrices) satisfying it."""
-        if self.kind == CONTINUOUS_KIND:
-            x = cont[col[self.feature]]
-            with np.errstate(invalid="ignore"):
-                return (x <= self.value) if self.branch == 0 else (x > self.value)
-        v = codes[col[self.feature]]
-        if self.kind == DISCRETE_KIND:
-            return v == self.codes[0]
-        return np.isin(v, np.asarray(self.codes, dtype=v.dtype))
+        return _match.covers(np.ascontiguousarray(cont, dtype=np.float64),
+                             np.ascontiguousarray(codes, dtype=np.int32),
+                             pack_rules([[self]], col))[0]
 
     def __str__(self):
         if self.op in ("<=", ">"):
@@ -151,40 +147,56 @@ def can_fire(rule):
     return rule.error <= _MAX_SELECT_ERROR and 1.0 - rule.error > _MIN_STRENGTH
 
 
+def pack_rules(condition_lists, col):
+    """Each list's conditions (a rule's) packed for the passes of c45.rules._match:
+    per condition its test, its row of the encoded matrices (col[feature]), its
+    cut and its codes; per list the range of its conditions."""
+    test, row, cut, code_start, codes, rule_start = [], [], [], [0], [], [0]
+    for conditions in condition_lists:
+        for c in conditions:
+            if c.kind == CONTINUOUS_KIND:
+                test.append(_match.LE if c.branch == 0 else _match.GT)
+                cut.append(float(c.value))
+            else:                       # discrete: its one code; subset: its codes
+                test.append(_match.IN)
+                cut.append(0.0)
+                codes.extend(c.codes)
+            row.append(int(col[c.feature]))
+            code_start.append(len(codes))
+        rule_start.append(len(test))
+    return (np.array(test, dtype=np.int8), np.array(row, dtype=np.int32),
+            np.array(cut, dtype=np.float64), np.array(code_start, dtype=np.int64),
+            np.array(codes, dtype=np.int32), np.array(rule_start, dtype=np.int64))
+
+
 def rule_mask(rule, cont, codes, col):
     """Cases (columns) on which the rule fires: can_fire and every condition."""
-    m = np.ones(cont.shape[1], dtype=bool)
     if not can_fire(rule):
-        m[:] = False
-        return m
-    for c in rule.conditions:
-        m &= c.mask(cont, codes, col)
-    return m
+        return np.zeros(cont.shape[1], dtype=bool)
+    return _match.covers(cont, codes, pack_rules([rule.conditions], col))[0]
 
 
-def tally(rules, fire, default, n, y=None):
-    """Classify n cases by the first firing rule (can_fire) or the default;
-    with y, record each rule's used/wrong/better/worse. Returns (predicted codes,
-    index of the rule used or -1)."""
-    first = np.full(n, -1, dtype=np.int64)
-    second = np.full(n, -1, dtype=np.int64)
-    for i, (r, f) in enumerate(zip(rules, fire)):
-        if not can_fire(r):
-            continue
-        f = np.asarray(f, dtype=bool)
-        take2 = f & (first >= 0) & (second < 0)
-        second[take2] = i
-        take1 = f & (first < 0)
-        first[take1] = i
+def firing(rules, cont, codes, col):
+    """(first, second): per case (column of the encoded matrices) the position in
+    rules of the first and the second rule that fires on it (can_fire and every
+    condition holds), -1 where none does. One pass over the cases."""
+    can = np.array([can_fire(r) for r in rules], dtype=np.uint8)
+    return _match.first_two(cont, codes, pack_rules([r.conditions for r in rules], col),
+                            can)
+
+
+def tally(rules, fired, default, y=None):
+    """Classify the cases by the first firing rule or the default, given
+    fired = firing(rules, ...); with y, record each rule's used/wrong/better/worse
+    (the next choice: the second firing rule, else the default; one pass).
+    Returns (predicted codes, index of the rule used or -1)."""
+    first, second = fired
     cls = np.array([r.class_index for r in rules] + [default], dtype=np.int64)
     pred = cls[first]                   # -1 -> the default
     if y is not None:
-        alt = cls[second]
+        counts = _match.rule_counts(first, second, cls,
+                                    np.ascontiguousarray(y, dtype=np.int64))
+        used, wrong, better, worse = (c.tolist() for c in counts)
         for i, r in enumerate(rules):
-            mine = first == i
-            r.used = int(mine.sum())
-            r.wrong = int((mine & (pred != y)).sum())
-            differ = mine & (pred != alt)
-            r.better = int((differ & (pred == y)).sum())
-            r.worse = int((differ & (alt == y)).sum())
+            r.used, r.wrong, r.better, r.worse = used[i], wrong[i], better[i], worse[i]
     return pred, first

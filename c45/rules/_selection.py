@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from c45 import _bulk, _ranks
+from c45.rules import _match
 
 _LN2 = 0.69314718055994530942
 _EXHAUSTIVE_MAX = 10          # classes with more rules get the greedy search
@@ -108,7 +109,9 @@ class SubsetSearch:
     """
 
     def __init__(self, masks, bits, in_class, lengths):
-        self.masks = [np.asarray(m, dtype=bool) for m in masks]
+        # One matrix, rules x cases (one call when masks is one already).
+        self.cover = np.asarray(masks, dtype=bool).reshape(len(masks), len(in_class))
+        self.masks = list(self.cover)
         self.bits = [_exact(b) for b in bits]
         self.in_class = np.asarray(in_class, dtype=bool)
         self.n = len(self.in_class)
@@ -225,38 +228,18 @@ class SubsetSearch:
 
         The effect of toggling each rule is kept up to date incrementally: per rule,
         its cases (in and out of the class) that no selected rule covers, and those
-        that only one selected rule covers."""
-        from scipy import sparse
-        R, n = len(self.masks), self.n
-        pos = self.in_class
-        idx = [np.flatnonzero(m) for m in self.masks]
-        rows = np.concatenate(idx + [np.zeros(0, dtype=np.int64)])
-        cols = np.repeat(np.arange(R), [len(i) for i in idx])
-        A = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)),
-                              shape=(n, R))
-        At = A.T.tocsr()
-
-        def colsum(cases):
-            if len(cases) == 0:
-                return np.zeros(R, dtype=np.int64)
-            return np.asarray(A[cases].sum(axis=0)).ravel()
-
+        that only one selected rule covers (c45.rules._match: a pass over the cases
+        per trial and per toggle, not a numpy call per rule)."""
+        R = len(self.masks)
+        cover = np.ascontiguousarray(self.cover).view(np.uint8)
+        pos = np.ascontiguousarray(self.in_class).view(np.uint8)
         best_sel, best_cost = None, None
         for t in range(_GREEDY_TRIALS):
             p = t / 10.0
             inc = [rng.uniform() < p for _ in range(R)]
-            cnt = np.zeros(n, dtype=np.int64)
-            for i in range(R):
-                if inc[i]:
-                    cnt[idx[i]] += 1
-            unc, single = cnt == 0, cnt == 1
-            up = At @ (unc & pos).astype(np.int64)       # uncovered, in class
-            un = At @ (unc & ~pos).astype(np.int64)
-            sp = At @ (single & pos).astype(np.int64)    # covered once, in class
-            sn = At @ (single & ~pos).astype(np.int64)
-            fires = int((~unc).sum())
-            fp = int((~unc & ~pos).sum())
-            fn = int((unc & pos).sum())
+            # up/un: uncovered cases in/out of the class; sp/sn: covered once
+            cnt, up, un, sp, sn, fires, fp, fn = _match.subset_counts(
+                cover, np.array(inc, dtype=np.uint8), pos)
             bits = sum(self.bits[i] for i in range(R) if inc[i])
             n_sel = sum(inc)
             cost = self.cost(bits, n_sel, fires, fp, fn)
@@ -274,28 +257,7 @@ class SubsetSearch:
                         best_i, best_gain, best_new = i, gain, new
                 if best_i < 0:
                     break
-                cases = idx[best_i]
-                old = cnt[cases]
-                if inc[best_i]:
-                    gone = cases[old == 1]        # now uncovered
-                    alone = cases[old == 2]       # now covered once
-                    gp, gn = colsum(gone[pos[gone]]), colsum(gone[~pos[gone]])
-                    ap, an = colsum(alone[pos[alone]]), colsum(alone[~pos[alone]])
-                    up += gp
-                    un += gn
-                    sp += ap - gp
-                    sn += an - gn
-                    cnt[cases] -= 1
-                else:
-                    new_c = cases[old == 0]       # now covered once
-                    twice = cases[old == 1]       # now covered twice
-                    np_, nn = colsum(new_c[pos[new_c]]), colsum(new_c[~pos[new_c]])
-                    tp, tn = colsum(twice[pos[twice]]), colsum(twice[~pos[twice]])
-                    up -= np_
-                    un -= nn
-                    sp += np_ - tp
-                    sn += nn - tn
-                    cnt[cases] += 1
+                _match.toggle_rule(cover, pos, best_i, not inc[best_i], cnt, up, un, sp, sn)
                 inc[best_i] = not inc[best_i]
                 bits, n_sel, fires, fp, fn = best_new
                 cost = self.cost(bits, n_sel, fires, fp, fn)

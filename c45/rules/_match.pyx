@@ -1,0 +1,475 @@
+# cython: freethreading_compatible = False
+"""Where rules hold: each a pass over the cases in one nogil call.
+
+What a ruleset does with the cases, c4.5rules' §11.3-§11.6 and predict, needs
+to know which conditions hold on which case. Beside a busy Python thread every
+numpy call on the cases hands the GIL over and costs the caller a switch
+interval (5 ms): a mask per condition made one prediction of 95 rules some
+1,500 such calls, and a fit of 20,000 cases 37,000. Here each question is one
+pass, the GIL given up once:
+
+* ``first_two``: per case the first and second rule that fire (predict, apply,
+  the evaluation of §11.6);
+* ``covers``: per rule the cases it covers (the subset selection of §11.4);
+* ``rule_counts``: each rule's used, wrong, better and worse (§11.6);
+* ``drop_counts``: the counts condition dropping weighs (§11.3);
+* ``subset_counts``, ``toggle_rule``: the greedy subset search's counts (§11.4).
+
+A short pass keeps the GIL (``releases``): handing it over costs more than the
+pass.
+
+The rules come packed (``pack_rules`` in _ruleset.py): per condition its test
+(LE or GT on a row of the continuous matrix, IN a set of codes on a row of the
+discrete one), its row, its cut and its codes; per rule the range of its
+conditions. A case holds a condition only when its value is known: NaN fails
+both <= and >, and code 0 (unknown, or a category unseen in training) is in no
+set (§11: an unknown value satisfies no condition).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.string cimport memset
+
+from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._types cimport Interrupt
+
+cnp.import_array()
+
+cdef enum:
+    C_LE, C_GT, C_IN
+LE, GT, IN = C_LE, C_GT, C_IN
+
+# Passes of fewer condition tests than this keep the GIL: they take a millisecond
+# or two, less than waiting for the GIL to come back when another thread wants it
+# (a switch interval, 5 ms by default); condition dropping and the greedy search
+# run thousands of them.
+cdef Py_ssize_t RELEASE_FROM = 1 << 21
+
+# Passes of this many condition tests look for signals (Ctrl-C) every LOOK_EVERY
+# cases: below it a pass takes a few milliseconds, less than setting up the looking.
+cdef Py_ssize_t LOOK_FROM = 1 << 22
+cdef enum:
+    LOOK_EVERY = 1 << 12
+
+
+cdef struct Packed:
+    const int8_t* test          # per condition: C_LE, C_GT or C_IN
+    const int32_t* row          # its row of cont (LE, GT) or of disc (IN)
+    const double* cut           # its cut (LE, GT)
+    const int64_t* code_start   # its codes: codes[code_start[c]:code_start[c + 1]] (IN)
+    const int32_t* codes
+    const int64_t* rule_start   # rule r's conditions: rule_start[r]..rule_start[r + 1]
+    Py_ssize_t n_rules
+    const double* cont          # the encoded cases, one row per column
+    const int32_t* disc
+    Py_ssize_t n                # cases (the rows' length)
+
+
+cdef inline bint holds(const Packed* p, Py_ssize_t c, Py_ssize_t i) noexcept nogil:
+    """Whether case i satisfies condition c."""
+    cdef int8_t t = p.test[c]
+    cdef int32_t v
+    cdef int64_t k
+    if t == C_LE:
+        return p.cont[p.row[c] * p.n + i] <= p.cut[c]
+    if t == C_GT:
+        return p.cont[p.row[c] * p.n + i] > p.cut[c]
+    v = p.disc[p.row[c] * p.n + i]
+    for k in range(p.code_start[c], p.code_start[c + 1]):
+        if p.codes[k] == v:
+            return True
+    return False
+
+
+cdef inline bint rule_holds(const Packed* p, Py_ssize_t r, Py_ssize_t i) noexcept nogil:
+    cdef int64_t c
+    for c in range(p.rule_start[r], p.rule_start[r + 1]):
+        if not holds(p, c, i):
+            return False
+    return True
+
+
+cdef class _Rules:
+    """The packed rules and the cases, checked to fit each other, for the passes."""
+    cdef Packed p
+    cdef object keep            # the arrays the pointers point into
+
+    def __cinit__(self, cont, disc, packed):
+        cdef const double[:, ::1] cv = cont
+        cdef const int32_t[:, ::1] dv = disc
+        test, row, cut, code_start, codes, rule_start = packed
+        cdef const int8_t[::1] tv = test
+        cdef const int32_t[::1] rv = row
+        cdef const double[::1] kv = cut
+        cdef const int64_t[::1] sv = code_start
+        cdef const int32_t[::1] ov = codes
+        cdef const int64_t[::1] qv = rule_start
+        cdef Py_ssize_t m = tv.shape[0], c, r
+        if (rv.shape[0] != m or kv.shape[0] != m or sv.shape[0] != m + 1
+                or qv.shape[0] < 1 or cv.shape[1] != dv.shape[1]):
+            raise ValueError("c45: packed rules of inconsistent lengths")
+        if sv[0] != 0 or qv[0] != 0 or qv[qv.shape[0] - 1] != m or sv[m] != ov.shape[0]:
+            raise ValueError("c45: packed rules' ranges do not cover their conditions")
+        for r in range(qv.shape[0] - 1):
+            if qv[r + 1] < qv[r]:
+                raise ValueError("c45: packed rules' ranges go backwards")
+        for c in range(m):
+            if sv[c + 1] < sv[c]:
+                raise ValueError("c45: packed rules' code ranges go backwards")
+            if tv[c] == C_IN:
+                if not 0 <= rv[c] < dv.shape[0]:
+                    raise ValueError("c45: a packed condition's row is out of range")
+            elif tv[c] == C_LE or tv[c] == C_GT:
+                if not 0 <= rv[c] < cv.shape[0]:
+                    raise ValueError("c45: a packed condition's row is out of range")
+            else:
+                raise ValueError("c45: a packed condition's test is unknown")
+        self.keep = (cont, disc, test, row, cut, code_start, codes, rule_start)
+        self.p.n = cv.shape[1]
+        self.p.n_rules = qv.shape[0] - 1
+        self.p.cont = &cv[0, 0] if cv.shape[0] and cv.shape[1] else NULL
+        self.p.disc = &dv[0, 0] if dv.shape[0] and dv.shape[1] else NULL
+        self.p.test = &tv[0] if m else NULL
+        self.p.row = &rv[0] if m else NULL
+        self.p.cut = &kv[0] if m else NULL
+        self.p.code_start = &sv[0]
+        self.p.codes = &ov[0] if ov.shape[0] else NULL
+        self.p.rule_start = &qv[0]
+
+
+cdef int start_looking(Interrupt* intr, Py_ssize_t tests) except -1:
+    intr.stop = 0
+    intr.owner = 0
+    intr.wrapping = 0
+    if tests >= LOOK_FROM:
+        interrupt_init(intr)
+    return 0
+
+
+def releases(Py_ssize_t tests):
+    """Whether a pass of this many condition tests gives the GIL up."""
+    return tests >= RELEASE_FROM
+
+
+# Each pass is a nogil function, which its Python-visible caller runs without the
+# GIL when it is long (RELEASE_FROM), with it otherwise.
+
+
+cdef void first_two_pass(const Packed* p, const uint8_t* can, int64_t* first,
+                         int64_t* second, Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t i, r
+    cdef int64_t f, s
+    for i in range(p.n):
+        f = -1
+        s = -1
+        for r in range(p.n_rules):
+            if can[r] and rule_holds(p, r, i):
+                if f < 0:
+                    f = r
+                else:
+                    s = r
+                    break
+        first[i] = f
+        second[i] = s
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            return
+
+
+def first_two(cont, disc, packed, const uint8_t[::1] can):
+    """(first, second): per case the position of the first and of the second rule
+    with can[r] set whose conditions all hold, -1 where there is none."""
+    cdef _Rules rules = _Rules(cont, disc, packed)
+    cdef Packed* p = &rules.p
+    cdef Py_ssize_t n = p.n
+    if can.shape[0] != p.n_rules:
+        raise ValueError("c45: first_two needs one can-fire flag per rule")
+    first = np.empty(n, dtype=np.int64)
+    second = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] fv = first, sv = second
+    cdef int64_t* fp = &fv[0] if n else NULL
+    cdef int64_t* sp = &sv[0] if n else NULL
+    cdef const uint8_t* cp = &can[0] if p.n_rules else NULL
+    cdef Interrupt intr
+    cdef Py_ssize_t tests = n * p.rule_start[p.n_rules]
+    start_looking(&intr, tests)
+    try:
+        if tests >= RELEASE_FROM:
+            with nogil:
+                first_two_pass(p, cp, fp, sp, &intr)
+        else:
+            first_two_pass(p, cp, fp, sp, &intr)
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return first, second
+
+
+def rule_counts(const int64_t[::1] first, const int64_t[::1] second,
+                const int64_t[::1] cls, const int64_t[::1] y):
+    """Per rule (cls: each rule's class, then the default's), over the cases it
+    classifies (first): (used, wrong, better, worse). wrong: not of its class;
+    of those whose next choice (second, else the default) gives another class,
+    better: of its class, worse: of the next choice's."""
+    cdef Py_ssize_t n = first.shape[0], n_rules = cls.shape[0] - 1, i
+    cdef int64_t r, p, a
+    if second.shape[0] != n or y.shape[0] != n or n_rules < 0:
+        raise ValueError("c45: rule_counts needs first, second and y per case")
+    out = np.zeros((4, n_rules + 1), dtype=np.int64)
+    cdef int64_t[:, ::1] o = out
+    for i in range(n):
+        r = first[i]
+        if r < 0:
+            continue
+        if r >= n_rules or not -1 <= second[i] < n_rules:
+            raise ValueError("c45: rule_counts given a rule out of range")
+        p = cls[r]
+        a = cls[second[i]] if second[i] >= 0 else cls[n_rules]
+        o[0, r] += 1
+        o[1, r] += p != y[i]
+        if p != a:
+            o[2, r] += p == y[i]
+            o[3, r] += a == y[i]
+    return out[0, :n_rules], out[1, :n_rules], out[2, :n_rules], out[3, :n_rules]
+
+
+cdef void covers_pass(const Packed* p, uint8_t* out, Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t n = p.n, i, r
+    cdef int64_t c
+    cdef uint8_t* row
+    for r in range(p.n_rules):
+        row = out + r * n
+        for c in range(p.rule_start[r], p.rule_start[r + 1]):
+            for i in range(n):
+                if row[i] and not holds(p, c, i):
+                    row[i] = 0
+        if interrupted(intr):
+            return
+
+
+def covers(cont, disc, packed):
+    """Boolean (rules, cases): whether each rule's conditions all hold on each case
+    (a rule without conditions covers every case)."""
+    cdef _Rules rules = _Rules(cont, disc, packed)
+    cdef Packed* p = &rules.p
+    out = np.ones((p.n_rules, p.n), dtype=np.uint8)
+    cdef uint8_t[:, ::1] ov = out
+    cdef uint8_t* op = &ov[0, 0] if p.n_rules and p.n else NULL
+    cdef Interrupt intr
+    cdef Py_ssize_t tests = p.n * p.rule_start[p.n_rules]
+    start_looking(&intr, tests)
+    try:
+        if tests >= RELEASE_FROM:
+            with nogil:
+                covers_pass(p, op, &intr)
+        else:
+            covers_pass(p, op, &intr)
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return out.view(bool)
+
+
+cdef void drop_counts_pass(const Packed* p, const int64_t* y, int64_t target, int64_t* counts,
+                           int64_t* add_total, int64_t* add_errors,
+                           Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t i, c, which, fails, m = p.rule_start[1]
+    for i in range(p.n):
+        fails = 0
+        which = -1
+        for c in range(m):
+            if not holds(p, c, i):
+                fails += 1
+                if fails == 2:
+                    break
+                which = c
+        if fails == 0:
+            counts[0] += 1
+            counts[1] += y[i] != target
+        elif fails == 1:
+            add_total[which] += 1
+            add_errors[which] += y[i] != target
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            return
+
+
+def drop_counts(cont, disc, packed, const int64_t[::1] y, int64_t target):
+    """For one rule (packed alone) of m conditions and the cases' classes y, the
+    rule's being target: (total, errors, add_total, add_errors). total and errors
+    count the cases satisfying every condition (and of them those of another
+    class); add_total[d] and add_errors[d] those failing condition d alone, which
+    leaving d out adds."""
+    cdef _Rules rules = _Rules(cont, disc, packed)
+    cdef Packed* p = &rules.p
+    cdef int64_t counts[2]
+    if p.n_rules != 1 or y.shape[0] != p.n:
+        raise ValueError("c45: drop_counts takes one rule and a class per case")
+    cdef Py_ssize_t m = p.rule_start[1]
+    add_total = np.zeros(m + 1, dtype=np.int64)     # + 1: never empty
+    add_errors = np.zeros(m + 1, dtype=np.int64)
+    cdef int64_t[::1] at = add_total, ae = add_errors
+    cdef const int64_t* yp = &y[0] if p.n else NULL
+    counts[0] = counts[1] = 0
+    cdef Interrupt intr
+    cdef Py_ssize_t tests = p.n * m
+    start_looking(&intr, tests)
+    try:
+        if tests >= RELEASE_FROM:
+            with nogil:
+                drop_counts_pass(p, yp, target, counts, &at[0], &ae[0], &intr)
+        else:
+            drop_counts_pass(p, yp, target, counts, &at[0], &ae[0], &intr)
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return int(counts[0]), int(counts[1]), add_total[:m], add_errors[:m]
+
+
+# -- the greedy subset search's counts (§11.4) ---------------------------------
+# A subset of one class's rules covers the cases at least one of its rules
+# covers. What toggling rule j changes depends on the cases of j that no selected
+# rule covers (up: of the class, un: not) and those one selected rule covers (sp,
+# sn). Kept up to date here, a pass over the toggled rule's cases each.
+
+cdef struct Subset:
+    const uint8_t* cover        # rules x cases
+    const uint8_t* pos          # per case: of the class
+    Py_ssize_t n_rules, n
+    int64_t* cnt                # per case: selected rules covering it
+    int64_t* up                 # per rule: its cases uncovered, of the class
+    int64_t* un                 # ... uncovered, not of the class
+    int64_t* sp                 # ... covered once, of the class
+    int64_t* sn                 # ... covered once, not of the class
+
+
+cdef void subset_counts_pass(Subset* s, const uint8_t* inc, int64_t* totals) noexcept nogil:
+    cdef Py_ssize_t j, c, n = s.n
+    cdef int64_t k
+    for j in range(s.n_rules):
+        if inc[j]:
+            for c in range(n):
+                s.cnt[c] += s.cover[j * n + c]
+    for c in range(n):
+        k = s.cnt[c]
+        if k > 0:
+            totals[0] += 1
+            totals[1] += not s.pos[c]
+        else:
+            totals[2] += s.pos[c]
+        if k > 1:
+            continue
+        for j in range(s.n_rules):
+            if s.cover[j * n + c]:
+                if k == 0:
+                    if s.pos[c]:
+                        s.up[j] += 1
+                    else:
+                        s.un[j] += 1
+                elif s.pos[c]:
+                    s.sp[j] += 1
+                else:
+                    s.sn[j] += 1
+
+
+cdef void toggle_pass(Subset* s, Py_ssize_t i, bint adding) noexcept nogil:
+    cdef Py_ssize_t j, c, n = s.n
+    cdef int64_t old, d_up, d_single
+    for c in range(n):
+        if not s.cover[i * n + c]:
+            continue
+        old = s.cnt[c]
+        # what the case adds to each rule covering it: uncovered (up/un) and
+        # covered once (sp/sn), before -> after
+        d_up = 0
+        d_single = 0
+        if adding:
+            s.cnt[c] = old + 1
+            if old == 0:
+                d_up, d_single = -1, 1
+            elif old == 1:
+                d_single = -1
+        else:
+            s.cnt[c] = old - 1
+            if old == 1:
+                d_up, d_single = 1, -1
+            elif old == 2:
+                d_single = 1
+        if d_up == 0 and d_single == 0:
+            continue
+        for j in range(s.n_rules):
+            if s.cover[j * n + c]:
+                if s.pos[c]:
+                    s.up[j] += d_up
+                    s.sp[j] += d_single
+                else:
+                    s.un[j] += d_up
+                    s.sn[j] += d_single
+
+
+cdef int subset_of(Subset* s, const uint8_t[:, ::1] cover, const uint8_t[::1] pos,
+                   int64_t[::1] cnt, int64_t[::1] up, int64_t[::1] un,
+                   int64_t[::1] sp, int64_t[::1] sn) except -1:
+    s.n_rules, s.n = cover.shape[0], cover.shape[1]
+    if (pos.shape[0] != s.n or cnt.shape[0] != s.n or up.shape[0] != s.n_rules + 1
+            or un.shape[0] != s.n_rules + 1 or sp.shape[0] != s.n_rules + 1
+            or sn.shape[0] != s.n_rules + 1):
+        raise ValueError("c45: the subset search's arrays do not fit the cover")
+    s.cover = &cover[0, 0] if s.n_rules and s.n else NULL
+    s.pos = &pos[0] if s.n else NULL
+    s.cnt = &cnt[0] if s.n else NULL
+    s.up, s.un, s.sp, s.sn = &up[0], &un[0], &sp[0], &sn[0]
+    return 0
+
+
+def subset_counts(const uint8_t[:, ::1] cover, const uint8_t[::1] inc,
+                  const uint8_t[::1] pos):
+    """For the subset inc of the rules (rows of cover) and the cases of the class
+    (pos): (cnt, up, un, sp, sn, fires, fp, fn). cnt[c] is how many selected rules
+    cover case c; per rule j the counts above (each with one unused last entry);
+    fires, fp, fn the covered cases, those of them not of the class, and the
+    class's cases not covered."""
+    cdef Subset s
+    cdef int64_t totals[3]
+    cdef Py_ssize_t n_rules = cover.shape[0], n = cover.shape[1]
+    if inc.shape[0] != n_rules:
+        raise ValueError("c45: subset_counts needs a flag per rule")
+    # np.empty, zeroed here: numpy's zeroed allocations of more than a few KB
+    # give the GIL up too
+    cnt = np.empty(n, dtype=np.int64)
+    up, un, sp, sn = (np.empty(n_rules + 1, dtype=np.int64) for _ in range(4))
+    subset_of(&s, cover, pos, cnt, up, un, sp, sn)
+    memset(s.cnt, 0, n * sizeof(int64_t))
+    memset(s.up, 0, (n_rules + 1) * sizeof(int64_t))
+    memset(s.un, 0, (n_rules + 1) * sizeof(int64_t))
+    memset(s.sp, 0, (n_rules + 1) * sizeof(int64_t))
+    memset(s.sn, 0, (n_rules + 1) * sizeof(int64_t))
+    cdef const uint8_t* ip = &inc[0] if n_rules else NULL
+    totals[0] = totals[1] = totals[2] = 0
+    if n * n_rules >= RELEASE_FROM:
+        with nogil:
+            subset_counts_pass(&s, ip, totals)
+    else:
+        subset_counts_pass(&s, ip, totals)
+    return cnt, up, un, sp, sn, int(totals[0]), int(totals[1]), int(totals[2])
+
+
+def toggle_rule(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, Py_ssize_t i,
+                bint adding, int64_t[::1] cnt, int64_t[::1] up, int64_t[::1] un,
+                int64_t[::1] sp, int64_t[::1] sn):
+    """Rule i added to the subset (adding) or taken out of it: cnt and the per-rule
+    counts of subset_counts made up to date in place."""
+    cdef Subset s
+    cdef Py_ssize_t c, covered = 0
+    subset_of(&s, cover, pos, cnt, up, un, sp, sn)
+    if not 0 <= i < s.n_rules:
+        raise ValueError("c45: toggle_rule's rule is out of range")
+    for c in range(s.n):                # the pass's length: the rule's cases x rules
+        covered += s.cover[i * s.n + c]
+    if s.n + covered * s.n_rules >= RELEASE_FROM:
+        with nogil:
+            toggle_pass(&s, i, adding)
+    else:
+        toggle_pass(&s, i, adding)
