@@ -699,6 +699,19 @@ def test_feature_on_a_tiny_scale_warns_naming_it(scale):
         C45Classifier().fit(X * [1, 1e6], y)          # rescaled: no warning
 
 
+@pytest.mark.parametrize("threshold", ["data", "midpoint"])
+def test_cut_between_values_whose_sum_overflows(threshold):
+    # Two neighbouring values above half of float64's range: the cut between
+    # them is still found (a bar at their overflowing sum, infinity, made every
+    # case go down one branch: a separable column fitted as one leaf).
+    X = np.array([[0.0], [1e308], [1.7e308], [1.7e308]])
+    y = [0, 0, 1, 1]
+    clf = C45Classifier(min_samples_leaf=1, pruning=None, threshold=threshold).fit(X, y)
+    assert clf.tree_.node_count == 3
+    assert 1e308 <= clf.tree_.threshold[0] < 1.7e308
+    assert clf.predict(X).tolist() == y
+
+
 @pytest.mark.parametrize("y", [[1, "a", 2, "b"], np.array([1, True, 2, 1], dtype=object),
                                [1, True, 0, 1], np.array([b"a", "b", "a", "b"],
                                                          dtype=object)])
