@@ -182,4 +182,11 @@ def _bounds(values, wrong1, wrong2, w, threshold, rnd):
 def _between(a, b, ea, eb, limit, rnd):
     """The point from a towards b where the errors, ea at a and eb at b, reach
     limit (linear in between)."""
-    return rnd(a + rnd(rnd(rnd(b - a) * rnd(limit - ea)) / rnd(eb - ea)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = rnd(a + rnd(rnd(rnd(b - a) * rnd(limit - ea)) / rnd(eb - ea)))
+    if math.isfinite(x):
+        return x
+    # a and b so far apart that b - a overflows (Release 8's arithmetic gives no
+    # bound): the same point from the two ends weighted, which stays finite.
+    t = (float(limit) - float(ea)) / (float(eb) - float(ea))
+    return rnd(float(a) * (1.0 - t) + float(b) * t)

@@ -152,3 +152,27 @@ def test_float32_model_with_bounds_not_binary32_is_refused(fitted):
     d["trees"]["final"]["lower"][i] = clf.tree_.lower[i] - 1e-9
     with pytest.raises(ValueError, match=r"lower\[\d+\].*float32"):
         from_json(_resealed(d))
+
+
+def test_bounds_of_values_beyond_half_of_float64s_range():
+    # The interpolation's b - a overflowed (the fit failed on its own -inf
+    # bound), and predict's shares went to 0 or 1 where v - lower and
+    # threshold - lower overflow.
+    big = 1.7e308
+    X = np.array([[-big], [1e308], [big], [big]])
+    clf = C45Classifier(soft_thresholds=True, min_samples_leaf=1,
+                        pruning=None).fit(X, [0, 0, 1, 1])
+    t = clf.tree_
+    assert np.isfinite(t.lower[0]) and t.lower[0] <= t.threshold[0] <= t.upper[0]
+    P = clf.predict_proba([[-big], [0.0], [1e308], [1.2e308], [big]])
+    assert np.isfinite(P).all() and np.allclose(P.sum(axis=1), 1)
+    # Legal bounds as far apart as float64 allows: a half share at the threshold,
+    # linear on either side.
+    doc = __import__("json").loads(to_json(clf))
+    tree = doc["trees"]["final"]
+    tree["lower"][0], tree["threshold"][0], tree["upper"][0] = -big, 1e308, big
+    m = from_json(_resealed(doc))
+    ends = m.predict_proba([[-big], [big]])
+    assert m.predict_proba([[1e308]])[0] == pytest.approx(ends.mean(axis=0))
+    quarter = -big / 2 + 1e308 / 2         # halfway from lower to the threshold
+    assert m.predict_proba([[quarter]])[0] == pytest.approx(0.75 * ends[0] + 0.25 * ends[1])
