@@ -84,7 +84,8 @@ def _warn_fine_features(schema, cont):
     for j in np.flatnonzero(~schema.discrete):
         x = cont[schema.col[j]]
         lo, hi = spans[0][schema.col[j]], spans[1][schema.col[j]]
-        if not (hi > lo and hi - lo < 1000 * CUT_TOLERANCE):
+        # (hi - lo may overflow: a column spanning float64's whole range)
+        if not (hi > lo and hi < lo + 1000 * CUT_TOLERANCE):
             continue
         v = np.unique(x[~np.isnan(x)])
         blocked = int(np.count_nonzero(~(v[:-1] < v[1:] - CUT_TOLERANCE)))

@@ -712,6 +712,15 @@ def test_cut_between_values_whose_sum_overflows(threshold):
     assert clf.predict(X).tolist() == y
 
 
+def test_column_spanning_float64s_range_fits_without_warnings():
+    # The check for columns on a tiny scale computed max - min, which overflowed
+    # (a RuntimeWarning from numpy on an ordinary fit).
+    X = np.array([[-1.7e308], [-1.0], [1.0], [1.7e308]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        C45Classifier(min_samples_leaf=1).fit(X, [0, 0, 1, 1])
+
+
 @pytest.mark.parametrize("y", [[1, "a", 2, "b"], np.array([1, True, 2, 1], dtype=object),
                                [1, True, 0, 1], np.array([b"a", "b", "a", "b"],
                                                          dtype=object)])
