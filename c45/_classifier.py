@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
 from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
                          encode_target, n_rows, plain_rows, rank_tables, refuse_masked,
-                         sorted_classes)
+                         sorted_classes, values_in_row_order)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -484,9 +484,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         from c45._soft import soft_bounds
         cont = data.cont
         if not data.f32:        # float64 keeps each column sorted, with its ranks
-            rank = np.asarray(data.rank, dtype=np.int64)
-            cont = (np.take_along_axis(np.asarray(data.sorted_value), rank, axis=1)
-                    if rank.size else np.zeros((0, data.n_cases)))
+            cont = (values_in_row_order(data.sorted_value, data.rank) if data.n_cases
+                    and np.asarray(data.rank).size else np.zeros((0, data.n_cases)))
         lower, upper = soft_bounds(tree, cont, data.codes, data.col, data.y,
                                    data.init_weight, self.precision == "float32")
         return tree.with_soft_bounds(lower, upper)

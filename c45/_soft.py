@@ -33,6 +33,8 @@ import math
 
 import numpy as np
 
+from c45._encode import COPY_CHUNK
+from c45._ranks import rank_column
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 # A value within this of the threshold counts as below it in the errors at the
@@ -55,7 +57,9 @@ def soft_bounds(tree, cont, codes, col, y, weight, f32):
     reach = [None] * n          # rows reaching each node with known values above
     reach[0] = np.arange(m)
     for nd in range(n):         # parents come before their children
-        rows = reach[nd]
+        # Each row is held by one node at a time (its rows go to its children):
+        # the rows of every node at once would be N times the tree's depth.
+        rows, reach[nd] = reach[nd], None
         if tree.kind[nd] == LEAF_KIND:
             continue
         branch = _branches(tree, nd, rows, cont, codes, col)
@@ -124,11 +128,13 @@ def _classes(tree, start, rows, cont, codes, col, f32):
         parts = []
         for b in range(tree.n_children[nd]):
             go = branch == b + 1
-            share = (w[unknown] * dt(tree.weight[first + b])) / dt(tree.weight[nd])
-            sel = np.concatenate([np.flatnonzero(go), np.flatnonzero(unknown)])
-            ww = np.concatenate([w[go], share])
-            order = np.argsort(sel, kind="stable")
-            parts.append((first + b, at[sel[order]], ww[order]))
+            # The rows down branch b with their weight, an unknown one's a share
+            # of it; in row order (no sort: a sort of millions of rows cannot be
+            # interrupted).
+            ww = w.copy()
+            ww[unknown] = (w[unknown] * dt(tree.weight[first + b])) / dt(tree.weight[nd])
+            take = go | unknown
+            parts.append((first + b, at[take], ww[take]))
         stack.extend(reversed(parts))
     return np.argmax(sums, axis=1)        # the first largest
 
@@ -136,9 +142,9 @@ def _classes(tree, start, rows, cont, codes, col, f32):
 def _bounds(values, wrong1, wrong2, w, threshold, rnd):
     """Release 8's bounds of one test from its cases' values, whether each is
     misclassified down branch 1 / branch 2, and their weights."""
-    order = np.argsort(values, kind="stable")
-    values, wrong1, wrong2, w = values[order], wrong1[order], wrong2[order], w[order]
-    distinct, first = np.unique(values, return_index=True)
+    values, wrong1, wrong2, w = _sorted_by(values, wrong1, wrong2, w)
+    first = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    distinct = values[first]
     # E(u_j) = errors of the cases <= u_j down branch 1 + of the others down 2.
     e1 = np.where(wrong1, w, 0.0)
     e2 = np.where(wrong2, w, 0.0)
@@ -177,6 +183,22 @@ def _bounds(values, wrong1, wrong2, w, threshold, rnd):
             break
     t = rnd(threshold)
     return float(min(lo, t)), float(max(hi, t))
+
+
+def _sorted_by(values, *others):
+    """values sorted (stable, as np.argsort's "stable"), and the arrays others
+    in the same order: c45/_ranks.pyx's sort, which looks for Ctrl-C, and the
+    others moved in chunks (the interpreter handles signals between them)."""
+    x = np.array(values, dtype=np.float64)
+    ranks = np.empty(len(x), dtype=np.uint32)
+    rank_column(x, ranks)
+    out = [x.astype(np.asarray(values).dtype, copy=False)]
+    for a in others:
+        moved = np.empty_like(a)
+        for i in range(0, len(a), COPY_CHUNK):
+            moved[ranks[i:i + COPY_CHUNK]] = a[i:i + COPY_CHUNK]
+        out.append(moved)
+    return out
 
 
 def _between(a, b, ea, eb, limit, rnd):

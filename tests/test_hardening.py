@@ -993,6 +993,13 @@ elif mode in ("predict", "predict2", "apply", "route", "proba_few", "proba_few2"
             "proba_few": lambda: clf.predict_proba(Xp[:4000]),
             "proba_few2": lambda: clf.set_params(n_jobs=2).predict_proba(Xp[:4000]),
             "apply_few": lambda: clf.apply(Xp[:4000])}[mode]
+elif mode == "soft_bounds":
+    # A soft threshold's bounds on 6 million cases: sorted once (numpy's sort
+    # could not be interrupted: 0.6-1.8 s measured on 10 million)
+    from c45._soft import _bounds
+    v = rng.random(6_000_000); wrong = v > 0.5
+    clf = None
+    work = lambda: _bounds(v, wrong, ~wrong, np.ones(len(v)), 0.5, float)
 elif mode.startswith("prune"):
     clf = C45Classifier(pruning=None, min_samples_leaf=1, n_jobs=int(mode[-1]),
                         precision="float32" if "32" in mode else "float64").fit(X, y)
@@ -1028,6 +1035,7 @@ except KeyboardInterrupt:
     ("apply_few", 100_000, 1.0),
     ("labels", 1000, 1.0),                  # encoding 12 million string labels
     ("prune2", 300_000, 0.5),               # pessimistic pruning on 2 threads
+    ("soft_bounds", 1000, 0.1),             # soft thresholds' sort of a column
 ])
 def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     """SIGINT at `at` seconds into work repeated until it comes ends in
