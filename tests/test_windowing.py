@@ -134,6 +134,35 @@ def test_windowed_model_round_trips():
     assert clf.trials_ is None and clf.best_trial_ is None
 
 
+def _tampered_trials(state, clf):
+    """Ways to damage a windowed model's pickled trials."""
+    other = C45Classifier().fit([[0.0], [1.0], [2.0]], ["a", "b", "c"])    # 3 classes
+    return {
+        "trials_ is a str": dict(trials_="junk"),
+        "best_trial_ beyond the trials": dict(best_trial_=len(clf.trials_)),
+        "best_trial_ a bool": dict(best_trial_=True),
+        "best_trial_ without trials_": dict(trials_=None),
+        "trials_ empty": dict(trials_=[]),
+        "a trial of another type": dict(trials_=[object()] * len(clf.trials_)),
+        "a trial's tree of other classes": dict(trials_=[
+            W.Trial(t.cycles, other.grown_tree_, t.pruned) for t in clf.trials_]),
+    }
+
+
+def test_tampered_trials_in_a_pickle_are_refused():
+    # They loaded, and then the trials' table (and the command's) raised
+    # AttributeError or IndexError, or walked trees of other classes.
+    X, y = [[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]], ["a", "a", "b", "b", "a", "b"]
+    clf = C45Classifier(trials=2).fit(X, y)
+    for what, change in _tampered_trials(clf.__getstate__(), clf).items():
+        state = clf.__getstate__()
+        state.update(change)
+        with pytest.raises(ValueError, match="trials_|best_trial_"):
+            C45Classifier.__new__(C45Classifier).__setstate__(state)
+    back = pickle.loads(pickle.dumps(clf))      # the untouched pickle loads
+    assert back.best_trial_ == clf.best_trial_ and len(back.trials_) == 2
+
+
 @pytest.mark.parametrize("name,value", [
     ("trials", 0), ("trials", -2), ("trials", 1.5), ("trials", True), ("trials", "3"),
     ("initial_window", 0), ("initial_window", 2.0), ("window_increment", 0),
