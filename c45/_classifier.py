@@ -468,7 +468,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                 bool(self.subtree_raising), self._threads())
         # A fitted model is its trees: the training data (about 1.75 times X once
         # encoded) is kept only when asked, for prune() without passing it again.
-        fitted["_train"] = (data, order) if self.keep_training_data else None
+        fitted["_train"] = ((data, order) if self.keep_training_data and self.trials is None
+                            else None)
         fitted["_train_check"] = _fingerprint(data)
         fitted["tree_"] = self._soften(
             pruned if self.trials is not None

@@ -196,6 +196,19 @@ def test_window_parameters_without_trials_warn():
         C45Classifier(trials=1, initial_window=3, window_increment=1).fit(X, y)
 
 
+def test_keep_training_data_with_trials_warns_and_keeps_nothing():
+    # prune() refuses a windowed model, so the kept data (1.75 times X) served
+    # nothing, silently.
+    X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
+    with pytest.warns(InactiveParameterWarning, match="keep_training_data=True has no "
+                      "effect: it acts only when trials is None"):
+        clf = C45Classifier(trials=2, keep_training_data=True).fit(X, y)
+    assert clf._train is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert C45Classifier(keep_training_data=True).fit(X, y)._train is not None
+
+
 def test_cli_refuses_a_bad_trial_count(capsys):
     from c45 import cli
     with pytest.raises(SystemExit) as exc:
