@@ -10,7 +10,7 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
-from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
+from c45._encode import (COPY_CHUNK, canonical_arrays, distinct_values, encode_fit, encode_predict,
                          encode_target, n_rows, plain_rows, rank_tables, refuse_masked,
                          sorted_classes, values_in_row_order)
 from c45._params import PRUNE as _PRUNE_PARAMS
@@ -98,6 +98,40 @@ def _warn_fine_features(schema, cont):
                 f"cut tolerance ({CUT_TOLERANCE:g}, absolute), so they are never "
                 f"tried; rescale the feature (e.g. multiply it by 1e6) to let C4.5 "
                 f"split on it", UserWarning, stacklevel=5)
+
+
+def _warn_dense_features(schema, sorted_known):
+    """Warn about continuous features with so many values for their span that
+    most neighbours lie closer than C4.5's cut tolerance, so most cuts are never
+    tried (1.5 million values on [0, 1] give no cut at all: a separable column
+    fits as one leaf). sorted_known(j): feature j's known values, sorted. Only
+    features whose average gap is under 10 tolerances are examined (fewer
+    values for their span leave most gaps wider), so typical data costs nothing."""
+    for j in np.flatnonzero(~schema.discrete):
+        v = sorted_known(j)
+        if len(v) < 3:
+            continue
+        lo, hi = v[0], v[-1]
+        # Narrow features are _warn_fine_features' (hi - lo may overflow).
+        if not hi >= lo + 1000 * CUT_TOLERANCE or \
+                hi > lo + 10 * CUT_TOLERANCE * (len(v) - 1):
+            continue
+        possible = blocked = 0
+        for i in range(0, len(v) - 1, COPY_CHUNK):     # Ctrl-C between chunks
+            end = min(i + COPY_CHUNK, len(v) - 1)
+            a, b = v[i:end], v[i + 1:end + 1]
+            step = a < b
+            possible += int(np.count_nonzero(step))
+            blocked += int(np.count_nonzero(step & ~(a < b - CUT_TOLERANCE)))
+        if blocked > possible / 2:
+            name = (f"column {schema.names[j]!r}" if schema.names is not None
+                    else f"column {j}")
+            warnings.warn(
+                f"X {name}: {blocked} of its {possible} possible cuts lie between "
+                f"values closer than C4.5's cut tolerance ({CUT_TOLERANCE:g}, "
+                f"absolute), so they are never tried (its {len(v)} values span "
+                f"{hi - lo:.3g}); rescale the feature (e.g. multiply it by 1e6) to "
+                f"let C4.5 split on it", UserWarning, stacklevel=5)
 
 
 # id(declared_classes_) -> (that array, its column order): see _class_columns.
@@ -798,6 +832,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         else:
             ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
+        if f32:
+            _warn_dense_features(schema, lambda j: distinct[distinct_start[j]:
+                                                            distinct_start[j + 1]])
+        else:
+            _warn_dense_features(schema, lambda j: sorted_values[schema.col[j],
+                                                                 :n_known[j]])
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
             init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,
