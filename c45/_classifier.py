@@ -642,7 +642,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         With ``precision="float32"`` the tree is grown once more to recover the
         order Release 8's arithmetic leaves the cases in (the same tree, checked),
         unless the data were kept. Cost-complexity, reduced-error and no pruning
-        need no training data."""
+        need no training data, unless ``soft_thresholds=True``: the pruned
+        tree's bounds are computed on them."""
         check_is_fitted(self, "tree_")
         if getattr(self, "trials_", None) is not None:
             raise ValueError("this model's trees were chosen among its windowing trials "
@@ -674,7 +675,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             final = self._finish_pruning(grown, pruned, self._schema, validation)
             if self.soft_thresholds:        # the bounds are the training data's
                 if data is None:
-                    data, _ = self._training_data(X, y, sample_weight)
+                    data, _ = self._training_data(
+                        X, y, sample_weight,
+                        why="recomputing the bounds of soft_thresholds=True")
                 final = self._soften(final, data)
             # The new final tree and the grown one kept against it, in one step.
             state = dict(self.__dict__)
@@ -685,13 +688,14 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             raise
         return self
 
-    def _training_data(self, X, y, sample_weight):
-        """(data, case order after growing) for pessimistic pruning: the kept
-        training data, or (X, y, sample_weight) checked to be the fit's."""
+    def _training_data(self, X, y, sample_weight, why="pessimistic pruning"):
+        """(data, case order after growing) for pessimistic pruning (or what
+        `why` names, as the errors say it): the kept training data, or (X, y,
+        sample_weight) checked to be the fit's."""
         if X is None:
             if getattr(self, "_train", None) is None:
                 raise ValueError(
-                    "pessimistic pruning needs the training cases: pass them, "
+                    f"{why} needs the training cases: pass them, "
                     "clf.prune(X, y[, sample_weight], ...), or fit with "
                     "keep_training_data=True (the model then holds them: about 1.75 "
                     "times the size of X)")
@@ -700,7 +704,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if check is None:
             raise ValueError("this model was loaded from a model file, which does not "
                              "record a digest of its training data to check them "
-                             "against: fit it again to re-prune pessimistically")
+                             f"against: fit it again ({why} needs the training "
+                             f"cases)")
         schema, classes, data = self._prepare(X, y, sample_weight)
         got = _fingerprint(data, like=check)
         for what, a, b in (("rows (of positive weight)", got[0], check[0]),

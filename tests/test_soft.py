@@ -144,6 +144,23 @@ def test_prune_recomputes_the_bounds(fitted):
     np.testing.assert_array_equal(clf.tree_.lower, fresh.tree_.lower)
 
 
+def test_prune_without_training_data_names_the_soft_thresholds(fitted):
+    # Cost-complexity or no pruning needs no training data, but the pruned
+    # tree's bounds do: the error named pessimistic pruning, which was not asked.
+    X, y, clf = fitted
+    clf = pickle.loads(pickle.dumps(clf))
+    for pruning in ("cost_complexity", None):
+        with pytest.raises(ValueError, match="bounds of soft_thresholds=True needs the "
+                                             "training cases"):
+            clf.prune(pruning=pruning)
+    loaded = from_json(to_json(clf))
+    with pytest.raises(ValueError, match="loaded from a model file.*bounds of "
+                                         "soft_thresholds=True"):
+        loaded.prune(X, y, pruning=None)
+    clf.prune(X, y, pruning=None)           # given the data, it prunes
+    assert clf.tree_.lower is not None
+
+
 def test_float32_model_with_bounds_not_binary32_is_refused(fitted):
     import json
     _, _, clf = fitted
