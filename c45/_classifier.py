@@ -100,13 +100,19 @@ def _warn_fine_features(schema, cont):
                 f"split on it", UserWarning, stacklevel=5)
 
 
+# A feature left with fewer cuts than this by the cut tolerance, of many more
+# possible, is warned about: its cuts are then coarse for its span.
+FEW_CUTS = 1000
+
+
 def _warn_dense_features(schema, sorted_known):
     """Warn about continuous features with so many values for their span that
-    most neighbours lie closer than C4.5's cut tolerance, so most cuts are never
-    tried (1.5 million values on [0, 1] give no cut at all: a separable column
-    fits as one leaf). sorted_known(j): feature j's known values, sorted. Only
-    features whose average gap is under 10 tolerances are examined (fewer
-    values for their span leave most gaps wider), so typical data costs nothing."""
+    nearly all neighbours lie closer than C4.5's cut tolerance, so that fewer
+    than FEW_CUTS cuts are tried (1 million values on [0, 1] leave some 50, 1.5
+    million none: a separable column fits as one leaf). sorted_known(j):
+    feature j's known values, sorted. Only features whose average gap is under
+    10 tolerances are examined (fewer values for their span leave most gaps
+    wider), so typical data costs nothing."""
     for j in np.flatnonzero(~schema.discrete):
         v = sorted_known(j)
         if len(v) < 3:
@@ -123,13 +129,13 @@ def _warn_dense_features(schema, sorted_known):
             step = a < b
             possible += int(np.count_nonzero(step))
             blocked += int(np.count_nonzero(step & ~(a < b - CUT_TOLERANCE)))
-        if blocked > possible / 2:
+        if possible - blocked < FEW_CUTS and blocked > possible / 2:
             name = (f"column {schema.names[j]!r}" if schema.names is not None
                     else f"column {j}")
             warnings.warn(
-                f"X {name}: {blocked} of its {possible} possible cuts lie between "
-                f"values closer than C4.5's cut tolerance ({CUT_TOLERANCE:g}, "
-                f"absolute), so they are never tried (its {len(v)} values span "
+                f"X {name}: only {possible - blocked} of its {possible} possible cuts "
+                f"are tried, the others lying between values closer than C4.5's cut "
+                f"tolerance ({CUT_TOLERANCE:g}, absolute; its {len(v)} values span "
                 f"{hi - lo:.3g}); rescale the feature (e.g. multiply it by 1e6) to "
                 f"let C4.5 split on it", UserWarning, stacklevel=5)
 
