@@ -741,10 +741,19 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         """The alphas at which ``pruning="cost_complexity"`` changes the tree, in
         scikit-learn's form: ``Bunch(ccp_alphas, impurities)``, impurities being the
         total leaf entropy (bits, weighted by the leaves' share of the cases)."""
+        if self.trials is not None:
+            raise ValueError(
+                f"cost_complexity_pruning_path grows the tree without pruning, which "
+                f"windowing cannot (trials={self.trials!r} keeps the trial of best "
+                f"pessimistic estimate, and pruning='cost_complexity' takes no "
+                f"trials): set trials=None")
         with warnings.catch_warnings():
             # The pruning parameters are idle in this unpruned fit by design.
             warnings.simplefilter("ignore", _params.InactiveParameterWarning)
-            grown = C45Classifier(**{**self.get_params(), "pruning": None}).fit(
+            # The grown tree alone: no soft bounds, no data kept for prune().
+            grown = C45Classifier(**{**self.get_params(), "pruning": None,
+                                     "soft_thresholds": False,
+                                     "keep_training_data": False}).fit(
                 X, y, sample_weight).grown_tree_
         alphas, impurities = _pruning.pruning_path(grown)
         return Bunch(ccp_alphas=alphas, impurities=impurities)

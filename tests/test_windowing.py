@@ -209,6 +209,18 @@ def test_keep_training_data_with_trials_warns_and_keeps_nothing():
         assert C45Classifier(keep_training_data=True).fit(X, y)._train is not None
 
 
+def test_cost_complexity_path_of_a_windowed_model_says_why_not():
+    # It refitted with pruning=None and failed with "trials ... needs
+    # pruning='pessimistic', got pruning=None", a pruning the user never set.
+    X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
+    clf = C45Classifier(trials=2).fit(X, y)
+    with pytest.raises(ValueError, match="cost_complexity_pruning_path grows the tree "
+                                         "without pruning.*set trials=None"):
+        clf.cost_complexity_pruning_path(X, y)
+    path = clf.set_params(trials=None).cost_complexity_pruning_path(X, y)
+    assert path.ccp_alphas[0] == 0.0
+
+
 def test_cli_refuses_a_bad_trial_count(capsys):
     from c45 import cli
     with pytest.raises(SystemExit) as exc:
