@@ -58,9 +58,11 @@ def checked_trials(state, schema, classes):
                 type(c) is Cycle for c in trial.cycles):
             raise ValueError(f"c45: the pickled model's trials_[{i}] is not a windowing "
                              f"trial (Trial of Cycles)")
-        for part in ("grown", "pruned"):
-            checked_tree({"tree": getattr(trial, part), "precision": state.get("precision")},
-                         "tree", schema, classes,
+        for part, name in (("grown", "grown_tree_"), ("pruned", "tree_")):
+            # As the model's own tree of that kind (a pruned tree's estimated
+            # errors may exceed a light node's weight).
+            checked_tree({name: getattr(trial, part), "precision": state.get("precision")},
+                         name, schema, classes,
                          f"c45: the pickled model's trials_[{i}].{part}")
     return {"trials_": trials, "best_trial_": best}
 
