@@ -141,46 +141,49 @@ def _classes(tree, start, rows, cont, codes, col, f32):
 
 def _bounds(values, wrong1, wrong2, w, threshold, rnd):
     """Release 8's bounds of one test from its cases' values, whether each is
-    misclassified down branch 1 / branch 2, and their weights."""
+    misclassified down branch 1 / branch 2, and their weights.
+
+    Release 8's running sums, each step rounded to the precision, are numpy's
+    accumulations in that precision (sequential, as its loops: not np.sum's
+    pairwise order): the same numbers, without a Python step per case."""
+    dt = np.float32 if rnd is np.float32 else np.float64
     values, wrong1, wrong2, w = _sorted_by(values, wrong1, wrong2, w)
     first = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
     distinct = values[first]
     # E(u_j) = errors of the cases <= u_j down branch 1 + of the others down 2.
-    e1 = np.where(wrong1, w, 0.0)
-    e2 = np.where(wrong2, w, 0.0)
-    n = base = rnd(0)
+    e1 = np.where(wrong1, w, 0.0).astype(dt)
+    e2 = np.where(wrong2, w, 0.0).astype(dt)
     below = values <= threshold + BELOW_TOLERANCE
-    for i in range(values.size):
-        n = rnd(n + rnd(w[i]))
-        base = rnd(base + rnd(e1[i] if below[i] else e2[i]))
+    n = rnd(np.cumsum(w.astype(dt), dtype=dt)[-1])
+    base = rnd(np.cumsum(np.where(below, e1, e2), dtype=dt)[-1])
     # The standard error in double, rounded to the precision, then added (Release
     # 8's last digits: all 6,037 interpolated bounds of the corpus).
     se = rnd(math.sqrt((float(base) + 0.5) * (float(n) - float(base) + 0.5)
                        / (float(n) + 1)))
     limit = rnd(base + se)
     last = np.append(first[1:], values.size)       # each distinct value's cases end
-    errors = []
-    left = rnd(0)
-    right = rnd(0)
-    for i in range(values.size):
-        right = rnd(right + rnd(e2[i]))
-    for j in range(distinct.size):
-        for i in range(first[j], last[j]):
-            left = rnd(left + rnd(e1[i]))
-            right = rnd(right - rnd(e2[i]))
-        errors.append(rnd(left + right))
-    u = [rnd(v) for v in distinct]
+    # Case by case: branch 1's errors summed up, branch 2's total taken down.
+    left = np.cumsum(e1, dtype=dt)
+    right = np.subtract.accumulate(np.r_[np.cumsum(e2, dtype=dt)[-1:], e2], dtype=dt)[1:]
+    errors = (left + right)[last - 1]
+    u = distinct.astype(dt)
     at = int(np.searchsorted(distinct, threshold + BELOW_TOLERANCE, side="right")) - 1
-    lo = u[0]
-    for j in range(1, at + 1):
-        if errors[j - 1] > limit and errors[j] <= limit:
-            lo = _between(u[j], u[j - 1], errors[j], errors[j - 1], limit, rnd)
-            break
-    hi = u[-1]
-    for j in range(len(u) - 2, max(at, 0) - 1, -1):
-        if errors[j] <= limit and errors[j + 1] > limit:
-            hi = _between(u[j], u[j + 1], errors[j], errors[j + 1], limit, rnd)
-            break
+    # The first fall to the limit coming up from below the threshold, the last
+    # rise above it going up from it.
+    lo = rnd(u[0])
+    j = np.flatnonzero((errors[:-1] > limit) & (errors[1:] <= limit)) + 1
+    j = j[j <= at]
+    if j.size:
+        j = int(j[0])
+        lo = _between(rnd(u[j]), rnd(u[j - 1]), rnd(errors[j]), rnd(errors[j - 1]),
+                      limit, rnd)
+    hi = rnd(u[-1])
+    j = np.flatnonzero((errors[:-1] <= limit) & (errors[1:] > limit))
+    j = j[j >= max(at, 0)]
+    if j.size:
+        j = int(j[-1])
+        hi = _between(rnd(u[j]), rnd(u[j + 1]), rnd(errors[j]), rnd(errors[j + 1]),
+                      limit, rnd)
     t = rnd(threshold)
     return float(min(lo, t)), float(max(hi, t))
 
