@@ -11,9 +11,9 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
-from c45._encode import (canonical_arrays, class_columns, distinct_values, encode_fit,
-                         encode_predict, encode_target, n_rows, plain_rows, rank_tables,
-                         refuse_masked)
+from c45._encode import (COPY_CHUNK, canonical_arrays, class_columns, distinct_values,
+                         encode_fit, encode_predict, encode_target, n_rows, plain_rows,
+                         rank_tables, refuse_masked, values_in_row_order)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -86,7 +86,8 @@ def _warn_fine_features(schema, cont):
     for j in np.flatnonzero(~schema.discrete):
         x = cont[schema.col[j]]
         lo, hi = spans[0][schema.col[j]], spans[1][schema.col[j]]
-        if not (hi > lo and hi - lo < 1000 * CUT_TOLERANCE):
+        # (hi - lo may overflow: a column spanning float64's whole range)
+        if not (hi > lo and hi < lo + 1000 * CUT_TOLERANCE):
             continue
         v = np.unique(x[~np.isnan(x)])
         blocked = int(np.count_nonzero(~(v[:-1] < v[1:] - CUT_TOLERANCE)))
@@ -99,6 +100,46 @@ def _warn_fine_features(schema, cont):
                 f"cut tolerance ({CUT_TOLERANCE:g}, absolute), so they are never "
                 f"tried; rescale the feature (e.g. multiply it by 1e6) to let C4.5 "
                 f"split on it", UserWarning, stacklevel=5)
+
+
+# A feature left with fewer cuts than this by the cut tolerance, of many more
+# possible, is warned about: its cuts are then coarse for its span.
+FEW_CUTS = 1000
+
+
+def _warn_dense_features(schema, sorted_known):
+    """Warn about continuous features with so many values for their span that
+    nearly all neighbours lie closer than C4.5's cut tolerance, so that fewer
+    than FEW_CUTS cuts are tried (1 million values on [0, 1] leave some 50, 1.5
+    million none: a separable column fits as one leaf). sorted_known(j):
+    feature j's known values, sorted. Only features whose average gap is under
+    10 tolerances are examined (fewer values for their span leave most gaps
+    wider), so typical data costs nothing."""
+    for j in np.flatnonzero(~schema.discrete):
+        v = sorted_known(j)
+        if len(v) < 3:
+            continue
+        lo, hi = v[0], v[-1]
+        # Narrow features are _warn_fine_features' (hi - lo may overflow).
+        if not hi >= lo + 1000 * CUT_TOLERANCE or \
+                hi > lo + 10 * CUT_TOLERANCE * (len(v) - 1):
+            continue
+        possible = blocked = 0
+        for i in range(0, len(v) - 1, COPY_CHUNK):     # Ctrl-C between chunks
+            end = min(i + COPY_CHUNK, len(v) - 1)
+            a, b = v[i:end], v[i + 1:end + 1]
+            step = a < b
+            possible += int(np.count_nonzero(step))
+            blocked += int(np.count_nonzero(step & ~(a < b - CUT_TOLERANCE)))
+        if possible - blocked < FEW_CUTS and blocked > possible / 2:
+            name = (f"column {schema.names[j]!r}" if schema.names is not None
+                    else f"column {j}")
+            warnings.warn(
+                f"X {name}: only {possible - blocked} of its {possible} possible cuts "
+                f"are tried, the others lying between values closer than C4.5's cut "
+                f"tolerance ({CUT_TOLERANCE:g}, absolute; its {len(v)} values span "
+                f"{hi - lo:.3g}); rescale the feature (e.g. multiply it by 1e6) to "
+                f"let C4.5 split on it", UserWarning, stacklevel=5)
 
 
 # (id(classes_), id(declared_classes_)) -> (those arrays, their ClassMap): see
@@ -505,7 +546,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                 bool(self.subtree_raising), self._threads())
         # A fitted model is its trees: the training data (about 1.75 times X once
         # encoded) is kept only when asked, for prune() without passing it again.
-        fitted["_train"] = (data, order) if self.keep_training_data else None
+        fitted["_train"] = ((data, order) if self.keep_training_data and self.trials is None
+                            else None)
         fitted["_train_check"] = _fingerprint(data)
         fitted["tree_"] = self._soften(
             pruned if self.trials is not None
@@ -521,9 +563,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         from c45._soft import soft_bounds
         cont = data.cont
         if not data.f32:        # float64 keeps each column sorted, with its ranks
-            rank = np.asarray(data.rank, dtype=np.int64)
-            cont = (np.take_along_axis(np.asarray(data.sorted_value), rank, axis=1)
-                    if rank.size else np.zeros((0, data.n_cases)))
+            cont = (values_in_row_order(data.sorted_value, data.rank) if data.n_cases
+                    and np.asarray(data.rank).size else np.zeros((0, data.n_cases)))
         lower, upper = soft_bounds(tree, cont, data.codes, data.col, data.y,
                                    data.init_weight, self.precision == "float32")
         return tree.with_soft_bounds(lower, upper)
@@ -645,7 +686,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         With ``precision="float32"`` the tree is grown once more to recover the
         order Release 8's arithmetic leaves the cases in (the same tree, checked),
         unless the data were kept. Cost-complexity, reduced-error and no pruning
-        need no training data."""
+        need no training data, unless ``soft_thresholds=True``: the pruned
+        tree's bounds are computed on them."""
         check_is_fitted(self, "tree_")
         if getattr(self, "trials_", None) is not None:
             raise ValueError("this model's trees were chosen among its windowing trials "
@@ -677,7 +719,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             final = self._finish_pruning(grown, pruned, self._schema, validation)
             if self.soft_thresholds:        # the bounds are the training data's
                 if data is None:
-                    data, _ = self._training_data(X, y, sample_weight)
+                    data, _ = self._training_data(
+                        X, y, sample_weight,
+                        why="recomputing the bounds of soft_thresholds=True")
                 final = self._soften(final, data)
             # The new final tree and the grown one kept against it, in one step.
             state = dict(self.__dict__)
@@ -688,13 +732,14 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             raise
         return self
 
-    def _training_data(self, X, y, sample_weight):
-        """(data, case order after growing) for pessimistic pruning: the kept
-        training data, or (X, y, sample_weight) checked to be the fit's."""
+    def _training_data(self, X, y, sample_weight, why="pessimistic pruning"):
+        """(data, case order after growing) for pessimistic pruning (or what
+        `why` names, as the errors say it): the kept training data, or (X, y,
+        sample_weight) checked to be the fit's."""
         if X is None:
             if getattr(self, "_train", None) is None:
                 raise ValueError(
-                    "pessimistic pruning needs the training cases: pass them, "
+                    f"{why} needs the training cases: pass them, "
                     "clf.prune(X, y[, sample_weight], ...), or fit with "
                     "keep_training_data=True (the model then holds them: about 1.75 "
                     "times the size of X)")
@@ -703,7 +748,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if check is None:
             raise ValueError("this model was loaded from a model file, which does not "
                              "record a digest of its training data to check them "
-                             "against: fit it again to re-prune pessimistically")
+                             f"against: fit it again ({why} needs the training "
+                             f"cases)")
         schema, target, data = self._prepare(X, y, sample_weight)
         classes = target.declared
         got = _fingerprint(data, like=check)
@@ -734,10 +780,19 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         """The alphas at which ``pruning="cost_complexity"`` changes the tree, in
         scikit-learn's form: ``Bunch(ccp_alphas, impurities)``, impurities being the
         total leaf entropy (bits, weighted by the leaves' share of the cases)."""
+        if self.trials is not None:
+            raise ValueError(
+                f"cost_complexity_pruning_path grows the tree without pruning, which "
+                f"windowing cannot (trials={self.trials!r} keeps the trial of best "
+                f"pessimistic estimate, and pruning='cost_complexity' takes no "
+                f"trials): set trials=None")
         with warnings.catch_warnings():
             # The pruning parameters are idle in this unpruned fit by design.
             warnings.simplefilter("ignore", _params.InactiveParameterWarning)
-            grown = C45Classifier(**{**self.get_params(), "pruning": None}).fit(
+            # The grown tree alone: no soft bounds, no data kept for prune().
+            grown = C45Classifier(**{**self.get_params(), "pruning": None,
+                                     "soft_thresholds": False,
+                                     "keep_training_data": False}).fit(
                 X, y, sample_weight).grown_tree_
         alphas, impurities = _pruning.pruning_path(grown)
         return Bunch(ccp_alphas=alphas, impurities=impurities)
@@ -838,6 +893,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         else:
             ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
+        if f32:
+            _warn_dense_features(schema, lambda j: distinct[distinct_start[j]:
+                                                            distinct_start[j + 1]])
+        else:
+            _warn_dense_features(schema, lambda j: sorted_values[schema.col[j],
+                                                                 :n_known[j]])
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
             init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,

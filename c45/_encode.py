@@ -555,6 +555,29 @@ def distinct_values(schema, cont):
     return distinct, np.asarray(starts, dtype=np.int64)
 
 
+def values_in_row_order(sorted_value, rank):
+    """Each row's continuous values back from float64's rank tables (NaN unknown:
+    the unknown values sort last), in chunks of COPY_CHUNK rows so that Ctrl-C is
+    handled between them (a gather of millions of rows takes a second)."""
+    sorted_value = np.asarray(sorted_value)
+    rank = np.asarray(rank)
+    out = np.empty(rank.shape, dtype=np.float64)
+    for c in range(rank.shape[0]):
+        for i in range(0, rank.shape[1], COPY_CHUNK):
+            out[c, i:i + COPY_CHUNK] = sorted_value[c].take(rank[c, i:i + COPY_CHUNK])
+    return out
+
+
+def take_columns(a, rows):
+    """a[:, rows] (contiguous), in chunks of COPY_CHUNK rows: Ctrl-C is handled
+    between them."""
+    rows = np.asarray(rows)
+    out = np.empty((a.shape[0], len(rows)), dtype=a.dtype)
+    for i in range(0, len(rows), COPY_CHUNK):
+        out[:, i:i + COPY_CHUNK] = a.take(rows[i:i + COPY_CHUNK], axis=1)
+    return out
+
+
 def canonical_arrays(state):
     """A copy of a pickled __dict__ whose arrays carry numpy's own dtype objects.
 

@@ -372,6 +372,10 @@ ONLY_ACTS_WHEN = tuple(OnlyActsWhen(*entry) for entry in (
                              "trials is not None (windowing)", "-t"),)),
     ("window_increment", (When("trials", lambda v: v["trials"] is not None,
                                "trials is not None (windowing)", "-t"),)),
+    # The kept data serve prune(), which cannot prune windowing's trees again.
+    ("keep_training_data", (When("trials", lambda v: v["trials"] is None,
+                                 "trials is None (prune() cannot prune windowing's "
+                                 "trees again)"),)),
     ("min_samples_split", (When("min_samples_leaf", _min_split_acts,
                                 "min_samples_split > 2 * min_samples_leaf (a node "
                                 "lighter than that is a leaf already)"),)),

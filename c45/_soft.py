@@ -33,6 +33,8 @@ import math
 
 import numpy as np
 
+from c45._encode import COPY_CHUNK
+from c45._ranks import rank_column
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
 # A value within this of the threshold counts as below it in the errors at the
@@ -55,7 +57,9 @@ def soft_bounds(tree, cont, codes, col, y, weight, f32):
     reach = [None] * n          # rows reaching each node with known values above
     reach[0] = np.arange(m)
     for nd in range(n):         # parents come before their children
-        rows = reach[nd]
+        # Each row is held by one node at a time (its rows go to its children):
+        # the rows of every node at once would be N times the tree's depth.
+        rows, reach[nd] = reach[nd], None
         if tree.kind[nd] == LEAF_KIND:
             continue
         branch = _branches(tree, nd, rows, cont, codes, col)
@@ -124,62 +128,90 @@ def _classes(tree, start, rows, cont, codes, col, f32):
         parts = []
         for b in range(tree.n_children[nd]):
             go = branch == b + 1
-            share = (w[unknown] * dt(tree.weight[first + b])) / dt(tree.weight[nd])
-            sel = np.concatenate([np.flatnonzero(go), np.flatnonzero(unknown)])
-            ww = np.concatenate([w[go], share])
-            order = np.argsort(sel, kind="stable")
-            parts.append((first + b, at[sel[order]], ww[order]))
+            # The rows down branch b with their weight, an unknown one's a share
+            # of it; in row order (no sort: a sort of millions of rows cannot be
+            # interrupted).
+            ww = w.copy()
+            ww[unknown] = (w[unknown] * dt(tree.weight[first + b])) / dt(tree.weight[nd])
+            take = go | unknown
+            parts.append((first + b, at[take], ww[take]))
         stack.extend(reversed(parts))
     return np.argmax(sums, axis=1)        # the first largest
 
 
 def _bounds(values, wrong1, wrong2, w, threshold, rnd):
     """Release 8's bounds of one test from its cases' values, whether each is
-    misclassified down branch 1 / branch 2, and their weights."""
-    order = np.argsort(values, kind="stable")
-    values, wrong1, wrong2, w = values[order], wrong1[order], wrong2[order], w[order]
-    distinct, first = np.unique(values, return_index=True)
+    misclassified down branch 1 / branch 2, and their weights.
+
+    Release 8's running sums, each step rounded to the precision, are numpy's
+    accumulations in that precision (sequential, as its loops: not np.sum's
+    pairwise order): the same numbers, without a Python step per case."""
+    dt = np.float32 if rnd is np.float32 else np.float64
+    values, wrong1, wrong2, w = _sorted_by(values, wrong1, wrong2, w)
+    first = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    distinct = values[first]
     # E(u_j) = errors of the cases <= u_j down branch 1 + of the others down 2.
-    e1 = np.where(wrong1, w, 0.0)
-    e2 = np.where(wrong2, w, 0.0)
-    n = base = rnd(0)
+    e1 = np.where(wrong1, w, 0.0).astype(dt)
+    e2 = np.where(wrong2, w, 0.0).astype(dt)
     below = values <= threshold + BELOW_TOLERANCE
-    for i in range(values.size):
-        n = rnd(n + rnd(w[i]))
-        base = rnd(base + rnd(e1[i] if below[i] else e2[i]))
+    n = rnd(np.cumsum(w.astype(dt), dtype=dt)[-1])
+    base = rnd(np.cumsum(np.where(below, e1, e2), dtype=dt)[-1])
     # The standard error in double, rounded to the precision, then added (Release
     # 8's last digits: all 6,037 interpolated bounds of the corpus).
     se = rnd(math.sqrt((float(base) + 0.5) * (float(n) - float(base) + 0.5)
                        / (float(n) + 1)))
     limit = rnd(base + se)
     last = np.append(first[1:], values.size)       # each distinct value's cases end
-    errors = []
-    left = rnd(0)
-    right = rnd(0)
-    for i in range(values.size):
-        right = rnd(right + rnd(e2[i]))
-    for j in range(distinct.size):
-        for i in range(first[j], last[j]):
-            left = rnd(left + rnd(e1[i]))
-            right = rnd(right - rnd(e2[i]))
-        errors.append(rnd(left + right))
-    u = [rnd(v) for v in distinct]
+    # Case by case: branch 1's errors summed up, branch 2's total taken down.
+    left = np.cumsum(e1, dtype=dt)
+    right = np.subtract.accumulate(np.r_[np.cumsum(e2, dtype=dt)[-1:], e2], dtype=dt)[1:]
+    errors = (left + right)[last - 1]
+    u = distinct.astype(dt)
     at = int(np.searchsorted(distinct, threshold + BELOW_TOLERANCE, side="right")) - 1
-    lo = u[0]
-    for j in range(1, at + 1):
-        if errors[j - 1] > limit and errors[j] <= limit:
-            lo = _between(u[j], u[j - 1], errors[j], errors[j - 1], limit, rnd)
-            break
-    hi = u[-1]
-    for j in range(len(u) - 2, max(at, 0) - 1, -1):
-        if errors[j] <= limit and errors[j + 1] > limit:
-            hi = _between(u[j], u[j + 1], errors[j], errors[j + 1], limit, rnd)
-            break
+    # The first fall to the limit coming up from below the threshold, the last
+    # rise above it going up from it.
+    lo = rnd(u[0])
+    j = np.flatnonzero((errors[:-1] > limit) & (errors[1:] <= limit)) + 1
+    j = j[j <= at]
+    if j.size:
+        j = int(j[0])
+        lo = _between(rnd(u[j]), rnd(u[j - 1]), rnd(errors[j]), rnd(errors[j - 1]),
+                      limit, rnd)
+    hi = rnd(u[-1])
+    j = np.flatnonzero((errors[:-1] <= limit) & (errors[1:] > limit))
+    j = j[j >= max(at, 0)]
+    if j.size:
+        j = int(j[-1])
+        hi = _between(rnd(u[j]), rnd(u[j + 1]), rnd(errors[j]), rnd(errors[j + 1]),
+                      limit, rnd)
     t = rnd(threshold)
     return float(min(lo, t)), float(max(hi, t))
+
+
+def _sorted_by(values, *others):
+    """values sorted (stable, as np.argsort's "stable"), and the arrays others
+    in the same order: c45/_ranks.pyx's sort, which looks for Ctrl-C, and the
+    others moved in chunks (the interpreter handles signals between them)."""
+    x = np.array(values, dtype=np.float64)
+    ranks = np.empty(len(x), dtype=np.uint32)
+    rank_column(x, ranks)
+    out = [x.astype(np.asarray(values).dtype, copy=False)]
+    for a in others:
+        moved = np.empty_like(a)
+        for i in range(0, len(a), COPY_CHUNK):
+            moved[ranks[i:i + COPY_CHUNK]] = a[i:i + COPY_CHUNK]
+        out.append(moved)
+    return out
 
 
 def _between(a, b, ea, eb, limit, rnd):
     """The point from a towards b where the errors, ea at a and eb at b, reach
     limit (linear in between)."""
-    return rnd(a + rnd(rnd(rnd(b - a) * rnd(limit - ea)) / rnd(eb - ea)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = rnd(a + rnd(rnd(rnd(b - a) * rnd(limit - ea)) / rnd(eb - ea)))
+    if math.isfinite(x):
+        return x
+    # a and b so far apart that b - a overflows (Release 8's arithmetic gives no
+    # bound): the same point from the two ends weighted, which stays finite.
+    t = (float(limit) - float(ea)) / (float(eb) - float(ea))
+    return rnd(float(a) * (1.0 - t) + float(b) * t)

@@ -6,7 +6,7 @@ sorted), and the order carries over: it decides the order of binary32 sums, so t
 reordering primitives below are exactly those of the spec.
 """
 from cython.parallel cimport prange, threadid
-from libc.math cimport isnan, log
+from libc.math cimport isinf, isnan, log
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -580,7 +580,7 @@ cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcep
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t j, best_j = -1
-    cdef double penalty, best = 0.0, val
+    cdef double penalty, best = 0.0, val, below, above
     w.tries[f] = scan.tries
     if scan.failed:                     # out of memory: no cut (never in practice)
         return
@@ -597,7 +597,13 @@ cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcep
         return
     w.gain[f] = best
     w.info[f] = w.cand_split[best_j]
-    w.bar[f] = rnd(f32, rnd(f32, w.cand_below[best_j] + w.cand_above[best_j]) / 2)
+    below, above = w.cand_below[best_j], w.cand_above[best_j]
+    if not f32 and isinf(below + above):
+        # Two values beyond half of float64's range: their sum overflows, and a
+        # bar at infinity would send every case down the first branch.
+        w.bar[f] = below / 2 + above / 2
+    else:
+        w.bar[f] = rnd(f32, rnd(f32, below + above) / 2)
 
 
 cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,

@@ -9,6 +9,7 @@ from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, class_columns, sorted_classes
 from c45._tree_checks import tested_features
 from c45._validate_tree import check_model_tree
+from c45._windowing import Cycle, Trial
 
 
 def checked_fitted_state(state, places=None):
@@ -29,6 +30,7 @@ def checked_fitted_state(state, places=None):
                            places.get(name) or f"c45: the pickled model's {name}")
     # Kept again against the checked final tree (which may be a new Tree).
     out.update(tree_=final, _grown=_grown.kept_grown(grown, final))
+    out.update(checked_trials(state, schema, classes))
     check = state.get("_train_check")       # prune(X, y) compares its parts
     if check is not None and not (
             isinstance(check, tuple) and len(check) == 3
@@ -36,6 +38,37 @@ def checked_fitted_state(state, places=None):
         raise ValueError("c45: the pickled model's digest of its training data "
                          "(_train_check) is not (rows, features, digest)")
     return out
+
+def checked_trials(state, schema, classes):
+    """A pickle's windowing trials (trials_, best_trial_): None and None, or a
+    list of Trial whose trees are checked as tree_ is, and the index of one of
+    them ({trials_, best_trial_} to set)."""
+    trials, best = state.get("trials_"), state.get("best_trial_")
+    if trials is None:
+        if best is not None:
+            raise ValueError(f"c45: the pickled model has best_trial_ {best!r:.40} but "
+                             f"no trials_")
+        return {"trials_": None, "best_trial_": None}
+    if not isinstance(trials, list) or not trials:
+        raise ValueError(f"c45: the pickled model's trials_ is a {type(trials).__name__}, "
+                         f"not a list of windowing trials")
+    if not (isinstance(best, int) and not isinstance(best, bool)
+            and 0 <= best < len(trials)):
+        raise ValueError(f"c45: the pickled model's best_trial_ {best!r:.40} is not an "
+                         f"index of its {len(trials)} trials_")
+    for i, trial in enumerate(trials):
+        if type(trial) is not Trial or not isinstance(trial.cycles, list) or not all(
+                type(c) is Cycle for c in trial.cycles):
+            raise ValueError(f"c45: the pickled model's trials_[{i}] is not a windowing "
+                             f"trial (Trial of Cycles)")
+        for part, name in (("grown", "grown_tree_"), ("pruned", "tree_")):
+            # As the model's own tree of that kind (a pruned tree's estimated
+            # errors may exceed a light node's weight).
+            checked_tree({name: getattr(trial, part), "precision": state.get("precision")},
+                         name, schema, classes,
+                         f"c45: the pickled model's trials_[{i}].{part}")
+    return {"trials_": trials, "best_trial_": best}
+
 
 def grown_in(state):
     """The grown Tree of a fitted state: a pickle's grown_tree_ (the Tree, or a

@@ -835,7 +835,11 @@ cdef inline double soft_share(const TreeView* t, Py_ssize_t nd, double v) noexce
     if v >= hi:
         return 0.0
     if v <= cut:
+        if isinf(cut - lo):     # bounds beyond half of float64's range: halves
+            return 1.0 - 0.5 * (0.5 * v - 0.5 * lo) / (0.5 * cut - 0.5 * lo)
         return 1.0 - 0.5 * (v - lo) / (cut - lo)
+    if isinf(hi - cut):
+        return 0.5 * (0.5 * hi - 0.5 * v) / (0.5 * hi - 0.5 * cut)
     return 0.5 * (hi - v) / (hi - cut)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from c45 import _tree
-from c45._encode import distinct_values, rank_tables
+from c45._encode import distinct_values, rank_tables, take_columns, values_in_row_order
 from c45._glibc_random import GlibcRandom
 from c45._pruning import subset_cleanup
 
@@ -113,8 +113,7 @@ class Windowing:
 
     def _columns(self, rows):
         """The values and codes of rows, in their order."""
-        return (np.ascontiguousarray(self.values[:, rows]),
-                np.ascontiguousarray(self.codes[:, rows]))
+        return take_columns(self.values, rows), take_columns(self.codes, rows)
 
     def window_data(self, rows):
         """The TrainingData of the window `rows` (in that order): its cases, with
@@ -198,14 +197,10 @@ class Windowing:
 
 def values_of(schema, data):
     """float64's continuous values back from its rank tables (NaN unknown)."""
-    sorted_value, rank = np.asarray(data.sorted_value), np.asarray(data.rank)
-    n_known = np.asarray(data.n_known)
-    out = np.full((int(np.count_nonzero(~schema.discrete)), data.n_cases), np.nan)
-    for f in np.flatnonzero(~schema.discrete):
-        c = schema.col[f]
-        known = rank[c] < n_known[f]
-        out[c, known] = sorted_value[c, rank[c, known]]
-    return out
+    rank = np.asarray(data.rank)
+    if rank.size == 0:
+        return np.zeros((0, data.n_cases))
+    return values_in_row_order(data.sorted_value, rank)
 
 
 def check_weights(est, sample_weight):

@@ -258,3 +258,36 @@ def test_an_indented_block_runs_dedented():
                         "  connect()\n  ```\n", encoding="utf-8")
         assert checks(page) == []
         assert blocks(page)[0][3] == "needs a server"
+
+
+# Pages for developers, which name the package's modules on purpose: the
+# architecture page, and README.md's source layout section.
+DEVELOPER_PAGES = ("architecture.md",)
+
+
+def _private_names():
+    """The package's private module paths (c45._x, c45/_x.py) and its module
+    constants (ALL_CAPS names assigned at the top of a module)."""
+    consts = set()
+    for f in list((ROOT / "c45").rglob("*.py")) + list((ROOT / "c45").rglob("*.pyx")):
+        consts.update(re.findall(r"^(?:cdef\s+\w+\s+)?([A-Z][A-Z0-9_]{3,})\s*=",
+                                 f.read_text(encoding="utf-8"), re.M))
+    return re.compile(r"c45\._(?!_)\w+|c45/_(?!_)\w+\.pyx?|\b(?:%s)\b"
+                      % "|".join(sorted(map(re.escape, consts))))
+
+
+def test_user_pages_name_no_private_module_or_constant():
+    # Internal names (ONLY_ACTS_WHEN, c45._tree.Tree, c45/_presorted.pyx,
+    # MAX_LINE_CHARS) had crept into the user pages: a reader cannot use them,
+    # and they move with the code.
+    private = _private_names()
+    found = []
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        if page.name in DEVELOPER_PAGES:
+            continue
+        for i, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{page.name}:{i}: {m}" for m in private.findall(line)]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    users = readme.split("\n## Layout")[0]       # the source layout names modules
+    found += [f"README.md: {m}" for m in private.findall(users)]
+    assert not found, found

@@ -699,6 +699,47 @@ def test_feature_on_a_tiny_scale_warns_naming_it(scale):
         C45Classifier().fit(X * [1, 1e6], y)          # rescaled: no warning
 
 
+@pytest.mark.parametrize("threshold", ["data", "midpoint"])
+def test_cut_between_values_whose_sum_overflows(threshold):
+    # Two neighbouring values above half of float64's range: the cut between
+    # them is still found (a bar at their overflowing sum, infinity, made every
+    # case go down one branch: a separable column fitted as one leaf).
+    X = np.array([[0.0], [1e308], [1.7e308], [1.7e308]])
+    y = [0, 0, 1, 1]
+    clf = C45Classifier(min_samples_leaf=1, pruning=None, threshold=threshold).fit(X, y)
+    assert clf.tree_.node_count == 3
+    assert 1e308 <= clf.tree_.threshold[0] < 1.7e308
+    assert clf.predict(X).tolist() == y
+
+
+def test_column_spanning_float64s_range_fits_without_warnings():
+    # The check for columns on a tiny scale computed max - min, which overflowed
+    # (a RuntimeWarning from numpy on an ordinary fit).
+    X = np.array([[-1.7e308], [-1.0], [1.0], [1.7e308]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        C45Classifier(min_samples_leaf=1).fit(X, [0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+def test_feature_with_few_cuts_left_by_the_tolerance_warns(precision):
+    # A million values on [0, 1]: neighbours 1e-6 apart on average, so all but
+    # some 50 cuts are never tried (1.5 million: none, and a separable column
+    # fitted as one leaf), and nothing said so: the narrow-span warning looks at
+    # spans < 0.01 only.
+    rng = np.random.default_rng(0)
+    x = rng.random(1_000_000)
+    y = (x > 0.5).astype(int)
+    with pytest.warns(UserWarning, match=r"X column 0: only \d+ of its \d+ possible "
+                                         r"cuts are tried.*cut tolerance"):
+        C45Classifier(precision=precision).fit(x[:, None], y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        C45Classifier(precision=precision).fit(x[:, None] * 1e6, y)   # rescaled
+        # 100,000: 63% of the cuts left out, but 37,000 tried
+        C45Classifier(precision=precision).fit(x[:100_000, None], y[:100_000])
+
+
 @pytest.mark.parametrize("y", [[1, "a", 2, "b"], np.array([1, True, 2, 1], dtype=object),
                                [1, True, 0, 1], np.array([b"a", "b", "a", "b"],
                                                          dtype=object)])
@@ -971,6 +1012,13 @@ elif mode in ("predict", "predict2", "apply", "route", "proba_few", "proba_few2"
             "proba_few": lambda: clf.predict_proba(Xp[:4000]),
             "proba_few2": lambda: clf.set_params(n_jobs=2).predict_proba(Xp[:4000]),
             "apply_few": lambda: clf.apply(Xp[:4000])}[mode]
+elif mode == "soft_bounds":
+    # A soft threshold's bounds on 6 million cases: sorted once (numpy's sort
+    # could not be interrupted: 0.6-1.8 s measured on 10 million)
+    from c45._soft import _bounds
+    v = rng.random(6_000_000); wrong = v > 0.5
+    clf = None
+    work = lambda: _bounds(v, wrong, ~wrong, np.ones(len(v)), 0.5, float)
 elif mode.startswith("prune"):
     clf = C45Classifier(pruning=None, min_samples_leaf=1, n_jobs=int(mode[-1]),
                         precision="float32" if "32" in mode else "float64").fit(X, y)
@@ -1006,6 +1054,7 @@ except KeyboardInterrupt:
     ("apply_few", 100_000, 1.0),
     ("labels", 1000, 1.0),                  # encoding 12 million string labels
     ("prune2", 300_000, 0.5),               # pessimistic pruning on 2 threads
+    ("soft_bounds", 1000, 0.1),             # soft thresholds' sort of a column
 ])
 def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     """SIGINT at `at` seconds into work repeated until it comes ends in

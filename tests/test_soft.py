@@ -144,6 +144,23 @@ def test_prune_recomputes_the_bounds(fitted):
     np.testing.assert_array_equal(clf.tree_.lower, fresh.tree_.lower)
 
 
+def test_prune_without_training_data_names_the_soft_thresholds(fitted):
+    # Cost-complexity or no pruning needs no training data, but the pruned
+    # tree's bounds do: the error named pessimistic pruning, which was not asked.
+    X, y, clf = fitted
+    clf = pickle.loads(pickle.dumps(clf))
+    for pruning in ("cost_complexity", None):
+        with pytest.raises(ValueError, match="bounds of soft_thresholds=True needs the "
+                                             "training cases"):
+            clf.prune(pruning=pruning)
+    loaded = from_json(to_json(clf))
+    with pytest.raises(ValueError, match="loaded from a model file.*bounds of "
+                                         "soft_thresholds=True"):
+        loaded.prune(X, y, pruning=None)
+    clf.prune(X, y, pruning=None)           # given the data, it prunes
+    assert clf.tree_.lower is not None
+
+
 def test_float32_model_with_bounds_not_binary32_is_refused(fitted):
     import json
     _, _, clf = fitted
@@ -152,3 +169,82 @@ def test_float32_model_with_bounds_not_binary32_is_refused(fitted):
     d["trees"]["final"]["lower"][i] = clf.tree_.lower[i] - 1e-9
     with pytest.raises(ValueError, match=r"lower\[\d+\].*float32"):
         from_json(_resealed(d))
+
+
+def test_bounds_of_values_beyond_half_of_float64s_range():
+    # The interpolation's b - a overflowed (the fit failed on its own -inf
+    # bound), and predict's shares went to 0 or 1 where v - lower and
+    # threshold - lower overflow.
+    big = 1.7e308
+    X = np.array([[-big], [1e308], [big], [big]])
+    clf = C45Classifier(soft_thresholds=True, min_samples_leaf=1,
+                        pruning=None).fit(X, [0, 0, 1, 1])
+    t = clf.tree_
+    assert np.isfinite(t.lower[0]) and t.lower[0] <= t.threshold[0] <= t.upper[0]
+    P = clf.predict_proba([[-big], [0.0], [1e308], [1.2e308], [big]])
+    assert np.isfinite(P).all() and np.allclose(P.sum(axis=1), 1)
+    # Legal bounds as far apart as float64 allows: a half share at the threshold,
+    # linear on either side.
+    doc = __import__("json").loads(to_json(clf))
+    tree = doc["trees"]["final"]
+    tree["lower"][0], tree["threshold"][0], tree["upper"][0] = -big, 1e308, big
+    m = from_json(_resealed(doc))
+    ends = m.predict_proba([[-big], [big]])
+    assert m.predict_proba([[1e308]])[0] == pytest.approx(ends.mean(axis=0))
+    quarter = -big / 2 + 1e308 / 2         # halfway from lower to the threshold
+    assert m.predict_proba([[quarter]])[0] == pytest.approx(0.75 * ends[0] + 0.25 * ends[1])
+
+
+def _bounds_case_by_case(values, wrong1, wrong2, w, threshold, rnd):
+    """The bounds by Release 8's loops, a Python step per case (what _bounds
+    computes with numpy's sequential accumulations)."""
+    import math
+    from c45._soft import BELOW_TOLERANCE, _between
+    order = np.argsort(values, kind="stable")
+    values, wrong1, wrong2, w = values[order], wrong1[order], wrong2[order], w[order]
+    distinct, first = np.unique(values, return_index=True)
+    e1, e2 = np.where(wrong1, w, 0.0), np.where(wrong2, w, 0.0)
+    n = base = rnd(0)
+    for i in range(values.size):
+        n = rnd(n + rnd(w[i]))
+        base = rnd(base + rnd(e1[i] if values[i] <= threshold + BELOW_TOLERANCE else e2[i]))
+    se = rnd(math.sqrt((float(base) + 0.5) * (float(n) - float(base) + 0.5) / (float(n) + 1)))
+    limit = rnd(base + se)
+    last = np.append(first[1:], values.size)
+    errors, left, right = [], rnd(0), rnd(0)
+    for i in range(values.size):
+        right = rnd(right + rnd(e2[i]))
+    for j in range(distinct.size):
+        for i in range(first[j], last[j]):
+            left, right = rnd(left + rnd(e1[i])), rnd(right - rnd(e2[i]))
+        errors.append(rnd(left + right))
+    u = [rnd(v) for v in distinct]
+    at = int(np.searchsorted(distinct, threshold + BELOW_TOLERANCE, side="right")) - 1
+    lo, hi = u[0], u[-1]
+    for j in range(1, at + 1):
+        if errors[j - 1] > limit and errors[j] <= limit:
+            lo = _between(u[j], u[j - 1], errors[j], errors[j - 1], limit, rnd)
+            break
+    for j in range(len(u) - 2, max(at, 0) - 1, -1):
+        if errors[j] <= limit and errors[j + 1] > limit:
+            hi = _between(u[j], u[j + 1], errors[j], errors[j + 1], limit, rnd)
+            break
+    t = rnd(threshold)
+    return float(min(lo, t)), float(max(hi, t))
+
+
+def test_bounds_equal_release_8s_case_by_case_sums():
+    from c45._soft import _bounds
+    rng = np.random.default_rng(0)
+    for trial in range(400):
+        m = int(rng.integers(1, 80))
+        v = [rng.integers(0, 10, m).astype(float), np.round(rng.normal(0, 50, m), 1),
+             rng.choice([-0.0, 0.0, 1.0, 2.5, 1e30], m)][trial % 3]
+        w = np.ones(m) if trial % 2 else rng.random(m) * rng.choice([1, 3, 1e-3], m)
+        p = rng.random()
+        wrong1, wrong2 = rng.random(m) < p, rng.random(m) < 1 - p
+        threshold = float(rng.choice(v))
+        for rnd in (np.float32, float):
+            x = v.astype(np.float32).astype(float) if rnd is np.float32 else v
+            assert _bounds(x, wrong1, wrong2, w, threshold, rnd) == \
+                _bounds_case_by_case(x, wrong1, wrong2, w, threshold, rnd)

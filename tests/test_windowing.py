@@ -134,6 +134,35 @@ def test_windowed_model_round_trips():
     assert clf.trials_ is None and clf.best_trial_ is None
 
 
+def _tampered_trials(state, clf):
+    """Ways to damage a windowed model's pickled trials."""
+    other = C45Classifier().fit([[0.0], [1.0], [2.0]], ["a", "b", "c"])    # 3 classes
+    return {
+        "trials_ is a str": dict(trials_="junk"),
+        "best_trial_ beyond the trials": dict(best_trial_=len(clf.trials_)),
+        "best_trial_ a bool": dict(best_trial_=True),
+        "best_trial_ without trials_": dict(trials_=None),
+        "trials_ empty": dict(trials_=[]),
+        "a trial of another type": dict(trials_=[object()] * len(clf.trials_)),
+        "a trial's tree of other classes": dict(trials_=[
+            W.Trial(t.cycles, other.grown_tree_, t.pruned) for t in clf.trials_]),
+    }
+
+
+def test_tampered_trials_in_a_pickle_are_refused():
+    # They loaded, and then the trials' table (and the command's) raised
+    # AttributeError or IndexError, or walked trees of other classes.
+    X, y = [[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]], ["a", "a", "b", "b", "a", "b"]
+    clf = C45Classifier(trials=2).fit(X, y)
+    for what, change in _tampered_trials(clf.__getstate__(), clf).items():
+        state = clf.__getstate__()
+        state.update(change)
+        with pytest.raises(ValueError, match="trials_|best_trial_"):
+            C45Classifier.__new__(C45Classifier).__setstate__(state)
+    back = pickle.loads(pickle.dumps(clf))      # the untouched pickle loads
+    assert back.best_trial_ == clf.best_trial_ and len(back.trials_) == 2
+
+
 @pytest.mark.parametrize("name,value", [
     ("trials", 0), ("trials", -2), ("trials", 1.5), ("trials", True), ("trials", "3"),
     ("initial_window", 0), ("initial_window", 2.0), ("window_increment", 0),
@@ -165,6 +194,31 @@ def test_window_parameters_without_trials_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         C45Classifier(trials=1, initial_window=3, window_increment=1).fit(X, y)
+
+
+def test_keep_training_data_with_trials_warns_and_keeps_nothing():
+    # prune() refuses a windowed model, so the kept data (1.75 times X) served
+    # nothing, silently.
+    X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
+    with pytest.warns(InactiveParameterWarning, match="keep_training_data=True has no "
+                      "effect: it acts only when trials is None"):
+        clf = C45Classifier(trials=2, keep_training_data=True).fit(X, y)
+    assert clf._train is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert C45Classifier(keep_training_data=True).fit(X, y)._train is not None
+
+
+def test_cost_complexity_path_of_a_windowed_model_says_why_not():
+    # It refitted with pruning=None and failed with "trials ... needs
+    # pruning='pessimistic', got pruning=None", a pruning the user never set.
+    X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
+    clf = C45Classifier(trials=2).fit(X, y)
+    with pytest.raises(ValueError, match="cost_complexity_pruning_path grows the tree "
+                                         "without pruning.*set trials=None"):
+        clf.cost_complexity_pruning_path(X, y)
+    path = clf.set_params(trials=None).cost_complexity_pruning_path(X, y)
+    assert path.ccp_alphas[0] == 0.0
 
 
 def test_cli_refuses_a_bad_trial_count(capsys):
