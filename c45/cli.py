@@ -970,9 +970,10 @@ def _add_tree_args(p, rules=False):
         g.add_argument("-r", type=_positive, default=1.0, metavar="R",
                        help="c4.5rules' redundancy factor (default 1)")
         g.add_argument("-F", type=_level_percent, default=None, metavar="PERCENT",
-                       help="c4.5rules' significance test in rule pruning: a condition "
-                            "also goes when Fisher's exact test of it is not "
-                            "significant at this level, percent (e.g. 10)")
+                       help="c4.5rules' significance test in rule pruning: conditions "
+                            "also go while one of them is not significant at this "
+                            "level by c4.5rules' one-tailed Fisher test, percent "
+                            "(e.g. 10)")
         g.add_argument("-a", action="store_true",
                        help="c4.5rules' simulated annealing to select each class's "
                             "rules, instead of the greedy search (classes of more "

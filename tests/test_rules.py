@@ -713,6 +713,27 @@ def test_rules_parameters_change_the_ruleset():
                                                             base.candidate_rules_]
 
 
+def test_fisher_statistic_is_release_8s():
+    """-F's statistic: over the table and those more extreme in its direction, the
+    hypergeometric probabilities each raised to 1/ln 2 (c4.5rules exponentiates
+    log2 probabilities with e). The R8 corpus pins the level's meaning: Release 8
+    keeps a condition whose lone table has P = 0.2022 at -F 10, drops one at
+    0.2121 (the true one-tailed p-value would drop both)."""
+    from scipy.stats import hypergeom
+    from c45.rules._builder import _fisher_p
+    for f32 in (False, True):
+        log2fact = _Lengths(f32).log2fact
+        for a, b, c, d in [(2, 0, 1, 3), (7, 0, 8, 3), (4, 0, 4, 3), (5, 4, 10, 24),
+                           (40, 14, 124, 55), (3, 2, 0, 0)]:
+            n, k, rows = a + b + c + d, a + c, a + b
+            tail = range(a, min(rows, k) + 1)
+            want = sum(hypergeom.pmf(x, n, k, rows) ** (1 / math.log(2)) for x in tail)
+            assert _fisher_p(a, b, c, d, log2fact) == pytest.approx(want, rel=1e-5)
+        assert _fisher_p(7, 0, 8, 3, log2fact) < 0.1 < _fisher_p(4, 0, 4, 3, log2fact)
+        # a negative association: the observed table and all the rest
+        assert _fisher_p(4, 1, 1, 0, log2fact) > 0.1
+
+
 def test_one_class_and_tiny_data():
     X, y = load_golf()
     one = C45RulesClassifier().fit(X, ["Play"] * len(y))

@@ -5,6 +5,7 @@ duplicates merged (§11.2-11.3); per class the subset of shortest description
 (§11.4, c45.rules._selection); the classes ordered and a default class chosen
 (§11.5); rules that do more harm than good dropped (§11.6).
 """
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,13 +20,25 @@ from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits
 from c45.rules._export import rule_table
 
 
-def _fisher_p(a, b, c, d):
-    """One-tailed Fisher exact p-value that the 2x2 table [[a, b], [c, d]] shows an
-    association at least as strong as observed (rows: condition satisfied or not;
-    columns: the rule's class or not)."""
-    from scipy.stats import hypergeom
-    total, row1, col1 = a + b + c + d, a + b, a + c
-    return float(hypergeom.sf(a - 1, total, col1, row1))
+def _fisher_p(a, b, c, d, log2fact):
+    """Release 8's significance of a condition (``-F``): the one-tailed Fisher sum
+    over the 2x2 table [[a, b], [c, d]] and the tables more extreme in its
+    direction (rows: condition satisfied or not; columns: the rule's class or
+    not), each term taken as e raised to its log2 probability, that is P**(1/ln 2)
+    (c4.5rules sums log2 factorials and exponentiates them with exp).
+
+    In the R8 corpus, at the level 0.1, this gives Release 8's rules under -F 10
+    on all 300 problems; the true Fisher p-value (the same sum of P) on 66. A
+    lone term fails the level L when P > L**ln 2 (0.203 for 10%).
+    """
+    rows = log2fact(a + b) + log2fact(c + d)
+    cols = log2fact(a + c) + log2fact(b + d)
+    base = rows + cols - log2fact(a + b + c + d)
+    p = 0.0
+    while b >= 0 and c >= 0:
+        p += math.exp(base - log2fact(a) - log2fact(b) - log2fact(c) - log2fact(d))
+        a, b, c, d = a + 1, b - 1, c - 1, d + 1
+    return p
 
 
 @dataclass
@@ -174,7 +187,7 @@ class RuleBuilder:
                     # holds or not x the rule's class or not
                     if _fisher_p(total0 - errors0, errors0,
                                  int(add_total[d] - add_errors[d]),
-                                 int(add_errors[d])) > self.fisher:
+                                 int(add_errors[d]), self.lengths.log2fact) > self.fisher:
                         drop = True
             trace.append(dict(rows=rows, dropped=str(conds[best]) if drop else None))
             if not drop:
