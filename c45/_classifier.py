@@ -11,8 +11,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
 from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
-                         encode_target, n_rows, plain_rows, rank_tables, refuse_masked,
-                         sorted_classes)
+                         encode_target, exact_in_any_order, n_rows, plain_rows,
+                         rank_tables, refuse_masked, sorted_classes)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -44,13 +44,23 @@ def _require_y(y):
                          "is None")
 
 
+# The rank and sorted-value arrays of float32 data as fingerprinted (TrainingData's
+# placeholders for arrays the data do not hold).
+_NO_RANK = np.zeros((1, 1), np.uint32)
+_NO_RANK_VALUES = np.zeros((1, 1))
+
+
 def _fingerprint(data, like=None):
     """(rows, features, digest) of encoded training data: values, labels, weights.
     Given `like`, a fingerprint made as `like`'s was (a model of c45 before the
     one-pass digest holds a blake2b digest)."""
     # float32 data hold the values and codes; float64 data the codes, the ranks
-    # and the sorted values; both the labels and weights.
-    arrays = (data.cont, data.codes, data.y, data.init_weight, data.rank, data.sorted_value)
+    # and the sorted values; both the labels and weights. float32's ranks (of
+    # data grown on the lists) follow from its values: not hashed, so that the
+    # digest of a model fitted before them holds.
+    rank, sorted_value = ((_NO_RANK, _NO_RANK_VALUES) if data.f32
+                          else (data.rank, data.sorted_value))
+    arrays = (data.cont, data.codes, data.y, data.init_weight, rank, sorted_value)
     if like is not None and not like[2].startswith(_bulk.DIGEST_PREFIX):
         h = hashlib.blake2b(digest_size=16)
         for a in arrays:
@@ -791,9 +801,18 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         y_codes = np.ascontiguousarray(y_codes, np.int32)
         _warn_fine_features(schema, cont)
         if f32:
-            # Release 8's way: the values, and each feature's distinct values.
-            distinct, distinct_start = distinct_values(schema, cont)
-            layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
+            # Release 8's way: the values, and each feature's distinct values;
+            # where R8's case order changes no bit (max_features draws at each
+            # node in R8's order of nodes), the ranks too: it grows on the
+            # presorted lists.
+            sampled = 0 < _params.max_features_count(self.max_features,
+                                                     schema.n_features) < schema.n_features
+            ranks = (np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
+                     if not sampled and exact_in_any_order(schema, cont, codes, weight)
+                     else None)
+            distinct, distinct_start, n_known = distinct_values(schema, cont, ranks)
+            layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start,
+                          rank=ranks, n_known=n_known)
         else:
             ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)

@@ -532,10 +532,14 @@ def rank_tables(schema, cont, n_threads=1):
 COPY_CHUNK = 1 << 20
 
 
-def distinct_values(schema, cont):
+def distinct_values(schema, cont, ranks=None):
     """Per continuous feature, its distinct known values sorted, in one array
-    with offsets (n_features + 1): the stored cuts are read from it (§5.4)."""
+    with offsets (n_features + 1): the stored cuts are read from it (§5.4).
+    Given ranks (uint32, cont's shape), each continuous feature's ranks in the
+    order of rank_tables too, from the same sort. Returns (distinct, offsets,
+    known counts per feature)."""
     parts, starts = [], [0]
+    n_known = np.zeros(schema.n_features, dtype=np.int64)
     for j in range(schema.n_features):
         if schema.discrete[j]:
             vals = np.empty(0)
@@ -546,12 +550,34 @@ def distinct_values(schema, cont):
             src, x = cont[schema.col[j]], np.empty(cont.shape[1], dtype=np.float64)
             for i in range(0, len(x), COPY_CHUNK):
                 x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
-            known = rank_column(x, np.empty(len(x), dtype=np.uint32))
+            r = (ranks[schema.col[j]] if ranks is not None
+                 else np.empty(len(x), dtype=np.uint32))
+            n_known[j] = known = rank_column(x, r)
             vals = x[:distinct_sorted(x, known)]
         parts.append(vals)
         starts.append(starts[-1] + len(vals))
     distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64, copy=False)
-    return distinct, np.asarray(starts, dtype=np.int64)
+    return distinct, np.asarray(starts, dtype=np.int64), n_known
+
+
+# Whole case weights are exact in binary32, and so is every sum of them up to this.
+EXACT_TOTAL_F32 = 2.0 ** 24
+
+
+def exact_in_any_order(schema, cont, codes, weight):
+    """Whether every sum of case weights that growing and pruning take is exact
+    in binary32 whatever its order: whole weights adding up to at most 2**24,
+    and no unknown value (a case of unknown outcome goes down each branch with
+    a fractional weight). Then Release 8's case order changes no bit, and
+    precision="float32" may grow on the presorted lists (c45/_presorted.pyx)."""
+    if not (np.all(weight == np.floor(weight))
+            and float(np.sum(weight)) <= EXACT_TOTAL_F32):
+        return False
+    for j in range(schema.n_features):
+        row = codes[schema.col[j]] if schema.discrete[j] else cont[schema.col[j]]
+        if (np.any(row == 0) if schema.discrete[j] else np.isnan(row).any()):
+            return False
+    return True
 
 
 def canonical_arrays(state):

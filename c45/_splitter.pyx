@@ -96,7 +96,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
-    w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 else 1, sizeof(SortItem))
+    w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 and not d.listed else 1, sizeof(SortItem))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -567,6 +567,56 @@ cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcep
     w.bar[f] = rnd(f32, rnd(f32, w.cand_below[best_j] + w.cand_above[best_j]) / 2)
 
 
+cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
+    """A case's weight at the node: cw[case], or 1 where every case weighs 1."""
+    return 1.0 if cw == NULL else cw[case]
+
+
+ctypedef fused Sorted:
+    SortItem        # R8's case array, sorted (sort_range)
+    Valued          # a node's presorted list (float32 on the lists)
+
+
+cdef inline int32_t class_at(const Dataset* d, const Sorted* a, Py_ssize_t i) noexcept nogil:
+    """The class of the i-th case: a list's entry carries it."""
+    if Sorted is Valued:
+        return a[i].cls
+    else:
+        return d.y[a[i].case]
+
+
+cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, Py_ssize_t n,
+                           const double* cw, double u, double known,
+                           double unknown_frac, double total) noexcept nogil:
+    """The cut scan of §5.2 in Release 8's arithmetic over the node's known cases
+    in value order, a[0 .. n) (cw: each case's weight, NULL where all weigh 1),
+    freq's row 0 holding the unknown cases' class weights: the weights of the
+    right side, then each cut between two values, then the choice (§5.3)."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, i
+    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
+    cdef double* freq = w.freq
+    cdef double base, min_split, low = 0.0
+    cdef int32_t cls
+    for i in range(n):
+        cls = class_at(d, a, i)
+        freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
+    base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
+    min_split = min_split_weight(w, known)
+    for i in range(n - 1):
+        cls = class_at(d, a, i)
+        cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
+        if low < min_split:
+            continue
+        if low > rnd(f32, known - min_split):
+            break
+        if a[i].value < a[i + 1].value - 1e-5:
+            evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
+                         a[i].value, a[i + 1].value, &scan)
+    choose_cut(w, f, &scan, total)
+
+
 cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                           double total) noexcept nogil:
     """Best cut of a continuous attribute (§5): sets gain (MDL-penalised), info, bar.
@@ -579,10 +629,9 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i, j, first
-    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
-    cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
+    cdef double u = 0.0, known, unknown_frac
     cdef int32_t c, tmp
     memset(freq, 0, 3 * k * sizeof(double))
     w.gain[f] = unusable(f32)
@@ -605,27 +654,37 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     if known < 2 * w.min_objs:
         return
     sort_range(w, f, values, first, hi)
-    for i in range(first, hi + 1):
-        c = w.cases[i]
-        freq[2 * k + d.y[c]] = rnd(f32, freq[2 * k + d.y[c]] + w.weight[c])
-    base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
-    min_split = min_split_weight(w, known)
-    for i in range(first, hi):
-        c = w.cases[i]
-        cut_scan_step(w, k, d.y[c], w.weight[c], &low)
-        if low < min_split:
-            continue
-        if low > rnd(f32, known - min_split):
-            break
-        if values[c] < values[w.cases[i + 1]] - 1e-5:
-            evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                         values[c], values[w.cases[i + 1]], &scan)
-    choose_cut(w, f, &scan, total)
+    scan_cuts(w, f, w.sortbuf + first, hi - first + 1, w.weight, u, known,
+              unknown_frac, total)
 
 
-cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
-    """A case's weight at the node: cw[case], or 1 where every case weighs 1."""
-    return 1.0 if cw == NULL else cw[case]
+cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
+                                     Py_ssize_t n, const double* cw,
+                                     double total) noexcept nogil:
+    """eval_continuous on a node's presorted list, float32 on the lists: with every
+    sum exact, the list's order (unknown values in row order, then by value and
+    row) gives each of R8's sums the bits its case array does."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, j, n_unknown = 0
+    cdef double* freq = w.freq
+    cdef double u = 0.0, known, unknown_frac
+    memset(freq, 0, 3 * k * sizeof(double))
+    w.gain[f] = unusable(f32)
+    w.info[f] = 0.0
+    w.raw_gain[f] = unusable(f32)
+    w.tries[f] = 0
+    while n_unknown < n and isnan(e[n_unknown].value):
+        freq[e[n_unknown].cls] = rnd(f32, freq[e[n_unknown].cls]
+                                     + weight_of(cw, e[n_unknown].case))
+        n_unknown += 1
+    for j in range(k):
+        u = rnd(f32, u + freq[j])
+    known = rnd(f32, total - u)
+    unknown_frac = rnd(f32, 1.0 - rnd(f32, known / total))
+    if known < 2 * w.min_objs:
+        return
+    scan_cuts(w, f, e + n_unknown, n - n_unknown, cw, u, known, unknown_frac, total)
 
 
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
@@ -633,10 +692,14 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
     unknown values first in row order, then the known ones by (value, row), each
     entry carrying its value and class, so the scan reads them in order. cw: the
-    weight of each case id at the node, NULL when every case weighs 1."""
+    weight of each case id at the node, NULL when every case weighs 1. (float32
+    on the lists: R8's arithmetic, eval_continuous_sums_exact.)"""
     cdef const Dataset* d = w.data
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
     cdef bint blocked
+    if d.f32:
+        eval_continuous_sums_exact(w, f, e, n, cw, total)
+        return
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0

@@ -480,11 +480,15 @@ cdef class TrainingData:
     needs the ranks, sorted values and known counts of c45/_ranks.pyx instead.
     The arrays of the layout not in use may be left out. A window's data in
     float64 gives distinct too: the stored cuts are then read from it (the
-    values of all the cases, not only the window's: §5.4)."""
+    values of all the cases, not only the window's: §5.4). f32 data given the
+    ranks and known counts too (not the sorted values) grow on the presorted
+    lists (listed): only for data whose every sum is exact in binary32 whatever
+    its order (exact_in_any_order in c45/_encode.py), where R8's case order
+    changes no bit."""
     cdef readonly object cont, codes, col, n_values, y, init_weight
     cdef readonly object distinct, distinct_start, rank, sorted_value, n_known
     cdef readonly Py_ssize_t n_classes
-    cdef readonly bint f32, count_mode, multival, cut_from_distinct
+    cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
@@ -498,6 +502,7 @@ cdef class TrainingData:
         self.f32, self.count_mode, self.total_weight, self.multival = (
             f32, count_mode, total_weight, multival)
         self.cut_from_distinct = f32 or distinct is not None
+        self.listed = f32 and rank is not None
         self.distinct = np.zeros(1) if distinct is None else distinct
         self.distinct_start = (np.zeros(n_features + 1, np.int64) if distinct_start is None
                                else distinct_start)
@@ -562,6 +567,7 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     d.distinct = &distinct[0]
     d.distinct_start = &distinct_start[0]
     d.f32 = data.f32
+    d.listed = data.listed
     d.cut_from_distinct = data.cut_from_distinct
     d.count_mode_init = data.count_mode
     d.total_weight = data.total_weight
@@ -629,7 +635,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     try:
         interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
-        if d.f32:
+        if d.f32 and not d.listed:
             with nogil:
                 grow(&w, &raw)
         else:
@@ -727,7 +733,7 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
     work_init(&w, &d)
     try:
         interrupt_init(&intr)
-        if d.f32:
+        if d.f32 and not d.listed:
             with nogil:
                 chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
         else:

@@ -52,6 +52,9 @@ cdef struct Dataset:
     bint cut_from_distinct      # the stored cut is read from distinct (float32, or a
                                 # window's tree in float64: all cases' values, §5.4)
     bint f32                    # round every arithmetic result to binary32 (R8 exact)
+    bint listed                 # float32 grown on the presorted lists (c45/_presorted):
+                                # every sum is exact whatever its order (whole weights,
+                                # no unknown value, a total of at most 2**24)
     bint count_mode_init        # all initial weights are 1: totals are case counts (§1.4)
     bint multival               # every feature is discrete with V >= 0.3 N (§6)
     double total_weight         # N of the many-valued test
