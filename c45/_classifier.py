@@ -802,13 +802,14 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         _warn_fine_features(schema, cont)
         if f32:
             # Release 8's way: the values, and each feature's distinct values;
-            # where R8's case order changes no bit (max_features draws at each
-            # node in R8's order of nodes), the ranks too: it grows on the
-            # presorted lists.
-            sampled = 0 < _params.max_features_count(self.max_features,
-                                                     schema.n_features) < schema.n_features
+            # where R8's case order changes no bit, the ranks too: it grows on
+            # the presorted lists. (max_features draws at each node in R8's
+            # order of nodes; windowing carries the case order from trial to
+            # trial.)
+            in_order = (self.trials is not None or 0 < _params.max_features_count(
+                self.max_features, schema.n_features) < schema.n_features)
             ranks = (np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
-                     if not sampled and exact_in_any_order(schema, cont, codes, weight)
+                     if not in_order and exact_in_any_order(schema, cont, codes, weight)
                      else None)
             distinct, distinct_start, n_known = distinct_values(schema, cont, ranks)
             layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start,

@@ -691,6 +691,9 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
     cdef NodeBuffer buf
     cdef Interrupt intr
     memset(&buf, 0, sizeof(NodeBuffer))
+    if with_order and data.listed:
+        raise ValueError("c45: data grown on the presorted lists have no case order "
+                         "of Release 8's to give back")
     set_dataset(&d, data, options)
     memset(&intr, 0, sizeof(Interrupt))
     check_prunable(grown)
