@@ -604,6 +604,12 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, Py_ssize_t n,
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
+    if Sorted is Valued:
+        if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
+                and scan_blocks(w, a, cw, 0, n, k, u, low, known, min_split,
+                                unknown_frac, base, total, &scan)):
+            choose_cut(w, f, &scan, total)
+            return
     for i in range(n - 1):
         cls = class_at(d, a, i)
         cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
@@ -755,6 +761,17 @@ cdef Py_ssize_t BLOCKED_MIN = 256
 cdef Py_ssize_t BLOCKED_MAX_CLASSES = 32
 
 
+cdef inline double f32_gain_rounding(Py_ssize_t k, double known) noexcept nogil:
+    """Bound on how far a cut's gain in binary32 (evaluate_cut, float32 on the
+    lists: whole counts, so only the criterion's own roundings) lies from its
+    exact value: each of the 2k + 4 roundings of the split's information, of
+    magnitude known * log2(known) at most, is off by a relative 2**-24, then
+    divided by known; the last few, of a gain's magnitude (log2 k at most), as
+    much. Twice that, for the bound's own double arithmetic."""
+    return (2.0 * (2 * k + 8) * 5.9604644775390625e-08
+            * (log(known + 1.0) / LN2 + log(<double> k + 1.0) / LN2 + 1.0) + 1e-9)
+
+
 cdef inline double phi(double x) noexcept nogil:
     """x * log2(x), 0 for x <= 0: one term of TI."""
     if x <= 0:
@@ -833,6 +850,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
     cdef double* grown
     cdef double* freq = w.freq
     cdef double reach, best_bound, g, t, wt
+    cdef double upper = rnd(w.data.f32, known - min_split), rounding
     cdef Py_ssize_t last = -1, best_b, tries
     if cap * (stride + rstride + 1) > w.snap_cap:
         grown = <double*> realloc(w.snap, cap * (stride + rstride + 1) * sizeof(double))
@@ -850,7 +868,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
         freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - wt
         if low < min_split:
             continue
-        if low > known - min_split:
+        if low > upper:
             break
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
@@ -894,8 +912,10 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
             best_b = b
     evaluate_block(w, e, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
+    rounding = (1e-5 + f32_gain_rounding(k, known) if w.data.f32
+                else 1e-12 + GAIN_ROUNDING)
     for b in range(max(nb - 1, 1)):
-        reach = scan.best_gain - 1e-12 - GAIN_ROUNDING
+        reach = scan.best_gain - rounding
         if b != best_b and bound[b * stride] >= reach:
             evaluate_block(w, e, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
                            total, scan)
@@ -935,8 +955,12 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* cw, Py_ssize_t 
     while True:
         if e[i].value < e[i + 1].value - 1e-5:
             scan.position = i
-            list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
-                     e[i + 1].value, scan)
+            if w.data.f32:
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                             e[i + 1].value, scan)
+            else:
+                list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                         e[i + 1].value, scan)
         if i >= stop:
             break
         i += 1
