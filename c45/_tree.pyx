@@ -23,6 +23,7 @@ from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_i
                              monotonic)
 from c45._prune cimport prune_pessimistic
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, node_test,
+                         maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
 from c45._presorted cimport grow_presorted, root_split_listed
@@ -640,6 +641,9 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
                 grow(&w, &raw)
         else:
             grow_presorted(&w, &raw)
+            # float32 on the lists: the stored maps as R8's order of growing has them
+            if d.f32 and maps_in_growing_order(&raw, d.n_values) < 0:
+                raise MemoryError("c45: out of memory compacting the tree")
         with nogil:
             err = compact(&raw, &grown_buf)
             # Before pruning: the growing buffer is not needed any more, and the
