@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
 from c45._encode import (canonical_arrays, distinct_values, encode_fit, encode_predict,
                          encode_target, exact_in_any_order, n_rows, plain_rows,
-                         rank_tables, refuse_masked, sorted_classes)
+                         rank_tables, refuse_masked, sorted_classes, value_orders)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -801,19 +801,19 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         y_codes = np.ascontiguousarray(y_codes, np.int32)
         _warn_fine_features(schema, cont)
         if f32:
-            # Release 8's way: the values, and each feature's distinct values;
-            # where R8's case order changes no bit, the ranks too: it grows on
-            # the presorted lists. (max_features draws at each node in R8's
-            # order of nodes; windowing carries the case order from trial to
-            # trial.)
+            # Release 8's way: the values, and each feature's distinct values.
+            # Where R8's case order changes no bit, each feature's order instead:
+            # it grows on the presorted lists. (max_features draws at each node
+            # in R8's order of nodes; windowing carries the case order from
+            # trial to trial.)
             in_order = (self.trials is not None or 0 < _params.max_features_count(
                 self.max_features, schema.n_features) < schema.n_features)
-            ranks = (np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
-                     if not in_order and exact_in_any_order(schema, cont, codes, weight)
-                     else None)
-            distinct, distinct_start, n_known = distinct_values(schema, cont, ranks)
-            layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start,
-                          rank=ranks, n_known=n_known)
+            if not in_order and exact_in_any_order(schema, cont, codes, weight):
+                order, n_known = value_orders(schema, cont)
+                layout = dict(cont=cont, order=order, n_known=n_known)
+            else:
+                distinct, distinct_start = distinct_values(schema, cont)
+                layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
             ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)

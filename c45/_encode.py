@@ -532,14 +532,10 @@ def rank_tables(schema, cont, n_threads=1):
 COPY_CHUNK = 1 << 20
 
 
-def distinct_values(schema, cont, ranks=None):
+def distinct_values(schema, cont):
     """Per continuous feature, its distinct known values sorted, in one array
-    with offsets (n_features + 1): the stored cuts are read from it (§5.4).
-    Given ranks (uint32, cont's shape), each continuous feature's ranks in the
-    order of rank_tables too, from the same sort. Returns (distinct, offsets,
-    known counts per feature)."""
+    with offsets (n_features + 1): the stored cuts are read from it (§5.4)."""
     parts, starts = [], [0]
-    n_known = np.zeros(schema.n_features, dtype=np.int64)
     for j in range(schema.n_features):
         if schema.discrete[j]:
             vals = np.empty(0)
@@ -550,14 +546,30 @@ def distinct_values(schema, cont, ranks=None):
             src, x = cont[schema.col[j]], np.empty(cont.shape[1], dtype=np.float64)
             for i in range(0, len(x), COPY_CHUNK):
                 x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
-            r = (ranks[schema.col[j]] if ranks is not None
-                 else np.empty(len(x), dtype=np.uint32))
-            n_known[j] = known = rank_column(x, r)
+            known = rank_column(x, np.empty(len(x), dtype=np.uint32))
             vals = x[:distinct_sorted(x, known)]
         parts.append(vals)
         starts.append(starts[-1] + len(vals))
     distinct = np.concatenate(parts + [np.zeros(1)]).astype(np.float64, copy=False)
-    return distinct, np.asarray(starts, dtype=np.int64), n_known
+    return distinct, np.asarray(starts, dtype=np.int64)
+
+
+def value_orders(schema, cont):
+    """Per continuous feature, its cases in the order of rank_tables (by value,
+    then row; unknown values last), as rows of a uint32 table shaped as cont, and
+    the known counts per feature; cont is left as it is."""
+    n = cont.shape[1]
+    order = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
+    n_known = np.zeros(schema.n_features, dtype=np.int64)
+    x, ranks = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.uint32)
+    rows = np.arange(n, dtype=np.uint32)
+    for j in np.flatnonzero(~schema.discrete):
+        src = cont[schema.col[j]]
+        for i in range(0, n, COPY_CHUNK):       # in chunks: Ctrl-C between
+            x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
+        n_known[j] = rank_column(x, ranks)
+        order[schema.col[j]][ranks] = rows
+    return order, n_known
 
 
 # Whole case weights are exact in binary32, and so is every sum of them up to this.

@@ -190,10 +190,18 @@ cdef int root_lists(Grower* g) noexcept nogil:
 
 
 cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
-    """The root's list of continuous feature f: each case placed by its rank, with
-    its value (float32 keeps the values by row, float64 in order)."""
+    """The root's list of continuous feature f: each case placed by its rank
+    (float64), or taken in the feature's order (float32, its values by row)."""
     cdef Py_ssize_t n = d.n_cases, c, pos, col = <Py_ssize_t> d.col[f] * n
     cdef uint32_t r, n_known = <uint32_t> d.n_known[f]
+    if d.listed:
+        for r in range(n):
+            c = d.order[col + r]
+            pos = r - n_known if r >= n_known else r + (n - n_known)
+            e[pos].value = d.cont[col + c]
+            e[pos].case = <int32_t> c
+            e[pos].cls = d.y[c]
+        return
     for c in range(n):
         r = d.rank[col + c]
         if r >= n_known:
@@ -201,7 +209,7 @@ cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil
             e[pos].value = NAN
         else:
             pos = r + (n - n_known)
-            e[pos].value = d.cont[col + c] if d.f32 else d.sorted_value[col + r]
+            e[pos].value = d.sorted_value[col + r]
         e[pos].case = <int32_t> c
         e[pos].cls = d.y[c]
 

@@ -1351,7 +1351,20 @@ cdef Py_ssize_t select_feature(Work* w) noexcept nogil:
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil:
     """The stored cut (§5.4): the largest training value of the feature <= bar."""
     cdef const double* v
-    cdef Py_ssize_t lo = 0, hi
+    cdef const uint32_t* order
+    cdef Py_ssize_t lo = 0, hi, mid, col = <Py_ssize_t> d.col[feature] * d.n_cases
+    if d.listed:
+        # The values by row, in the feature's order.
+        v = d.cont + col
+        order = d.order + col
+        hi = d.n_known[feature]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if v[order[mid]] <= bar:
+                lo = mid + 1
+            else:
+                hi = mid
+        return v[order[lo - 1]] if lo > 0 else bar
     if d.cut_from_distinct:
         v = d.distinct + d.distinct_start[feature]
         hi = d.distinct_start[feature + 1] - d.distinct_start[feature]

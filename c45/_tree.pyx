@@ -481,13 +481,14 @@ cdef class TrainingData:
     needs the ranks, sorted values and known counts of c45/_ranks.pyx instead.
     The arrays of the layout not in use may be left out. A window's data in
     float64 gives distinct too: the stored cuts are then read from it (the
-    values of all the cases, not only the window's: §5.4). f32 data given the
-    ranks and known counts too (not the sorted values) grow on the presorted
-    lists (listed): only for data whose every sum is exact in binary32 whatever
-    its order (exact_in_any_order in c45/_encode.py), where R8's case order
+    values of all the cases, not only the window's: §5.4). f32 data given
+    instead of the distinct values each continuous feature's order (the cases
+    by value and row, c45/_encode.py's value_orders) and the known counts grow
+    on the presorted lists (listed): only for data whose every sum is exact in
+    binary32 whatever its order (exact_in_any_order), where R8's case order
     changes no bit."""
     cdef readonly object cont, codes, col, n_values, y, init_weight
-    cdef readonly object distinct, distinct_start, rank, sorted_value, n_known
+    cdef readonly object distinct, distinct_start, rank, sorted_value, n_known, order
     cdef readonly Py_ssize_t n_classes
     cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed
     cdef readonly double total_weight
@@ -495,7 +496,7 @@ cdef class TrainingData:
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
                  bint f32, bint count_mode, double total_weight, bint multival,
                  distinct=None, distinct_start=None, rank=None, sorted_value=None,
-                 n_known=None):
+                 n_known=None, order=None):
         n_features = len(col)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
@@ -503,7 +504,8 @@ cdef class TrainingData:
         self.f32, self.count_mode, self.total_weight, self.multival = (
             f32, count_mode, total_weight, multival)
         self.cut_from_distinct = f32 or distinct is not None
-        self.listed = f32 and rank is not None
+        self.listed = f32 and order is not None
+        self.order = np.zeros((1, 1), np.uint32) if order is None else order
         self.distinct = np.zeros(1) if distinct is None else distinct
         self.distinct_start = (np.zeros(n_features + 1, np.int64) if distinct_start is None
                                else distinct_start)
@@ -550,10 +552,12 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     cdef const double[::1] distinct = data.distinct
     cdef const int64_t[::1] distinct_start = data.distinct_start
     cdef const uint32_t[:, ::1] rank = data.rank
+    cdef const uint32_t[:, ::1] order = data.order
     cdef const double[:, ::1] sorted_value = data.sorted_value
     cdef const int64_t[::1] n_known = data.n_known
     memset(d, 0, sizeof(Dataset))
     d.rank = &rank[0, 0]
+    d.order = &order[0, 0]
     d.sorted_value = &sorted_value[0, 0]
     d.n_known = &n_known[0]
     d.n_cases = y.shape[0]

@@ -42,6 +42,9 @@ cdef struct Dataset:
     const uint32_t* rank
     const double* sorted_value
     const int64_t* n_known      # per feature
+    # float32 on the lists (listed): each continuous feature's cases in the order
+    # by (value, row), unknown values last; the values are cont's
+    const uint32_t* order
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
     const int32_t* col          # feature -> column in cont or codes
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous

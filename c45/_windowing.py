@@ -109,7 +109,7 @@ class Windowing:
         if data.f32:
             self.distinct, self.distinct_start = data.distinct, data.distinct_start
         else:
-            self.distinct, self.distinct_start, _ = distinct_values(schema, values)
+            self.distinct, self.distinct_start = distinct_values(schema, values)
 
     def _columns(self, rows):
         """The values and codes of rows, in their order."""
