@@ -44,23 +44,13 @@ def _require_y(y):
                          "is None")
 
 
-# The rank and sorted-value arrays of float32 data as fingerprinted (TrainingData's
-# placeholders for arrays the data do not hold).
-_NO_RANK = np.zeros((1, 1), np.uint32)
-_NO_RANK_VALUES = np.zeros((1, 1))
-
-
 def _fingerprint(data, like=None):
     """(rows, features, digest) of encoded training data: values, labels, weights.
     Given `like`, a fingerprint made as `like`'s was (a model of c45 before the
     one-pass digest holds a blake2b digest)."""
     # float32 data hold the values and codes; float64 data the codes, the ranks
-    # and the sorted values; both the labels and weights. float32's ranks (of
-    # data grown on the lists) follow from its values: not hashed, so that the
-    # digest of a model fitted before them holds.
-    rank, sorted_value = ((_NO_RANK, _NO_RANK_VALUES) if data.f32
-                          else (data.rank, data.sorted_value))
-    arrays = (data.cont, data.codes, data.y, data.init_weight, rank, sorted_value)
+    # and the sorted values; both the labels and weights.
+    arrays = (data.cont, data.codes, data.y, data.init_weight, data.rank, data.sorted_value)
     if like is not None and not like[2].startswith(_bulk.DIGEST_PREFIX):
         h = hashlib.blake2b(digest_size=16)
         for a in arrays:
