@@ -174,3 +174,17 @@ def test_which_fits_take_the_lists(params, listed):
     assert data.listed == listed
     weighted = clf._prepare(X, [0, 1, 0, 1], [1.0, 0.5, 1.0, 1.0])[2]
     assert not weighted.listed
+
+
+def test_no_case_order_from_the_lists():
+    """Windowing asks pruning for R8's case order: data grown on the lists have
+    none, and say so."""
+    from c45 import _tree
+    X = np.array([[0.5, 1.0], [1.5, 2.0], [2.5, 3.0], [3.5, 0.0]])
+    clf = C45Classifier(precision="float32", min_samples_leaf=1)
+    _, _, data = clf._prepare(X, [0, 1, 0, 1], None)
+    options = clf._options(2, data.total_weight)
+    grown, _, order = _tree.build_tree(data, options)
+    with pytest.raises(ValueError, match="no case order"):
+        _tree.prune_tree(data, options, grown, order, 0.25, True, with_order=True)
+    assert _tree.prune_tree(data, options, grown, order, 0.25, True).node_count >= 1
