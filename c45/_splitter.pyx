@@ -605,7 +605,8 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, Py_ssize_t n,
     """The cut scan of §5.2 in Release 8's arithmetic over the node's known cases
     in value order, a[0 .. n) (cw: each case's weight, NULL where all weigh 1),
     freq's row 0 holding the unknown cases' class weights: the weights of the
-    right side, then each cut between two values, then the choice (§5.3)."""
+    right side, then each cut between two values, then the choice (§5.3). A
+    list of BLOCKED_MIN cases or more is scanned by blocks (scan_blocks)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i
@@ -926,6 +927,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
             best_b = b
     evaluate_block(w, e, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
+    # (float32: 1e-5 exceeds keep_margin, a gain being at most log2(classes) <= 16)
     rounding = (1e-5 + f32_gain_rounding(k, known) if w.data.f32
                 else 1e-12 + GAIN_ROUNDING)
     for b in range(max(nb - 1, 1)):
