@@ -12,8 +12,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
 from c45._encode import (COPY_CHUNK, canonical_arrays, class_columns, distinct_values,
-                         encode_fit, encode_predict, encode_target, n_rows, plain_rows,
-                         rank_tables, refuse_masked, values_in_row_order)
+                         encode_fit, encode_predict, encode_target, exact_in_any_order,
+                         n_rows, plain_rows, rank_tables, refuse_masked, value_orders,
+                         values_in_row_order)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -107,23 +108,22 @@ def _warn_fine_features(schema, cont):
 FEW_CUTS = 1000
 
 
-def _warn_dense_features(schema, sorted_known):
+def _warn_dense_features(schema, ends, sorted_known):
     """Warn about continuous features with so many values for their span that
     nearly all neighbours lie closer than C4.5's cut tolerance, so that fewer
     than FEW_CUTS cuts are tried (1 million values on [0, 1] leave some 50, 1.5
-    million none: a separable column fits as one leaf). sorted_known(j):
-    feature j's known values, sorted. Only features whose average gap is under
-    10 tolerances are examined (fewer values for their span leave most gaps
-    wider), so typical data costs nothing."""
+    million none: a separable column fits as one leaf). ends(j): feature j's
+    count of sorted known values, its lowest and highest; sorted_known(j): those
+    values. Only features whose average gap is under 10 tolerances are examined
+    (fewer values for their span leave most gaps wider), so typical data costs
+    nothing."""
     for j in np.flatnonzero(~schema.discrete):
-        v = sorted_known(j)
-        if len(v) < 3:
-            continue
-        lo, hi = v[0], v[-1]
+        n, lo, hi = ends(j)
         # Narrow features are _warn_fine_features' (hi - lo may overflow).
-        if not hi >= lo + 1000 * CUT_TOLERANCE or \
-                hi > lo + 10 * CUT_TOLERANCE * (len(v) - 1):
+        if n < 3 or not hi >= lo + 1000 * CUT_TOLERANCE or \
+                hi > lo + 10 * CUT_TOLERANCE * (n - 1):
             continue
+        v = sorted_known(j)
         possible = blocked = 0
         for i in range(0, len(v) - 1, COPY_CHUNK):     # Ctrl-C between chunks
             end = min(i + COPY_CHUNK, len(v) - 1)
@@ -888,17 +888,39 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         _warn_fine_features(schema, cont)
         if f32:
             # Release 8's way: the values, and each feature's distinct values.
-            distinct, distinct_start = distinct_values(schema, cont)
-            layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
+            # Where R8's case order changes no bit, each feature's order instead:
+            # it grows on the presorted lists. (max_features draws at each node
+            # in R8's order of nodes; windowing carries the case order from
+            # trial to trial.)
+            in_order = (self.trials is not None or 0 < _params.max_features_count(
+                self.max_features, schema.n_features) < schema.n_features)
+            if not in_order and exact_in_any_order(schema, cont, codes, weight):
+                order, n_known = value_orders(schema, cont)
+                layout = dict(cont=cont, order=order, n_known=n_known)
+            else:
+                distinct, distinct_start = distinct_values(schema, cont)
+                layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
             ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
-        if f32:
-            _warn_dense_features(schema, lambda j: distinct[distinct_start[j]:
-                                                            distinct_start[j + 1]])
+        if "distinct" in layout:
+            def sorted_known(j):
+                return distinct[distinct_start[j]:distinct_start[j + 1]]
+        elif f32:               # on the lists: each feature's order
+            def sorted_known(j):
+                return cont[schema.col[j]].take(order[schema.col[j], :n_known[j]])
         else:
-            _warn_dense_features(schema, lambda j: sorted_values[schema.col[j],
-                                                                 :n_known[j]])
+            def sorted_known(j):
+                return sorted_values[schema.col[j], :n_known[j]]
+
+        def ends(j):
+            if "order" in layout:
+                first_last = order[schema.col[j], [0, max(n_known[j] - 1, 0)]]
+                lo, hi = cont[schema.col[j]].take(first_last)
+                return n_known[j], lo, hi
+            v = sorted_known(j)
+            return (len(v), v[0], v[-1]) if len(v) else (0, 0.0, 0.0)
+        _warn_dense_features(schema, ends, sorted_known)
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
             init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,

@@ -578,6 +578,44 @@ def take_columns(a, rows):
     return out
 
 
+def value_orders(schema, cont):
+    """Per continuous feature, its cases in the order of rank_tables (by value,
+    then row; unknown values last), as rows of a uint32 table shaped as cont, and
+    the known counts per feature; cont is left as it is."""
+    n = cont.shape[1]
+    order = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
+    n_known = np.zeros(schema.n_features, dtype=np.int64)
+    x, ranks = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.uint32)
+    rows = np.arange(n, dtype=np.uint32)
+    for j in np.flatnonzero(~schema.discrete):
+        src = cont[schema.col[j]]
+        for i in range(0, n, COPY_CHUNK):       # in chunks: Ctrl-C between
+            x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
+        n_known[j] = rank_column(x, ranks)
+        order[schema.col[j]][ranks] = rows
+    return order, n_known
+
+
+# Whole case weights are exact in binary32, and so is every sum of them up to this.
+EXACT_TOTAL_F32 = 2.0 ** 24
+
+
+def exact_in_any_order(schema, cont, codes, weight):
+    """Whether every sum of case weights that growing and pruning take is exact
+    in binary32 whatever its order: whole weights adding up to at most 2**24,
+    and no unknown value (a case of unknown outcome goes down each branch with
+    a fractional weight). Then Release 8's case order changes no bit, and
+    precision="float32" may grow on the presorted lists (c45/_presorted.pyx)."""
+    if not (np.all(weight == np.floor(weight))
+            and float(np.sum(weight)) <= EXACT_TOTAL_F32):
+        return False
+    for j in range(schema.n_features):
+        row = codes[schema.col[j]] if schema.discrete[j] else cont[schema.col[j]]
+        if (np.any(row == 0) if schema.discrete[j] else np.isnan(row).any()):
+            return False
+    return True
+
+
 def canonical_arrays(state):
     """A copy of a pickled __dict__ whose arrays carry numpy's own dtype objects.
 

@@ -2,9 +2,9 @@
 the subset tests' value maps, and its compaction into the stored tree's layout.
 The rules that fill it while growing are inline in _nodes.pxd."""
 from libc.math cimport NAN
-from libc.stdlib cimport free
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport Node, NodeBuffer, LEAF, CONTINUOUS
 from c45._scratch cimport resize, doubled
@@ -44,6 +44,46 @@ cdef void buffer_free(NodeBuffer* b) noexcept nogil:
     b.value = NULL
     b.maps = NULL
     b.count = b.capacity = b.maps_count = b.maps_capacity = 0
+cdef int maps_in_growing_order(NodeBuffer* t, const int32_t* n_values) noexcept nogil:
+    """Store the subset tests' maps in the order R8's depth-first growing makes
+    them (a node's map before its branches', branches in order), the maps of
+    collapsed subtrees (kept in the stored tree) included: the order of the
+    float32 case array's grower, for a tree grown in another order. -1 out of
+    memory."""
+    cdef Py_ssize_t top = 0, at = 0, length
+    cdef int32_t* maps
+    cdef int32_t* stack
+    cdef int32_t node, b
+    cdef Node* nd
+    if t.maps_count == 0 or t.count == 0:
+        return 0
+    maps = <int32_t*> malloc(t.maps_count * sizeof(int32_t))
+    stack = <int32_t*> malloc(t.count * sizeof(int32_t))
+    if maps == NULL or stack == NULL:
+        free(maps)
+        free(stack)
+        return -1
+    stack[0] = 0
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        nd = &t.nodes[node]
+        if nd.map_offset >= 0:
+            length = n_values[nd.feature] + 1
+            memcpy(&maps[at], &t.maps[nd.map_offset], length * sizeof(int32_t))
+            nd.map_offset = <int64_t> at
+            at += length
+        for b in range(nd.n_children - 1, -1, -1):      # a collapsed node's too
+            stack[top] = nd.first_child + b
+            top += 1
+    memcpy(t.maps, maps, at * sizeof(int32_t))
+    t.maps_count = at
+    free(maps)
+    free(stack)
+    return 0
+
+
 cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
     """Copy the nodes reachable from the root into dst, breadth first, so that
     every node's children are contiguous and no abandoned node remains."""

@@ -37,8 +37,12 @@ errors and collapse (§2 step 11) are settled last, children first.
 The tasks are made the same way whatever n_jobs is, so the tree never depends on
 it (with max_features, each task draws from its own seeded stream).
 
-precision="float32" grows with R8's own case array and quicksort (c45/_tree.pyx).
-Both follow the node rules of c45/_nodes.pxd (stopping, leaves, tests, collapse).
+precision="float32" grows with R8's own case array and quicksort (c45/_tree.pyx),
+except where every sum it takes is exact whatever its order (whole case weights,
+no unknown value, a total weight of at most 2**24: Dataset.listed): then R8's
+case order changes no bit, and float32 grows here too, on one thread, with R8's
+binary32 arithmetic (the criterion's f32, eval_continuous_sums_exact). Both
+follow the node rules of c45/_nodes.pxd (stopping, leaves, tests, collapse).
 """
 from cython.parallel cimport prange, threadid
 from libc.math cimport isnan, NAN
@@ -48,7 +52,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from c45._types cimport (Dataset, Entry, Valued, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
-from c45._criterion cimport EPSILON
+from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
@@ -186,9 +190,18 @@ cdef int root_lists(Grower* g) noexcept nogil:
 
 
 cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
-    """The root's list of continuous feature f: each case placed by its rank."""
+    """The root's list of continuous feature f: each case placed by its rank
+    (float64), or taken in the feature's order (float32, its values by row)."""
     cdef Py_ssize_t n = d.n_cases, c, pos, col = <Py_ssize_t> d.col[f] * n
     cdef uint32_t r, n_known = <uint32_t> d.n_known[f]
+    if d.listed:
+        for r in range(n):
+            c = d.order[col + r]
+            pos = r - n_known if r >= n_known else r + (n - n_known)
+            e[pos].value = d.cont[col + c]
+            e[pos].case = <int32_t> c
+            e[pos].cls = d.y[c]
+        return
     for c in range(n):
         r = d.rank[col + c]
         if r >= n_known:
@@ -362,7 +375,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     for i in range(m):
         total += rl[i].weight
         w.dist[rl[i].cls] += rl[i].weight
-    best = make_leaf(t, fr.node, w.dist, total, False)
+    best = make_leaf(t, fr.node, w.dist, total, d.f32)
     if stays_leaf(d, w.min_objs, fr.depth, total, w.dist[best]):
         return 0
     evaluate(g, fr.base, m, total)
@@ -513,16 +526,16 @@ cdef int note_finish(Deferral* df, int32_t node) noexcept nogil:
     return 0
 
 
-cdef void settle(NodeBuffer* t, int32_t node) noexcept nogil:
+cdef void settle(NodeBuffer* t, int32_t node, bint f32) noexcept nogil:
     """§2 step 11: the errors of a split node are its children's, summed in branch
     order; it collapses if they do not beat a leaf by more than epsilon."""
     cdef Node* nd = &t.nodes[node]
     cdef Py_ssize_t b
     cdef double errors = 0.0
     for b in range(nd.n_children):
-        errors = errors + t.nodes[nd.first_child + b].errors
+        errors = rnd(f32, errors + t.nodes[nd.first_child + b].errors)
     nd.errors = errors
-    collapse_if_no_better(t, node, False)
+    collapse_if_no_better(t, node, f32)
 
 
 cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
@@ -837,7 +850,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 ok = -1
                 break
         else:
-            settle(t, fr.node)
+            settle(t, fr.node, w.data.f32)
         free(fr.index)
         g.info_top = fr.branch_info
         g.arena_top = fr.base
@@ -1078,7 +1091,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             raise MemoryError("c45: out of memory while growing the tree")
         with nogil:
             for i in range(df.n_finish):
-                settle(t, df.finish[i])
+                settle(t, df.finish[i], d.f32)
     finally:
         for i in range(df.n_tasks):
             free_lists(df.tasks[i].lists, g.n_lists)

@@ -4,7 +4,8 @@ The tree is pruned in place: a node that becomes a leaf drops its children, a no
 replaced by its largest branch takes over that child's fields (and children). The
 abandoned nodes stay in the buffer; the caller compacts the tree afterwards.
 
-precision="float32" walks Release 8's case array with its swaps (estimate).
+precision="float32" walks Release 8's case array with its swaps (estimate), or
+where every sum is exact in any order (Dataset.listed) the case lists below.
 precision="float64" walks case lists in row order (estimate_listed): every sum in
 row order and scaled weights restored exactly, as growing does (oracle decision 9),
 and memory read in sequence; with n_jobs > 1, subtrees are estimated on several
@@ -182,7 +183,7 @@ cdef inline double subtree_estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize
     """The estimate of the subtree at node for the same cases, in the fit's layout:
     R8's case array [lo, hi] (float32: always the exact value) or the list
     arena[lo .. lo + hi) (float64: INFINITY once known to pass stop)."""
-    if p.w.data.f32:
+    if p.w.data.f32 and not p.w.data.listed:
         return estimate(p, node, lo, hi, update)
     return descend(p, node, lo, hi, update, stop)
 
@@ -221,11 +222,26 @@ cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_
         else:
             threshold = tree_est + 0.1
         branch_est = subtree_estimate(p, child, lo, hi, False,
-                                      threshold + 1e-9 * (1.0 + fabs(threshold)))
+                                      threshold + stop_margin(p, threshold))
     if decide(p, node, leaf, tree_est, branch_est):
         subtree_estimate(p, child, lo, hi, True, INFINITY)
         raise_child(p, node, child)
     return p.tree.nodes[node].errors
+
+
+cdef inline double stop_margin(const Pruner* p, double threshold) noexcept nogil:
+    """How far above the threshold a descent may stop (its partial sums are taken
+    in another grouping than the estimate's). float32 rounds the estimate's sums
+    of non-negative terms, a term at most once per node of the tree, each time
+    by a relative 2**-24 at most, and the partial sums taken in double are of
+    such rounded values: one that passes the threshold by count * 2**-21 of it
+    leaves the estimate above it (no stop for a tree of 2**21 nodes or more)."""
+    cdef double count = <double> p.tree.count
+    if not p.w.data.f32:
+        return 1e-9 * (1.0 + fabs(threshold))
+    if count >= 2097152.0:
+        return INFINITY
+    return fabs(threshold) * count * 4.76837158203125e-07 + 1e-30
 
 
 cdef int largest_stored_branch(Pruner* p, const Node* nd) noexcept nogil:
@@ -323,7 +339,8 @@ cdef Py_ssize_t PREFETCH = 16
 cdef struct Lookup:
     # What a case's outcome at one node is read from (listed_outcome).
     const Node* nd
-    const uint32_t* ranks    # continuous: ranks[case * stride], else NULL
+    const uint32_t* ranks    # continuous (float64): ranks[case * stride], else NULL
+    const double* values     # continuous (float32): values[case], else NULL
     Py_ssize_t stride
     uint32_t n_known
     uint32_t cut
@@ -335,6 +352,12 @@ cdef inline int listed_outcome(const Lookup* lk, int32_t case) noexcept nogil:
     """outcome() for float64 pruning, inlined: the branch of a case, 0 if unknown."""
     cdef uint32_t r
     cdef int32_t v
+    cdef double x
+    if lk.values != NULL:
+        x = lk.values[case]
+        if isnan(x):
+            return 0
+        return 1 if x <= lk.nd.threshold else 2
     if lk.ranks != NULL:
         r = lk.ranks[<Py_ssize_t> case * lk.stride]
         if r >= lk.n_known:
@@ -355,7 +378,9 @@ cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize
     cdef int v
     for i in range(lo, hi):
         if i + PREFETCH < hi:
-            if lk.ranks != NULL:
+            if lk.values != NULL:
+                C45_PREFETCH(&lk.values[e[i + PREFETCH].case])
+            elif lk.ranks != NULL:
                 C45_PREFETCH(&lk.ranks[<Py_ssize_t> e[i + PREFETCH].case * lk.stride])
             else:
                 C45_PREFETCH(&lk.codes[e[i + PREFETCH].case])
@@ -392,12 +417,15 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     cdef Listed* e
     lk.nd = nd
     lk.ranks = NULL
+    lk.values = NULL
     lk.stride = 1
     lk.n_known = 0
     lk.cut = 0
     lk.codes = NULL
     lk.maps = p.tree.maps
-    if nd.kind == CONTINUOUS:
+    if nd.kind == CONTINUOUS and d.f32:
+        lk.values = d.cont + col * d.n_cases        # float32 keeps the values by row
+    elif nd.kind == CONTINUOUS:
         lk.cut = p.cut[node]
         lk.n_known = <uint32_t> d.n_known[nd.feature]
         if m * 16 >= d.n_cases:
@@ -594,7 +622,8 @@ cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
 
 cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                             bint update, double outer, double stop) noexcept nogil:
-    """estimate() on the case list arena[at .. at + m) in row order (float64).
+    """estimate() on the case list arena[at .. at + m) in row order (float64, and
+    float32 whose every sum is exact in any order: Dataset.listed).
 
     Subtree raising only compares the estimate of the largest branch with one
     threshold (see the end). Every term of an estimate is >= 0, so a running total
@@ -602,6 +631,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     far) plus this call's total passes stop, the estimate is known to pass it, and
     INFINITY is returned at once (update false only; stop is INFINITY otherwise)."""
     cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, grouped, offs, pos
+    cdef bint f32 = p.w.data.f32
     cdef Node* nd = &p.tree.nodes[node]
     cdef Listed* e
     cdef double* dist = p.dist
@@ -628,23 +658,24 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     for v in range(1, nd.n_children + 1):
         if p.offsets[offs + v] == p.offsets[offs + v - 1]:
             continue                      # no known case: no list
-        f = branch_share(p, grouped, offs, v, known_w)
+        f = rnd(f32, branch_share(p, grouped, offs, v, known_w))
         if f >= max_f:
             max_f = f
             max_branch = <int> v
         sub = nd.first_child + <int> v - 1
         i = task_of(p, sub)               # a subtree the threads estimated
         if i >= 0:
-            tree_est = tree_est + p.tasks[i].result
+            tree_est = rnd(f32, tree_est + p.tasks[i].result)
         elif p.tree.nodes[sub].kind == LEAF:
             # A leaf needs only its sums: taken in the order of its list, unmade.
-            tree_est = tree_est + leaf_of_branch(p, sub, grouped, offs, v, f, update)
+            tree_est = rnd(f32, tree_est + leaf_of_branch(p, sub, grouped, offs, v, f,
+                                                          update))
         else:
             pos = branch_list(p, grouped, offs, v, f)
             if pos < 0:
                 break
-            tree_est = tree_est + estimate_listed(p, sub, p.arena_top - pos, pos, update,
-                                                  outer + tree_est, stop)
+            tree_est = rnd(f32, tree_est + estimate_listed(p, sub, p.arena_top - pos, pos,
+                                                           update, outer + tree_est, stop))
             p.arena_top -= pos
         nd = &p.tree.nodes[node]
         if outer + tree_est > stop:
@@ -1085,19 +1116,22 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     p.cut = NULL
     p.rank = NULL
     p.rank_cols = 0
-    if f32:
+    if f32 and not w.data.listed:
         estimate(&p, 0, 0, n - 1, True)
     else:
+        # float64 reads a case's side of a cut from its rank (float32 from its value)
         p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
-        p.rank = case_major_ranks(w.data, &p.rank_cols)
+        if not f32:
+            p.rank = case_major_ranks(w.data, &p.rank_cols)
         if p.n_threads > 1:
             p.height = subtree_heights(tree)
-        if (p.cut == NULL or p.rank == NULL or (p.n_threads > 1 and p.height == NULL)
+        if (p.cut == NULL or (p.rank == NULL and not f32)
+                or (p.n_threads > 1 and p.height == NULL)
                 or reserve(&p, 2 * n + 1, 64) < 0):
             p.failed = True
         else:
             for i in range(tree.count):
-                if tree.nodes[i].kind == CONTINUOUS:
+                if tree.nodes[i].kind == CONTINUOUS and not f32:
                     p.cut[i] = cut_rank(w.data, tree.nodes[i].feature,
                                         tree.nodes[i].threshold)
             for i in range(n):

@@ -6,7 +6,7 @@ sorted), and the order carries over: it decides the order of binary32 sums, so t
 reordering primitives below are exactly those of the spec.
 """
 from cython.parallel cimport prange, threadid
-from libc.math cimport isinf, isnan, log
+from libc.math cimport fabs, isinf, isnan, log
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -96,7 +96,7 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
-    w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 else 1, sizeof(SortItem))
+    w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 and not d.listed else 1, sizeof(SortItem))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -483,17 +483,31 @@ cdef inline void evaluate_cut(Work* w, Py_ssize_t k, double u, double low, doubl
     keep_cut(w, g, total, below, above, scan)
 
 
+cdef inline double keep_margin(bint f32, double best) noexcept nogil:
+    """How far below the best gain a cut may lie and still be chosen. float32:
+    choose_cut takes the first cut of largest rnd(g - penalty), and two gains
+    below the best that round to the same binary32 value differ by less than
+    its ulp, at most 2**-23 of the best (a cut whose penalised gain is not
+    positive is never chosen): twice that (and subnormals' ulp). Kept cuts cost
+    40 bytes each: a flat gain curve (a feature of no use) keeps few, not all.
+    float64: 1e-12."""
+    if f32:
+        return fabs(best) * 2.384185791015625e-07 + 1.4e-42
+    return 1e-12
+
+
 cdef inline void keep_cut(Work* w, double g, double total, double below, double above,
                           CutScan* scan) noexcept nogil:
     """Count a cut of gain g (w.totals holding its outcome weights). Only the cuts
     whose gain is within a rounding margin of the best so far are kept (with their
     split info), since only they can be chosen after the common MDL penalty."""
     cdef bint f32 = w.data.f32
-    cdef double margin = 1e-5 if f32 else 1e-12
+    cdef double margin
     cdef Py_ssize_t j, kept
     scan.tries += 1
     if g > scan.best_gain:
         scan.best_gain = g
+        margin = keep_margin(f32, g)
         kept = 0
         for j in range(scan.kept):          # forget the cuts now out of reach
             if w.cand_gain[j] >= g - margin:
@@ -504,7 +518,7 @@ cdef inline void keep_cut(Work* w, double g, double total, double below, double 
                 w.cand_pos[kept] = w.cand_pos[j]
                 kept += 1
         scan.kept = kept
-    if g < scan.best_gain - margin:
+    if g < scan.best_gain - keep_margin(f32, scan.best_gain):
         return
     if scan.kept == w.cand_cap and grow_candidates(w) < 0:
         scan.failed = True
@@ -606,6 +620,67 @@ cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcep
         w.bar[f] = rnd(f32, rnd(f32, below + above) / 2)
 
 
+cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
+    """A case's weight at the node: cw[case], or 1 where every case weighs 1."""
+    return 1.0 if cw == NULL else cw[case]
+
+
+ctypedef fused Sorted:
+    SortItem        # R8's case array, sorted (sort_range)
+    Valued          # a node's presorted list (float32 on the lists)
+
+
+cdef inline int32_t class_at(const Dataset* d, const Sorted* a, Py_ssize_t i) noexcept nogil:
+    """The class of the i-th case: a list's entry carries it."""
+    if Sorted is Valued:
+        return a[i].cls
+    else:
+        return d.y[a[i].case]
+
+
+cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, Py_ssize_t n,
+                           const double* cw, double u, double known,
+                           double unknown_frac, double total) noexcept nogil:
+    """The cut scan of §5.2 in Release 8's arithmetic over the node's known cases
+    in value order, a[0 .. n) (cw: each case's weight, NULL where all weigh 1),
+    freq's row 0 holding the unknown cases' class weights: the weights of the
+    right side, then each cut between two values, then the choice (§5.3). A
+    list of BLOCKED_MIN cases or more is scanned by blocks (scan_blocks)."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, i
+    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
+    cdef double* freq = w.freq
+    cdef double base, min_split, low = 0.0
+    cdef int32_t cls
+    for i in range(n):
+        if stop_at(d, i):
+            return              # no cut chosen: the gain stays unusable
+        cls = class_at(d, a, i)
+        freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
+    base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
+    min_split = min_split_weight(w, known)
+    if Sorted is Valued:
+        if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
+                and scan_blocks(w, a, cw, 0, n, k, u, low, known, min_split,
+                                unknown_frac, base, total, &scan)):
+            choose_cut(w, f, &scan, total)
+            return
+    for i in range(n - 1):
+        if stop_at(d, i):
+            return
+        cls = class_at(d, a, i)
+        cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
+        if low < min_split:
+            continue
+        if low > rnd(f32, known - min_split):
+            break
+        if a[i].value < a[i + 1].value - 1e-5:
+            evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
+                         a[i].value, a[i + 1].value, &scan)
+    choose_cut(w, f, &scan, total)
+
+
 cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                           double total) noexcept nogil:
     """Best cut of a continuous attribute (§5): sets gain (MDL-penalised), info, bar.
@@ -618,10 +693,9 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i, j, first
-    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
-    cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
+    cdef double u = 0.0, known, unknown_frac
     cdef int32_t c, tmp
     memset(freq, 0, 3 * k * sizeof(double))
     w.gain[f] = unusable(f32)
@@ -646,31 +720,37 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     if known < 2 * w.min_objs:
         return
     sort_range(w, f, values, first, hi)
-    for i in range(first, hi + 1):
-        if stop_at(d, i):
-            return
-        c = w.cases[i]
-        freq[2 * k + d.y[c]] = rnd(f32, freq[2 * k + d.y[c]] + w.weight[c])
-    base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
-    min_split = min_split_weight(w, known)
-    for i in range(first, hi):
-        if stop_at(d, i):
-            return
-        c = w.cases[i]
-        cut_scan_step(w, k, d.y[c], w.weight[c], &low)
-        if low < min_split:
-            continue
-        if low > rnd(f32, known - min_split):
-            break
-        if values[c] < values[w.cases[i + 1]] - 1e-5:
-            evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                         values[c], values[w.cases[i + 1]], &scan)
-    choose_cut(w, f, &scan, total)
+    scan_cuts(w, f, w.sortbuf + first, hi - first + 1, w.weight, u, known,
+              unknown_frac, total)
 
 
-cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
-    """A case's weight at the node: cw[case], or 1 where every case weighs 1."""
-    return 1.0 if cw == NULL else cw[case]
+cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
+                                     Py_ssize_t n, const double* cw,
+                                     double total) noexcept nogil:
+    """eval_continuous on a node's presorted list, float32 on the lists: with every
+    sum exact, the list's order (unknown values in row order, then by value and
+    row) gives each of R8's sums the bits its case array does."""
+    cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32
+    cdef Py_ssize_t k = d.n_classes, j, n_unknown = 0
+    cdef double* freq = w.freq
+    cdef double u = 0.0, known, unknown_frac
+    memset(freq, 0, 3 * k * sizeof(double))
+    w.gain[f] = unusable(f32)
+    w.info[f] = 0.0
+    w.raw_gain[f] = unusable(f32)
+    w.tries[f] = 0
+    while n_unknown < n and isnan(e[n_unknown].value):
+        freq[e[n_unknown].cls] = rnd(f32, freq[e[n_unknown].cls]
+                                     + weight_of(cw, e[n_unknown].case))
+        n_unknown += 1
+    for j in range(k):
+        u = rnd(f32, u + freq[j])
+    known = rnd(f32, total - u)
+    unknown_frac = rnd(f32, 1.0 - rnd(f32, known / total))
+    if known < 2 * w.min_objs:
+        return
+    scan_cuts(w, f, e + n_unknown, n - n_unknown, cw, u, known, unknown_frac, total)
 
 
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
@@ -678,10 +758,14 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
     unknown values first in row order, then the known ones by (value, row), each
     entry carrying its value and class, so the scan reads them in order. cw: the
-    weight of each case id at the node, NULL when every case weighs 1."""
+    weight of each case id at the node, NULL when every case weighs 1. (float32
+    on the lists: R8's arithmetic, eval_continuous_sums_exact.)"""
     cdef const Dataset* d = w.data
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
     cdef bint blocked
+    if d.f32:
+        eval_continuous_sums_exact(w, f, e, n, cw, total)
+        return
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
@@ -735,6 +819,17 @@ cdef Py_ssize_t BLOCK = 16
 cdef Py_ssize_t BLOCKED_MIN = 256
 # With many classes a block's bound costs as much as its cuts: the plain scan.
 cdef Py_ssize_t BLOCKED_MAX_CLASSES = 32
+
+
+cdef inline double f32_gain_rounding(Py_ssize_t k, double known) noexcept nogil:
+    """Bound on how far a cut's gain in binary32 (evaluate_cut, float32 on the
+    lists: whole counts, so only the criterion's own roundings) lies from its
+    exact value: each of the 2k + 4 roundings of the split's information, of
+    magnitude known * log2(known) at most, is off by a relative 2**-24, then
+    divided by known; the last few, of a gain's magnitude (log2 k at most), as
+    much. Twice that, for the bound's own double arithmetic."""
+    return (2.0 * (2 * k + 8) * 5.9604644775390625e-08
+            * (log(known + 1.0) / LN2 + log(<double> k + 1.0) / LN2 + 1.0) + 1e-9)
 
 
 cdef inline double phi(double x) noexcept nogil:
@@ -815,6 +910,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
     cdef double* grown
     cdef double* freq = w.freq
     cdef double reach, best_bound, g, t, wt
+    cdef double upper = rnd(w.data.f32, known - min_split), rounding
     cdef Py_ssize_t last = -1, best_b, tries
     if cap * (stride + rstride + 1) > w.snap_cap:
         grown = <double*> realloc(w.snap, cap * (stride + rstride + 1) * sizeof(double))
@@ -832,7 +928,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
         freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - wt
         if low < min_split:
             continue
-        if low > known - min_split:
+        if low > upper:
             break
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
@@ -876,8 +972,11 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
             best_b = b
     evaluate_block(w, e, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
+    # (float32: 1e-5 exceeds keep_margin, a gain being at most log2(classes) <= 16)
+    rounding = (1e-5 + f32_gain_rounding(k, known) if w.data.f32
+                else 1e-12 + GAIN_ROUNDING)
     for b in range(max(nb - 1, 1)):
-        reach = scan.best_gain - 1e-12 - GAIN_ROUNDING
+        reach = scan.best_gain - rounding
         if b != best_b and bound[b * stride] >= reach:
             evaluate_block(w, e, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
                            total, scan)
@@ -917,8 +1016,12 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* cw, Py_ssize_t 
     while True:
         if e[i].value < e[i + 1].value - 1e-5:
             scan.position = i
-            list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
-                     e[i + 1].value, scan)
+            if w.data.f32:
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                             e[i + 1].value, scan)
+            else:
+                list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
+                         e[i + 1].value, scan)
         if i >= stop:
             break
         i += 1
@@ -1311,7 +1414,20 @@ cdef Py_ssize_t select_feature(Work* w) noexcept nogil:
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil:
     """The stored cut (§5.4): the largest training value of the feature <= bar."""
     cdef const double* v
-    cdef Py_ssize_t lo = 0, hi
+    cdef const uint32_t* order
+    cdef Py_ssize_t lo = 0, hi, mid, col = <Py_ssize_t> d.col[feature] * d.n_cases
+    if d.listed:
+        # The values by row, in the feature's order.
+        v = d.cont + col
+        order = d.order + col
+        hi = d.n_known[feature]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if v[order[mid]] <= bar:
+                lo = mid + 1
+            else:
+                hi = mid
+        return v[order[lo - 1]] if lo > 0 else bar
     if d.cut_from_distinct:
         v = d.distinct + d.distinct_start[feature]
         hi = d.distinct_start[feature + 1] - d.distinct_start[feature]

@@ -23,6 +23,7 @@ from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_i
                              monotonic)
 from c45._prune cimport prune_pessimistic
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, node_test,
+                         maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
 from c45._presorted cimport grow_presorted, root_split_listed
@@ -480,17 +481,22 @@ cdef class TrainingData:
     needs the ranks, sorted values and known counts of c45/_ranks.pyx instead.
     The arrays of the layout not in use may be left out. A window's data in
     float64 gives distinct too: the stored cuts are then read from it (the
-    values of all the cases, not only the window's: §5.4)."""
+    values of all the cases, not only the window's: §5.4). f32 data given
+    instead of the distinct values each continuous feature's order (the cases
+    by value and row, c45/_encode.py's value_orders) and the known counts grow
+    on the presorted lists (listed): only for data whose every sum is exact in
+    binary32 whatever its order (exact_in_any_order), where R8's case order
+    changes no bit."""
     cdef readonly object cont, codes, col, n_values, y, init_weight
-    cdef readonly object distinct, distinct_start, rank, sorted_value, n_known
+    cdef readonly object distinct, distinct_start, rank, sorted_value, n_known, order
     cdef readonly Py_ssize_t n_classes
-    cdef readonly bint f32, count_mode, multival, cut_from_distinct
+    cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
                  bint f32, bint count_mode, double total_weight, bint multival,
                  distinct=None, distinct_start=None, rank=None, sorted_value=None,
-                 n_known=None):
+                 n_known=None, order=None):
         n_features = len(col)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
@@ -498,6 +504,8 @@ cdef class TrainingData:
         self.f32, self.count_mode, self.total_weight, self.multival = (
             f32, count_mode, total_weight, multival)
         self.cut_from_distinct = f32 or distinct is not None
+        self.listed = f32 and order is not None
+        self.order = np.zeros((1, 1), np.uint32) if order is None else order
         self.distinct = np.zeros(1) if distinct is None else distinct
         self.distinct_start = (np.zeros(n_features + 1, np.int64) if distinct_start is None
                                else distinct_start)
@@ -544,10 +552,12 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     cdef const double[::1] distinct = data.distinct
     cdef const int64_t[::1] distinct_start = data.distinct_start
     cdef const uint32_t[:, ::1] rank = data.rank
+    cdef const uint32_t[:, ::1] order = data.order
     cdef const double[:, ::1] sorted_value = data.sorted_value
     cdef const int64_t[::1] n_known = data.n_known
     memset(d, 0, sizeof(Dataset))
     d.rank = &rank[0, 0]
+    d.order = &order[0, 0]
     d.sorted_value = &sorted_value[0, 0]
     d.n_known = &n_known[0]
     d.n_cases = y.shape[0]
@@ -562,6 +572,7 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     d.distinct = &distinct[0]
     d.distinct_start = &distinct_start[0]
     d.f32 = data.f32
+    d.listed = data.listed
     d.cut_from_distinct = data.cut_from_distinct
     d.count_mode_init = data.count_mode
     d.total_weight = data.total_weight
@@ -629,11 +640,14 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     try:
         interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
-        if d.f32:
+        if d.f32 and not d.listed:
             with nogil:
                 grow(&w, &raw)
         else:
             grow_presorted(&w, &raw)
+            # float32 on the lists: the stored maps as R8's order of growing has them
+            if d.f32 and maps_in_growing_order(&raw, d.n_values) < 0:
+                raise MemoryError("c45: out of memory compacting the tree")
         with nogil:
             err = compact(&raw, &grown_buf)
             # Before pruning: the growing buffer is not needed any more, and the
@@ -685,6 +699,9 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
     cdef NodeBuffer buf
     cdef Interrupt intr
     memset(&buf, 0, sizeof(NodeBuffer))
+    if with_order and data.listed:
+        raise ValueError("c45: data grown on the presorted lists have no case order "
+                         "of Release 8's to give back")
     set_dataset(&d, data, options)
     memset(&intr, 0, sizeof(Interrupt))
     check_prunable(grown)
@@ -727,7 +744,7 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
     work_init(&w, &d)
     try:
         interrupt_init(&intr)
-        if d.f32:
+        if d.f32 and not d.listed:
             with nogil:
                 chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
         else:

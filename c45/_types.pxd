@@ -42,6 +42,9 @@ cdef struct Dataset:
     const uint32_t* rank
     const double* sorted_value
     const int64_t* n_known      # per feature
+    # float32 on the lists (listed): each continuous feature's cases in the order
+    # by (value, row), unknown values last; the values are cont's
+    const uint32_t* order
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
     const int32_t* col          # feature -> column in cont or codes
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous
@@ -52,6 +55,9 @@ cdef struct Dataset:
     bint cut_from_distinct      # the stored cut is read from distinct (float32, or a
                                 # window's tree in float64: all cases' values, §5.4)
     bint f32                    # round every arithmetic result to binary32 (R8 exact)
+    bint listed                 # float32 grown on the presorted lists (c45/_presorted):
+                                # every sum is exact whatever its order (whole weights,
+                                # no unknown value, a total of at most 2**24)
     bint count_mode_init        # all initial weights are 1: totals are case counts (§1.4)
     bint multival               # every feature is discrete with V >= 0.3 N (§6)
     double total_weight         # N of the many-valued test
