@@ -62,12 +62,20 @@ def decoded_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
 
 def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
     """Yield the lines of a binary file, each ending with its "\\n" (but perhaps
-    the last). The bytes are decoded before they are split into lines, so
-    encodings in which a line break is not the byte 0x0A (UTF-16, UTF-32) read as
-    well. An undecodable line, a NUL character or a line longer than ``max_line``
-    characters raises DataFileError naming the line, as soon as it is met (so a
-    stream without line breaks costs ``max_line`` at most). A byte order mark (an
-    editor's, on Windows) is not part of the first line."""
+    the last): text_blocks' lines one at a time."""
+    for lines in text_blocks(fh, path, encoding, max_line):
+        yield from lines
+
+
+def text_blocks(fh, path, encoding, max_line=MAX_LINE_CHARS):
+    """Yield the lines of a binary file in lists (those that end in a block
+    read), each line ending with its "\\n" (but perhaps the last). The bytes are
+    decoded before they are split into lines, so encodings in which a line break
+    is not the byte 0x0A (UTF-16, UTF-32) read as well. An undecodable line, a NUL
+    character or a line longer than ``max_line`` characters raises DataFileError
+    naming the line, as soon as it is met (so a stream without line breaks costs
+    ``max_line`` at most). A byte order mark (an editor's, on Windows) is not part
+    of the first line."""
     decoder = text_decoder(path, encoding)
     number = 0                  # lines yielded
     tail, tail_len = [], 0      # the pieces of the line not yet ended
@@ -94,8 +102,8 @@ def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
             if tail_len + len(pieces[0]) > max_line:
                 raise _too_long(path, number + 1, max_line)
             pieces[0], tail, tail_len = "".join(tail), [], 0
-        for piece in pieces:    # no longer than a block, a tail's checked above
-            yield piece + "\n"
+        if pieces:              # no longer than a block, a tail's checked above
+            yield [piece + "\n" for piece in pieces]
         number += len(pieces)
         if nul is not None:
             raise DataFileError(path, nul, "holds a NUL byte: not a text file")
@@ -107,7 +115,7 @@ def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
         if bad is not None:
             raise _undecodable(path, number + 1, "".join(tail), bad, encoding)
     if tail:
-        yield "".join(tail)
+        yield ["".join(tail)]
 
 
 def _decoded_before(decoder, exc):

@@ -18,12 +18,13 @@ import math
 import re
 import shutil
 import tempfile
+from itertools import compress, repeat
 from operator import itemgetter
 
 import numpy as np
 
 from c45.io._common import (NUMBER, DataFileError, choose_columns, need_pandas,
-                            numeric_sort_key, open_binary, text_lines, too_large)
+                            numeric_sort_key, open_binary, text_blocks, too_large)
 
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
 CHUNK_ROWS = 65536
@@ -47,10 +48,18 @@ class _Column:
         self.vocab = {}
         self.chunks = []
         self.problem = None         # (row, message) of the first bad number
+        # The unknown-value strings a number's characters can spell ("", "-999"):
+        # the only ones a block free of other characters may hold.
+        self.numeric_missing = [m for m in missing if not _NOT_NUMBER.search(m)]
 
     def add_chunk(self, values, row0, pd, continuous):
         if self.redo:
             return
+        if not self.text:
+            floats = self._all_numbers(values, row0)
+            if floats is not None:
+                self.chunks.append(floats)
+                return
         if not self.text and len(values) < _SMALL:
             self._add_few_numbers(values, row0, continuous)
             return
@@ -69,6 +78,37 @@ class _Column:
         if self.problem is None:
             self.problem = (row, f"{text!r} is not a number (the column is continuous)")
         return True
+
+    def _all_numbers(self, values, row0):
+        """The float64 values of a chunk that holds only numbers and unknown
+        values, parsed in one call (no per-value work beyond one scan for the
+        unknown ones); None when a string holds another character or float()
+        refuses one: _add_numbers then finds and reports it."""
+        joined = "\x01".join(values)
+        if " " in joined or "\t" in joined:
+            values = [v.strip(" \t") for v in values]
+            joined = "\x01".join(values)
+        known, miss = values, None
+        if _NOT_NUMBER.search(joined) or any(_holds(joined, m)
+                                             for m in self.numeric_missing):
+            miss = np.fromiter(map(self.missing.__contains__, values), dtype=bool,
+                               count=len(values))
+            known = list(compress(values, (~miss).tolist()))
+            if _NOT_NUMBER.search("\x01".join(known)):
+                return None
+        try:
+            floats = np.array(known, dtype=np.float64)
+        except ValueError:          # "1.2.3", "-", "1e": not numbers
+            return None
+        if miss is not None:
+            out = np.full(len(values), np.nan)
+            out[~miss] = floats
+            floats = out
+        if self.problem is None:
+            huge = np.flatnonzero(np.isinf(floats))
+            if len(huge):
+                self.problem = (row0 + int(huge[0]), too_large(values[huge[0]]))
+        return floats
 
     def _add_few_numbers(self, values, row0, continuous):
         """A chunk of a few rows (of a wide file), value by value."""
@@ -143,6 +183,12 @@ class _Column:
         if self.chunks:
             return np.concatenate(self.chunks)
         return np.empty(0, np.int32 if self.text else np.float64)
+
+
+def _holds(joined, value):
+    """Whether the values joined by "\\x01" hold this one."""
+    return (f"\x01{value}\x01" in joined or joined.startswith(f"{value}\x01")
+            or joined.endswith(f"\x01{value}") or joined == value)
 
 
 # Below this many values pandas' hashing costs more than it saves (a wide file
@@ -250,21 +296,58 @@ class _Rewindable:
             self.copy.close()
 
 
+class _Feed:
+    """The lines of a stream (text_blocks' lists), handed out one at a time to
+    the csv module (``lines``) or a block's worth at a time (``rest``, ``take``).
+    ``count``: the lines handed out, so the line a row ends on."""
+
+    def __init__(self, blocks):
+        self.blocks, self.block, self.pos, self.count = blocks, [], 0, 0
+
+    def lines(self):
+        while True:
+            while self.pos < len(self.block):   # the block may change between lines
+                line = self.block[self.pos]
+                self.pos += 1
+                self.count += 1
+                yield line
+            self.block, self.pos = next(self.blocks, None), 0
+            if self.block is None:
+                self.block = []
+                return
+
+    def at_block_end(self):
+        return self.pos == len(self.block)
+
+    def rest(self):
+        """The lines of the block not handed out yet, else the next block's ([]
+        at the end of the stream)."""
+        if self.pos == len(self.block):
+            self.block, self.pos = next(self.blocks, []), 0
+        return self.block[self.pos:] if self.pos else self.block
+
+    def take(self, n):
+        self.pos += n
+        self.count += n
+
+
 class _Rows:
     """The CSV rows of a binary stream: ``header`` (and its line), then the
-    rows after it (data_rows)."""
+    rows after it (data_rows), read by the csv module or, a block of lines
+    at a time, split by split_block."""
 
     def __init__(self, fh, path, encoding, sep):
-        self.path = path
-        self.reader = csv.reader(text_lines(fh, path, encoding), delimiter=sep,
+        self.path, self.sep = path, sep
+        self.feed = _Feed(text_blocks(fh, path, encoding))
+        self.reader = csv.reader(self.feed.lines(), delimiter=sep,
                                  skipinitialspace=True, strict=True)
         for header in self._rows():
             if any(h.strip() for h in header):
                 break
         else:
-            raise DataFileError(path, max(self.reader.line_num, 1), "the file is empty "
+            raise DataFileError(path, max(self.feed.count, 1), "the file is empty "
                                 "(no header row of column names)")
-        self.header, self.header_line = header, self.reader.line_num
+        self.header, self.header_line = header, self.feed.count
 
     def _rows(self):
         while True:
@@ -277,12 +360,39 @@ class _Rows:
             yield row
 
     def data_rows(self):
-        """The csv reader of the rows after the header (its ``line_num`` is the
+        """The csv reader of the rows after the header (``feed.count`` is the
         line a row ends on); a csv.Error from it is for not_csv."""
         return self.reader
 
     def not_csv(self, exc):
-        return DataFileError(self.path, self.reader.line_num, f"not valid CSV: {exc}")
+        return DataFileError(self.path, self.feed.count, f"not valid CSV: {exc}")
+
+
+def split_block(lines, width, sep):
+    """The fields of lines that hold exactly width fields each, none quoted,
+    blank or too long for the csv module, as width lists (one per column); None
+    for any other lines, which the csv module reads (and reports). What it
+    returns is what csv.reader returns for them, but for the spaces it skips
+    after a separator (skipinitialspace), which every column strips anyway."""
+    text = "".join(lines)
+    if '"' in text:
+        return None
+    if "\r" in text:                    # a "\r\n" line end is a line end
+        if text.count("\r") != text.count("\r\n"):
+            return None
+        lines = [line.replace("\r\n", "\n") for line in lines]
+        text = "".join(lines)
+    limit = csv.field_size_limit()
+    if width < 2 or len(text) > limit and max(map(len, lines)) > limit:
+        return None             # (one column: a blank line would pass for a row)
+    counts = np.fromiter(map(str.count, lines, repeat(sep)), dtype=np.intp,
+                         count=len(lines))
+    if (counts != width - 1).any():
+        return None
+    if text.endswith("\n"):
+        text = text[:-1]
+    fields = text.replace("\n", sep).split(sep)
+    return [fields[j::width] for j in range(width)]
 
 
 def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
@@ -375,39 +485,63 @@ def _load(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
 
 
 def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
+    """Each block of lines split_block can split goes to the columns at once;
+    the csv module reads the others, a row at a time."""
     chunk_rows = max(1, min(chunk_rows, CHUNK_CELLS // max(width, 1)))
     buf, lines, line_chunks = [], [], []
     n_rows = chars = 0
 
-    def flush():
-        row0 = n_rows - len(buf)
+    def flush(columns, n, line_numbers):
+        row0 = n_rows - n
         for col in wanted:
-            col.add_chunk(list(map(itemgetter(col.index), buf)), row0, pd,
-                          col.name in continuous)
-        line_chunks.append(np.asarray(lines, dtype=np.int64))
-        buf.clear()
-        lines.clear()
+            col.add_chunk(columns(col.index), row0, pd, col.name in continuous)
+        line_chunks.append(line_numbers)
         if progress is not None:
             progress(f"read {n_rows} rows")
 
-    reader = rows.data_rows()
-    try:
-        for row in reader:      # the reader itself: no generator per row
-            if len(row) != width:
-                if not row or (len(row) == 1 and not row[0].strip()):
-                    continue                        # a blank line
-                raise DataFileError(path, reader.line_num, f"{len(row)} fields, expected "
-                                    f"{width} (the header has {width} columns)")
-            buf.append(row)
-            lines.append(reader.line_num)
-            n_rows += 1
-            chars += sum(map(len, row))
-            if len(buf) >= chunk_rows or chars >= CHUNK_CHARS:
-                flush()
-                chars = 0
-    except csv.Error as exc:
-        raise rows.not_csv(exc) from None
+    def flush_rows():
+        flush(lambda j: list(map(itemgetter(j), buf)), len(buf),
+              np.asarray(lines, dtype=np.int64))
+        buf.clear()
+        lines.clear()
+
+    feed, reader = rows.feed, rows.data_rows()
+    while True:
+        if feed.at_block_end():             # and the csv module between rows
+            block = feed.rest()
+            if not block:
+                break
+            part = block[:chunk_rows]
+            fields = split_block(part, width, rows.sep)
+            if fields is not None:
+                if buf:
+                    flush_rows()
+                    chars = 0
+                n = len(part)
+                n_rows += n
+                first = feed.count + 1
+                feed.take(n)
+                flush(fields.__getitem__, n, np.arange(first, first + n, dtype=np.int64))
+                continue
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise rows.not_csv(exc) from None
+        if len(row) != width:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue                        # a blank line
+            raise DataFileError(path, feed.count, f"{len(row)} fields, expected "
+                                f"{width} (the header has {width} columns)")
+        buf.append(row)
+        lines.append(feed.count)
+        n_rows += 1
+        chars += sum(map(len, row))
+        if len(buf) >= chunk_rows or chars >= CHUNK_CHARS:
+            flush_rows()
+            chars = 0
     if buf:
-        flush()
+        flush_rows()
     row_lines = np.concatenate(line_chunks) if line_chunks else np.empty(0, np.int64)
     return n_rows, row_lines
