@@ -60,14 +60,15 @@ class _Column:
             if floats is not None:
                 self.chunks.append(floats)
                 return
-        if not self.text and len(values) < _SMALL:
-            self._add_few_numbers(values, row0, continuous)
-            return
-        codes, uniques = _factorize(pd, values)
-        if self.text:
-            self._add_text(codes, uniques)
-        else:
-            self._add_numbers(pd, codes, uniques, row0, continuous)
+            if len(values) < _SMALL:
+                self._add_few_numbers(values, row0, continuous)
+            else:
+                self._add_numbers(pd, *_factorize(pd, values), row0, continuous)
+            if not (self.redo and row0 == 0):
+                return
+            # A word in the first chunk: no number was kept, no need to read again.
+            self.as_text()
+        self._add_text(*_factorize(pd, values))
 
     def _not_a_number(self, row, text, continuous):
         """A word among numbers: an error to report (continuous), else False: the
@@ -506,14 +507,16 @@ def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
         lines.clear()
 
     feed, reader = rows.feed, rows.data_rows()
-    while True:
-        if feed.at_block_end():             # and the csv module between rows
+    split = True        # the csv module is between rows here: try split_block
+    while True:         # on what follows, until it fails; again at a new block
+        if split or feed.at_block_end():
             block = feed.rest()
             if not block:
                 break
             part = block[:chunk_rows]
             fields = split_block(part, width, rows.sep)
-            if fields is not None:
+            split = fields is not None
+            if split:
                 if buf:
                     flush_rows()
                     chars = 0
