@@ -18,21 +18,19 @@ import math
 import re
 import shutil
 import tempfile
-from itertools import compress, repeat
+from itertools import repeat
 from operator import itemgetter
 
 import numpy as np
 
-from c45.io._common import (NUMBER, DataFileError, choose_columns, need_pandas,
+from c45.io._common import (NOT_NUMBER, NUMBER, DataFileError, LineFeed,
+                            choose_columns, need_pandas, numbers_at_once,
                             numeric_sort_key, open_binary, text_blocks, too_large)
 
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
 CHUNK_ROWS = 65536
 CHUNK_CELLS = 1 << 18           # fields held as Python strings at a time
 CHUNK_CHARS = 1 << 24           # characters of the fields held at a time
-# Characters outside every number: a block of values free of them (and that
-# float() accepts) is all numbers in NUMBER's sense, checked in one scan.
-_NOT_NUMBER = re.compile(r"[^0-9eE+\-.\x01]")
 
 
 class _Column:
@@ -48,9 +46,6 @@ class _Column:
         self.vocab = {}
         self.chunks = []
         self.problem = None         # (row, message) of the first bad number
-        # The unknown-value strings a number's characters can spell ("", "-999"):
-        # the only ones a block free of other characters may hold.
-        self.numeric_missing = [m for m in missing if not _NOT_NUMBER.search(m)]
 
     def add_chunk(self, values, row0, pd, continuous):
         if self.redo:
@@ -82,30 +77,13 @@ class _Column:
 
     def _all_numbers(self, values, row0):
         """The float64 values of a chunk that holds only numbers and unknown
-        values, parsed in one call (no per-value work beyond one scan for the
-        unknown ones); None when a string holds another character or float()
-        refuses one: _add_numbers then finds and reports it."""
+        values (numbers_at_once); None when it holds another string:
+        _add_numbers then finds and reports it."""
         joined = "\x01".join(values)
         if " " in joined or "\t" in joined:
             values = [v.strip(" \t") for v in values]
-            joined = "\x01".join(values)
-        known, miss = values, None
-        if _NOT_NUMBER.search(joined) or any(_holds(joined, m)
-                                             for m in self.numeric_missing):
-            miss = np.fromiter(map(self.missing.__contains__, values), dtype=bool,
-                               count=len(values))
-            known = list(compress(values, (~miss).tolist()))
-            if _NOT_NUMBER.search("\x01".join(known)):
-                return None
-        try:
-            floats = np.array(known, dtype=np.float64)
-        except ValueError:          # "1.2.3", "-", "1e": not numbers
-            return None
-        if miss is not None:
-            out = np.full(len(values), np.nan)
-            out[~miss] = floats
-            floats = out
-        if self.problem is None:
+        floats = numbers_at_once(values, self.missing)
+        if floats is not None and self.problem is None:
             huge = np.flatnonzero(np.isinf(floats))
             if len(huge):
                 self.problem = (row0 + int(huge[0]), too_large(values[huge[0]]))
@@ -154,7 +132,7 @@ class _Column:
         known = [u for u, m in zip(uniq, miss) if not m] if miss.any() else uniq
         floats = np.full(len(uniq) + 1, np.nan)
         numbers = None
-        if not _NOT_NUMBER.search("\x01".join(known)):
+        if not NOT_NUMBER.search("\x01".join(known)):
             try:
                 floats[:-1][~miss] = np.array(known, dtype=object).astype(np.float64)
                 numbers = True
@@ -184,12 +162,6 @@ class _Column:
         if self.chunks:
             return np.concatenate(self.chunks)
         return np.empty(0, np.int32 if self.text else np.float64)
-
-
-def _holds(joined, value):
-    """Whether the values joined by "\\x01" hold this one."""
-    return (f"\x01{value}\x01" in joined or joined.startswith(f"{value}\x01")
-            or joined.endswith(f"\x01{value}") or joined == value)
 
 
 # Below this many values pandas' hashing costs more than it saves (a wide file
@@ -297,41 +269,6 @@ class _Rewindable:
             self.copy.close()
 
 
-class _Feed:
-    """The lines of a stream (text_blocks' lists), handed out one at a time to
-    the csv module (``lines``) or a block's worth at a time (``rest``, ``take``).
-    ``count``: the lines handed out, so the line a row ends on."""
-
-    def __init__(self, blocks):
-        self.blocks, self.block, self.pos, self.count = blocks, [], 0, 0
-
-    def lines(self):
-        while True:
-            while self.pos < len(self.block):   # the block may change between lines
-                line = self.block[self.pos]
-                self.pos += 1
-                self.count += 1
-                yield line
-            self.block, self.pos = next(self.blocks, None), 0
-            if self.block is None:
-                self.block = []
-                return
-
-    def at_block_end(self):
-        return self.pos == len(self.block)
-
-    def rest(self):
-        """The lines of the block not handed out yet, else the next block's ([]
-        at the end of the stream)."""
-        if self.pos == len(self.block):
-            self.block, self.pos = next(self.blocks, []), 0
-        return self.block[self.pos:] if self.pos else self.block
-
-    def take(self, n):
-        self.pos += n
-        self.count += n
-
-
 class _Rows:
     """The CSV rows of a binary stream: ``header`` (and its line), then the
     rows after it (data_rows), read by the csv module or, a block of lines
@@ -339,7 +276,7 @@ class _Rows:
 
     def __init__(self, fh, path, encoding, sep):
         self.path, self.sep = path, sep
-        self.feed = _Feed(text_blocks(fh, path, encoding))
+        self.feed = LineFeed(text_blocks(fh, path, encoding))
         self.reader = csv.reader(self.feed.lines(), delimiter=sep,
                                  skipinitialspace=True, strict=True)
         for header in self._rows():
