@@ -45,6 +45,9 @@ def need_pandas(what="reading data files"):
 # be read into memory whole. A CSV field is bounded tighter by Python's csv module.
 MAX_LINE_CHARS = 64 * 1024 * 1024
 READ_BLOCK = 1 << 20            # bytes read at a time
+# The most lines split at once (LineFeed.rest): the strings of their fields are
+# held meanwhile, a few MiB, beyond which splitting more saves nothing.
+SPLIT_LINES = 2048
 
 
 def text_decoder(path, encoding):
@@ -108,7 +111,8 @@ def text_blocks(fh, path, encoding, max_line=MAX_LINE_CHARS):
                 raise _too_long(path, number + 1, max_line)
             pieces[0], tail, tail_len = "".join(tail), [], 0
         if pieces:              # no longer than a block, a tail's checked above
-            yield [piece + "\n" for piece in pieces]
+            pieces = [piece + "\n" for piece in pieces]    # (not held twice)
+            yield pieces
         number += len(pieces)
         if nul is not None:
             raise DataFileError(path, nul, "holds a NUL byte: not a text file")
@@ -151,12 +155,12 @@ class LineFeed:
     def at_block_end(self):
         return self.pos == len(self.block)
 
-    def rest(self):
-        """The lines of the block not handed out yet, else the next block's ([]
-        at the end of the stream)."""
+    def rest(self, most=SPLIT_LINES):
+        """The lines of the block not handed out yet (at most ``most``), else
+        the next block's ([] at the end of the stream)."""
         if self.pos == len(self.block):
             self.block, self.pos = next(self.blocks, []), 0
-        return self.block[self.pos:] if self.pos else self.block
+        return self.block[self.pos:self.pos + most]
 
     def take(self, n):
         self.pos += n

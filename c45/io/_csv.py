@@ -23,7 +23,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from c45.io._common import (NOT_NUMBER, NUMBER, DataFileError, LineFeed,
+from c45.io._common import (NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError, LineFeed,
                             choose_columns, need_pandas, numbers_at_once,
                             numeric_sort_key, open_binary, text_blocks, too_large)
 
@@ -447,10 +447,9 @@ def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
     split = True        # the csv module is between rows here: try split_block
     while True:         # on what follows, until it fails; again at a new block
         if split or feed.at_block_end():
-            block = feed.rest()
-            if not block:
+            part = feed.rest(min(chunk_rows, SPLIT_LINES))
+            if not part:
                 break
-            part = block[:chunk_rows]
             fields = split_block(part, width, rows.sep)
             split = fields is not None
             if split:
