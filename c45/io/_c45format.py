@@ -19,7 +19,9 @@ The format (C4.5 Release 8; project spec §1), as read here:
 
 Where C4.5 reports an error and carries on (an undeclared class becomes class 0)
 this reader stops: every malformed input raises :class:`DataFileError` naming the
-file, the line and the attribute. The files are read once, a line at a time.
+file, the line and the attribute. The files are read once, as a stream: runs of
+one plain case per line many lines at a time (split_cases), any other line token
+by token.
 """
 import os
 import re

@@ -10,7 +10,9 @@ its strings (from the file, or from a temporary copy of a stream that cannot
 seek): numbers are not kept as strings in case they turn out to be categories.
 Missing values: empty fields, ``?`` (C4.5's), ``NA``, ``N/A``, ``NaN``, ``nan``,
 ``null``, ``NULL``, ``None``. Blank lines are skipped. Every malformed row raises
-:class:`DataFileError` naming the file, line and column.
+:class:`DataFileError` naming the file, line and column. Runs of plain lines (no
+quote, blank line or odd field count) are split many at a time (split_block), any
+other row by the csv module.
 """
 import csv
 import gc
