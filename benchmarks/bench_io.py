@@ -1,14 +1,20 @@
-"""c45.io.read_csv beside pandas.read_csv on the same file: time and peak RSS.
+"""c45's readers beside pandas.read_csv on the same data: CPU time and peak RSS.
 
-The script writes a CSV (numeric columns and a class column, or --file to read
-your own), then reads it several times, each read in a fresh Python process of
-its own: the process imports pandas and c45, collects garbage, resets the peak
-RSS (Linux: /proc/self/clear_refs) and reads its RSS (the baseline), reads the
-file, and reports the wall time and the peak RSS above the baseline (VmHWM).
-Printed: each reader's median over --repeat runs, and c45's figures as ratios
-to pandas' (and the peak as a multiple of the file's size).
+The script writes one data set as a CSV, as C4.5's .names/.data and as ARFF (or
+reads --file, a CSV of your own), then reads it several times, each read in a
+fresh Python process of its own: the process imports pandas and c45, collects
+garbage, resets the peak RSS (Linux: /proc/self/clear_refs) and reads its RSS
+(the baseline), reads the file, and reports the CPU time of the read and the
+peak RSS above the baseline (VmHWM). Printed: each reader's median over
+--repeat runs, and c45's figures as ratios to pandas.read_csv's on the CSV.
 
-    python benchmarks/bench_io.py [--rows 1000000] [--columns 8] [--repeat 3]
+Data sets (--kind, several allowed): ``numeric`` (float columns with 5
+decimals, nearly all distinct, and a two-class column), ``mixed`` (as many
+float columns as categorical ones of 8 words), ``unknowns`` (mixed with 5% of
+the values '?', which pandas is told is NaN).
+
+    python benchmarks/bench_io.py [--rows 300000] [--columns 10] [--repeat 3]
+                                  [--kind numeric mixed unknowns] [--readers csv c45 arff]
     python benchmarks/bench_io.py --file data.csv [--target COL]
 """
 import argparse
@@ -40,27 +46,71 @@ try:
 except OSError:
     pass
 base = max(status_mb("VmRSS"), status_mb("VmHWM"))
-start = time.perf_counter()
-if reader == "c45":
+start, cpu = time.perf_counter(), time.process_time()
+if reader == "csv":
     X, y = c45.io.read_csv(path, target)
+elif reader == "c45":
+    X, y = c45.io.read_c45(path)
+elif reader == "arff":
+    X, y = c45.io.read_arff(path)
 else:
-    X = pandas.read_csv(path)
-seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "peak_mb": status_mb("VmHWM") - base,
+    X = pandas.read_csv(path, na_values=["?"])
+cpu, seconds = time.process_time() - cpu, time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": status_mb("VmHWM") - base,
                   "shape": list(X.shape)}))
 """
 
+WORDS = [f"w{k}" for k in range(8)]
 
-def write_csv(path, rows, columns, seed=0):
-    """Numbers with 5 decimals (most distinct) and a two-class column, in blocks."""
+
+def make_rows(kind, rows, columns, seed=0):
+    """Yield blocks of rows, each a list of lists of field strings (the class last)."""
     rng = np.random.default_rng(seed)
-    with open(path, "w") as fh:
-        fh.write(",".join(f"x{j}" for j in range(columns)) + ",cls\n")
-        for lo in range(0, rows, 100_000):
-            block = rng.normal(size=(min(100_000, rows - lo), columns)).round(5)
-            cls = np.where(block[:, 0] > 0, "yes", "no")
-            fh.write("".join(",".join(map(str, r)) + f",{c}\n"
-                             for r, c in zip(block.tolist(), cls)))
+    n_cat = 0 if kind == "numeric" else columns // 2
+    for lo in range(0, rows, 50_000):
+        m = min(50_000, rows - lo)
+        num = rng.normal(size=(m, columns - n_cat)).round(5)
+        fields = [[repr(v) for v in r] for r in num.tolist()]
+        if n_cat:
+            cats = rng.integers(0, len(WORDS), size=(m, n_cat))
+            for f, r in zip(fields, cats.tolist()):
+                f.extend(WORDS[k] for k in r)
+        if kind == "unknowns":
+            holes = rng.random(size=(m, columns)) < 0.05
+            for f, h in zip(fields, holes.tolist()):
+                for j in np.flatnonzero(h):
+                    f[j] = "?"
+        for f, c in zip(fields, num[:, 0] > 0):
+            f.append("yes" if c else "no")
+        yield fields
+
+
+def names(kind, columns):
+    n_cat = 0 if kind == "numeric" else columns // 2
+    return [f"x{j}" for j in range(columns - n_cat)] + [f"s{j}" for j in range(n_cat)]
+
+
+def write_files(stem, kind, rows, columns):
+    """stem.csv, stem.names + stem.data and stem.arff of the same rows."""
+    cols = names(kind, columns)
+    with open(stem + ".names", "w") as fh:
+        fh.write("yes, no.\n")
+        for c in cols:
+            spec = "continuous" if c.startswith("x") else ", ".join(WORDS)
+            fh.write(f"{c}: {spec}.\n")
+    with open(stem + ".csv", "w") as csv, open(stem + ".data", "w") as data, \
+            open(stem + ".arff", "w") as arff:
+        csv.write(",".join(cols) + ",cls\n")
+        arff.write("@relation bench\n")
+        for c in cols:
+            spec = "numeric" if c.startswith("x") else "{" + ",".join(WORDS) + "}"
+            arff.write(f"@attribute {c} {spec}\n")
+        arff.write("@attribute cls {yes,no}\n@data\n")
+        for block in make_rows(kind, rows, columns):
+            text = "".join(",".join(f) + "\n" for f in block)
+            csv.write(text)
+            data.write(text)
+            arff.write(text)
 
 
 def measure(path, reader, target):
@@ -69,35 +119,54 @@ def measure(path, reader, target):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def bench(files, readers, repeat, target):
+    """Each reader's median figures; files: reader -> path."""
+    size_mb = os.path.getsize(files["pandas"]) / 2**20
+    results = {}
+    for reader in ["pandas"] + readers:
+        runs = [measure(files[reader], reader, target) for _ in range(repeat)]
+        results[reader] = {k: statistics.median(r[k] for r in runs)
+                           for k in ("cpu", "seconds", "peak_mb")}
+        r = results[reader]
+        p = results["pandas"]
+        label = "pandas" if reader == "pandas" else f"c45 {reader}"
+        print(f"  {label:9s} cpu {r['cpu']:6.2f} s ({r['cpu'] / p['cpu']:4.1f}x)  "
+              f"wall {r['seconds']:6.2f} s  peak +{r['peak_mb']:6.1f} MiB "
+              f"({r['peak_mb'] / max(p['peak_mb'], 1e-9):4.2f}x; "
+              f"{r['peak_mb'] / size_mb:.1f}x the file)  shape {runs[0]['shape']}")
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--columns", type=int, default=8)
+    ap.add_argument("--rows", type=int, default=300_000)
+    ap.add_argument("--columns", type=int, default=10, help="features (besides the class)")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--file", help="read this CSV instead of writing one")
+    ap.add_argument("--kind", nargs="+", default=["numeric", "mixed", "unknowns"],
+                    choices=["numeric", "mixed", "unknowns"])
+    ap.add_argument("--readers", nargs="+", default=["csv", "c45", "arff"],
+                    choices=["csv", "c45", "arff"],
+                    help="c45's read_csv, read_c45 (.names/.data), read_arff")
+    ap.add_argument("--file", help="read this CSV instead (read_csv only)")
     ap.add_argument("--target", help="its class column (default: the last)")
     args = ap.parse_args()
     if not os.path.exists("/proc/self/status"):
         sys.exit("bench_io needs Linux /proc for the peak RSS")
+    print(f"each read in a fresh process, median of {args.repeat}; ratios to "
+          f"pandas.read_csv of the same rows")
+    if args.file:
+        print(f"{args.file}: {os.path.getsize(args.file) / 2**20:.1f} MiB")
+        bench({"pandas": args.file, "csv": args.file}, ["csv"], args.repeat, args.target)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        path = args.file
-        if path is None:
-            path = os.path.join(tmp, "bench.csv")
-            write_csv(path, args.rows, args.columns)
-        size_mb = os.path.getsize(path) / 2**20
-        print(f"{path}: {size_mb:.1f} MiB; each read in a fresh process, median of "
-              f"{args.repeat}")
-        results = {}
-        for reader in ("pandas", "c45"):
-            runs = [measure(path, reader, args.target) for _ in range(args.repeat)]
-            results[reader] = {k: statistics.median(r[k] for r in runs)
-                               for k in ("seconds", "peak_mb")}
-            r = results[reader]
-            print(f"  {reader:7s} {r['seconds']:8.2f} s   peak +{r['peak_mb']:7.1f} MiB "
-                  f"({r['peak_mb'] / size_mb:.1f}x the file)   shape {runs[0]['shape']}")
-        c, p = results["c45"], results["pandas"]
-        print(f"  c45 / pandas: time {c['seconds'] / p['seconds']:.1f}x, peak RSS "
-              f"{c['peak_mb'] / max(p['peak_mb'], 1e-9):.2f}x")
+        for kind in args.kind:
+            stem = os.path.join(tmp, kind)
+            write_files(stem, kind, args.rows, args.columns)
+            size_mb = os.path.getsize(stem + ".csv") / 2**20
+            print(f"{kind}: {args.rows} rows, {args.columns} features + class, "
+                  f"{size_mb:.1f} MiB of CSV")
+            bench({"pandas": stem + ".csv", "csv": stem + ".csv", "c45": stem,
+                   "arff": stem + ".arff"}, args.readers, args.repeat, None)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 Each reader returns ``(X, y)``: X a pandas DataFrame (float64 columns for
 continuous attributes, NaN unknown; pandas Categoricals for discrete ones, whose
 categories are the branches of C4.5's tests) and y a Categorical Series of the
-classes, ready for ``C45Classifier().fit(X, y)``. Each file is read once, a line
-at a time; malformed input raises :class:`DataFileError` (a ``ValueError``) whose
+classes, ready for ``C45Classifier().fit(X, y)``. Each file is read once, as a
+stream; malformed input raises :class:`DataFileError` (a ``ValueError``) whose
 message names the file, the line and the attribute or column.
 
 >>> from c45.io import read_c45                      # doctest: +SKIP

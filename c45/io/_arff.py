@@ -10,8 +10,12 @@ quotes with backslash escapes; ``%`` comments. Not supported (an error naming th
 line): ``date`` and ``relational`` attributes, instance weights ``{w}``.
 The class is the last attribute unless ``target`` names another, as in Weka.
 """
-from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn,
-                            choose_columns, decoded_lines, need_pandas, open_binary)
+from itertools import repeat
+
+import numpy as np
+
+from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn, LineFeed,
+                            choose_columns, need_pandas, open_binary, text_blocks)
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
             "%": "%"}
@@ -99,8 +103,43 @@ def read_arff(source, target=None, *, features=None, encoding="utf-8", progress=
             fh.close()
 
 
+def split_rows(lines, builders, target):
+    """The adding of the rows of lines to the builders (None: skipped), as
+    functions to call; None unless each line is one dense row of plain values
+    (no quote, comment, brace or blank line), each known or declared and every
+    number finite (the row by row reading then says what is wrong)."""
+    text = "".join(lines)
+    if any(c in text for c in "'\"%{"):
+        return None
+    if text.endswith("\n"):
+        text = text[:-1]
+    width = len(builders)
+    counts = np.fromiter(map(str.count, text.split("\n"), repeat(",")), dtype=np.intp)
+    if (counts != width - 1).any():
+        return None
+    fields = text.replace("\n", ",").split(",")
+    blank = not text.isascii() or any(c in text for c in _ASCII_BLANKS)
+    commits = []
+    for j, b in enumerate(builders):
+        if b is None:
+            continue
+        values = fields[j::width]
+        if blank:
+            values = [v.strip() for v in values]
+        commit = b.prepare(values, missing=() if b.name == target else ("?",))
+        if commit is None:
+            return None
+        commits.append(commit)
+    return commits
+
+
+# What str.strip() strips among ASCII characters.
+_ASCII_BLANKS = " \t\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
 def _read(fh, path, pd, target, features, encoding, progress):
-    lines = decoded_lines(fh, path, encoding)
+    feed = LineFeed(text_blocks(fh, path, encoding))
+    lines = feed.numbered()
     attributes = []         # (name, kind, values, line)
     declared = set()
     data_line = None
@@ -183,7 +222,25 @@ def _read(fh, path, pd, target, features, encoding, progress):
             builders.append(DiscreteColumn(name, None))
     width = len(attributes)
     n_rows = 0
-    for number, text in lines:
+    split = True        # try split_rows (again at each new block) until it fails
+    while True:
+        if split or feed.at_block_end():
+            block = feed.rest()
+            if not block:
+                break
+            commits = split_rows(block, builders, target)
+            split = commits is not None
+            if split:
+                for commit in commits:
+                    commit()
+                feed.take(len(block))
+                before, n_rows = n_rows, n_rows + len(block)
+                if progress is not None and n_rows // 65536 > before // 65536:
+                    progress(f"read {n_rows} rows")
+                continue
+        number, text = next(lines, (None, None))
+        if number is None:
+            break
         s = text.strip()
         if not s or s.startswith("%"):
             continue

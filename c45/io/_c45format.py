@@ -19,20 +19,26 @@ The format (C4.5 Release 8; project spec §1), as read here:
 
 Where C4.5 reports an error and carries on (an undeclared class becomes class 0)
 this reader stops: every malformed input raises :class:`DataFileError` naming the
-file, the line and the attribute. The files are read once, a line at a time.
+file, the line and the attribute. The files are read once, as a stream: runs of
+one plain case per line many lines at a time (split_cases), any other line token
+by token.
 """
 import os
 import re
+from itertools import repeat
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn,
-                            decoded_lines, need_pandas, open_binary)
+import numpy as np
+
+from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn, LineFeed,
+                            decoded_lines, need_pandas, open_binary, text_blocks)
 
 _SPLIT = re.compile(r"([,:]|\.(?=[ \t]|$))")
 _SPACES = re.compile(r" {2,}")
 _DISCRETE = re.compile(r"discrete\s+(\d+)")
 _BLANK = " \t\r\f\v"
+_DOT_BLANK = re.compile(r"\.[ \t]")
 _DOT_FOLLOWERS = " \t\n|"
 
 
@@ -125,25 +131,90 @@ def tokens(lines):
     """Tokens of a C4.5 file from its ``(line number, text)`` pairs."""
     lines = iter(lines)
     for number, text in lines:
-        if "\\" in text:
-            # A backslash before the newline escapes it: join the next line.
-            while text.endswith("\\\n") and (len(text) - 1 - len(text[:-1].rstrip("\\"))) % 2:
-                nxt = next(lines, None)
-                if nxt is None:
-                    break
-                text += nxt[1]
-            yield from _slow_tokens(text, number)
+        yield from line_tokens(number, text, lines)
+
+
+def line_tokens(number, text, lines):
+    """The tokens of one line (a list), and of the lines after it that a
+    backslash joins to it (taken from lines)."""
+    if "\\" in text:
+        # A backslash before the newline escapes it: join the next line.
+        while text.endswith("\\\n") and (len(text) - 1 - len(text[:-1].rstrip("\\"))) % 2:
+            nxt = next(lines, None)
+            if nxt is None:
+                break
+            text += nxt[1]
+        return list(_slow_tokens(text, number))
+    bar = text.find("|")
+    if bar >= 0:
+        text = text[:bar]
+    text = text.rstrip("\r\n")
+    parts = _SPLIT.split(text)
+    toks = [Token(_clean(parts[k]), parts[k + 1], number)
+            for k in range(0, len(parts) - 1, 2)]
+    last = _clean(parts[-1])
+    if last:
+        toks.append(Token(last, "\n", number))
+    return toks
+
+
+class _TokenStream:
+    """The tokens of numbered lines, tokenized a line at a time, so that
+    between lines (``between_lines``) the lines that follow can be read
+    otherwise (split_cases)."""
+
+    def __init__(self, lines):
+        self.lines, self.pending, self.pos = lines, [], 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while self.pos == len(self.pending):
+            number, text = next(self.lines)
+            self.pending, self.pos = line_tokens(number, text, self.lines), 0
+        self.pos += 1
+        return self.pending[self.pos - 1]
+
+    def between_lines(self):
+        return self.pos == len(self.pending)
+
+
+def split_cases(lines, columns, target):
+    """The adding of the cases of lines to the columns (None: ignored) and the
+    target, as functions to call; None unless each line holds exactly one case
+    of plain values, no comment, escape, ':' or '.' before a blank, each value
+    known or declared, every number finite (the tokens then read, value by
+    value, what they say of the others)."""
+    text = "".join(lines)
+    if "|" in text or "\\" in text or ":" in text or _DOT_BLANK.search(text):
+        return None
+    width = len(columns) + 1
+    if text.endswith("\n"):
+        text = text[:-1]
+    counts = np.fromiter(map(str.count, text.split("\n"), repeat(",")), dtype=np.intp)
+    if (counts != width - 1).any():
+        return None
+    fields = text.replace("\n", ",").split(",")
+    values = [fields[j::width] for j in range(width)]
+    if "\r" in text:                        # a "\r\n" line end
+        values[-1] = [v.rstrip("\r") for v in values[-1]]
+    if "." in "\x01".join(values[-1]):      # a '.' ends a case
+        values[-1] = [v[:-1] if v.endswith(".") else v for v in values[-1]]
+    blank = any(c in text for c in _BLANK)
+    commits = []
+    for col, vals in zip(columns + [target], values):
+        if col is None:
             continue
-        bar = text.find("|")
-        if bar >= 0:
-            text = text[:bar]
-        text = text.rstrip("\r\n")
-        parts = _SPLIT.split(text)
-        for k in range(0, len(parts) - 1, 2):
-            yield Token(_clean(parts[k]), parts[k + 1], number)
-        last = _clean(parts[-1])
-        if last:
-            yield Token(last, "\n", number)
+        if blank:
+            vals = [v.strip(_BLANK) for v in vals]
+            if "  " in "\x01".join(vals):
+                vals = [_clean(v) for v in vals]
+        commit = col.prepare(vals, missing=() if col is target else ("?",))
+        if commit is None:
+            return None
+        commits.append(commit)
+    return commits
 
 
 def _describe(delim):
@@ -297,9 +368,28 @@ class C45Files:
         target = DiscreteColumn("class", names.classes, declared_in=names.path,
                                 kind="class")
         width = len(columns) + 1
-        toks = _file_tokens(fh, path, self.encoding)
+        feed = LineFeed(text_blocks(fh, path, self.encoding))
+        toks = _TokenStream(feed.numbered())
         n_cases = 0
-        for first in toks:
+        split = True        # try split_cases (again at each new block) until it fails
+        while True:
+            if toks.between_lines() and (split or feed.at_block_end()):
+                block = feed.rest()
+                if not block:
+                    break
+                commits = split_cases(block, columns, target)
+                split = commits is not None
+                if split:
+                    for commit in commits:
+                        commit()
+                    feed.take(len(block))
+                    before, n_cases = n_cases, n_cases + len(block)
+                    if progress is not None and n_cases // 65536 > before // 65536:
+                        progress(f"read {n_cases} cases")
+                    continue
+            first = next(toks, None)
+            if first is None:
+                break
             case = [first]
             while len(case) < width:
                 prev = case[-1]

@@ -5,11 +5,16 @@ import math
 import os
 import re
 from array import array
+from itertools import compress, repeat
+from operator import is_
 
 import numpy as np
 
 # A decimal number as C's strtod reads it (no hex, inf, nan or underscores).
 NUMBER = re.compile(r"[ \t]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[ \t]*")
+# Characters outside every number: values joined by "\x01" and free of them (and
+# that float() accepts) are all numbers in NUMBER's sense, checked in one scan.
+NOT_NUMBER = re.compile(r"[^0-9eE+\-.\x01]")
 
 
 class DataFileError(ValueError):
@@ -40,6 +45,9 @@ def need_pandas(what="reading data files"):
 # be read into memory whole. A CSV field is bounded tighter by Python's csv module.
 MAX_LINE_CHARS = 64 * 1024 * 1024
 READ_BLOCK = 1 << 20            # bytes read at a time
+# The most lines split at once (LineFeed.rest): the strings of their fields are
+# held meanwhile, a few MiB, beyond which splitting more saves nothing.
+SPLIT_LINES = 2048
 
 
 def text_decoder(path, encoding):
@@ -62,12 +70,20 @@ def decoded_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
 
 def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
     """Yield the lines of a binary file, each ending with its "\\n" (but perhaps
-    the last). The bytes are decoded before they are split into lines, so
-    encodings in which a line break is not the byte 0x0A (UTF-16, UTF-32) read as
-    well. An undecodable line, a NUL character or a line longer than ``max_line``
-    characters raises DataFileError naming the line, as soon as it is met (so a
-    stream without line breaks costs ``max_line`` at most). A byte order mark (an
-    editor's, on Windows) is not part of the first line."""
+    the last): text_blocks' lines one at a time."""
+    for lines in text_blocks(fh, path, encoding, max_line):
+        yield from lines
+
+
+def text_blocks(fh, path, encoding, max_line=MAX_LINE_CHARS):
+    """Yield the lines of a binary file in lists (those that end in a block
+    read), each line ending with its "\\n" (but perhaps the last). The bytes are
+    decoded before they are split into lines, so encodings in which a line break
+    is not the byte 0x0A (UTF-16, UTF-32) read as well. An undecodable line, a NUL
+    character or a line longer than ``max_line`` characters raises DataFileError
+    naming the line, as soon as it is met (so a stream without line breaks costs
+    ``max_line`` at most). A byte order mark (an editor's, on Windows) is not part
+    of the first line."""
     decoder = text_decoder(path, encoding)
     number = 0                  # lines yielded
     tail, tail_len = [], 0      # the pieces of the line not yet ended
@@ -94,8 +110,9 @@ def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
             if tail_len + len(pieces[0]) > max_line:
                 raise _too_long(path, number + 1, max_line)
             pieces[0], tail, tail_len = "".join(tail), [], 0
-        for piece in pieces:    # no longer than a block, a tail's checked above
-            yield piece + "\n"
+        if pieces:              # no longer than a block, a tail's checked above
+            pieces = [piece + "\n" for piece in pieces]    # (not held twice)
+            yield pieces
         number += len(pieces)
         if nul is not None:
             raise DataFileError(path, nul, "holds a NUL byte: not a text file")
@@ -107,7 +124,47 @@ def text_lines(fh, path, encoding, max_line=MAX_LINE_CHARS):
         if bad is not None:
             raise _undecodable(path, number + 1, "".join(tail), bad, encoding)
     if tail:
-        yield "".join(tail)
+        yield ["".join(tail)]
+
+
+class LineFeed:
+    """The lines of a stream (text_blocks' lists), handed out one at a time
+    (``lines``, ``numbered``: to the csv module, a tokenizer) or a block's worth at
+    a time (``rest``, then ``take``: to a reader that splits many lines at once).
+    ``count``: the lines handed out, so the line a row ends on."""
+
+    def __init__(self, blocks):
+        self.blocks, self.block, self.pos, self.count = blocks, [], 0, 0
+
+    def lines(self):
+        while True:
+            while self.pos < len(self.block):   # the block may change between lines
+                line = self.block[self.pos]
+                self.pos += 1
+                self.count += 1
+                yield line
+            self.block, self.pos = next(self.blocks, None), 0
+            if self.block is None:
+                self.block = []
+                return
+
+    def numbered(self):
+        for line in self.lines():
+            yield self.count, line
+
+    def at_block_end(self):
+        return self.pos == len(self.block)
+
+    def rest(self, most=SPLIT_LINES):
+        """The lines of the block not handed out yet (at most ``most``), else
+        the next block's ([] at the end of the stream)."""
+        if self.pos == len(self.block):
+            self.block, self.pos = next(self.blocks, []), 0
+        return self.block[self.pos:self.pos + most]
+
+    def take(self, n):
+        self.pos += n
+        self.count += n
 
 
 def _decoded_before(decoder, exc):
@@ -166,6 +223,37 @@ def too_large(text):
     return f"{text.strip()[:40]!r} is beyond the range of a double (about 1.8e308)"
 
 
+def numbers_at_once(values, missing):
+    """The float64 values (NaN for those in missing) of strings that are all
+    numbers in NUMBER's sense (without blanks around) or missing, parsed by one
+    numpy call: no per-value Python work but a scan for the missing ones when
+    there may be some. None when any other string is among them."""
+    joined = "\x01".join(values)
+    known, miss = values, None
+    if NOT_NUMBER.search(joined) or any(_holds(joined, m) for m in missing
+                                        if not NOT_NUMBER.search(m)):
+        miss = np.fromiter(map(missing.__contains__, values), dtype=bool,
+                           count=len(values))
+        known = list(compress(values, (~miss).tolist()))
+        if NOT_NUMBER.search("\x01".join(known)):
+            return None
+    try:
+        floats = np.array(known, dtype=np.float64)
+    except ValueError:          # "1.2.3", "-", "1e": not numbers
+        return None
+    if miss is None:
+        return floats
+    out = np.full(len(values), np.nan)
+    out[~miss] = floats
+    return out
+
+
+def _holds(joined, value):
+    """Whether the values joined by "\\x01" hold this one."""
+    return (f"\x01{value}\x01" in joined or joined.startswith(f"{value}\x01")
+            or joined.endswith(f"\x01{value}") or joined == value)
+
+
 class ContinuousColumn:
     """Floats, NaN for unknown; non-numbers raise DataFileError."""
 
@@ -185,6 +273,15 @@ class ContinuousColumn:
         else:
             raise DataFileError(path, line, f"{text!r} is not a number (nor '?' for "
                                 f"an unknown value)", field=f"attribute {self.name!r}")
+
+    def prepare(self, values, missing=("?",)):
+        """The adding of many values at once, to call when every column has
+        prepared its own (a function); None when one would raise: add, value by
+        value, says which."""
+        floats = numbers_at_once(values, missing)
+        if floats is None or np.isinf(floats).any():
+            return None
+        return lambda: self.values.frombytes(floats.tobytes())
 
     def series(self, pd):
         return np.frombuffer(self.values, dtype=np.float64).copy() if len(
@@ -216,6 +313,31 @@ class DiscreteColumn:
         if code is None:
             code = self._new(text, path, line)
         self.codes.append(code)
+
+    def prepare(self, values, missing=("?",)):
+        """As ContinuousColumn.prepare: None when a value is neither known nor
+        missing and cannot be added (declared values, or ``limit`` reached)."""
+        codes = list(map(self.lookup.get, values))
+        new = {}                        # values met first here, in order
+        if None in codes:
+            for i in compress(range(len(codes)), map(is_, codes, repeat(None))):
+                v = values[i]
+                if v in missing:
+                    codes[i] = -1
+                    continue
+                code = new.get(v)
+                if code is None:
+                    code = len(self.categories) + len(new)
+                    if self.fixed or self.limit is not None and code >= self.limit:
+                        return None
+                    new[v] = code
+                codes[i] = code
+
+        def commit():
+            self.codes.extend(array("i", codes))
+            self.lookup.update(new)
+            self.categories.extend(new)
+        return commit
 
     def _new(self, text, path, line):
         field = self.field

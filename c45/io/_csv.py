@@ -10,7 +10,9 @@ its strings (from the file, or from a temporary copy of a stream that cannot
 seek): numbers are not kept as strings in case they turn out to be categories.
 Missing values: empty fields, ``?`` (C4.5's), ``NA``, ``N/A``, ``NaN``, ``nan``,
 ``null``, ``NULL``, ``None``. Blank lines are skipped. Every malformed row raises
-:class:`DataFileError` naming the file, line and column.
+:class:`DataFileError` naming the file, line and column. Runs of plain lines (no
+quote, blank line or odd field count) are split many at a time (split_block), any
+other row by the csv module.
 """
 import csv
 import gc
@@ -18,20 +20,19 @@ import math
 import re
 import shutil
 import tempfile
+from itertools import repeat
 from operator import itemgetter
 
 import numpy as np
 
-from c45.io._common import (NUMBER, DataFileError, choose_columns, need_pandas,
-                            numeric_sort_key, open_binary, text_lines, too_large)
+from c45.io._common import (NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError, LineFeed,
+                            choose_columns, need_pandas, numbers_at_once,
+                            numeric_sort_key, open_binary, text_blocks, too_large)
 
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
 CHUNK_ROWS = 65536
 CHUNK_CELLS = 1 << 18           # fields held as Python strings at a time
 CHUNK_CHARS = 1 << 24           # characters of the fields held at a time
-# Characters outside every number: a block of values free of them (and that
-# float() accepts) is all numbers in NUMBER's sense, checked in one scan.
-_NOT_NUMBER = re.compile(r"[^0-9eE+\-.\x01]")
 
 
 class _Column:
@@ -51,14 +52,20 @@ class _Column:
     def add_chunk(self, values, row0, pd, continuous):
         if self.redo:
             return
-        if not self.text and len(values) < _SMALL:
-            self._add_few_numbers(values, row0, continuous)
-            return
-        codes, uniques = _factorize(pd, values)
-        if self.text:
-            self._add_text(codes, uniques)
-        else:
-            self._add_numbers(pd, codes, uniques, row0, continuous)
+        if not self.text:
+            floats = self._all_numbers(values, row0)
+            if floats is not None:
+                self.chunks.append(floats)
+                return
+            if len(values) < _SMALL:
+                self._add_few_numbers(values, row0, continuous)
+            else:
+                self._add_numbers(pd, *_factorize(pd, values), row0, continuous)
+            if not (self.redo and row0 == 0):
+                return
+            # A word in the first chunk: no number was kept, no need to read again.
+            self.as_text()
+        self._add_text(*_factorize(pd, values))
 
     def _not_a_number(self, row, text, continuous):
         """A word among numbers: an error to report (continuous), else False: the
@@ -69,6 +76,20 @@ class _Column:
         if self.problem is None:
             self.problem = (row, f"{text!r} is not a number (the column is continuous)")
         return True
+
+    def _all_numbers(self, values, row0):
+        """The float64 values of a chunk that holds only numbers and unknown
+        values (numbers_at_once); None when it holds another string:
+        _add_numbers then finds and reports it."""
+        joined = "\x01".join(values)
+        if " " in joined or "\t" in joined:
+            values = [v.strip(" \t") for v in values]
+        floats = numbers_at_once(values, self.missing)
+        if floats is not None and self.problem is None:
+            huge = np.flatnonzero(np.isinf(floats))
+            if len(huge):
+                self.problem = (row0 + int(huge[0]), too_large(values[huge[0]]))
+        return floats
 
     def _add_few_numbers(self, values, row0, continuous):
         """A chunk of a few rows (of a wide file), value by value."""
@@ -113,7 +134,7 @@ class _Column:
         known = [u for u, m in zip(uniq, miss) if not m] if miss.any() else uniq
         floats = np.full(len(uniq) + 1, np.nan)
         numbers = None
-        if not _NOT_NUMBER.search("\x01".join(known)):
+        if not NOT_NUMBER.search("\x01".join(known)):
             try:
                 floats[:-1][~miss] = np.array(known, dtype=object).astype(np.float64)
                 numbers = True
@@ -252,19 +273,21 @@ class _Rewindable:
 
 class _Rows:
     """The CSV rows of a binary stream: ``header`` (and its line), then the
-    rows after it (data_rows)."""
+    rows after it (data_rows), read by the csv module or, a block of lines
+    at a time, split by split_block."""
 
     def __init__(self, fh, path, encoding, sep):
-        self.path = path
-        self.reader = csv.reader(text_lines(fh, path, encoding), delimiter=sep,
+        self.path, self.sep = path, sep
+        self.feed = LineFeed(text_blocks(fh, path, encoding))
+        self.reader = csv.reader(self.feed.lines(), delimiter=sep,
                                  skipinitialspace=True, strict=True)
         for header in self._rows():
             if any(h.strip() for h in header):
                 break
         else:
-            raise DataFileError(path, max(self.reader.line_num, 1), "the file is empty "
+            raise DataFileError(path, max(self.feed.count, 1), "the file is empty "
                                 "(no header row of column names)")
-        self.header, self.header_line = header, self.reader.line_num
+        self.header, self.header_line = header, self.feed.count
 
     def _rows(self):
         while True:
@@ -277,12 +300,39 @@ class _Rows:
             yield row
 
     def data_rows(self):
-        """The csv reader of the rows after the header (its ``line_num`` is the
+        """The csv reader of the rows after the header (``feed.count`` is the
         line a row ends on); a csv.Error from it is for not_csv."""
         return self.reader
 
     def not_csv(self, exc):
-        return DataFileError(self.path, self.reader.line_num, f"not valid CSV: {exc}")
+        return DataFileError(self.path, self.feed.count, f"not valid CSV: {exc}")
+
+
+def split_block(lines, width, sep):
+    """The fields of lines that hold exactly width fields each, none quoted,
+    blank or too long for the csv module, as width lists (one per column); None
+    for any other lines, which the csv module reads (and reports). What it
+    returns is what csv.reader returns for them, but for the spaces it skips
+    after a separator (skipinitialspace), which every column strips anyway."""
+    text = "".join(lines)
+    if '"' in text:
+        return None
+    if "\r" in text:                    # a "\r\n" line end is a line end
+        if text.count("\r") != text.count("\r\n"):
+            return None
+        lines = [line.replace("\r\n", "\n") for line in lines]
+        text = "".join(lines)
+    limit = csv.field_size_limit()
+    if width < 2 or len(text) > limit and max(map(len, lines)) > limit:
+        return None             # (one column: a blank line would pass for a row)
+    counts = np.fromiter(map(str.count, lines, repeat(sep)), dtype=np.intp,
+                         count=len(lines))
+    if (counts != width - 1).any():
+        return None
+    if text.endswith("\n"):
+        text = text[:-1]
+    fields = text.replace("\n", sep).split(sep)
+    return [fields[j::width] for j in range(width)]
 
 
 def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
@@ -375,39 +425,64 @@ def _load(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
 
 
 def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
+    """Each block of lines split_block can split goes to the columns at once;
+    the csv module reads the others, a row at a time."""
     chunk_rows = max(1, min(chunk_rows, CHUNK_CELLS // max(width, 1)))
     buf, lines, line_chunks = [], [], []
     n_rows = chars = 0
 
-    def flush():
-        row0 = n_rows - len(buf)
+    def flush(columns, n, line_numbers):
+        row0 = n_rows - n
         for col in wanted:
-            col.add_chunk(list(map(itemgetter(col.index), buf)), row0, pd,
-                          col.name in continuous)
-        line_chunks.append(np.asarray(lines, dtype=np.int64))
-        buf.clear()
-        lines.clear()
+            col.add_chunk(columns(col.index), row0, pd, col.name in continuous)
+        line_chunks.append(line_numbers)
         if progress is not None:
             progress(f"read {n_rows} rows")
 
-    reader = rows.data_rows()
-    try:
-        for row in reader:      # the reader itself: no generator per row
-            if len(row) != width:
-                if not row or (len(row) == 1 and not row[0].strip()):
-                    continue                        # a blank line
-                raise DataFileError(path, reader.line_num, f"{len(row)} fields, expected "
-                                    f"{width} (the header has {width} columns)")
-            buf.append(row)
-            lines.append(reader.line_num)
-            n_rows += 1
-            chars += sum(map(len, row))
-            if len(buf) >= chunk_rows or chars >= CHUNK_CHARS:
-                flush()
-                chars = 0
-    except csv.Error as exc:
-        raise rows.not_csv(exc) from None
+    def flush_rows():
+        flush(lambda j: list(map(itemgetter(j), buf)), len(buf),
+              np.asarray(lines, dtype=np.int64))
+        buf.clear()
+        lines.clear()
+
+    feed, reader = rows.feed, rows.data_rows()
+    split = True        # the csv module is between rows here: try split_block
+    while True:         # on what follows, until it fails; again at a new block
+        if split or feed.at_block_end():
+            part = feed.rest(min(chunk_rows, SPLIT_LINES))
+            if not part:
+                break
+            fields = split_block(part, width, rows.sep)
+            split = fields is not None
+            if split:
+                if buf:
+                    flush_rows()
+                    chars = 0
+                n = len(part)
+                n_rows += n
+                first = feed.count + 1
+                feed.take(n)
+                flush(fields.__getitem__, n, np.arange(first, first + n, dtype=np.int64))
+                continue
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise rows.not_csv(exc) from None
+        if len(row) != width:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue                        # a blank line
+            raise DataFileError(path, feed.count, f"{len(row)} fields, expected "
+                                f"{width} (the header has {width} columns)")
+        buf.append(row)
+        lines.append(feed.count)
+        n_rows += 1
+        chars += sum(map(len, row))
+        if len(buf) >= chunk_rows or chars >= CHUNK_CHARS:
+            flush_rows()
+            chars = 0
     if buf:
-        flush()
+        flush_rows()
     row_lines = np.concatenate(line_chunks) if line_chunks else np.empty(0, np.int64)
     return n_rows, row_lines
