@@ -10,8 +10,9 @@ from operator import is_
 
 import numpy as np
 
-# A decimal number as C's strtod reads it (no hex, inf, nan or underscores).
-NUMBER = re.compile(r"[ \t]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[ \t]*")
+# A decimal number as C's strtod reads it (ASCII digits; no hex, inf, nan or
+# underscores).
+NUMBER = re.compile(r"[ \t]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[ \t]*", re.ASCII)
 # Characters outside every number: values joined by "\x01" and free of them (and
 # that float() accepts) are all numbers in NUMBER's sense, checked in one scan.
 NOT_NUMBER = re.compile(r"[^0-9eE+\-.\x01]")
