@@ -681,6 +681,16 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, Py_ssize_t n,
     choose_cut(w, f, &scan, total)
 
 
+cdef inline void start_evaluation(Work* w, Py_ssize_t f, bint f32) noexcept nogil:
+    """A continuous feature's evaluation starts unusable, its class weights
+    (unknown, left, right: w.freq's first three rows) at zero."""
+    memset(w.freq, 0, 3 * w.data.n_classes * sizeof(double))
+    w.gain[f] = unusable(f32)
+    w.info[f] = 0.0
+    w.raw_gain[f] = unusable(f32)
+    w.tries[f] = 0
+
+
 cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                           double total) noexcept nogil:
     """Best cut of a continuous attribute (§5): sets gain (MDL-penalised), info, bar.
@@ -697,11 +707,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac
     cdef int32_t c, tmp
-    memset(freq, 0, 3 * k * sizeof(double))
-    w.gain[f] = unusable(f32)
-    w.info[f] = 0.0
-    w.raw_gain[f] = unusable(f32)
-    w.tries[f] = 0
+    start_evaluation(w, f, f32)
     total = total_weight(w, lo, hi)
     # Unknowns to the front, their class weights in row 0.
     first = lo
@@ -735,11 +741,7 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     cdef Py_ssize_t k = d.n_classes, j, n_unknown = 0
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac
-    memset(freq, 0, 3 * k * sizeof(double))
-    w.gain[f] = unusable(f32)
-    w.info[f] = 0.0
-    w.raw_gain[f] = unusable(f32)
-    w.tries[f] = 0
+    start_evaluation(w, f, f32)
     while n_unknown < n and isnan(e[n_unknown].value):
         freq[e[n_unknown].cls] = rnd(f32, freq[e[n_unknown].cls]
                                      + weight_of(cw, e[n_unknown].case))
@@ -769,11 +771,7 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
-    memset(freq, 0, 3 * k * sizeof(double))
-    w.gain[f] = -EPSILON
-    w.info[f] = 0.0
-    w.raw_gain[f] = -EPSILON
-    w.tries[f] = 0
+    start_evaluation(w, f, False)
     while n_unknown < n and isnan(e[n_unknown].value):
         freq[e[n_unknown].cls] += weight_of(cw, e[n_unknown].case)
         n_unknown += 1
