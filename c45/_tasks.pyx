@@ -16,10 +16,11 @@ from libc.stdlib cimport qsort
 # got there first sleeps. Hundreds of small regions per fit (pruning grouped
 # every node of n / 16 cases or more in two, growing copied 10,000-case lists)
 # made n_jobs=2 slower than one thread beside busy processes. So a node's work
-# gets a region only from this many entries (a few milliseconds on one thread);
-# below, the calling thread does it alone. Set-aside subtrees (run_tasks) are
-# the parallelism that remains: many nodes' work per region.
-cdef Py_ssize_t REGION_MIN_WORK = 2000000
+# gets a region only from this many entries (about 3 ms on one thread, which a
+# second thread repays even at a third of a core, against a wait of a fraction
+# of a slice); below, the calling thread does it alone. Set-aside subtrees
+# (run_tasks) are the rest of the parallelism: many nodes' work per region.
+cdef Py_ssize_t REGION_MIN_WORK = 500000
 
 
 cdef int team_for(int n_threads, Py_ssize_t work) noexcept nogil:

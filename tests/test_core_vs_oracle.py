@@ -17,8 +17,8 @@ from oracle import classify_oracle, fit_oracle
 def small_regions():
     """The top nodes' own parallel regions (features evaluated, children's lists
     made, pruning's lists grouped and merged, subtrees of a raised branch set
-    aside) from 1,000 entries: by default they start at 2,000,000 (more than
-    these data sets have), where waking the team pays off on a busy machine."""
+    aside) from 1,000 entries: by default they start at 500,000 (more than
+    most nodes here have), where waking the team pays off on a busy machine."""
     from c45._tasks import set_region_min_work
     old = set_region_min_work(1000)
     yield
