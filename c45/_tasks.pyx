@@ -16,10 +16,10 @@ from libc.stdlib cimport qsort
 # got there first sleeps. Hundreds of small regions per fit (pruning grouped
 # every node of n / 16 cases or more in two, growing copied 10,000-case lists)
 # made n_jobs=2 slower than one thread beside busy processes. So a node's work
-# gets a region only from this many entries (about 3 ms on one thread, which a
-# second thread repays even at a third of a core, against a wait of a fraction
-# of a slice); below, the calling thread does it alone. Set-aside subtrees
-# (run_tasks) are the rest of the parallelism: many nodes' work per region.
+# gets a region only from this many entries (milliseconds of work on one thread;
+# below, the wait at the barrier can cost more than a second thread saves), and
+# the calling thread does smaller work alone. Set-aside subtrees (run_tasks) are
+# the rest of the parallelism: many nodes' work per region.
 cdef Py_ssize_t REGION_MIN_WORK = 500000
 
 
