@@ -54,10 +54,9 @@ from c45._types cimport (Dataset, Entry, Valued, Node, NodeBuffer, LEAF, DISCRET
                          SUBSET)
 from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
-from c45._tasks cimport TaskOrder, run_tasks
+from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature,
-                            PARALLEL_MIN_WORK)
+                            eval_continuous_list, select_feature)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
@@ -170,7 +169,7 @@ cdef int root_lists(Grower* g) noexcept nogil:
     cdef const Dataset* d = g.w.data
     cdef Py_ssize_t n = d.n_cases, j, c
     cdef Entry* e
-    cdef int threads = g.w.n_threads if g.w.n_threads > 1 else 1
+    cdef int threads = team_for(g.w.n_threads, n * (g.n_lists - 1))
     if arena_reserve(g, n) < 0:
         return -1
     e = rows_at(g.lists, 0)
@@ -238,7 +237,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             w.weight[rl[i].case] = rl[i].weight
     if not unit:
         cw = w.weight
-    if w.n_threads > 1 and m * d.n_features >= PARALLEL_MIN_WORK:
+    if team_for(w.n_threads, m * d.n_features) > 1:
         for f in prange(d.n_features, nogil=True, schedule="dynamic",
                         num_threads=w.n_threads):
             tid = threadid()
@@ -348,9 +347,9 @@ cdef void free_lists(void** lists, Py_ssize_t n_lists) noexcept nogil:
         free(lists)
 
 
-cdef inline int threads_for(const Work* w, Py_ssize_t m, Py_ssize_t least) noexcept nogil:
-    """Threads to filter a child of m cases: all of n_jobs from least cases on."""
-    return w.n_threads if m >= least and w.n_threads > 1 else 1
+cdef inline int threads_for(const Grower* g, Py_ssize_t m) noexcept nogil:
+    """Threads to make the lists of a child of m cases (c45/_tasks.pyx: team_for)."""
+    return team_for(g.w.n_threads, m * g.n_lists)
 
 
 cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
@@ -451,12 +450,6 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     return 1
 
 
-# A child of at least this many cases is filtered by several threads; a task's
-# copy of its lists (made while the other threads wait) from this many.
-cdef Py_ssize_t PARALLEL_FILTER_MIN = 50000
-cdef Py_ssize_t PARALLEL_COPY_MIN = 10000
-
-
 cdef struct Task:
     int32_t node             # the subtree's root in the main tree
     int32_t depth
@@ -506,7 +499,7 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
         return -1
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
     child_lists(g, fr, v, task.lists, 0, m_child,
-                threads_for(g.w, m_child, PARALLEL_COPY_MIN))
+                threads_for(g, m_child))
     df.pending += g.n_lists * m_child
     if df.pending >= df.budget:
         with gil:
@@ -709,7 +702,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     need = fr.base + m_large + m_small - g.arena_top
     if need > 0 and arena_reserve(g, need) < 0:
         return -1
-    n_threads = threads_for(w, m_large, PARALLEL_FILTER_MIN)
+    n_threads = threads_for(g, m_large)
     if n_threads > g.n_lists:
         n_threads = <int> g.n_lists
     scratch = <char*> malloc(n_threads * m_small * sizeof(Entry) + 1)
@@ -833,7 +826,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
             else:
                 i = g.arena_top
             child_lists(g, fr, v, g.lists, i, m_child,
-                        threads_for(w, m_child, PARALLEL_FILTER_MIN))
+                        threads_for(g, m_child))
             g.arena_top = i + m_child
             memset(&stack[top], 0, sizeof(ListFrame))
             stack[top].node = nd.first_child + v - 1

@@ -25,7 +25,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
-from c45._tasks cimport TaskOrder, run_tasks
+from c45._tasks cimport TaskOrder, run_tasks, team_for
 
 cdef extern from "_stack.h":
     ctypedef struct c45_stack_thread:
@@ -405,11 +405,11 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     """The node's cases grouped by outcome (stable) in a copy at the top of the
     arena: unknown first, then branch 1, 2, ...; pushes the node's offsets
     (offsets[v] ends outcome v, which starts at offsets[v - 1], 0 for v = 0).
-    Returns the copy's position, -1 out of memory. A list of at least p.limit
-    cases is grouped by the threads, in chunks, into the same copy."""
+    Returns the copy's position, -1 out of memory. A list long enough for a region
+    of its own (team_for) is grouped by the threads, in chunks, into the same copy."""
     cdef const Dataset* d = p.w.data
     cdef Py_ssize_t nb = nd.n_children, offs, v, t, grouped, col = d.col[nd.feature]
-    cdef Py_ssize_t n_chunks = p.n_threads if p.n_threads > 1 and m >= p.limit else 1
+    cdef Py_ssize_t n_chunks = team_for(p.n_threads, m)
     cdef Py_ssize_t pos, c
     cdef Py_ssize_t* counts
     cdef int32_t* grown
@@ -524,12 +524,12 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
                             Py_ssize_t v, double f) noexcept nogil:
     """Branch v's case list at the top of the arena: its cases merged in row order
     with the unknown ones, scaled by its share f. Returns its length, -1 out of
-    memory. A list of at least p.limit cases is merged by the threads: chunk t
-    takes the t-th part of the known cases and the unknown ones that fall between
-    them in row order, and writes them where the whole merge would."""
+    memory. A list long enough for a region (team_for) is merged by the threads:
+    chunk t takes the t-th part of the known cases and the unknown ones that fall
+    between them in row order, and writes them where the whole merge would."""
     cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
     cdef Py_ssize_t n_unknown = p.offsets[offs], m = n_unknown + b - a, t, lo, hi, mid
-    cdef Py_ssize_t n_chunks = p.n_threads if p.n_threads > 1 and m >= p.limit else 1
+    cdef Py_ssize_t n_chunks = team_for(p.n_threads, m)
     cdef Py_ssize_t bounds[2 * 64 + 2]
     cdef const Listed* g
     cdef Listed* out
@@ -715,12 +715,21 @@ cdef inline Py_ssize_t task_of(const Pruner* p, int node) noexcept nogil:
     return -1
 
 
+cdef inline bint parallel_descent(const Pruner* p, int node, Py_ssize_t m) noexcept nogil:
+    """Whether a descent from node over m cases sets its subtrees aside for the
+    threads: from p.limit cases, when its work (m cases on each of at most its
+    subtree's levels) is worth a region (c45/_tasks.pyx: team_for). Raising
+    re-estimates many top branches, most of them too small to wake the team for."""
+    return (p.n_threads > 1 and m >= p.limit
+            and team_for(p.n_threads, m * p.height[node]) > 1)
+
+
 cdef inline double descend(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                           bint update, double stop) noexcept nogil:
     """estimate_entry, or straight estimate_listed when there is no enclosing
     descent's task to set aside and no parallel descent to start: a tall tree
     then costs one stack frame per level."""
-    if p.n_tasks == 0 and not (p.n_threads > 1 and m >= p.limit):
+    if p.n_tasks == 0 and not parallel_descent(p, node, m):
         return estimate_listed(p, node, at, m, update, 0.0, stop)
     return estimate_entry(p, node, at, m, update, stop)
 
@@ -733,7 +742,7 @@ cdef double estimate_entry(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef double r
     p.tasks = NULL
     p.n_tasks = 0
-    if p.n_threads > 1 and m >= p.limit and p.tree.nodes[node].kind != LEAF:
+    if parallel_descent(p, node, m) and p.tree.nodes[node].kind != LEAF:
         r = estimate_parallel(p, node, at, m, update, stop)
     else:
         r = estimate_listed(p, node, at, m, update, 0.0, stop)

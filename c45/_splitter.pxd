@@ -99,5 +99,4 @@ cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                            double total, bint sample) noexcept nogil
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
                                const double* cw, double total) noexcept nogil
-cdef Py_ssize_t PARALLEL_MIN_WORK
 

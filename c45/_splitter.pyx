@@ -132,10 +132,6 @@ cdef void work_free(Work* w) noexcept:
     memset(w, 0, sizeof(Work))
 
 
-# A node is evaluated by several threads when (cases x features) reaches this.
-cdef Py_ssize_t PARALLEL_MIN_WORK = 200000
-
-
 cdef int work_threads_init(Work* w, int n_threads) except -1:
     """Scratch for n_threads evaluation threads (float64 mode). They share the
     data, the case array and weights (read only) and the per-feature results of

@@ -10,3 +10,8 @@ cdef struct TaskOrder:
 
 cdef void run_tasks(TaskOrder* order, Py_ssize_t count, int n_workers, TaskRunner run,
                     void* ctx) noexcept nogil
+
+# The least work (entries: cases x lists, or cases x features) worth a parallel
+# region of its own at one node; team_for gives the threads for a region of some work.
+cdef Py_ssize_t REGION_MIN_WORK
+cdef int team_for(int n_threads, Py_ssize_t work) noexcept nogil

@@ -9,6 +9,35 @@ from cython.parallel cimport prange, threadid
 from libc.stdlib cimport qsort
 
 
+# Every parallel region wakes its team and ends at a barrier. On idle cores a
+# sleeping thread (c45's waits are passive: c45/_openmp.py) takes tens of
+# microseconds to wake; on a busy machine a thread the scheduler has set aside
+# holds the barrier for a scheduler slice (milliseconds), while the thread that
+# got there first sleeps. Hundreds of small regions per fit (pruning grouped
+# every node of n / 16 cases or more in two, growing copied 10,000-case lists)
+# made n_jobs=2 slower than one thread beside busy processes. So a node's work
+# gets a region only from this many entries (milliseconds of work on one thread;
+# below, the wait at the barrier can cost more than a second thread saves), and
+# the calling thread does smaller work alone. Set-aside subtrees (run_tasks) are
+# the rest of the parallelism: many nodes' work per region.
+cdef Py_ssize_t REGION_MIN_WORK = 500000
+
+
+cdef int team_for(int n_threads, Py_ssize_t work) noexcept nogil:
+    """The threads of a region of work entries: n_threads from REGION_MIN_WORK on,
+    else 1 (no region: a forked child never enters one either)."""
+    return n_threads if n_threads > 1 and work >= REGION_MIN_WORK else 1
+
+
+def set_region_min_work(Py_ssize_t work):
+    """Set REGION_MIN_WORK, returning the old value: the tests run the parallel
+    paths of the top nodes on data small enough to fit quickly."""
+    global REGION_MIN_WORK
+    old = REGION_MIN_WORK
+    REGION_MIN_WORK = max(work, 0)
+    return old
+
+
 cdef int larger_first(const void* a, const void* b) noexcept nogil:
     """Larger tasks first; equal ones in the order they were made."""
     cdef const TaskOrder* x = <const TaskOrder*> a

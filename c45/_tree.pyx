@@ -1218,23 +1218,43 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
     return True
 
 
-cdef void walk_share(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* rows,
-                     int32_t* stack_node, double* stack_w, double* scratch, Sink* s,
-                     Interrupt* intr) noexcept nogil:
-    """walk_rows over one thread's share, lo .. hi - 1, in chunks of about the
-    Blocks' time (sized as blocks_next sizes them: a row can visit the whole
-    tree), looking for signals between chunks and every POLL_NODES nodes of the
-    general walk (threads run only on enough rows for Blocks to have set up
-    looking for signals: armed from the start)."""
-    cdef Py_ssize_t at = lo, size = 16, end
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static Py_ssize_t c45_claim(Py_ssize_t *next, Py_ssize_t n)
+    { return (Py_ssize_t) _InterlockedExchangeAdd64((volatile __int64 *) next, (__int64) n); }
+    #else
+    static Py_ssize_t c45_claim(Py_ssize_t *next, Py_ssize_t n)
+    { return __atomic_fetch_add(next, n, __ATOMIC_RELAXED); }
+    #endif
+    """
+    # The first of n rows claimed from the shared cursor *next (atomically).
+    Py_ssize_t c45_claim(Py_ssize_t* next, Py_ssize_t n) noexcept nogil
+
+
+cdef void walk_claimed(Descent d, Py_ssize_t m, Py_ssize_t* cursor, const Rows* rows,
+                       int32_t* stack_node, double* stack_w, double* scratch, Sink* s,
+                       Interrupt* intr) noexcept nogil:
+    """walk_rows over blocks of rows claimed from the threads' shared cursor until
+    none of the m is left, each block of about the Blocks' time (sized as
+    blocks_next sizes them: a row can visit the whole tree), looking for signals
+    between blocks and every POLL_NODES nodes of the general walk (threads run
+    only on enough rows for Blocks to have set up looking for signals: armed from
+    the start). A thread the scheduler sets aside holds back one block, not a
+    fixed share of the rows: the others walk the rest (with a half each, the
+    calling thread waited for a busy machine to run its worker's whole half)."""
+    cdef Py_ssize_t at, size = 16, end
     cdef double t0
     cdef Poll p
     p.intr, p.left, p.armed = intr, POLL_NODES, True
-    while at < hi:
-        end = min(hi, at + size)
+    while True:
+        at = c45_claim(cursor, size)
+        if at >= m:
+            return
+        end = min(m, at + size)
         t0 = monotonic()
         walk_rows(d, at, end, rows, stack_node, stack_w, scratch, s, &p)
-        at = end
         size = next_block_size(size, monotonic() - t0)
         if interrupted(intr):
             return
@@ -1407,7 +1427,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Py_ssize_t scratch_stride = k + 8
     cdef double* scratch = small_scratch
     cdef Blocks blocks
-    cdef Py_ssize_t q
+    cdef Py_ssize_t q, cursor = 0
     if not small:
         stack_nodes = <int32_t*> malloc(n_threads * need * sizeof(int32_t))
         stack_ws = <double*> malloc(n_threads * need * sizeof(double))
@@ -1425,9 +1445,9 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                 # sleeping workers (passive waits, c45/_openmp.py), which costs
                 # far more than their work on a block of rows.
                 for q in prange(n_threads, schedule="static", num_threads=n_threads):
-                    walk_share(d, m * q // n_threads, m * (q + 1) // n_threads, &rows,
-                               stack_nodes + q * need, stack_ws + q * need,
-                               scratch + q * scratch_stride, &sink, &blocks.intr)
+                    walk_claimed(d, m, &cursor, &rows, stack_nodes + q * need,
+                                 stack_ws + q * need, scratch + q * scratch_stride,
+                                 &sink, &blocks.intr)
                 blocks.hi = m
             else:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)

@@ -279,6 +279,25 @@ def test_adaboost_with_relative_weights():
     assert boosted.score(X, y) > one + 0.02
 
 
+def test_threads_claiming_rows_give_every_row_its_own_answer():
+    """With n_jobs=2 the threads take blocks of rows from a shared cursor as they
+    go (sizes depend on timing): every row is walked once and gets the bits one
+    thread gives it, in the class sums, predict_proba, predict and apply, fast
+    walk and general walk alike."""
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(60_000, 5))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=len(X)) * 0.3 > 0).astype(int)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    one = C45Classifier(min_samples_leaf=1).fit(X[:20_000], y[:20_000])
+    two = pickle.loads(pickle.dumps(one)).set_params(n_jobs=2)
+    assert one.tree_.node_count > 100
+    # The class sums before division: a row walked twice would double them.
+    assert two._sums(X).tobytes() == one._sums(X).tobytes()
+    assert two.predict_proba(X).tobytes() == one.predict_proba(X).tobytes()
+    assert np.array_equal(two.predict(X), one.predict(X))
+    assert np.array_equal(two.apply(X), one.apply(X))
+
+
 @pytest.mark.parametrize("params", [{}, {"precision": "float32"}, {"laplace": True},
                                     {"n_jobs": 2}, {"pruning": None}])
 def test_predict_is_the_first_class_of_largest_sum(params):

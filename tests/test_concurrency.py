@@ -409,6 +409,60 @@ def _cpus():
     return usable_cpus()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/task")
+def test_nested_in_grid_search_keeps_to_each_workers_share():
+    """GridSearchCV(n_jobs=2) over C45Classifier(n_jobs=2): joblib's loky workers
+    get their share of the CPUs as OpenMP's limit (what threadpoolctl reads there),
+    and c45 in a worker starts no more threads than that, as scikit-learn's own
+    OpenMP code does: on 2 CPUs, 2 workers of 1 thread, not of 2. The threads a
+    fit starts are counted in /proc/self/task (libgomp keeps its team's threads);
+    outside the workers, the same fit starts its second thread (the control)."""
+    code = """
+    import os
+    from sklearn.model_selection import GridSearchCV
+    from threadpoolctl import threadpool_info
+    from c45 import C45Classifier
+    from c45._tasks import openmp_max_threads
+    from c45._threads import usable_cpus
+
+    def threads():
+        return len(os.listdir("/proc/self/task"))
+
+    class Probe(C45Classifier):
+        def fit(self, X, y):
+            before = threads()
+            super().fit(X, y)
+            self.started_ = threads() - before
+            self.limit_ = openmp_max_threads()
+            self.pool_limit_ = min(i["num_threads"] for i in threadpool_info()
+                                   if i["user_api"] == "openmp")
+            return self
+
+    import numpy as np
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 4)); y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    scoring = {k: (lambda k: lambda est, X, y: getattr(est, k))(k)
+               for k in ("started_", "limit_", "pool_limit_")}
+    search = GridSearchCV(Probe(n_jobs=2), {"min_samples_leaf": [2, 5]}, cv=2,
+                          n_jobs=2, scoring=scoring, refit=False).fit(X, y)
+    r = search.cv_results_
+    for k in scoring:
+        values = [float(r[f"split{i}_test_{k}"][j]) for i in range(2) for j in range(2)]
+        print("WORKERS", k, int(max(values)))
+    print("CPUS", usable_cpus())
+    print("ALONE started_", Probe(n_jobs=2).fit(X, y).started_)
+    """
+    run = run_ok(code, ["CPUS"])
+    seen = {" ".join(line.split()[:-1]): int(line.split()[-1])
+            for line in run.stdout.splitlines()
+            if line.split()[:1] in (["WORKERS"], ["ALONE"], ["CPUS"])}
+    cpus = seen["CPUS"]
+    share = max(1, cpus // 2)                  # joblib's: the CPUs over the 2 workers
+    assert seen["WORKERS limit_"] == seen["WORKERS pool_limit_"] == share, seen
+    assert 1 + seen["WORKERS started_"] <= share, seen      # the fit's own thread + new
+    assert seen["ALONE started_"] == (1 if cpus >= 2 else 0), seen
+
+
 # -- a refused fit changes nothing that other threads read --------------------------
 
 def test_a_fit_refused_late_leaves_the_model_to_its_readers():

@@ -13,6 +13,18 @@ from c45 import C45Classifier
 from oracle import classify_oracle, fit_oracle
 
 
+@pytest.fixture
+def small_regions():
+    """The top nodes' own parallel regions (features evaluated, children's lists
+    made, pruning's lists grouped and merged, subtrees of a raised branch set
+    aside) from 1,000 entries: by default they start at 500,000 (more than
+    most nodes here have), where waking the team pays off on a busy machine."""
+    from c45._tasks import set_region_min_work
+    old = set_region_min_work(1000)
+    yield
+    set_region_min_work(old)
+
+
 def nested(t, i=0):
     """A fitted Tree as the oracle's nested tuples."""
     dist = tuple(float(v) for v in t.value[i])
@@ -206,7 +218,7 @@ def task_problem_oracle(seed):
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
-def test_subtree_tasks_equal_oracle(n_jobs):
+def test_subtree_tasks_equal_oracle(n_jobs, small_regions):
     """Growing set-aside subtrees (on one thread or two) must keep the top of the
     tree's path state: a task grown with the main buffers once overwrote the
     discrete tests in use on the top path (seed 0 then grew 490 nodes, not 569)."""
@@ -244,7 +256,7 @@ def many_branch_oracle(seed):
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
-def test_many_branch_children_equal_oracle(n_jobs):
+def test_many_branch_children_equal_oracle(n_jobs, small_regions):
     """The lists of a many-branch test's children gathered through the per-branch
     index must be the ones the parent's filter gives: same cases, same order, the
     unknown-outcome cases' weights scaled."""
@@ -256,7 +268,7 @@ def test_many_branch_children_equal_oracle(n_jobs):
         assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
 
 
-def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs():
+def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs(small_regions):
     """With max_features, each set-aside subtree draws from its own seeded stream
     and the top of the tree keeps its own: the tree is the same on 1 and 2 threads."""
     X, _, _, y = task_problem(7, n=8000)
@@ -268,7 +280,7 @@ def test_subtree_tasks_with_max_features_do_not_depend_on_n_jobs():
                                   equal_nan=getattr(t, field).dtype.kind == "f"), field
 
 
-def test_parallel_top_splits_do_not_change_the_tree():
+def test_parallel_top_splits_do_not_change_the_tree(small_regions):
     """170,000 rows, continuous features with unknown values: the root's lists are
     made by two threads, the top binary splits make both children by two
     threads (each list in its own arena, through a scratch list per thread), and
@@ -288,7 +300,7 @@ def test_parallel_top_splits_do_not_change_the_tree():
                               equal_nan=getattr(one, field).dtype.kind == "f"), field
 
 
-def test_parallel_node_evaluation_does_not_change_the_tree():
+def test_parallel_node_evaluation_does_not_change_the_tree(small_regions):
     """80,000 rows x 4 features: the top nodes' features (discrete ones reading
     the shared case array) are evaluated and split by two threads."""
     X, _, _, y = task_problem(1, n=80000)
@@ -305,7 +317,7 @@ def test_parallel_node_evaluation_does_not_change_the_tree():
     {"confidence": 0.5, "min_samples_leaf": 5},
     {"subset_splits": True},
 ])
-def test_parallel_pruning_does_not_change_the_tree(params):
+def test_parallel_pruning_does_not_change_the_tree(params, small_regions):
     """20,000 rows with unknown values, weights and discrete features: pruning
     sets aside subtrees under 1,250 cases (n / 16) and estimates them, and the
     top nodes' raised subtrees, on two threads; the tree equals the one-thread
@@ -327,7 +339,7 @@ def test_parallel_pruning_does_not_change_the_tree(params):
     same_trees()
 
 
-def test_parallel_pruning_in_batches_does_not_change_the_tree():
+def test_parallel_pruning_in_batches_does_not_change_the_tree(small_regions):
     """Many-valued discrete features with 20% unknown values copy a case into
     every branch: the set-aside subtrees' lists add up to many times n, so the
     threads estimate them in batches (every 2n entries) while the top of the
