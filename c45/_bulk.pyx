@@ -13,7 +13,7 @@ import numpy as np
 
 cimport numpy as cnp
 from libc.math cimport isinf, isnan, floor
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
@@ -423,3 +423,108 @@ def distinct_sorted(double[::1] x, Py_ssize_t n):
     if intr.stop:
         raise_interrupt()
     return j
+
+
+cdef inline double value_at(const double* v, const uint32_t* order,
+                            Py_ssize_t i) noexcept nogil:
+    return v[i] if order == NULL else v[order[i]]
+
+
+cdef void count_cuts(const double* v, const uint32_t* order, Py_ssize_t n,
+                     double tolerance, Py_ssize_t* possible, Py_ssize_t* blocked,
+                     Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double a, b = value_at(v, order, 0)
+    for i in range(n - 1):
+        a = b
+        b = value_at(v, order, i + 1)
+        if a < b:
+            possible[0] += 1
+            if not a < b - tolerance:
+                blocked[0] += 1
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            break
+
+
+def cut_counts(const double[::1] v, double tolerance, const uint32_t[::1] order=None):
+    """(possible, blocked) of sorted values (v, or v read in the order of `order`'s
+    rows): the cuts between neighbours that differ, and those of them C4.5 never
+    tries (closer than tolerance). A short column keeps the GIL (a release would
+    cost more beside a busy thread than the pass); a long one looks for Ctrl-C."""
+    cdef Py_ssize_t n = v.shape[0] if order is None else order.shape[0]
+    cdef Py_ssize_t possible = 0, blocked = 0, i
+    cdef const uint32_t* o = NULL
+    cdef Interrupt intr
+    if n < 2:
+        return 0, 0
+    if order is not None:
+        o = &order[0]
+        for i in range(n):
+            if o[i] >= <uint32_t> v.shape[0]:
+                raise ValueError(f"c45: cut_counts given order[{i}] beyond the values")
+    look_for_signals(&intr, n)
+    try:
+        if n < LOOK_FROM:
+            count_cuts(&v[0], o, n, tolerance, &possible, &blocked, &intr)
+        else:
+            with nogil:
+                count_cuts(&v[0], o, n, tolerance, &possible, &blocked, &intr)
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return possible, blocked
+
+
+cdef void scan_weights_and_unknowns(const double* w, Py_ssize_t n, const double* cont,
+                                    Py_ssize_t n_cont, const int32_t* codes,
+                                    Py_ssize_t n_codes, bint* whole, double* total,
+                                    bint* unknown, Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t i, m = n_cont * n, q = n_codes * n
+    for i in range(n):
+        total[0] += w[i]
+        if w[i] != floor(w[i]):
+            whole[0] = False
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            return
+    for i in range(m):
+        if isnan(cont[i]):
+            unknown[0] = True
+            return
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            return
+    for i in range(q):
+        if codes[i] == 0:
+            unknown[0] = True
+            return
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            return
+
+
+def weight_and_unknown_facts(const double[::1] w, const double[:, ::1] cont,
+                             const int32_t[:, ::1] codes, bint check_cont,
+                             bint check_codes):
+    """(whole, total, unknown): every weight a whole number, their float64 sum,
+    and whether an unknown value (NaN in cont, code 0 in codes; each matrix read
+    only when asked: an empty one is a row of zeros) is anywhere; in one pass."""
+    cdef Py_ssize_t n = w.shape[0]
+    cdef Py_ssize_t n_cont = cont.shape[0] if check_cont else 0
+    cdef Py_ssize_t n_codes = codes.shape[0] if check_codes else 0
+    cdef bint whole = True, unknown = False
+    cdef double total = 0.0
+    cdef Interrupt intr
+    if (n_cont and cont.shape[1] != n) or (n_codes and codes.shape[1] != n):
+        raise ValueError("c45: weight_and_unknown_facts given matrices of another width")
+    look_for_signals(&intr, n * (1 + n_cont + n_codes))
+    try:
+        with nogil:
+            scan_weights_and_unknowns(&w[0] if n else NULL, n,
+                                      &cont[0, 0] if n and n_cont else NULL, n_cont,
+                                      &codes[0, 0] if n and n_codes else NULL, n_codes,
+                                      &whole, &total, &unknown, &intr)
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return bool(whole), float(total), bool(unknown)
+

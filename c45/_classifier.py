@@ -11,7 +11,7 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
-from c45._encode import (COPY_CHUNK, canonical_arrays, class_columns, distinct_values,
+from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
                          n_rows, plain_rows, rank_tables, refuse_masked, value_orders,
                          values_in_row_order)
@@ -108,38 +108,69 @@ def _warn_fine_features(schema, cont):
 FEW_CUTS = 1000
 
 
-def _warn_dense_features(schema, ends, sorted_known):
+def _warn_dense_features(schema, layout):
     """Warn about continuous features with so many values for their span that
     nearly all neighbours lie closer than C4.5's cut tolerance, so that fewer
     than FEW_CUTS cuts are tried (1 million values on [0, 1] leave some 50, 1.5
-    million none: a separable column fits as one leaf). ends(j): feature j's
-    count of sorted known values, its lowest and highest; sorted_known(j): those
-    values. Only features whose average gap is under 10 tolerances are examined
-    (fewer values for their span leave most gaps wider), so typical data costs
-    nothing."""
+    million none: a separable column fits as one leaf). layout: the training
+    data's arrays, whichever the layout (_known_values). Only features whose
+    average gap is under 10 tolerances are counted (fewer values for their span
+    leave most gaps wider), so typical data costs nothing."""
+    ends, cut_counts = _known_values(schema, layout)
     for j in np.flatnonzero(~schema.discrete):
         n, lo, hi = ends(j)
         # Narrow features are _warn_fine_features' (hi - lo may overflow).
         if n < 3 or not hi >= lo + 1000 * CUT_TOLERANCE or \
                 hi > lo + 10 * CUT_TOLERANCE * (n - 1):
             continue
-        v = sorted_known(j)
-        possible = blocked = 0
-        for i in range(0, len(v) - 1, COPY_CHUNK):     # Ctrl-C between chunks
-            end = min(i + COPY_CHUNK, len(v) - 1)
-            a, b = v[i:end], v[i + 1:end + 1]
-            step = a < b
-            possible += int(np.count_nonzero(step))
-            blocked += int(np.count_nonzero(step & ~(a < b - CUT_TOLERANCE)))
+        possible, blocked = cut_counts(j)
         if possible - blocked < FEW_CUTS and blocked > possible / 2:
             name = (f"column {schema.names[j]!r}" if schema.names is not None
                     else f"column {j}")
             warnings.warn(
                 f"X {name}: only {possible - blocked} of its {possible} possible cuts "
                 f"are tried, the others lying between values closer than C4.5's cut "
-                f"tolerance ({CUT_TOLERANCE:g}, absolute; its {len(v)} values span "
+                f"tolerance ({CUT_TOLERANCE:g}, absolute; its {n} values span "
                 f"{hi - lo:.3g}); rescale the feature (e.g. multiply it by 1e6) to "
                 f"let C4.5 split on it", UserWarning, stacklevel=5)
+
+
+def _known_values(schema, layout):
+    """(ends, cut_counts) of feature j's sorted known values in the training data's
+    layout: ends(j) their count, lowest and highest; cut_counts(j) _bulk.cut_counts
+    of them. Each layout keeps them otherwise: float32's case array as each
+    feature's distinct values, float32 on the lists as each feature's order of
+    the values, float64 as each feature's sorted values."""
+    col = schema.col
+    if "distinct" in layout:
+        distinct, start = layout["distinct"], layout["distinct_start"]
+
+        def values(j):
+            return distinct[start[j]:start[j + 1]]
+    elif "order" in layout:
+        cont, order, n_known = layout["cont"], layout["order"], layout["n_known"]
+        lo, hi = _bulk.column_spans(cont)           # one pass for all
+
+        def ends(j):
+            return n_known[j], lo[col[j]], hi[col[j]]
+
+        def cut_counts(j):
+            return _bulk.cut_counts(cont[col[j]], CUT_TOLERANCE,
+                                    order[col[j], :n_known[j]])
+        return ends, cut_counts
+    else:
+        sorted_value, n_known = layout["sorted_value"], layout["n_known"]
+
+        def values(j):
+            return sorted_value[col[j], :n_known[j]]
+
+    def ends(j):
+        v = values(j)
+        return (len(v), v[0], v[-1]) if len(v) else (0, 0.0, 0.0)
+
+    def cut_counts(j):
+        return _bulk.cut_counts(values(j), CUT_TOLERANCE)
+    return ends, cut_counts
 
 
 # (id(classes_), id(declared_classes_)) -> (those arrays, their ClassMap): see
@@ -903,24 +934,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         else:
             ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
-        if "distinct" in layout:
-            def sorted_known(j):
-                return distinct[distinct_start[j]:distinct_start[j + 1]]
-        elif f32:               # on the lists: each feature's order
-            def sorted_known(j):
-                return cont[schema.col[j]].take(order[schema.col[j], :n_known[j]])
-        else:
-            def sorted_known(j):
-                return sorted_values[schema.col[j], :n_known[j]]
-
-        def ends(j):
-            if "order" in layout:
-                first_last = order[schema.col[j], [0, max(n_known[j] - 1, 0)]]
-                lo, hi = cont[schema.col[j]].take(first_last)
-                return n_known[j], lo, hi
-            v = sorted_known(j)
-            return (len(v), v[0], v[-1]) if len(v) else (0, 0.0, 0.0)
-        _warn_dense_features(schema, ends, sorted_known)
+        _warn_dense_features(schema, layout)
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
             init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,

@@ -16,7 +16,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
 from c45._bulk import (BEYOND_FLOAT32, INFINITE, distinct_sorted, fill_continuous,
-                       integer_label_codes)
+                       integer_label_codes, weight_and_unknown_facts)
 from c45._ranks import rank_column, rank_columns
 from c45._tree import any_inf
 
@@ -586,13 +586,11 @@ def value_orders(schema, cont):
     order = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
     n_known = np.zeros(schema.n_features, dtype=np.int64)
     x, ranks = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.uint32)
-    rows = np.arange(n, dtype=np.uint32)
     for j in np.flatnonzero(~schema.discrete):
         src = cont[schema.col[j]]
         for i in range(0, n, COPY_CHUNK):       # in chunks: Ctrl-C between
             x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
-        n_known[j] = rank_column(x, ranks)
-        order[schema.col[j]][ranks] = rows
+        n_known[j] = rank_column(x, ranks, order[schema.col[j]])
     return order, n_known
 
 
@@ -606,14 +604,10 @@ def exact_in_any_order(schema, cont, codes, weight):
     and no unknown value (a case of unknown outcome goes down each branch with
     a fractional weight). Then Release 8's case order changes no bit, and
     precision="float32" may grow on the presorted lists (c45/_presorted.pyx)."""
-    if not (np.all(weight == np.floor(weight))
-            and float(np.sum(weight)) <= EXACT_TOTAL_F32):
-        return False
-    for j in range(schema.n_features):
-        row = codes[schema.col[j]] if schema.discrete[j] else cont[schema.col[j]]
-        if (np.any(row == 0) if schema.discrete[j] else np.isnan(row).any()):
-            return False
-    return True
+    whole, total, unknown = weight_and_unknown_facts(
+        np.ascontiguousarray(weight, np.float64), cont, codes,
+        bool((~schema.discrete).any()), bool(schema.discrete.any()))
+    return whole and total <= EXACT_TOTAL_F32 and not unknown
 
 
 def canonical_arrays(state):

@@ -44,10 +44,11 @@ cdef inline uint64_t sort_key(double v) noexcept nogil:
     return bits | 0x8000000000000000ULL
 
 
-cdef int64_t rank_sorted(double* values, uint32_t* ranks, Py_ssize_t n,
+cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ssize_t n,
                          Interrupt* intr) noexcept nogil:
     """Sort values in place into the canonical order and set ranks[row] to each
-    row's position in it. Returns the number of known values, -1 out of memory,
+    row's position in it; order (unless NULL) gets the rows in that order. Returns
+    the number of known values, -1 out of memory,
     -2 interrupted (values and ranks then undefined)."""
     cdef Keyed* a = <Keyed*> malloc((n + 1) * sizeof(Keyed))
     cdef Keyed* b = <Keyed*> malloc((n + 1) * sizeof(Keyed))
@@ -103,6 +104,8 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, Py_ssize_t n,
         for i in range(i0, min(n, i0 + CHUNK)):
             ranks[a[i].row] = <uint32_t> i
             tmp[i] = values[a[i].row]
+            if order != NULL:
+                order[i] = a[i].row
         i0 += CHUNK
     if n_known >= 0:
         memcpy(values, tmp, n * sizeof(double))
@@ -137,10 +140,12 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
         with nogil:
             if n_threads > 1:     # one thread runs no OpenMP region (fork safety)
                 for j in prange(m, schedule="dynamic", num_threads=n_threads):
-                    known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], n, &intr)
+                    known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
+                                           n, &intr)
             else:
                 for j in range(m):
-                    known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], n, &intr)
+                    known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
+                                           n, &intr)
     finally:
         interrupt_end(&intr)
     for j in range(m):
@@ -151,10 +156,28 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
     return out
 
 
-def rank_column(double[::1] values, uint32_t[::1] ranks):
-    """rank_columns of one column: returns its known count."""
-    if ranks.shape[0] < values.shape[0]:
-        raise ValueError("ranks is shorter than values")
-    return int(rank_columns(np.asarray(values).reshape(1, -1),
-                            np.asarray(ranks)[:values.shape[0]].reshape(1, -1),
-                            np.zeros(1, dtype=np.int32))[0])
+def rank_column(double[::1] values, uint32_t[::1] ranks, uint32_t[::1] order=None):
+    """rank_columns of one column, and with order, the rows in the canonical order
+    (the ranks' inverse): returns its known count."""
+    cdef Py_ssize_t n = values.shape[0]
+    cdef int64_t known
+    cdef Interrupt intr
+    if ranks.shape[0] < n or (order is not None and order.shape[0] < n):
+        raise ValueError("ranks or order is shorter than values")
+    if n >= 0xFFFFFFFF:
+        raise ValueError("a column of more than 2**32 - 2 rows cannot be ranked")
+    if n == 0:
+        return 0
+    memset(&intr, 0, sizeof(Interrupt))
+    try:
+        interrupt_init(&intr)
+        with nogil:
+            known = rank_sorted(&values[0], &ranks[0],
+                                NULL if order is None else &order[0], n, &intr)
+    finally:
+        interrupt_end(&intr)
+    if known == -2 or intr.stop:
+        raise_interrupt()
+    if known == -1:
+        raise MemoryError("c45: out of memory sorting a feature")
+    return int(known)

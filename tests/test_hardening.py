@@ -721,14 +721,18 @@ def test_column_spanning_float64s_range_fits_without_warnings():
         C45Classifier(min_samples_leaf=1).fit(X, [0, 0, 1, 1])
 
 
-@pytest.mark.parametrize("precision", ["float64", "float32"])
-def test_feature_with_few_cuts_left_by_the_tolerance_warns(precision):
+@pytest.mark.parametrize("precision, unknown", [("float64", False), ("float32", False),
+                                                ("float32", True)])
+def test_feature_with_few_cuts_left_by_the_tolerance_warns(precision, unknown):
     # A million values on [0, 1]: neighbours 1e-6 apart on average, so all but
     # some 50 cuts are never tried (1.5 million: none, and a separable column
     # fitted as one leaf), and nothing said so: the narrow-span warning looks at
-    # spans < 0.01 only.
+    # spans < 0.01 only. (float32 keeps the values one way with an unknown value,
+    # another without.)
     rng = np.random.default_rng(0)
     x = rng.random(1_000_000)
+    if unknown:
+        x[7] = np.nan
     y = (x > 0.5).astype(int)
     with pytest.warns(UserWarning, match=r"X column 0: only \d+ of its \d+ possible "
                                          r"cuts are tried.*cut tolerance"):
