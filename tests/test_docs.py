@@ -268,10 +268,15 @@ DEVELOPER_PAGES = ("architecture.md",)
 def _private_names():
     """The package's private module paths (c45._x, c45/_x.py) and its module
     constants (ALL_CAPS names assigned at the top of a module)."""
+    import c45
+    # The checkout's sources, or where they are not beside the tests (the tests
+    # of an installed wheel), the installed package's.
+    package = ROOT / "c45" if (ROOT / "c45").is_dir() else Path(c45.__file__).parent
     consts = set()
-    for f in list((ROOT / "c45").rglob("*.py")) + list((ROOT / "c45").rglob("*.pyx")):
+    for f in list(package.rglob("*.py")) + list(package.rglob("*.pyx")):
         consts.update(re.findall(r"^(?:cdef\s+\w+\s+)?([A-Z][A-Z0-9_]{3,})\s*=",
                                  f.read_text(encoding="utf-8"), re.M))
+    assert consts, f"no module constants found under {package}"
     return re.compile(r"c45\._(?!_)\w+|c45/_(?!_)\w+\.pyx?|\b(?:%s)\b"
                       % "|".join(sorted(map(re.escape, consts))))
 
