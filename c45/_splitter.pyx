@@ -687,6 +687,20 @@ cdef inline void start_evaluation(Work* w, Py_ssize_t f, bint f32) noexcept nogi
     w.tries[f] = 0
 
 
+cdef inline bint known_share(Work* w, bint f32, double total, double* u,
+                             double* known, double* unknown_frac) noexcept nogil:
+    """R8's unknown weight u (w.freq's row 0 summed), known weight and unknown
+    fraction of a continuous feature at a node; False when too little is known
+    to split (under 2 MINOBJS)."""
+    cdef Py_ssize_t j
+    u[0] = 0.0
+    for j in range(w.data.n_classes):
+        u[0] = rnd(f32, u[0] + w.freq[j])
+    known[0] = rnd(f32, total - u[0])
+    unknown_frac[0] = rnd(f32, 1.0 - rnd(f32, known[0] / total))
+    return not known[0] < 2 * w.min_objs
+
+
 cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                           double total) noexcept nogil:
     """Best cut of a continuous attribute (§5): sets gain (MDL-penalised), info, bar.
@@ -715,11 +729,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
             freq[d.y[c]] = rnd(f32, freq[d.y[c]] + w.weight[c])
             tmp = w.cases[i]; w.cases[i] = w.cases[first]; w.cases[first] = tmp
             first += 1
-    for j in range(k):
-        u = rnd(f32, u + freq[j])
-    known = rnd(f32, total - u)
-    unknown_frac = rnd(f32, 1.0 - rnd(f32, known / total))
-    if known < 2 * w.min_objs:
+    if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
     sort_range(w, f, values, first, hi)
     scan_cuts(w, f, w.sortbuf + first, hi - first + 1, w.weight, u, known,
@@ -742,11 +752,7 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
         freq[e[n_unknown].cls] = rnd(f32, freq[e[n_unknown].cls]
                                      + weight_of(cw, e[n_unknown].case))
         n_unknown += 1
-    for j in range(k):
-        u = rnd(f32, u + freq[j])
-    known = rnd(f32, total - u)
-    unknown_frac = rnd(f32, 1.0 - rnd(f32, known / total))
-    if known < 2 * w.min_objs:
+    if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
     scan_cuts(w, f, e + n_unknown, n - n_unknown, cw, u, known, unknown_frac, total)
 
