@@ -1289,13 +1289,19 @@ cdef Py_ssize_t walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* r
                 if isnan(x):
                     break
                 nd = fast[nd].first + (1 if x > fast[nd].threshold else 0)
+            if kind == SINK_SUMS and not s.classes_only:
+                # Zeroed row by row, here: a memset of the whole output up front
+                # would touch every page of it before the first poll.
+                target = s.sums + r * k
+                for c in range(k):
+                    target[c] = 0.0
             if fast[nd].column == LEAF_MARK:
                 if kind == SINK_LEAF:
                     s.leaf[r] = nd
                 elif s.classes_only:
                     s.cls_out[r] = d.leaf_class[nd]
                 else:   # onto zero sums: the numbers the general walk would give
-                    add_leaf(s.sums + r * k, nd, 1.0, k, d.weight, d.value, d.ncls,
+                    add_leaf(target, nd, 1.0, k, d.weight, d.value, d.ncls,
                              d.laplace, d.f32)
                 continue
             # The general walk, from where the fast one stopped (the path above it
@@ -1303,8 +1309,6 @@ cdef Py_ssize_t walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* r
             if kind == SINK_SUMS and s.classes_only:
                 for c in range(k):
                     scratch[c] = 0.0
-            elif kind == SINK_SUMS:
-                target = s.sums + r * k
         elif kind == SINK_REACH:
             cls = s.y[r]
         if not descend_row(d, &rows, r, nd, stack_node, stack_w, s, target, cls, p):
@@ -1402,7 +1406,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Py_ssize_t m = rows.m, k = d.k, need = d.stack_need
     cdef cnp.npy_intp dims[2]
     dims[0], dims[1] = (0 if classes_only else m), k
-    # Zeroed below, without the GIL (numpy's zeros give it up for a large array).
+    # Every row's sums (or class) are written by the walk, which zeroes them first.
     out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
     dims[0] = m if classes_only else 0
     classes = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INTP, 0)
@@ -1438,8 +1442,6 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     blocks_init(&blocks, m)
     try:
         with nogil:
-            memset(sink.sums, 0, (0 if classes_only else m) * k * sizeof(double))
-            memset(sink.cls_out, 0, (m if classes_only else 0) * sizeof(Py_ssize_t))
             if n_threads > 1:
                 # One parallel region for the whole call: every region wakes the
                 # sleeping workers (passive waits, c45/_openmp.py), which costs
@@ -1448,7 +1450,8 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     walk_claimed(d, m, &cursor, &rows, stack_nodes + q * need,
                                  stack_ws + q * need, scratch + q * scratch_stride,
                                  &sink, &blocks.intr)
-                blocks.hi = m
+                if not blocks.intr.stop:    # (interrupted: rows are left unwalked)
+                    blocks.hi = m
             else:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
             if proba and not classes_only and blocks.hi >= m:
