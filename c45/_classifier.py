@@ -374,7 +374,10 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         too) as scikit-learn's ``compute_sample_weight`` gives them: a dict
         ``{class label: weight}`` (classes it leaves out weigh 1), or
         ``"balanced"``, ``n_samples / (n_classes * count of the class)`` over the
-        rows given to fit. Like any case weight they count as cases for
+        rows given to fit. As in scikit-learn, a dict label that is not in
+        ``classes_`` (not a class at all, or a category of a pandas Categorical
+        y with no case, which weighs no case) is refused unless the dict names
+        every class of ``classes_``; then it is ignored. Like any case weight they count as cases for
         ``min_samples_leaf``, the MDL penalty and pessimistic pruning.
     trials : int or None, default=None
         Windowing (C4.5's ``-t``): grow each tree on a window of the cases that
