@@ -227,11 +227,25 @@ class ClassCounts:
         return 1
 
 
+# scikit-learn's checks that fit with sample_weight. "Equivalence" compares weight
+# 2 with a repeated row (check_sample_weight_equivalence in 1.6, ..._on_dense_data
+# from 1.7; before 1.6 check_sample_weights_invariance compared only weights 1 and
+# 0, which rescaling and a hold-out of the nonzero rows pass).
+_EQUIVALENCE_CHECKS = ("check_sample_weight_equivalence",
+                       "check_sample_weight_equivalence_on_dense_data")
+_SAMPLE_WEIGHT_CHECKS = _EQUIVALENCE_CHECKS + ("check_sample_weights_invariance",
+    "check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
+    "check_sample_weights_list", "check_sample_weights_shape",
+    "check_sample_weights_not_overwritten", "check_all_zero_sample_weights_error",
+    "check_classifiers_one_label_sample_weights", "check_class_weight_classifiers")
+
+
 class InputTags:
     """What both estimators take, told to scikit-learn: unknown values (NaN/None,
     C4.5's unknowns), categorical and string features. In both of its protocols:
     ``__sklearn_tags__`` (scikit-learn 1.6 on) and ``_more_tags`` (before 1.6, which
-    pyproject's floor still allows)."""
+    pyproject's floor still allows); there also the checks a setting of the
+    parameters fails by design (_xfail_checks)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -241,7 +255,12 @@ class InputTags:
         return tags
 
     def _more_tags(self):
-        return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"]}
+        return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"],
+                "_xfail_checks": self._xfail_checks()}
+
+    def _xfail_checks(self):
+        """{check name: why}: the estimator checks a setting fails by design."""
+        return {}
 
 
 class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
@@ -275,7 +294,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``X_val, y_val`` given to ``fit``, else a stratified ``validation_fraction``
         held out of X (then the tree is grown on the rest; every class keeps at
         least one case to grow on). The hold-out draws rows, so a row of weight 2
-        is not the same as two copies of it there.
+        is not the same as two copies of it there (scikit-learn's sample-weight
+        equivalence check fails by design).
         ``None``: the grown tree (C4.5's "Before Pruning" tree, with the subtrees
         that do not reduce training errors collapsed, as C4.5 does).
     subtree_raising : bool, default=True
@@ -365,6 +385,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         penalty and the pruning estimates depend on their scale, and weight 2 is
         the same as a repeated row. Set True for relative weights (AdaBoost's sum
         to 1): they are rescaled to sum to the number of rows with nonzero weight.
+        Then a row of weight 2 is no longer the same as two copies of it, so
+        scikit-learn's sample-weight equivalence check fails by design.
     keep_training_data : bool, default=False
         Keep the encoded training data in the fitted model (about 1.75 times the
         size of X), so that ``prune()`` can prune pessimistically again without
@@ -453,6 +475,28 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     """
 
     # The parameters and their checks: c45/_params.py (shared with C45RulesClassifier).
+    def _xfail_checks(self):
+        """{check name: why}: scikit-learn's estimator checks that this setting of
+        the parameters fails by design (none for the defaults). Before 1.6
+        scikit-learn reads them from _more_tags; from 1.6 on they are what to pass
+        to check_estimator or parametrize_with_checks as expected_failed_checks.
+        Each check is named as every scikit-learn release since pyproject's floor
+        names it (a name a release does not run is never looked up)."""
+        found = {}
+        if self.trials is not None:
+            why = ("trials (windowing) takes no sample_weight or class_weight: it "
+                   "counts cases as Release 8 does, one case one vote")
+            found.update(dict.fromkeys(_SAMPLE_WEIGHT_CHECKS, why))
+        if self.normalize_sample_weight:
+            found.update(dict.fromkeys(
+                _EQUIVALENCE_CHECKS, "normalize_sample_weight rescales the weights "
+                "to sum to the rows of nonzero weight: weight 2 is not a repeated row"))
+        if self.pruning == "reduced_error":
+            found.update(dict.fromkeys(
+                _EQUIVALENCE_CHECKS, "reduced-error pruning holds out rows at random: "
+                "a row of weight 2 is one row to draw, two copies are two"))
+        return found
+
     def _check_predict_params(self):
         """The parameters prediction reads: set_params after fit, or a pickle, may
         have changed them since fit checked them."""
