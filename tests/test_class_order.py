@@ -448,6 +448,27 @@ def test_classes_are_those_of_scikit_learns_tree(est, kind):
         _same_model(again, clf, X)
 
 
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("y", [
+    np.array([1, 2.0, 3] * 6, dtype=object), np.array([3, 1, 2] * 6, dtype=object),
+    np.array([0.5, 1.5] * 9, dtype=object), np.array([True, False] * 9, dtype=object),
+    np.array([np.int64(1), np.int64(2)] * 9, dtype=object),
+    np.array([b"a", b"b"] * 9, dtype=object), pd.Series([3, 1, 2] * 6, dtype=object),
+    np.array([[1], [2]] * 9, dtype=object),
+], ids=["int and float", "ints", "floats", "bools", "numpy ints", "bytes", "Series",
+        "column"])
+def test_an_object_target_of_non_strings_is_refused_as_by_scikit_learns_tree(est, y):
+    """scikit-learn refuses an object array of labels that are not strings (type
+    "unknown"); c45 gave object classes_ (which its metrics do not take for numbers)."""
+    from sklearn.tree import DecisionTreeClassifier
+    X = np.arange(18.0)[:, None]
+    with pytest.raises(ValueError, match="Unknown label type"):
+        DecisionTreeClassifier().fit(X, y)
+    with pytest.raises(ValueError, match=r"y is an array of dtype object holding "
+                                         r"(number|bool|bytes) labels .* refuse"):
+        type(est)().fit(X, y)
+
+
 def test_a_declared_class_without_cases_is_not_a_class_of_classes_(tmp_path, capsys):
     """hypo.names declares hyperthyroid, which no case of hypo.data has: the trees
     and Release 8's output count it (test_reference_r8 compares them), classes_
