@@ -1086,17 +1086,22 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             check_is_fitted(self, "tree_")      # its NotFittedError
         return fitted
 
-    def _sums(self, X, tree=None, fitted=None, classes_only=False, proba=False):
+    def _sums(self, X, tree=None, fitted=None, classes_only=False, proba=False,
+              found=None):
         """The class sums of C4.5's classification of each row by `tree` (the
         final one) of the fitted state `fitted` (read now), (m, k); with
         classes_only, each row's class index instead (first of largest sum); with
-        proba, each row of sums divided by its total."""
+        proba, each row of sums divided by its total. With found (the model's
+        ClassMap), both are of classes_ rather than declared_classes_."""
         fitted = self._fitted() if fitted is None else fitted
         tree = fitted["tree_"] if tree is None else tree
         self._check_predict_params()
         f32 = self.precision == "float32"
         schema = fitted["_schema"]
         plain = plain_rows(schema, X, f32)
+        maps = ({} if found is None or found.in_order
+                else {"held": found.position} if classes_only
+                else {"columns": found.columns})
         if plain is not None:
             # Every feature continuous, X float64 values: read them in place.
             rows, rows_first = plain
@@ -1104,13 +1109,13 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                                       f32, bool(self.laplace),
                                       self._predict_threads(rows.shape[0 if rows_first
                                                                        else 1]),
-                                      rows_first, classes_only, proba)
+                                      rows_first, classes_only, proba, **maps)
         cont, codes = encode_predict(schema, X, f32)
         return _tree.predict_sums(tree, np.ascontiguousarray(cont),
                                   np.ascontiguousarray(codes), schema.col,
                                   schema.n_values, f32, bool(self.laplace),
                                   self._predict_threads(cont.shape[1]), False,
-                                  classes_only, proba)
+                                  classes_only, proba, **maps)
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,
@@ -1120,15 +1125,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         fitted = self._fitted()
         tree = self._pick_tree(tree, fitted)
-        found = class_map(fitted)
-        if found.complete:
-            proba = self._sums(X, tree, fitted, proba=True)
-            return proba if found.in_order else proba[:, found.columns]
         # A declared class y held no case of has no column: it has no training
         # weight (laplace alone gives it a share), the others' sums are normalised.
-        sums = self._sums(X, tree, fitted)[:, found.columns]
-        total = sums.sum(axis=1, keepdims=True)
-        return sums / np.where(total > 0, total, 1.0)
+        return self._sums(X, tree, fitted, proba=True, found=class_map(fitted))
 
     def _proba_declared(self, X, tree="final"):
         """predict_proba with a column per entry of ``declared_classes_``, in its
@@ -1151,16 +1150,11 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         fitted = self._fitted()
         tree = self._pick_tree(tree, fitted)
-        found = class_map(fitted)
-        index = self._sums(X, tree, fitted, classes_only=True)
-        if not found.complete and (found.position.take(index) < 0).any():
-            # A declared class y held no case of has no weight, but ties where
-            # every sum is 0 (or with laplace's share): the first largest sum among
-            # the classes y held, in C4.5's order.
-            held = np.sort(found.columns)
-            index = held.take(np.argmax(self._sums(X, tree, fitted)[:, held], axis=1))
-        return fitted["classes_"].take(index if found.in_order
-                                       else found.position.take(index))
+        # A declared class y held no case of has no weight, but ties where every
+        # sum is 0 (or with laplace's share): the first largest sum among the
+        # classes y held, in C4.5's order.
+        index = self._sums(X, tree, fitted, classes_only=True, found=class_map(fitted))
+        return fitted["classes_"].take(index)
 
     def _rows(self, X):
         fitted = self._fitted()

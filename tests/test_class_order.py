@@ -742,3 +742,55 @@ def test_predict_never_names_a_class_without_cases(monkeypatch):
         return np.zeros(m, np.intp) if classes_only else np.zeros((m, 5))
     monkeypatch.setattr(C45Classifier, "_sums", zero_sums)
     assert clf.predict(X[:3]).tolist() == ["versicolor"] * 3
+
+
+@pytest.mark.parametrize("params", [{}, {"laplace": True}, {"precision": "float32"},
+                                    {"laplace": True, "min_samples_leaf": 1}])
+@pytest.mark.parametrize("categories", [["zz", "b", "aa", "a"], ["b", "a"], ["c", "a", "b"]],
+                         ids=["unused", "reordered", "one unused last"])
+def test_predict_maps_the_declared_classes_in_the_core(params, categories):
+    """predict and predict_proba of a model whose classes_ are not its declared
+    classes in order take classes_ from the compiled core (the map is the model's,
+    made once): the first class y held of largest sum in C4.5's order, and the
+    held classes' sums divided by their total, as from the declared columns."""
+    import c45._tree as core
+    from c45._classifier import class_map
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 2))
+    X[rng.random(60) < 0.2, 1] = np.nan           # the general walk, shared rows
+    labels = np.where(X[:, 0] > 0, "a", "b")
+    y = pd.Categorical(labels, categories=categories)
+    clf = C45Classifier(**params).fit(X, y)
+    rows = np.vstack([X, rng.normal(size=(40, 2)) * 3, [[np.nan, np.nan]]])
+    found = class_map(clf.__dict__)
+    assert not found.in_order
+    declared = clf._sums(rows)                    # the declared columns, raw sums
+    held = np.sort(found.columns)
+    first = held.take(np.argmax(declared[:, held], axis=1))
+    np.testing.assert_array_equal(clf.predict(rows), clf.classes_[found.position[first]])
+    taken = declared[:, found.columns]
+    total = taken.sum(axis=1, keepdims=True)
+    want = (taken / np.where(total > 0, total, 1.0) if not found.complete
+            else clf._proba_declared(rows)[:, found.columns])
+    assert clf.predict_proba(rows).tobytes() == want.tobytes()
+    index = clf._sums(rows, classes_only=True, found=found)
+    np.testing.assert_array_equal(clf.classes_.take(index), clf.predict(rows))
+    # Leaves whose first class of largest sum has no case are rare (ties): leave a
+    # held class out of the map instead, to take that road on every row it wins.
+    from c45._encode import encode_predict
+    cont, codes = encode_predict(clf._schema, rows, clf.precision == "float32")
+    for gone in found.columns:
+        part = found.position.copy()
+        part[gone] = -1
+        kept = np.flatnonzero(part >= 0)
+        got = core.predict_sums(clf.tree_, np.ascontiguousarray(cont),
+                                np.ascontiguousarray(codes), clf._schema.col,
+                                clf._schema.n_values, clf.precision == "float32",
+                                clf.laplace, 1, False, True, held=part)
+        want = part[kept.take(np.argmax(declared[:, kept], axis=1))]
+        np.testing.assert_array_equal(got, want)
+        assert (np.argmax(declared, axis=1) == gone).any()
+    with pytest.raises(ValueError, match="class index array"):
+        core.predict_sums(clf.tree_, np.zeros((2, 1)), np.zeros((0, 1), np.int32),
+                          clf._schema.col, clf._schema.n_values, False,
+                          held=found.position[:-1], classes_only=True)
