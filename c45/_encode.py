@@ -853,13 +853,16 @@ def _refuse_object_non_strings(arr):
     first = next((v for v in arr if not isinstance(v, (str, np.str_))), None)
     if first is None:
         return
-    kind = "bool" if isinstance(first, (bool, np.bool_)) else _value_kind(first)
+    kind = ("bool" if isinstance(first, (bool, np.bool_))
+            else "number" if isinstance(first, (numbers.Number, np.number))
+            else "bytes" if isinstance(first, bytes) else type(first).__name__)
     hint = ("decode them to strings" if kind == "bytes"
             else "give y a numeric or bool dtype (np.asarray(y, dtype=...), "
-                 "y.astype(...)) or string labels")
-    raise ValueError(f"y is an array of dtype object holding {kind} labels "
-                     f"({first!r:.40}); scikit-learn's classifiers refuse such a "
-                     f"target (of type 'unknown'): {hint}")
+                 "y.astype(...)) or string labels" if kind in ("bool", "number")
+            else "give y string, number or bool labels")
+    raise ValueError(f"Unknown label type: y is an array of dtype object holding "
+                     f"{kind} labels ({first!r:.40}), which scikit-learn's "
+                     f"classifiers refuse: {hint}")
 
 
 def sorted_classes(declared, where="the categories of y"):
