@@ -399,8 +399,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         rows given to fit. As in scikit-learn, a dict label that is not in
         ``classes_`` (not a class at all, or a category of a pandas Categorical
         y with no case, which weighs no case) is refused unless the dict names
-        every class of ``classes_``; then it is ignored. Like any case weight they count as cases for
-        ``min_samples_leaf``, the MDL penalty and pessimistic pruning.
+        every class of ``classes_``; then it is ignored. Like any case weight
+        they count as cases for ``min_samples_leaf``, the MDL penalty and
+        pessimistic pruning.
     trials : int or None, default=None
         Windowing (C4.5's ``-t``): grow each tree on a window of the cases that
         grows by the cases the tree misclassifies, ``trials`` times from
@@ -474,7 +475,6 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     ['no', 'yes']
     """
 
-    # The parameters and their checks: c45/_params.py (shared with C45RulesClassifier).
     def _xfail_checks(self):
         """{check name: why}: scikit-learn's estimator checks that this setting of
         the parameters fails by design (none for the defaults). Before 1.6
@@ -497,6 +497,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                 "a row of weight 2 is one row to draw, two copies are two"))
         return found
 
+    # The parameters and their checks: c45/_params.py (shared with C45RulesClassifier).
     def _check_predict_params(self):
         """The parameters prediction reads: set_params after fit, or a pickle, may
         have changed them since fit checked them."""

@@ -749,7 +749,8 @@ def test_predict_never_names_a_class_without_cases():
 
 @pytest.mark.parametrize("params", [{}, {"laplace": True}, {"precision": "float32"},
                                     {"laplace": True, "min_samples_leaf": 1}])
-@pytest.mark.parametrize("categories", [["zz", "b", "aa", "a"], ["b", "a"], ["c", "a", "b"]],
+@pytest.mark.parametrize("categories",
+                         [["zz", "b", "aa", "a"], ["b", "a"], ["c", "a", "b"]],
                          ids=["unused", "reordered", "one unused last"])
 def test_predict_maps_the_declared_classes_in_the_core(params, categories):
     """predict and predict_proba of a model whose classes_ are not its declared

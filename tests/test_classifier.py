@@ -26,9 +26,9 @@ _ESTIMATORS = [C45Classifier(), C45Classifier(precision="float32"),
                C45Classifier(pruning="reduced_error", random_state=0),
                C45Classifier(normalize_sample_weight=True),
                C45Classifier(trials=3)]
+_TAKES_DECLARED = "expected_failed_checks" in inspect.signature(check_estimator).parameters
 _DECLARED = ({"expected_failed_checks": lambda est: est._xfail_checks()}
-             if "expected_failed_checks" in inspect.signature(parametrize_with_checks).parameters
-             else {})
+             if _TAKES_DECLARED else {})
 
 
 @parametrize_with_checks(_ESTIMATORS, **_DECLARED)
@@ -41,18 +41,19 @@ def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
 
-@pytest.mark.skipif("expected_failed_checks" not in inspect.signature(check_estimator).parameters,
+@pytest.mark.skipif(not _TAKES_DECLARED,
                     reason="scikit-learn before 1.6 skips the checks _more_tags declares")
 @pytest.mark.parametrize("estimator", _ESTIMATORS[3:] + [
-    C45Classifier(normalize_sample_weight=True, precision="float32", pruning="reduced_error",
-                  random_state=0)], ids=repr)
+    C45Classifier(normalize_sample_weight=True, precision="float32",
+                  pruning="reduced_error", random_state=0)], ids=repr)
 def test_the_checks_a_setting_declares_are_exactly_those_it_fails(estimator):
     declared = estimator._xfail_checks()
     assert declared and C45Classifier()._xfail_checks() == {}
     assert estimator._more_tags()["_xfail_checks"] == declared
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = check_estimator(estimator, on_fail=None, expected_failed_checks=declared)
+        results = check_estimator(estimator, on_fail=None,
+                                  expected_failed_checks=declared)
     failed = {r["check_name"] for r in results if r["status"] == "failed"}
     assert failed == set()
     ran = {r["check_name"] for r in results}
