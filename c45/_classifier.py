@@ -227,11 +227,25 @@ class ClassCounts:
         return 1
 
 
+# scikit-learn's checks that fit with sample_weight. "Equivalence" compares weight
+# 2 with a repeated row (check_sample_weight_equivalence in 1.6, ..._on_dense_data
+# from 1.7; before 1.6 check_sample_weights_invariance compared only weights 1 and
+# 0, which rescaling and a hold-out of the nonzero rows pass).
+_EQUIVALENCE_CHECKS = ("check_sample_weight_equivalence",
+                       "check_sample_weight_equivalence_on_dense_data")
+_SAMPLE_WEIGHT_CHECKS = _EQUIVALENCE_CHECKS + ("check_sample_weights_invariance",
+    "check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
+    "check_sample_weights_list", "check_sample_weights_shape",
+    "check_sample_weights_not_overwritten", "check_all_zero_sample_weights_error",
+    "check_classifiers_one_label_sample_weights", "check_class_weight_classifiers")
+
+
 class InputTags:
     """What both estimators take, told to scikit-learn: unknown values (NaN/None,
     C4.5's unknowns), categorical and string features. In both of its protocols:
     ``__sklearn_tags__`` (scikit-learn 1.6 on) and ``_more_tags`` (before 1.6, which
-    pyproject's floor still allows)."""
+    pyproject's floor still allows); there also the checks a setting of the
+    parameters fails by design (_xfail_checks)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -241,7 +255,12 @@ class InputTags:
         return tags
 
     def _more_tags(self):
-        return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"]}
+        return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"],
+                "_xfail_checks": self._xfail_checks()}
+
+    def _xfail_checks(self):
+        """{check name: why}: the estimator checks a setting fails by design."""
+        return {}
 
 
 class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
@@ -275,7 +294,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``X_val, y_val`` given to ``fit``, else a stratified ``validation_fraction``
         held out of X (then the tree is grown on the rest; every class keeps at
         least one case to grow on). The hold-out draws rows, so a row of weight 2
-        is not the same as two copies of it there.
+        is not the same as two copies of it there (scikit-learn's sample-weight
+        equivalence check fails by design).
         ``None``: the grown tree (C4.5's "Before Pruning" tree, with the subtrees
         that do not reduce training errors collapsed, as C4.5 does).
     subtree_raising : bool, default=True
@@ -365,6 +385,8 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         penalty and the pruning estimates depend on their scale, and weight 2 is
         the same as a repeated row. Set True for relative weights (AdaBoost's sum
         to 1): they are rescaled to sum to the number of rows with nonzero weight.
+        Then a row of weight 2 is no longer the same as two copies of it, so
+        scikit-learn's sample-weight equivalence check fails by design.
     keep_training_data : bool, default=False
         Keep the encoded training data in the fitted model (about 1.75 times the
         size of X), so that ``prune()`` can prune pessimistically again without
@@ -374,8 +396,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         too) as scikit-learn's ``compute_sample_weight`` gives them: a dict
         ``{class label: weight}`` (classes it leaves out weigh 1), or
         ``"balanced"``, ``n_samples / (n_classes * count of the class)`` over the
-        rows given to fit. Like any case weight they count as cases for
-        ``min_samples_leaf``, the MDL penalty and pessimistic pruning.
+        rows given to fit. As in scikit-learn, a dict label that is not in
+        ``classes_`` (not a class at all, or a category of a pandas Categorical
+        y with no case, which weighs no case) is refused unless the dict names
+        every class of ``classes_``; then it is ignored. Like any case weight
+        they count as cases for ``min_samples_leaf``, the MDL penalty and
+        pessimistic pruning.
     trials : int or None, default=None
         Windowing (C4.5's ``-t``): grow each tree on a window of the cases that
         grows by the cases the tree misclassifies, ``trials`` times from
@@ -448,6 +474,28 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
     >>> C45Classifier().fit(X, y).predict([[66.0], [72.0]]).tolist()
     ['no', 'yes']
     """
+
+    def _xfail_checks(self):
+        """{check name: why}: scikit-learn's estimator checks that this setting of
+        the parameters fails by design (none for the defaults). Before 1.6
+        scikit-learn reads them from _more_tags; from 1.6 on they are what to pass
+        to check_estimator or parametrize_with_checks as expected_failed_checks.
+        Each check is named as every scikit-learn release since pyproject's floor
+        names it (a name a release does not run is never looked up)."""
+        found = {}
+        if self.trials is not None:
+            why = ("trials (windowing) takes no sample_weight or class_weight: it "
+                   "counts cases as Release 8 does, one case one vote")
+            found.update(dict.fromkeys(_SAMPLE_WEIGHT_CHECKS, why))
+        if self.normalize_sample_weight:
+            found.update(dict.fromkeys(
+                _EQUIVALENCE_CHECKS, "normalize_sample_weight rescales the weights "
+                "to sum to the rows of nonzero weight: weight 2 is not a repeated row"))
+        if self.pruning == "reduced_error":
+            found.update(dict.fromkeys(
+                _EQUIVALENCE_CHECKS, "reduced-error pruning holds out rows at random: "
+                "a row of weight 2 is one row to draw, two copies are two"))
+        return found
 
     # The parameters and their checks: c45/_params.py (shared with C45RulesClassifier).
     def _check_predict_params(self):
@@ -1039,17 +1087,22 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
             check_is_fitted(self, "tree_")      # its NotFittedError
         return fitted
 
-    def _sums(self, X, tree=None, fitted=None, classes_only=False, proba=False):
+    def _sums(self, X, tree=None, fitted=None, classes_only=False, proba=False,
+              found=None):
         """The class sums of C4.5's classification of each row by `tree` (the
         final one) of the fitted state `fitted` (read now), (m, k); with
         classes_only, each row's class index instead (first of largest sum); with
-        proba, each row of sums divided by its total."""
+        proba, each row of sums divided by its total. With found (the model's
+        ClassMap), both are of classes_ rather than declared_classes_."""
         fitted = self._fitted() if fitted is None else fitted
         tree = fitted["tree_"] if tree is None else tree
         self._check_predict_params()
         f32 = self.precision == "float32"
         schema = fitted["_schema"]
         plain = plain_rows(schema, X, f32)
+        maps = ({} if found is None or found.in_order
+                else {"held": found.position} if classes_only
+                else {"columns": found.columns})
         if plain is not None:
             # Every feature continuous, X float64 values: read them in place.
             rows, rows_first = plain
@@ -1057,13 +1110,13 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                                       f32, bool(self.laplace),
                                       self._predict_threads(rows.shape[0 if rows_first
                                                                        else 1]),
-                                      rows_first, classes_only, proba)
+                                      rows_first, classes_only, proba, **maps)
         cont, codes = encode_predict(schema, X, f32)
         return _tree.predict_sums(tree, np.ascontiguousarray(cont),
                                   np.ascontiguousarray(codes), schema.col,
                                   schema.n_values, f32, bool(self.laplace),
                                   self._predict_threads(cont.shape[1]), False,
-                                  classes_only, proba)
+                                  classes_only, proba, **maps)
 
     def predict_proba(self, X, tree="final"):
         """Class probabilities: the leaves' class distributions reached by each row,
@@ -1073,15 +1126,9 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         fitted = self._fitted()
         tree = self._pick_tree(tree, fitted)
-        found = class_map(fitted)
-        if found.complete:
-            proba = self._sums(X, tree, fitted, proba=True)
-            return proba if found.in_order else proba[:, found.columns]
         # A declared class y held no case of has no column: it has no training
         # weight (laplace alone gives it a share), the others' sums are normalised.
-        sums = self._sums(X, tree, fitted)[:, found.columns]
-        total = sums.sum(axis=1, keepdims=True)
-        return sums / np.where(total > 0, total, 1.0)
+        return self._sums(X, tree, fitted, proba=True, found=class_map(fitted))
 
     def _proba_declared(self, X, tree="final"):
         """predict_proba with a column per entry of ``declared_classes_``, in its
@@ -1104,16 +1151,11 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         ``tree="grown"`` uses the tree before pruning (``grown_tree_``)."""
         fitted = self._fitted()
         tree = self._pick_tree(tree, fitted)
-        found = class_map(fitted)
-        index = self._sums(X, tree, fitted, classes_only=True)
-        if not found.complete and (found.position.take(index) < 0).any():
-            # A declared class y held no case of has no weight, but ties where
-            # every sum is 0 (or with laplace's share): the first largest sum among
-            # the classes y held, in C4.5's order.
-            held = np.sort(found.columns)
-            index = held.take(np.argmax(self._sums(X, tree, fitted)[:, held], axis=1))
-        return fitted["classes_"].take(index if found.in_order
-                                       else found.position.take(index))
+        # A declared class y held no case of has no weight, but ties where every
+        # sum is 0 (or with laplace's share): the first largest sum among the
+        # classes y held, in C4.5's order.
+        index = self._sums(X, tree, fitted, classes_only=True, found=class_map(fitted))
+        return fitted["classes_"].take(index)
 
     def _rows(self, X):
         fitted = self._fitted()

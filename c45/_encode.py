@@ -846,6 +846,25 @@ def _check_label_kinds(values):
                          f"use one type of label")
 
 
+def _refuse_object_non_strings(arr):
+    """An object array y of numbers, booleans or bytes is refused, as scikit-learn's
+    classifiers refuse it (its target type is "unknown"): its classes_ would be
+    objects, which scikit-learn's metrics do not take for numbers."""
+    first = next((v for v in arr if not isinstance(v, (str, np.str_))), None)
+    if first is None:
+        return
+    kind = ("bool" if isinstance(first, (bool, np.bool_))
+            else "number" if isinstance(first, (numbers.Number, np.number))
+            else "bytes" if isinstance(first, bytes) else type(first).__name__)
+    hint = ("decode them to strings" if kind == "bytes"
+            else "give y a numeric or bool dtype (np.asarray(y, dtype=...), "
+                 "y.astype(...)) or string labels" if kind in ("bool", "number")
+            else "give y string, number or bool labels")
+    raise ValueError(f"Unknown label type: y is an array of dtype object holding "
+                     f"{kind} labels ({first!r:.40}), which scikit-learn's "
+                     f"classifiers refuse: {hint}")
+
+
 def sorted_classes(declared, where="the categories of y"):
     """(classes_, columns): the classes in scikit-learn's order (ascending, as
     np.unique sorts y's labels; what its scorers, label_binarize and calibration
@@ -1017,6 +1036,7 @@ def _plain_target(arr):
         raise ValueError("y holds an infinite value")
     if arr.dtype.kind == "O":
         _check_label_kinds(arr)
+        _refuse_object_non_strings(arr)
     if arr.dtype.kind in "fiub":
         check_classification_targets(arr)      # refuses a continuous target
     try:

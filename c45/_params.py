@@ -132,7 +132,12 @@ def class_sample_weight(class_weight, classes, y_codes):
     """Per case, the weight its class gets from a class_weight parameter (None,
     "balanced" or a dict {class label: weight}), as scikit-learn's
     compute_sample_weight gives it: "balanced" is n / (k * n_c) over the k classes
-    present, a class the dict does not name has weight 1."""
+    present, a class the dict does not name has weight 1. classes: the declared
+    classes, y_codes each case's index in them.
+
+    A dict label that is not a class y holds (no class at all, or a declared
+    category with no case) is refused, as scikit-learn refuses it, unless the
+    dict names every class y holds: then it weighs no case and is ignored."""
     from sklearn.utils.class_weight import compute_sample_weight
     if class_weight is None or (isinstance(class_weight, str)
                                 and class_weight == "balanced"):
@@ -142,17 +147,34 @@ def class_sample_weight(class_weight, classes, y_codes):
     index = {}
     for i, c in enumerate(classes):
         index.setdefault(c, i)
-    codes = {}
+    held = np.zeros(len(classes), dtype=bool)
+    held[y_codes] = True
+    codes, strangers = {}, []
     for label, w in class_weight.items():
-        try:
-            code = index[label]
-        except (KeyError, TypeError):
-            raise ValueError(f"class_weight names {label!r:.80}, which is not a class "
-                             f"of y (classes: {list(classes)!r:.200})") from None
         if not finite_number(w) or w < 0:
             raise ValueError(f"class_weight[{label!r:.80}] must be a non-negative "
                              f"number, got {w!r}")
-        codes[code] = float(w)
+        try:
+            code = index[label]
+        except (KeyError, TypeError):
+            code = None
+        if code is None or not held[code]:
+            strangers.append((label, code is not None))
+        else:
+            codes[code] = float(w)
+    named = np.zeros(len(classes), dtype=bool)
+    named[list(codes)] = True
+    labels = np.asarray(classes)
+    left_out = labels[held & ~named].tolist()
+    if strangers and left_out:
+        label, declared = strangers[0]
+        what = ("a category of y with no case" if declared
+                else "not a class of y")
+        raise ValueError(
+            f"class_weight names {label!r:.80}, which is {what} (y's classes: "
+            f"{labels[held].tolist()!r:.200}), and leaves out "
+            f"{left_out!r:.200}: as scikit-learn, a label that is not a class of y "
+            f"is taken only in a dict that names every class y holds")
     return np.array([codes.get(int(c), 1.0) for c in range(len(classes))])[y_codes]
 
 

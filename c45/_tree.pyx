@@ -1156,7 +1156,8 @@ cdef struct Sink:
     int kind
     double* sums              # SINK_SUMS: (m, k) C-ordered class sums, or with ...
     bint classes_only         # ... classes_only each row's class index instead:
-    Py_ssize_t* cls_out       # (m,), the first class of largest sum
+    Py_ssize_t* cls_out       # (m,), the first class of largest sum, or with ...
+    const Py_ssize_t* held    # ... held (k,) its held[c] among the classes held >= 0
     double* reach             # SINK_REACH: (nodes, k) C-ordered ...
     const int32_t* y          # ... and each row's class
     int32_t* node             # SINK_PATH: the nodes visited so far (all rows) ...
@@ -1299,7 +1300,17 @@ cdef Py_ssize_t walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* r
                 if kind == SINK_LEAF:
                     s.leaf[r] = nd
                 elif s.classes_only:
-                    s.cls_out[r] = d.leaf_class[nd]
+                    c = d.leaf_class[nd]
+                    if s.held == NULL:
+                        s.cls_out[r] = c
+                    elif s.held[c] >= 0:
+                        s.cls_out[r] = s.held[c]
+                    else:       # the leaf's sums, to choose among the held classes
+                        for c in range(k):
+                            scratch[c] = 0.0
+                        add_leaf(scratch, nd, 1.0, k, d.weight, d.value, d.ncls,
+                                 d.laplace, d.f32)
+                        s.cls_out[r] = first_max_held(scratch, k, s.held)
                 else:   # onto zero sums: the numbers the general walk would give
                     add_leaf(target, nd, 1.0, k, d.weight, d.value, d.ncls,
                              d.laplace, d.f32)
@@ -1316,7 +1327,8 @@ cdef Py_ssize_t walk_rows(Descent d, Py_ssize_t lo, Py_ssize_t hi, const Rows* r
         if kind == SINK_PATH or kind == SINK_COUNT:
             s.indptr[r + 1] = s.count
         elif kind == SINK_SUMS and s.classes_only:
-            s.cls_out[r] = first_max(scratch, k)
+            s.cls_out[r] = (first_max(scratch, k) if s.held == NULL
+                            else first_max_held(scratch, k, s.held))
         if p.left <= 0 and not p.armed:
             return r + 1
     return hi
@@ -1376,10 +1388,21 @@ cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k) noexcept nogil
             sums[i * k + c] = sums[i * k + c] / t
 
 
+cdef const Py_ssize_t* class_index_array(a, Py_ssize_t n) except NULL:
+    """The data of a 1-D C-contiguous intp array of class indices (of n of them
+    unless n < 0)."""
+    if (not isinstance(a, np.ndarray) or cnp.PyArray_TYPE(<cnp.ndarray> a) != cnp.NPY_INTP
+            or cnp.PyArray_NDIM(<cnp.ndarray> a) != 1
+            or not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> a)
+            or (n >= 0 and cnp.PyArray_DIM(<cnp.ndarray> a, 0) != n)):
+        raise ValueError("c45: a class index array of the wrong type or length")
+    return <const Py_ssize_t*> cnp.PyArray_DATA(<cnp.ndarray> a)
+
+
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
                  bint laplace=False, int n_jobs=1, bint rows_first=False,
-                 bint classes_only=False, bint proba=False):
+                 bint classes_only=False, bint proba=False, columns=None, held=None):
     """Class sums of C4.5's classification (§9) for each row; unknown and unseen
     values descend every branch, weighted by the branches' training weights. With
     laplace, a leaf answers (n_c + 1) / (N + k) instead of n_c / N (J48's -A).
@@ -1390,6 +1413,14 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     proba: each row of sums divided by its total, in the same call (one release
     of the GIL for the whole prediction: each costs a switch interval beside a
     busy thread).
+    held (classes_only; a model whose classes_ are not its declared classes in
+    order): per class, its index in classes_ (-1: a declared class y held no case
+    of); each row's index is then in classes_, of the first held class of largest
+    sum (a class without cases ties at most). columns (proba): per column of the
+    answer, its class; with all k classes the rows are divided by their totals,
+    then their columns taken; with fewer, the columns taken are divided by their
+    own totals. Both are the model's, made once (a one-row predict does no work
+    that grows with the classes).
 
     A row whose path meets only continuous tests with known values ends in one leaf
     with weight 1: it walks the tree's packed nodes (its Descent, made once per
@@ -1404,6 +1435,21 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         rows.stride_col = 1
         rows.stride_row = cont.shape[1]
     cdef Py_ssize_t m = rows.m, k = d.k, need = d.stack_need
+    # held and columns: read through their pointers (a memoryview of each would
+    # cost a one-row predict a tenth of its time).
+    cdef const Py_ssize_t* held_p = NULL
+    cdef const Py_ssize_t* columns_v = NULL
+    cdef Py_ssize_t n_out = k, i, j
+    cdef double t
+    cdef double* taken = NULL
+    if held is not None:
+        held_p = class_index_array(held, k)    # its entries are only returned
+    if columns is not None:
+        columns_v = class_index_array(columns, -1)
+        n_out = cnp.PyArray_DIM(<cnp.ndarray> columns, 0)
+        for j in range(n_out):
+            if not 0 <= columns_v[j] < k:
+                raise ValueError("c45: columns do not match the tree's classes")
     cdef cnp.npy_intp dims[2]
     dims[0], dims[1] = (0 if classes_only else m), k
     # Every row's sums (or class) are written by the walk, which zeroes them first.
@@ -1415,6 +1461,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     sink.sums = <double*> cnp.PyArray_DATA(out)
     sink.classes_only = classes_only
     sink.cls_out = <Py_ssize_t*> cnp.PyArray_DATA(classes)
+    sink.held = held_p
     # Threads only for enough rows to pay for starting them; one thread runs no
     # OpenMP region at all (a forked child must not enter one).
     cdef int n_threads = clamp_threads(n_jobs) if n_jobs > 1 else 1
@@ -1454,12 +1501,12 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                     blocks.hi = m
             else:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
-            if proba and not classes_only and blocks.hi >= m:
+            if proba and not classes_only and n_out == k and blocks.hi >= m:
                 rows_to_proba(sink.sums, m, k)
         while blocks_resume(&blocks):      # a call on few rows paused (Poll)
             with nogil:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
-                if proba and not classes_only and blocks.hi >= m:
+                if proba and not classes_only and n_out == k and blocks.hi >= m:
                     rows_to_proba(sink.sums, m, k)
     finally:
         blocks_end(&blocks, False)
@@ -1468,7 +1515,24 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             free(stack_ws)
             free(scratch)
     blocks_end(&blocks, True)
-    return classes if classes_only else out
+    if classes_only:
+        return classes
+    if columns is None:
+        return out
+    dims[0], dims[1] = m, n_out
+    answer = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
+    taken = <double*> cnp.PyArray_DATA(answer)
+    with nogil:
+        for i in range(m):
+            for j in range(n_out):
+                taken[i * n_out + j] = sink.sums[i * k + columns_v[j]]
+            if proba and n_out < k:
+                t = 0.0 + row_total(taken + i * n_out, n_out)
+                if not t > 0:
+                    t = 1.0
+                for j in range(n_out):
+                    taken[i * n_out + j] = taken[i * n_out + j] / t
+    return answer
 
 
 def any_inf(const double[:, ::1] a):
@@ -1495,6 +1559,16 @@ cdef inline Py_ssize_t first_max(const double* sums, Py_ssize_t k) noexcept nogi
         if sums[c] > sums[best]:
             best = c
     return best
+
+
+cdef inline Py_ssize_t first_max_held(const double* sums, Py_ssize_t k,
+                                      const Py_ssize_t* held) noexcept nogil:
+    """held[c] of the first class c of largest sum among those with held[c] >= 0."""
+    cdef Py_ssize_t c, best = -1
+    for c in range(k):
+        if held[c] >= 0 and (best < 0 or sums[c] > sums[best]):
+            best = c
+    return held[best] if best >= 0 else 0
 
 
 cdef inline void add_leaf(double* sums, Py_ssize_t nd, double wt, Py_ssize_t k,

@@ -448,6 +448,28 @@ def test_classes_are_those_of_scikit_learns_tree(est, kind):
         _same_model(again, clf, X)
 
 
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("y", [
+    np.array([1, 2.0, 3] * 6, dtype=object), np.array([3, 1, 2] * 6, dtype=object),
+    np.array([0.5, 1.5] * 9, dtype=object), np.array([True, False] * 9, dtype=object),
+    np.array([np.int64(1), np.int64(2)] * 9, dtype=object),
+    np.array([b"a", b"b"] * 9, dtype=object), pd.Series([3, 1, 2] * 6, dtype=object),
+    np.array([[1], [2]] * 9, dtype=object),
+], ids=["int and float", "ints", "floats", "bools", "numpy ints", "bytes", "Series",
+        "column"])
+def test_an_object_target_of_non_strings_is_refused_as_by_scikit_learns_tree(est, y):
+    """scikit-learn refuses an object array of labels that are not strings (type
+    "unknown"); c45 gave object classes_ (which its metrics do not take for numbers)."""
+    from sklearn.tree import DecisionTreeClassifier
+    X = np.arange(18.0)[:, None]
+    with pytest.raises(ValueError, match="Unknown label type"):
+        DecisionTreeClassifier().fit(X, y)
+    with pytest.raises(ValueError, match=r"Unknown label type: y is an array of dtype "
+                                         r"object holding (number|bool|bytes) labels "
+                                         r".* refuse"):
+        type(est)().fit(X, y)
+
+
 def test_a_declared_class_without_cases_is_not_a_class_of_classes_(tmp_path, capsys):
     """hypo.names declares hyperthyroid, which no case of hypo.data has: the trees
     and Release 8's output count it (test_reference_r8 compares them), classes_
@@ -707,17 +729,72 @@ def test_an_arff_class_declared_without_cases(tmp_path):
     assert set(clf.predict(X)) <= {"no", "yes"}
 
 
-def test_predict_never_names_a_class_without_cases(monkeypatch):
-    """Where every class sum is 0 (only float32 underflow of tiny weights gets
-    there), C4.5's first largest sum is the first declared class, here one y
-    held no case of: predict names the first class of y in C4.5's order."""
+def test_predict_never_names_a_class_without_cases():
+    """Where the largest class sum is that of a class y held no case of (every
+    held class's sum 0: only float32 underflow of tiny weights gets there in a
+    fit; here an empty leaf labelled with it), predict names the first class of
+    y of largest sum in C4.5's order."""
+    from c45._tree import Tree
     X, y, _ = _unused("iris")                # declared: virginica, zz, versicolor, ...
     y = y.cat.reorder_categories(["zz", "versicolor", "virginica", "setosa", "aa"])
     clf = C45Classifier().fit(X, y)
     assert clf.predict(X[:3]).tolist() == ["setosa"] * 3
-
-    def zero_sums(self, X, tree=None, fitted=None, classes_only=False, proba=False):
-        m = len(X)
-        return np.zeros(m, np.intp) if classes_only else np.zeros((m, 5))
-    monkeypatch.setattr(C45Classifier, "_sums", zero_sums)
+    clf.tree_ = Tree(kind=[0], feature=[-1], first_child=[-1], n_children=[0],
+                     node_class=[0], threshold=[np.nan], weight=[0.0], errors=[0.0],
+                     value=np.zeros((1, 5)), n_values=clf._schema.n_values)
+    assert clf._sums(X[:3]).tolist() == [[1.0, 0, 0, 0, 0]] * 3     # "zz" alone
     assert clf.predict(X[:3]).tolist() == ["versicolor"] * 3
+    assert clf.predict_proba(X[:3]).tolist() == [[0.0, 0.0, 0.0]] * 3
+
+
+@pytest.mark.parametrize("params", [{}, {"laplace": True}, {"precision": "float32"},
+                                    {"laplace": True, "min_samples_leaf": 1}])
+@pytest.mark.parametrize("categories",
+                         [["zz", "b", "aa", "a"], ["b", "a"], ["c", "a", "b"]],
+                         ids=["unused", "reordered", "one unused last"])
+def test_predict_maps_the_declared_classes_in_the_core(params, categories):
+    """predict and predict_proba of a model whose classes_ are not its declared
+    classes in order take classes_ from the compiled core (the map is the model's,
+    made once): the first class y held of largest sum in C4.5's order, and the
+    held classes' sums divided by their total, as from the declared columns."""
+    import c45._tree as core
+    from c45._classifier import class_map
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 2))
+    X[rng.random(60) < 0.2, 1] = np.nan           # the general walk, shared rows
+    labels = np.where(X[:, 0] > 0, "a", "b")
+    y = pd.Categorical(labels, categories=categories)
+    clf = C45Classifier(**params).fit(X, y)
+    rows = np.vstack([X, rng.normal(size=(40, 2)) * 3, [[np.nan, np.nan]]])
+    found = class_map(clf.__dict__)
+    assert not found.in_order
+    declared = clf._sums(rows)                    # the declared columns, raw sums
+    held = np.sort(found.columns)
+    first = held.take(np.argmax(declared[:, held], axis=1))
+    np.testing.assert_array_equal(clf.predict(rows), clf.classes_[found.position[first]])
+    taken = declared[:, found.columns]
+    total = taken.sum(axis=1, keepdims=True)
+    want = (taken / np.where(total > 0, total, 1.0) if not found.complete
+            else clf._proba_declared(rows)[:, found.columns])
+    assert clf.predict_proba(rows).tobytes() == want.tobytes()
+    index = clf._sums(rows, classes_only=True, found=found)
+    np.testing.assert_array_equal(clf.classes_.take(index), clf.predict(rows))
+    # Leaves whose first class of largest sum has no case are rare (ties): leave a
+    # held class out of the map instead, to take that road on every row it wins.
+    from c45._encode import encode_predict
+    cont, codes = encode_predict(clf._schema, rows, clf.precision == "float32")
+    for gone in found.columns:
+        part = found.position.copy()
+        part[gone] = -1
+        kept = np.flatnonzero(part >= 0)
+        got = core.predict_sums(clf.tree_, np.ascontiguousarray(cont),
+                                np.ascontiguousarray(codes), clf._schema.col,
+                                clf._schema.n_values, clf.precision == "float32",
+                                clf.laplace, 1, False, True, held=part)
+        want = part[kept.take(np.argmax(declared[:, kept], axis=1))]
+        np.testing.assert_array_equal(got, want)
+        assert (np.argmax(declared, axis=1) == gone).any()
+    with pytest.raises(ValueError, match="class index array"):
+        core.predict_sums(clf.tree_, np.zeros((2, 1)), np.zeros((0, 1), np.int32),
+                          clf._schema.col, clf._schema.n_values, False,
+                          held=found.position[:-1], classes_only=True)

@@ -1,6 +1,8 @@
 """C45Classifier as a scikit-learn classifier: the estimator checks, the
 pipelines it drops into, input handling and clear errors for bad input."""
+import inspect
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -11,29 +13,53 @@ from sklearn.metrics import accuracy_score
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils.estimator_checks import check_estimator, parametrize_with_checks
 
 from c45 import C45Classifier, export_text
 from c45.datasets import load_golf, load_weather
 
 
-@parametrize_with_checks([C45Classifier(), C45Classifier(precision="float32"),
-                          C45Classifier(pruning=None, min_samples_leaf=1),
-                          C45Classifier(pruning="reduced_error", random_state=0)])
+# Settings that fail some checks by design declare them (C45Classifier._xfail_checks):
+# scikit-learn before 1.6 reads them from _more_tags, later ones take them here.
+_ESTIMATORS = [C45Classifier(), C45Classifier(precision="float32"),
+               C45Classifier(pruning=None, min_samples_leaf=1),
+               C45Classifier(pruning="reduced_error", random_state=0),
+               C45Classifier(normalize_sample_weight=True),
+               C45Classifier(trials=3)]
+_TAKES_DECLARED = "expected_failed_checks" in inspect.signature(check_estimator).parameters
+_DECLARED = ({"expected_failed_checks": lambda est: est._xfail_checks()}
+             if _TAKES_DECLARED else {})
+
+
+@parametrize_with_checks(_ESTIMATORS, **_DECLARED)
 def test_sklearn_estimator_checks(estimator, check):
     if "check_array_api_input" in str(check):
         # That check skips itself without SCIPY_ARRAY_API; c45 is a NumPy/Cython
         # estimator and must not claim Array API support.
         assert not estimator.__sklearn_tags__().array_api_support
         return
-    if (estimator.pruning == "reduced_error"
-            and "check_sample_weight_equivalence" in str(check)):
-        # Reduced-error pruning holds out rows at random: a row given weight 2
-        # is one row to draw, two copies are two (documented under `pruning`).
-        with pytest.raises(AssertionError, match="sample_weight"):
-            check(estimator)
-        return
     check(estimator)
+
+
+@pytest.mark.skipif(not _TAKES_DECLARED,
+                    reason="scikit-learn before 1.6 skips the checks _more_tags declares")
+@pytest.mark.parametrize("estimator", _ESTIMATORS[3:] + [
+    C45Classifier(normalize_sample_weight=True, precision="float32",
+                  pruning="reduced_error", random_state=0)], ids=repr)
+def test_the_checks_a_setting_declares_are_exactly_those_it_fails(estimator):
+    declared = estimator._xfail_checks()
+    assert declared and C45Classifier()._xfail_checks() == {}
+    assert estimator._more_tags()["_xfail_checks"] == declared
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(estimator, on_fail=None,
+                                  expected_failed_checks=declared)
+    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+    assert failed == set()
+    ran = {r["check_name"] for r in results}
+    xfail = {r["check_name"] for r in results if r["status"] == "xfail"}
+    assert xfail == set(declared) & ran
+    assert xfail
 
 
 def test_reduced_error_on_lists_gives_the_label_dtype_and_every_class():

@@ -861,7 +861,7 @@ def _objects(*values):
     (_objects(*[[i % 2] for i in range(10)]), [0, 1] * 5, "X column 0: its values must "
      "be hashable"),
     (np.arange(10.0)[:, None], _objects(*[object() for _ in range(10)])[:, 0],
-     "y holds labels that cannot be ordered"),
+     "Unknown label type: y is an array of dtype object holding object labels"),
 ])
 def test_unreadable_data_is_refused_naming_it(X, y, match):
     with pytest.raises((ValueError, TypeError), match=match):

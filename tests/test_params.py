@@ -318,12 +318,61 @@ def test_class_weight_balanced_is_compute_sample_weight():
     ([1, 2], "class_weight must be None"),
     ({"p": -1}, r"class_weight\['p'\] must be a non-negative number"),
     ({"p": float("nan")}, r"class_weight\['p'\] must be a non-negative number"),
-    ({"nope": 2}, "class_weight names 'nope', which is not a class of y"),
+    ({"nope": 2}, r"class_weight names 'nope', which is not a class of y .* leaves out "
+                  r"\['p', 'q'\]"),
 ])
 def test_bad_class_weight_is_refused(value, message):
     X, y, _ = weighted_problem()
     with pytest.raises(ValueError, match=message):
         C45Classifier(class_weight=value).fit(X, y)
+
+
+def _refuses(fit):
+    try:
+        fit()
+    except ValueError:
+        return True
+    return False
+
+
+_LABELS = np.array(["p", "q", "r"] * 4)
+_CODES = np.array([0, 1, 2] * 4)
+
+
+@pytest.mark.parametrize("y", [
+    _LABELS, _CODES, _CODES.astype(float),
+    pd.Categorical(_LABELS, categories=["r", "unused", "q", "p"]),
+    pd.Series(pd.Categorical(_CODES, categories=[2, 0, 7, 1])),
+], ids=["str", "int", "float", "categorical", "int-categorical"])
+@pytest.mark.parametrize("named", [
+    [], ["nope"], ["a", 1], [0], ["p"], ["p", "nope"], ["unused"], ["p", "unused"],
+    ["p", "q", "r", "nope"], ["p", "q", "r", "unused"], ["p", "q", "r"], [0, 1, 2, 5],
+    [0, 7], [0, 1, 2, 7], [2.5, "x"], [0.0, 1.0, 2.0, 9.5], [1.0, 3.5],
+])
+def test_class_weight_labels_outside_the_classes_as_scikit_learn(y, named):
+    """A label that is not one of classes_ (no class, or a declared category
+    with no case) is refused exactly where scikit-learn's tree refuses it: unless
+    the dict names every class of y."""
+    from sklearn.tree import DecisionTreeClassifier
+    X = np.arange(12.0)[:, None]
+    class_weight = {label: 2.0 for label in named}
+    ours = C45Classifier(class_weight=class_weight)
+    refused = _refuses(lambda: ours.fit(X, y))
+    classes = {c.item() if hasattr(c, "item") else c
+               for c in np.unique(np.asarray(y, dtype=object))}
+    strangers = [label for label in named if label not in classes]
+    assert refused == bool(strangers and not classes <= set(named))
+    assert refused == _refuses(
+        lambda: DecisionTreeClassifier(class_weight=class_weight).fit(X, y))
+    if refused:
+        with pytest.raises(ValueError, match=rf"class_weight names {strangers[0]!r}, "
+                                             rf"which is (not a class of y|a category "
+                                             rf"of y with no case)"):
+            ours.fit(X, y)
+    else:
+        held = np.isin(np.asarray(y, dtype=object), list(named))
+        same = C45Classifier().fit(X, y, np.where(held, 2.0, 1.0))
+        assert same_tree(ours.tree_, same.tree_)
 
 
 def test_class_weight_with_integer_labels_and_categorical_y():
