@@ -81,6 +81,8 @@ cdef struct TreeView:           # a Tree's arrays (checked when it was made)
 cdef struct Rows:               # the training rows as encoded for growing
     const double* cont          # feature-major: row r of feature f at col[f] * m + r,
     const uint32_t* rank        # or with rank at col[f] * m + rank[col[f] * m + r]
+    double* by_row              # the same, row-major: row r's at r * n_cont + col[f]
+    Py_ssize_t n_cont
     const int32_t* codes
     const int32_t* col
     const int32_t* y            # class indices
@@ -95,10 +97,24 @@ cdef struct Item:               # one case of a test, sorted by value (then row)
 
 cdef inline double value_of(const Rows* d, int32_t f, Py_ssize_t r) noexcept nogil:
     """Row r's value of continuous feature f."""
-    cdef Py_ssize_t at = d.col[f] * d.m
-    if d.rank != NULL:
-        return d.cont[at + d.rank[at + r]]
-    return d.cont[at + r]
+    return d.by_row[r * d.n_cont + d.col[f]]
+
+
+cdef bint fill_by_row(Rows* d, Interrupt* intr) noexcept nogil:
+    """d.by_row from d.cont (a walk reads a row's values one after another: in
+    one place they are a cache line's, not one each). False when interrupted."""
+    cdef Py_ssize_t c, r, at, r0
+    for c in range(d.n_cont):
+        at = c * d.m
+        r0 = 0
+        while r0 < d.m:
+            if interrupted(intr):
+                return False
+            for r in range(r0, min(d.m, r0 + POLL_MOVES)):
+                d.by_row[r * d.n_cont + c] = (d.cont[at + d.rank[at + r]] if d.rank != NULL
+                                              else d.cont[at + r])
+            r0 += POLL_MOVES
+    return True
 
 
 cdef inline int branch_of(const TreeView* t, const Rows* d, Py_ssize_t nd,
@@ -310,7 +326,7 @@ cdef struct Scratch:            # the pass's buffers, m rows or node_count nodes
     Py_ssize_t* per_branch      # the largest n_children + 1
 
 
-cdef int tree_pass(const TreeView* t, const Rows* d, Py_ssize_t node_count, real* sums,
+cdef int tree_pass(const TreeView* t, Rows* d, Py_ssize_t node_count, real* sums,
                    real* stack_w, real* errors, real* u, Scratch* s, double* lower,
                    double* upper, int64_t* counts, Interrupt* intr) noexcept nogil:
     """The bounds of every continuous test of t (NaN elsewhere, as given):
@@ -320,6 +336,8 @@ cdef int tree_pass(const TreeView* t, const Rows* d, Py_ssize_t node_count, real
     cdef int br
     cdef char right, other
     cdef int64_t* visits = &counts[0]
+    if not fill_by_row(d, intr):
+        return -2
     for r in range(m):                  # each row's class from the root
         if interrupted(intr):          # (a row's walk can visit the whole tree)
             return -2
@@ -465,6 +483,8 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     d.y = &yv[0] if m else NULL
     d.weight = &wv[0] if m else NULL
     d.m = m
+    d.n_cont = cv.shape[0]
+    d.by_row = NULL
     memset(&s, 0, sizeof(Scratch))
     tally[0] = tally[1] = 0
     try:
@@ -486,6 +506,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         s.seg_start = <Py_ssize_t*> take(n, sizeof(Py_ssize_t), &failed)
         s.seg_end = <Py_ssize_t*> take(n, sizeof(Py_ssize_t), &failed)
         s.per_branch = <Py_ssize_t*> take(widest, sizeof(Py_ssize_t), &failed)
+        d.by_row = <double*> take(m * d.n_cont, sizeof(double), &failed)
         if failed:
             raise MemoryError("c45: out of memory for the soft thresholds' bounds")
         memset(&intr, 0, sizeof(Interrupt))
@@ -507,6 +528,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         free(s.items); free(s.items_tmp); free(s.wrong1); free(s.wrong2); free(s.w)
         free(s.errors); free(s.u); free(s.sums); free(s.stack_w); free(s.stack_node)
         free(s.seg_node); free(s.seg_start); free(s.seg_end); free(s.per_branch)
+        free(d.by_row)
     if status == -2 or intr.stop:
         raise_interrupt()
     if counts is not None:
