@@ -57,6 +57,7 @@ cdef double BELOW = 1e-6
 
 cdef enum:
     POLL_MOVES = 1 << 18        # sorted values moved between two looks
+    RUN = 16                    # the merge sort's runs, sorted by insertion
 
 ctypedef fused real:            # the arithmetic's precision: float32 or float64
     float
@@ -193,23 +194,33 @@ cdef Py_ssize_t class_from(const TreeView* t, const Rows* d, Py_ssize_t start,
 cdef bint sort_items(Item* a, Item* tmp, Py_ssize_t n, Interrupt* intr) noexcept nogil:
     """Sort a[:n] by value, equal values in their order (a stable merge sort:
     -0.0 equal to 0.0, as numpy's stable argsort). False when interrupted."""
-    cdef Py_ssize_t width = 1, lo, mid, hi, i, j, o, moved = 0
+    cdef Py_ssize_t width = RUN, lo, mid, hi, i, j, o, moved = 0
     cdef Item* src = a
     cdef Item* dst = tmp
     cdef Item* s
+    cdef Item x
+    cdef bint right
+    lo = 0
+    while lo < n:                       # runs sorted by insertion first
+        for i in range(lo + 1, min(lo + RUN, n)):
+            x = a[i]
+            j = i
+            while j > lo and x.v < a[j - 1].v:
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = x
+        lo += RUN
     while width < n:
         lo = 0
         while lo < n:
             mid = min(lo + width, n)
             hi = min(lo + 2 * width, n)
             i, j, o = lo, mid, lo
-            while i < mid and j < hi:
-                if src[j].v < src[i].v:
-                    dst[o] = src[j]
-                    j += 1
-                else:
-                    dst[o] = src[i]
-                    i += 1
+            while i < mid and j < hi:   # without a branch on the values' order
+                right = src[j].v < src[i].v
+                dst[o] = src[i + right * (j - i)]
+                j += right
+                i += 1 - right
                 o += 1
             while i < mid:
                 dst[o] = src[i]
