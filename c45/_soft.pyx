@@ -320,7 +320,7 @@ cdef struct Scratch:            # the pass's buffers, m rows or node_count nodes
     Py_ssize_t* rows            # the rows of the nodes still to visit, by segment
     Py_ssize_t* moved           # a segment's rows handed to the children
     int32_t* branch             # each row's branch at the current node
-    int32_t* true_class         # each row's class from the root
+    int32_t* root_class         # each row's class from the root
     Item* items
     Item* items_tmp
     char* wrong1
@@ -341,18 +341,18 @@ cdef int tree_pass(const TreeView* t, Rows* d, Py_ssize_t node_count, real* sums
                    real* stack_w, real* errors, real* u, Scratch* s, double* lower,
                    double* upper, int64_t* counts, Interrupt* intr) noexcept nogil:
     """The bounds of every continuous test of t (NaN elsewhere, as given):
-    0 done, -2 interrupted. counts: [node visits of the walks, cases of the
-    continuous tests]."""
+    0 done, -2 interrupted. counts: [nodes visited by the rows (handed down and
+    classified), cases of the continuous tests]."""
     cdef Py_ssize_t m = d.m, r, i, nd, start, end, first, nc, b, n_cases, top, pos
     cdef int br
-    cdef char right, other
+    cdef char wrong_own, wrong_other
     cdef int64_t* visits = &counts[0]
     if not fill_by_row(d, intr):
         return -2
     for r in range(m):                  # each row's class from the root
         if interrupted(intr):          # (a row's walk can visit the whole tree)
             return -2
-        s.true_class[r] = <int32_t> class_from(t, d, 0, r, sums, s.stack_node,
+        s.root_class[r] = <int32_t> class_from(t, d, 0, r, sums, s.stack_node,
                                                stack_w, visits)
         s.rows[r] = r
     top = 1
@@ -381,11 +381,11 @@ cdef int tree_pass(const TreeView* t, Rows* d, Py_ssize_t node_count, real* sums
             s.items[n_cases].v = value_of(d, t.feature[nd], r)
             s.items[n_cases].i = n_cases
             s.w[n_cases] = d.weight[r]
-            right = d.y[r] != s.true_class[r]
-            other = d.y[r] != class_from(t, d, first + 2 - br, r, sums, s.stack_node,
-                                         stack_w, visits)
-            s.wrong1[n_cases] = right if br == 1 else other
-            s.wrong2[n_cases] = other if br == 1 else right
+            wrong_own = d.y[r] != s.root_class[r]
+            wrong_other = d.y[r] != class_from(t, d, first + 2 - br, r, sums,
+                                               s.stack_node, stack_w, visits)
+            s.wrong1[n_cases] = wrong_own if br == 1 else wrong_other
+            s.wrong2[n_cases] = wrong_other if br == 1 else wrong_own
             n_cases += 1
         if t.kind[nd] == CONTINUOUS:
             counts[1] += n_cases
@@ -433,8 +433,8 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     (n_disc, m) as encoded for growing, col: each feature's row in them; y the
     class indices, weight the case weights). With rank (uint32, as cont), each
     row of cont is sorted and rank[c, r] is row r's place in row c (float64's
-    tables). counts, a dict, gets "visits" (the nodes the walks visited) and
-    "cases" (of all the continuous tests)."""
+    tables). counts, a dict, gets "visits" (the nodes visited by the rows,
+    handed down and classified) and "cases" (of all the continuous tests)."""
     cdef Py_ssize_t n = tree.node_count, k = tree.n_classes, m = len(y), j, widest = 3
     cdef Py_ssize_t n_tests = 0
     lower = np.empty(n)             # NaN but at the continuous tests (np.full's
@@ -502,7 +502,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         s.rows = <Py_ssize_t*> take(m, sizeof(Py_ssize_t), &failed)
         s.moved = <Py_ssize_t*> take(m, sizeof(Py_ssize_t), &failed)
         s.branch = <int32_t*> take(m, sizeof(int32_t), &failed)
-        s.true_class = <int32_t*> take(m, sizeof(int32_t), &failed)
+        s.root_class = <int32_t*> take(m, sizeof(int32_t), &failed)
         s.items = <Item*> take(m, sizeof(Item), &failed)
         s.items_tmp = <Item*> take(m, sizeof(Item), &failed)
         s.wrong1 = <char*> take(m, 1, &failed)
@@ -535,7 +535,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         finally:
             interrupt_end(&intr)
     finally:
-        free(s.rows); free(s.moved); free(s.branch); free(s.true_class)
+        free(s.rows); free(s.moved); free(s.branch); free(s.root_class)
         free(s.items); free(s.items_tmp); free(s.wrong1); free(s.wrong2); free(s.w)
         free(s.errors); free(s.u); free(s.sums); free(s.stack_w); free(s.stack_node)
         free(s.seg_node); free(s.seg_start); free(s.seg_end); free(s.per_branch)
