@@ -323,7 +323,7 @@ def test_deep_chain_bounds_visit_each_case_a_few_times():
     """The bounds' work is linear in the (test, case) pairs: each case of a test
     is classified down both branches by walks that do not start again from the
     test (the numpy version classified each test's cases through its whole
-    subtree: some depth**3 / 6 node visits on a chain, 16.5 s at 1,000 levels)."""
+    subtree: some depth**3 / 6 node visits on a chain)."""
     from c45._soft import soft_bounds
     depth = 3000
     tree, data = _chain(depth)
