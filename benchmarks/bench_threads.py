@@ -232,6 +232,7 @@ def busy_calls(c45, X, y):
     grown = C45Classifier(pruning=None).fit(Xn, y)
     fitted = C45Classifier().fit(Xn, y)
     kept = C45Classifier(keep_training_data=True).fit(X, y)
+    soft = C45Classifier(soft_thresholds=True).fit(X, y)
     rules = C45RulesClassifier().fit(Xr, yr)
     model = c45.to_json(kept)
     sk = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2).fit(X, y)
@@ -241,6 +242,7 @@ def busy_calls(c45, X, y):
         "c45 fit, 5% unknown": lambda: C45Classifier().fit(Xn, y),
         "c45 fit, float32": lambda: C45Classifier(precision="float32").fit(X, y),
         "c45 fit, pruning=None": lambda: C45Classifier(pruning=None).fit(X, y),
+        "c45 fit, soft_thresholds": lambda: C45Classifier(soft_thresholds=True).fit(X, y),
         "c45 fit, reduced_error": lambda: C45Classifier(
             pruning="reduced_error", random_state=0).fit(X, y),
         "c45 fit, cost_complexity": lambda: C45Classifier(
@@ -253,6 +255,7 @@ def busy_calls(c45, X, y):
         "c45 predict": lambda: kept.predict(X),
         "c45 predict_proba": lambda: kept.predict_proba(X),
         "c45 predict_proba, 5% unknown": lambda: fitted.predict_proba(Xn),
+        "c45 predict_proba, soft_thresholds": lambda: soft.predict_proba(X),
         "c45 predict_log_proba": lambda: kept.predict_log_proba(X),
         "c45 apply": lambda: kept.apply(X),
         "c45 decision_path": lambda: kept.decision_path(X),

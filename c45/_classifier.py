@@ -13,8 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
 from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
-                         n_rows, plain_rows, rank_tables, refuse_masked, value_orders,
-                         values_in_row_order)
+                         n_rows, plain_rows, rank_tables, refuse_masked, value_orders)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -640,12 +639,12 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         if not self.soft_thresholds:
             return tree
         from c45._soft import soft_bounds
-        cont = data.cont
-        if not data.f32:        # float64 keeps each column sorted, with its ranks
-            cont = (values_in_row_order(data.sorted_value, data.rank) if data.n_cases
-                    and np.asarray(data.rank).size else np.zeros((0, data.n_cases)))
+        # float64 keeps each column sorted, with its ranks (read as they are: a
+        # copy in row order would cost a gather per column)
+        cont, rank = ((data.cont, None) if data.f32
+                      else (np.asarray(data.sorted_value), np.asarray(data.rank)))
         lower, upper = soft_bounds(tree, cont, data.codes, data.col, data.y,
-                                   data.init_weight, self.precision == "float32")
+                                   data.init_weight, self.precision == "float32", rank)
         return tree.with_soft_bounds(lower, upper)
 
     def _hold_out(self, X, y, sample_weight):

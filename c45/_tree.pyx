@@ -217,7 +217,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
 from c45._tree_checks import (FIELDS, DTYPES, MAX_TREE_NODES, as_field,
                               check_tree_arrays, check_soft_bounds, tree_error)
 
-# Optional fields: a tree with soft thresholds (c45/_soft.py) has both, others none.
+# Optional fields: a tree with soft thresholds (c45/_soft.pyx) has both, others none.
 SOFT_FIELDS = ("lower", "upper")
 
 
@@ -275,7 +275,8 @@ class Tree:
         self._set(arrays, n_values, False)
         return self
 
-    def _set(self, given, n_values, copy):
+    def _set(self, given, n_values, copy, checked=False):
+        # checked: the fields are another Tree's (checked when it was made).
         kind = as_field("kind", np.int8, given["kind"], copy)
         if given.get("map_offset") is None:
             given["map_offset"] = np.full(kind.shape[:1], -1, dtype=np.int64)
@@ -286,7 +287,8 @@ class Tree:
                   for name, dtype in zip(FIELDS, DTYPES)}
         if n_values is not None:        # copied: the caller's (a schema's) stays its own
             n_values = as_field("n_values", np.int32, n_values)
-        check_tree_arrays(arrays, n_values)
+        if not checked:
+            check_tree_arrays(arrays, n_values)
         if (given.get("lower") is None) != (given.get("upper") is None):
             raise tree_error("a tree with soft thresholds needs both lower and upper")
         if given.get("lower") is not None:
@@ -363,9 +365,15 @@ class Tree:
         return (Tree, args)
 
     def with_soft_bounds(self, lower, upper):
-        """This tree with soft thresholds' bounds (a new Tree: trees are read-only)."""
-        return Tree(*(getattr(self, f) for f in self._fields), n_values=self.n_values,
-                    lower=lower, upper=upper)
+        """This tree with soft thresholds' bounds (a new Tree: trees are read-only),
+        sharing this tree's arrays and taking lower and upper as they are (the
+        caller made them for it), checked all the same."""
+        tree = Tree.__new__(Tree)
+        # This tree's arrays passed check_tree_arrays when it was made (and are
+        # read-only): only the bounds are new.
+        tree._set(dict({f: getattr(self, f) for f in self._fields}, lower=lower,
+                       upper=upper), self.n_values, False, checked=True)
+        return tree
 
     def __repr__(self):
         return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"
@@ -780,7 +788,7 @@ cdef struct TreeView:
     const double* weight
     const int64_t* map_offset
     const int32_t* value_map
-    const double* lower       # soft thresholds' bounds (c45/_soft.py); NULL: none
+    const double* lower       # soft thresholds' bounds (c45/_soft.pyx); NULL: none
     const double* upper
 
 

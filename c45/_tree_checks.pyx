@@ -310,7 +310,7 @@ def check_tree_arrays(a, n_values=None):
 
 
 # ---------------------------------------------------------------------------
-# Soft thresholds' bounds (c45/_soft.py): optional per-node fields of a Tree.
+# Soft thresholds' bounds (c45/_soft.pyx): optional per-node fields of a Tree.
 
 cdef Py_ssize_t bounds_failure(const signed char[::1] kind, const double[::1] threshold,
                                const double[::1] lower, const double[::1] upper,

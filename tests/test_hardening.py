@@ -983,7 +983,7 @@ elif mode == "labels":
     ys = np.array(["no", "yes", "maybe"])[rng.integers(0, 3, 12_000_000)]
     work = lambda: encode_target(ys, len(ys))
 elif mode in ("predict", "predict2", "apply", "route", "proba_few", "proba_few2",
-              "apply_few"):
+              "apply_few", "soft_pass"):
     # A complete binary tree of 2^18 - 1 nodes on feature 0: a row whose feature 0
     # is unknown visits every node.
     from c45._tree import Tree
@@ -1015,7 +1015,13 @@ elif mode in ("predict", "predict2", "apply", "route", "proba_few", "proba_few2"
             # blocks of rows), each visiting every node: seconds a call
             "proba_few": lambda: clf.predict_proba(Xp[:4000]),
             "proba_few2": lambda: clf.set_params(n_jobs=2).predict_proba(Xp[:4000]),
-            "apply_few": lambda: clf.apply(Xp[:4000])}[mode]
+            "apply_few": lambda: clf.apply(Xp[:4000]),
+            # soft thresholds' bounds: each row's class from the root
+            "soft_pass": lambda: soft_bounds(
+                clf.tree_, np.ascontiguousarray(Xp.T), np.zeros((1, len(Xp)), np.int32),
+                np.arange(8, dtype=np.int32), y.astype(np.int32), np.ones(len(Xp)),
+                False)}[mode]
+    from c45._soft import soft_bounds
 elif mode == "soft_bounds":
     # A soft threshold's bounds on 6 million cases: sorted once (numpy's sort
     # could not be interrupted: 0.6-1.8 s measured on 10 million)
@@ -1059,6 +1065,7 @@ except KeyboardInterrupt:
     ("labels", 1000, 1.0),                  # encoding 12 million string labels
     ("prune2", 300_000, 0.5),               # pessimistic pruning on 2 threads
     ("soft_bounds", 1000, 0.1),             # soft thresholds' sort of a column
+    ("soft_pass", 100_000, 1.0),            # their walks: every row visits 262,143 nodes
 ])
 def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     """SIGINT at `at` seconds into work repeated until it comes ends in

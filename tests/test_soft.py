@@ -199,7 +199,7 @@ def _bounds_case_by_case(values, wrong1, wrong2, w, threshold, rnd):
     """The bounds by Release 8's loops, a Python step per case (what _bounds
     computes with numpy's sequential accumulations)."""
     import math
-    from c45._soft import BELOW_TOLERANCE, _between
+    from soft_oracle import BELOW_TOLERANCE, _between
     order = np.argsort(values, kind="stable")
     values, wrong1, wrong2, w = values[order], wrong1[order], wrong2[order], w[order]
     distinct, first = np.unique(values, return_index=True)
@@ -248,3 +248,101 @@ def test_bounds_equal_release_8s_case_by_case_sums():
             x = v.astype(np.float32).astype(float) if rnd is np.float32 else v
             assert _bounds(x, wrong1, wrong2, w, threshold, rnd) == \
                 _bounds_case_by_case(x, wrong1, wrong2, w, threshold, rnd)
+
+
+def _cases(n_rows, seed):
+    """Rows with unknown values, categories and weights, a few classes."""
+    rng = np.random.default_rng(seed)
+    cont = rng.normal(size=(n_rows, 2)).round(int(rng.integers(0, 3)))
+    cont[rng.random(cont.shape) < 0.1] = np.nan
+    cat = rng.integers(0, 5, size=(n_rows, 1)).astype(float)
+    cat[rng.random(n_rows) < 0.1] = np.nan
+    y = ((np.nan_to_num(cont[:, 0]) + rng.normal(0, 1, n_rows) > 0).astype(int)
+         + (cat[:, 0] == 2) + (rng.random(n_rows) < 0.1))
+    w = rng.random(n_rows) * rng.choice([1.0, 5.0]) if seed % 2 else None
+    return np.hstack([cont, cat]), y, w
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_bounds_equal_the_numpy_reference_bit_for_bit(seed, precision, monkeypatch):
+    """The compiled pass against tests/soft_oracle.py (the numpy implementation it
+    replaced), on trees with unknown values below and above the tests,
+    categories (subset tests with seed 1, 4) and case weights."""
+    import c45._soft
+    import soft_oracle
+    from c45._encode import values_in_row_order
+    compiled = c45._soft.soft_bounds
+    seen = []
+
+    def both(tree, cont, codes, col, y, weight, f32, rank=None):
+        got = compiled(tree, cont, codes, col, y, weight, f32, rank)
+        if rank is not None:        # float64's tables: the reference reads rows
+            cont = values_in_row_order(cont, rank[:len(cont)])
+        want = soft_oracle.soft_bounds(tree, cont, codes, col, y, weight, f32)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.view(np.int64), w.view(np.int64))
+        seen.append(int((tree.kind == 2).sum()))
+        return got
+
+    monkeypatch.setattr(c45._soft, "soft_bounds", both)
+    X, y, w = _cases(400, seed)
+    C45Classifier(soft_thresholds=True, precision=precision, categorical_features=[2],
+                  subset_splits=seed % 3 == 1, min_samples_leaf=1 + seed % 3,
+                  pruning=None if seed == 5 else "pessimistic").fit(X, y, sample_weight=w)
+    assert seen and seen[0] >= 2
+
+
+def _chain(depth):
+    """A hand-made chain of `depth` tests on feature 0 (test j: x <= j + 0.5, a
+    leaf for row j, else the next test) and its rows x = 0 .. depth, classes
+    alternating; its nodes in the order a fit stores them (children after their
+    parent)."""
+    nn = 2 * depth + 1
+    test = np.zeros(nn, bool)
+    test[0:2 * depth:2] = True
+    rows = np.arange(depth + 1)
+    y = (rows % 2).astype(np.int32)
+    leaf_row = np.where(test, -1, np.r_[np.arange(depth), depth][np.arange(nn) // 2])
+    value = np.zeros((nn, 2))
+    leaves = np.flatnonzero(~test)
+    value[leaves, y[leaf_row[leaves]]] = 1.0
+    for i in range(2 * depth - 2, -1, -2):             # a test's: its children's sums
+        value[i] = value[i + 1] + value[i + 2]
+    tree = Tree(np.where(test, 2, 0), np.where(test, 0, -1),
+                np.where(test, np.arange(nn) + 1, -1), np.where(test, 2, 0),
+                value.argmax(axis=1).astype(np.int32),
+                np.where(test, np.arange(nn) // 2 + 0.5, np.nan), value.sum(axis=1),
+                np.zeros(nn), value, n_values=np.zeros(1, np.int32))
+    cont = rows[None, :].astype(np.float64)
+    return tree, (cont, np.zeros((1, depth + 1), np.int32), np.zeros(1, np.int32), y,
+                  np.ones(depth + 1))
+
+
+def test_deep_chain_bounds_visit_each_case_a_few_times():
+    """The bounds' work is linear in the (test, case) pairs: each case of a test
+    is classified down both branches by walks that do not start again from the
+    test (the numpy version classified each test's cases through its whole
+    subtree: some depth**3 / 6 node visits on a chain)."""
+    from c45._soft import soft_bounds
+    depth = 3000
+    tree, data = _chain(depth)
+    counts = {}
+    lower, upper = soft_bounds(tree, *data, False, counts=counts)
+    # test j is reached by rows j .. depth
+    assert counts["cases"] == sum(depth - j + 1 for j in range(depth))
+    assert counts["visits"] <= 4 * counts["cases"]
+    tests = tree.kind == 2
+    assert np.all(lower[tests] <= tree.threshold[tests])
+    assert np.all(upper[tests] >= tree.threshold[tests])
+
+
+@pytest.mark.parametrize("f32", [False, True])
+def test_chain_bounds_equal_the_numpy_reference(f32):
+    import soft_oracle
+    from c45._soft import soft_bounds
+    tree, data = _chain(150)
+    got = soft_bounds(tree, *data, f32)
+    want = soft_oracle.soft_bounds(tree, *data, f32)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.view(np.int64), w.view(np.int64))

@@ -1,33 +1,7 @@
-"""Soft thresholds (C4.5 Release 8's ``-p``): the bounds of each continuous test.
-
-After pruning, Release 8 runs the training cases through each continuous test of
-the final tree and gives the test a lower and an upper bound around its
-threshold, where moving the threshold would cost more than one standard error
-of extra training errors. Measured on R8's own output (300 problems, with and
-without ``-s``), not taken from its source:
-
-* the cases that reach a test are those whose values down from the root are
-  known at every test on the way (a case with an unknown value at a test above
-  reaches none of its branches: no fractional cases here);
-* of those, the ones whose value of the tested feature is known count: for each
-  the node notes whether the tree would misclassify it sent down branch 1 and
-  sent down branch 2 (classified from that child as the tree classifies, unknown
-  values below shared out by weight);
-* ``base``, the errors at the threshold (a value counts as below it when
-  ``v <= threshold + 1e-6``), ``n`` the cases, ``se = sqrt((base + 0.5)
-  (n - base + 0.5) / (n + 1))`` (the square root's argument in double) and
-  ``limit = base + se``;
-* with the threshold moved to each distinct value ``u`` (cases ``<= u`` down
-  branch 1), the errors ``E(u)``. The lower bound is where ``E`` last falls to
-  ``limit`` or below coming up from the smallest value (linear between two
-  neighbouring values; the smallest value when ``E`` never exceeds ``limit``
-  below the threshold), the upper bound where ``E`` last rises above ``limit``
-  going up (linear between neighbours; the largest value if it never does);
-  neither crosses the threshold (lower <= threshold <= upper).
-
-The arithmetic is binary32 with ``precision="float32"`` (Release 8's printed
-bounds, digit for digit) and double with float64. Case weights (sample_weight)
-weigh the counts; Release 8's cases all weigh 1.
+"""The soft thresholds' bounds in Python over numpy: the reference that c45/_soft.pyx's
+compiled pass is compared with, bit for bit (it was the package's implementation;
+c45/_soft.pyx's docstring describes the rule). Slow on deep trees: each
+continuous test classifies its cases again through its whole subtree.
 """
 import math
 
