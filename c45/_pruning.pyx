@@ -9,7 +9,7 @@ few hundred nodes) hands the GIL over and waits a switch interval to get it
 back, so the passes over nodes are compiled loops: those of one pass over the
 nodes keep the GIL (a few microseconds per thousand nodes), the pruning path's
 pass per alpha runs without it. Sums are numpy's own (its pairwise summation,
-`pairwise`), and the logarithms numpy's np.log2, so that every number is the
+c45/_sums.pxd), and the logarithms numpy's np.log2, so that every number is the
 one numpy's array arithmetic gave.
 """
 
@@ -20,39 +20,11 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport LEAF, Interrupt
+from c45._sums cimport pairwise
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._tree import LEAF_KIND, SUBSET_KIND, Tree
 
 cnp.import_array()
-
-
-cdef double pairwise(const double* a, Py_ssize_t n) noexcept nogil:
-    """a[0] + ... + a[n-1] as numpy's sum of a float64 array (or of each row of a
-    C-contiguous matrix) adds it: its pairwise summation, runs of fewer than 8
-    in order, blocks of up to 128 in 8 partial sums, longer runs halved at a
-    multiple of 8 (tests/test_variants.py checks it against np.sum)."""
-    cdef double res
-    cdef double r[8]
-    cdef Py_ssize_t i, j, end, half
-    if n < 8:
-        res = copysign(0.0, -1.0)
-        for i in range(n):
-            res += a[i]
-        return res
-    if n <= 128:
-        for j in range(8):
-            r[j] = a[j]
-        end = n - n % 8
-        for i in range(8, end, 8):
-            for j in range(8):
-                r[j] += a[i + j]
-        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for i in range(end, n):
-            res += a[i]
-        return res
-    half = n // 2
-    half -= half % 8
-    return pairwise(a, half) + pairwise(a + half, n - half)
 
 
 def pairwise_sum(values):
