@@ -6,6 +6,7 @@ from collections import namedtuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import accuracy_score
 from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
@@ -227,6 +228,41 @@ class ClassCounts:
         return 1
 
 
+class Accuracy:
+    """score as scikit-learn's classifiers have it (accuracy_score of predict),
+    the same number, counted in one compiled pass where y and sample_weight are
+    plain arrays that accuracy_score takes as they are (both estimators):
+    accuracy_score makes a dozen numpy calls, each a GIL release that costs a
+    switch interval beside a busy Python thread. Any other y or weights (and
+    every refusal) go to accuracy_score itself."""
+
+    def score(self, X, y, sample_weight=None):
+        """The mean accuracy of ``predict(X)`` against ``y``, weighted by
+        ``sample_weight``: scikit-learn's ``accuracy_score``."""
+        pred = self.predict(X)
+        got = _plain_accuracy(y, pred, sample_weight)
+        if got is None:
+            return accuracy_score(y, pred, sample_weight=sample_weight)
+        return got
+
+
+def _plain_accuracy(y, pred, sample_weight):
+    """accuracy_score(y, pred, sample_weight=sample_weight) where y is a 1-D
+    array of pred's dtype (integers, booleans or strings: a binary or multiclass
+    target as it is) and sample_weight None or a C-contiguous float64 array of
+    one finite weight per row, not summing to 0; None otherwise."""
+    if not (type(y) is np.ndarray and type(pred) is np.ndarray and y.ndim == 1
+            and pred.ndim == 1 and y.dtype == pred.dtype and y.dtype.kind in "biuU"
+            and 0 < len(y) == len(pred)):
+        return None
+    if sample_weight is not None and not (
+            type(sample_weight) is np.ndarray and sample_weight.dtype == np.float64
+            and sample_weight.ndim == 1 and len(sample_weight) == len(y)
+            and sample_weight.flags.c_contiguous):
+        return None
+    return _bulk.accuracy(np.ascontiguousarray(y == pred).view(np.uint8), sample_weight)
+
+
 class InputTags:
     """What both estimators take, told to scikit-learn: unknown values (NaN/None,
     C4.5's unknowns), categorical and string features. In both of its protocols:
@@ -244,7 +280,7 @@ class InputTags:
         return {"allow_nan": True, "X_types": ["2darray", "categorical", "string"]}
 
 
-class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
+class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.Parameters,
                     BaseEstimator, parameters=_params.CLASSIFIER):
     """Quinlan's C4.5 Release 8 decision tree.
 
@@ -623,7 +659,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         # Every class keeps a case to grow on (classes_ is every class of y, as
         # scikit-learn has it): an unstratified split may hold out a small
         # class whole; one of its cases goes back.
-        absent = np.setdiff1d(codes, codes[grow_idx])
+        absent = _bulk.classes_left_out(codes, grow_idx.astype(np.int64, copy=False))
         if absent.size:
             back = np.array([val_idx[codes[val_idx] == c][0] for c in absent])
             grow_idx = np.concatenate([grow_idx, back])
