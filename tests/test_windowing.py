@@ -174,6 +174,23 @@ def test_bad_windowing_parameters_are_refused(name, value):
         C45Classifier(**params).fit(X, y)
 
 
+def test_trials_have_an_upper_bound(capsys):
+    """A count of trials far beyond any use (each keeps its trees) is refused at
+    once, by the estimator and by -t, rather than run until stopped."""
+    from c45 import cli
+    from c45._params import MAX_TRIALS
+    X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
+    for trials in (MAX_TRIALS + 1, 10 ** 20):
+        with pytest.raises(ValueError, match=f"trials must be at most {MAX_TRIALS:,}"):
+            C45Classifier(trials=trials).fit(X, y)
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["fit", "-f", "golf", "-t", str(trials)])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument -t: at most {MAX_TRIALS:,} trials" in err, err
+    C45Classifier(trials=2).set_params(trials=MAX_TRIALS)._check_params()   # the bound
+
+
 def test_windowing_refuses_what_release_8_has_no_meaning_for():
     X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
     with pytest.raises(ValueError, match="takes no sample_weight or class_weight"):
