@@ -756,10 +756,14 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         need no training data, unless ``soft_thresholds=True``: the pruned
         tree's bounds are computed on them."""
         check_is_fitted(self, "tree_")
-        if getattr(self, "trials_", None) is not None:
-            raise ValueError("this model's trees were chosen among its windowing trials "
-                             "by their pessimistic pruning: prune() cannot prune them "
-                             "again; refit with the new parameters instead")
+        # A model loaded from a model file has no trials_ (the file keeps the
+        # final trees and the parameters), but its trials parameter says the
+        # same: refused alike.
+        if getattr(self, "trials_", None) is not None or self.trials is not None:
+            raise ValueError(f"this model's trees were chosen among its windowing trials "
+                             f"(trials={self.trials!r}) by their pessimistic pruning: "
+                             f"prune() cannot prune them again; refit with the new "
+                             f"parameters instead")
         unknown = set(params) - set(_PRUNE_PARAMS)
         if unknown:
             raise ValueError(f"prune() accepts only {list(_PRUNE_PARAMS)}; {sorted(unknown)} "

@@ -226,6 +226,33 @@ def test_keep_training_data_with_trials_warns_and_keeps_nothing():
         assert C45Classifier(keep_training_data=True).fit(X, y)._train is not None
 
 
+@pytest.mark.parametrize("pruning", ["cost_complexity", "reduced_error", None,
+                                     "pessimistic"])
+def test_a_windowed_model_refuses_prune_loaded_or_not(pruning):
+    """A model file keeps the final trees and the parameters, not trials_: the
+    loaded model refuses prune() as the fitted one does, whatever the pruning
+    (cost-complexity was applied to the loaded model's grown tree)."""
+    rng = np.random.default_rng(4)
+    X = rng.random((300, 3))
+    y = (X[:, 0] + 0.3 * rng.random(300) > 0.6).astype(int)
+    clf = C45Classifier(trials=2).fit(X, y)
+    back = from_json(to_json(clf))
+    assert back.trials == 2 and back.trials_ is None
+    extra = dict(X_val=X, y_val=y) if pruning == "reduced_error" else {}
+    data = (X, y) if pruning == "pessimistic" else ()
+    for model in (clf, back, pickle.loads(pickle.dumps(clf))):
+        tree = model.tree_
+        with pytest.raises(ValueError, match=r"windowing trials \(trials=2\).*prune\(\) "
+                           "cannot prune them again"):
+            model.prune(*data, pruning=pruning, **extra)
+        assert model.tree_ is tree and model.pruning == "pessimistic"
+    # Set on a model fitted without windowing, trials asks for trees prune() cannot
+    # make: refused too (fit would window).
+    plain = C45Classifier().fit(X, y).set_params(trials=2)
+    with pytest.raises(ValueError, match="windowing trials"):
+        plain.prune(pruning="cost_complexity")
+
+
 def test_cost_complexity_path_of_a_windowed_model_says_why_not():
     # It refitted with pruning=None and failed with "trials ... needs
     # pruning='pessimistic', got pruning=None", a pruning the user never set.
