@@ -601,6 +601,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                       if self.pruning == "reduced_error" and X_val is not None else None)
         pessimistic = self.pruning == "pessimistic"
         fitted["trials_"] = fitted["best_trial_"] = None
+        fitted["_windowed"] = self.trials is not None
         if self.trials is not None:
             # Windowing: the trees of the best trial (c45/_windowing.py).
             trials, best = _windowing.fit_trials(self, schema, data, options)
@@ -756,14 +757,15 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         need no training data, unless ``soft_thresholds=True``: the pruned
         tree's bounds are computed on them."""
         check_is_fitted(self, "tree_")
-        # A model loaded from a model file has no trials_ (the file keeps the
-        # final trees and the parameters), but its trials parameter says the
-        # same: refused alike.
-        if getattr(self, "trials_", None) is not None or self.trials is not None:
-            raise ValueError(f"this model's trees were chosen among its windowing trials "
-                             f"(trials={self.trials!r}) by their pessimistic pruning: "
-                             f"prune() cannot prune them again; refit with the new "
-                             f"parameters instead")
+        # _windowed: the trees came from windowing; a model loaded from a model
+        # file has it (from the file's trials parameter) but no trials_.
+        if getattr(self, "_windowed", False) or getattr(self, "trials_", None) is not None:
+            raise ValueError("this model's trees were chosen among its windowing trials "
+                             "by their pessimistic pruning: prune() cannot prune them "
+                             "again; refit with the new parameters instead")
+        if self.trials is not None:
+            raise ValueError(f"trials={self.trials!r} asks for windowing, which only fit "
+                             f"does: refit with the new parameters instead")
         unknown = set(params) - set(_PRUNE_PARAMS)
         if unknown:
             raise ValueError(f"prune() accepts only {list(_PRUNE_PARAMS)}; {sorted(unknown)} "

@@ -231,7 +231,8 @@ def test_keep_training_data_with_trials_warns_and_keeps_nothing():
 def test_a_windowed_model_refuses_prune_loaded_or_not(pruning):
     """A model file keeps the final trees and the parameters, not trials_: the
     loaded model refuses prune() as the fitted one does, whatever the pruning
-    (cost-complexity was applied to the loaded model's grown tree)."""
+    (it refused for other reasons, or with trials set back to None pruned the
+    best trial's grown tree with cost-complexity)."""
     rng = np.random.default_rng(4)
     X = rng.random((300, 3))
     y = (X[:, 0] + 0.3 * rng.random(300) > 0.6).astype(int)
@@ -242,14 +243,19 @@ def test_a_windowed_model_refuses_prune_loaded_or_not(pruning):
     data = (X, y) if pruning == "pessimistic" else ()
     for model in (clf, back, pickle.loads(pickle.dumps(clf))):
         tree = model.tree_
-        with pytest.raises(ValueError, match=r"windowing trials \(trials=2\).*prune\(\) "
-                           "cannot prune them again"):
+        with pytest.raises(ValueError, match=r"windowing trials by their pessimistic "
+                           r"pruning: prune\(\) cannot prune them again"):
             model.prune(*data, pruning=pruning, **extra)
         assert model.tree_ is tree and model.pruning == "pessimistic"
+        # trials set back to None: still windowing's trees
+        model.set_params(trials=None)
+        with pytest.raises(ValueError, match="windowing trials"):
+            model.prune(*data, pruning=pruning, **extra)
+        assert model.tree_ is tree
     # Set on a model fitted without windowing, trials asks for trees prune() cannot
     # make: refused too (fit would window).
     plain = C45Classifier().fit(X, y).set_params(trials=2)
-    with pytest.raises(ValueError, match="windowing trials"):
+    with pytest.raises(ValueError, match="trials=2 asks for windowing, which only fit"):
         plain.prune(pruning="cost_complexity")
 
 
