@@ -68,16 +68,17 @@ def leaf_information(tree):
     return out
 
 
-def critical_alphas(tree):
+def critical_alphas(tree, info=None):
     """For each node, the smallest alpha at which the textbook cost-complexity rule
     turns it into a leaf (inf for leaves).
 
     The rule looks at an internal node whose children are all leaves and prunes it
     when N*H(node) + alpha <= sum(N_t*H(t)) + alpha*T (T its children). Bottom-up,
     a node's children are all leaves at alpha once each internal child's critical
-    alpha is reached, so alpha(node) = max(local threshold, children's alphas)."""
-    info_arr = leaf_information(tree)
-    cdef const double[::1] info = info_arr
+    alpha is reached, so alpha(node) = max(local threshold, children's alphas).
+    info: leaf_information(tree), when the caller has it."""
+    info_arr = leaf_information(tree) if info is None else info
+    cdef const double[::1] info_v = info_arr
     cdef const signed char[::1] kind = tree.kind
     cdef const int32_t[::1] first = tree.first_child, nch = tree.n_children
     cdef Py_ssize_t n = kind.shape[0], i, c, s, nb
@@ -89,8 +90,8 @@ def critical_alphas(tree):
             alpha[i] = INFINITY
             continue
         s, nb = first[i], nch[i]
-        below = pairwise(&info[s], nb) if nb > 0 else 0.0
-        a = (info[i] - below) / (nb - 1 if nb > 2 else 1)
+        below = pairwise(&info_v[s], nb) if nb > 0 else 0.0
+        a = (info_v[i] - below) / (nb - 1 if nb > 2 else 1)
         for c in range(s, s + nb):
             if kind[c] != LEAF and alpha[c] > a:
                 a = alpha[c]
@@ -207,12 +208,12 @@ def pruning_path(tree):
     most alpha. The leaves are summed in the order the pruned tree lists them
     (rebuild's, which keeps the order of the tree's breadth-first walk), as
     numpy sums them (pairwise)."""
-    alpha_arr = critical_alphas(tree)
+    info_arr = leaf_information(tree)
+    alpha_arr = critical_alphas(tree, info_arr)
     cdef const double[::1] alpha = alpha_arr
     # The distinct alphas, clipped at 0, sorted (as np.unique sorts them).
     alphas_arr = np.array(sorted({a if a > 0 else 0.0 for a in alpha_arr.tolist()
                                   if isfinite(a)} | {0.0}), dtype=np.float64)
-    info_arr = leaf_information(tree)
     cdef const double[::1] info = info_arr
     cdef const double[::1] alphas = alphas_arr
     cdef const signed char[::1] kind = tree.kind
