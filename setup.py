@@ -41,7 +41,8 @@ else:
         link_args = ["-fopenmp", "-fsanitize=address,undefined"]
 
 modules = ["_interrupt", "_bulk", "_criterion", "_splitter", "_nodes", "_tasks", "_presorted",
-           "_tree_checks", "_tree", "_prune", "_ranks", "_grown", "_soft", "rules._match"]
+           "_tree_checks", "_tree", "_prune", "_pruning", "_ranks", "_grown", "_soft",
+           "rules._match"]
 extensions = [
     Extension(
         f"c45.{name}",

@@ -7,17 +7,20 @@ an interval to get it back. numpy releases it in nearly every call on a column
 (a cast, a comparison, an ``any``, a reduction), and a fit of 100k x 4 made some
 250 such calls. The steps of fit that touch every value run here instead, each
 giving the GIL up once: the continuous columns' copy and checks, their spans,
-the labels' codes and the digest of the training data.
+the labels' codes and the digest of the training data. Passes of a few
+operations a row keep the GIL instead (score's count of matches, the classes a
+hold-out left out): no release at all.
 """
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport isinf, isnan, floor
+from libc.math cimport isinf, isnan, isfinite, floor
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
+from c45._sums cimport pairwise
 
 cnp.import_array()
 
@@ -528,3 +531,49 @@ def weight_and_unknown_facts(const double[::1] w, const double[:, ::1] cont,
         raise_interrupt()
     return bool(whole), float(total), bool(unknown)
 
+
+
+def accuracy(const unsigned char[::1] match, weight):
+    """accuracy_score's number from match (1 where y equals the prediction) and
+    weight (None, or float64 per row): the share of matches, or as np.average
+    weighs it, the matches' weights summed over all the weights summed (numpy's
+    pairwise sums). None when a weight is not finite or they sum to 0, which
+    accuracy_score refuses. A pass of a few operations per row, with the GIL."""
+    cdef Py_ssize_t n = match.shape[0], i, count = 0
+    if weight is None:
+        for i in range(n):
+            count += match[i] != 0
+        return count / <double> n
+    cdef const double[::1] w = weight
+    if w.shape[0] != n or n == 0:
+        return None
+    products = np.empty(n, dtype=np.float64)
+    cdef double[::1] p = products
+    for i in range(n):
+        if not isfinite(w[i]):
+            return None
+        p[i] = (1.0 if match[i] else 0.0) * w[i]
+    cdef double total = pairwise(&w[0], n)
+    if total == 0.0:
+        return None
+    return pairwise(&p[0], n) / total
+
+
+def classes_left_out(const int32_t[::1] codes, const int64_t[::1] kept):
+    """np.setdiff1d(codes, codes[kept]): the classes (codes >= 0) of codes that no
+    row of kept has, ascending. A pass with the GIL: setdiff1d's sorts each
+    give it up."""
+    cdef Py_ssize_t n = codes.shape[0], i
+    cdef int32_t k = 0
+    for i in range(n):
+        if codes[i] < 0:
+            raise ValueError("c45: a negative class code")
+        k = codes[i] + 1 if codes[i] + 1 > k else k
+    cdef unsigned char[::1] seen = np.zeros(k, np.uint8)   # 1: in codes, 2: in kept
+    for i in range(n):
+        seen[codes[i]] = 1
+    for i in range(kept.shape[0]):
+        if not 0 <= kept[i] < n:
+            raise ValueError("c45: a row out of range")
+        seen[codes[kept[i]]] = 2
+    return np.array([c for c in range(k) if seen[c] == 1], dtype=np.int32)

@@ -6,6 +6,7 @@ from collections import namedtuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import accuracy_score
 from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
@@ -239,6 +240,41 @@ _SAMPLE_WEIGHT_CHECKS = _EQUIVALENCE_CHECKS + ("check_sample_weights_invariance"
     "check_classifiers_one_label_sample_weights", "check_class_weight_classifiers")
 
 
+class Accuracy:
+    """score as scikit-learn's classifiers have it (accuracy_score of predict),
+    the same number, counted in one compiled pass where y and sample_weight are
+    plain arrays that accuracy_score takes as they are (both estimators):
+    accuracy_score makes a dozen numpy calls, each a GIL release that costs a
+    switch interval beside a busy Python thread. Any other y or weights (and
+    every refusal) go to accuracy_score itself."""
+
+    def score(self, X, y, sample_weight=None):
+        """The mean accuracy of ``predict(X)`` against ``y``, weighted by
+        ``sample_weight``: scikit-learn's ``accuracy_score``."""
+        pred = self.predict(X)
+        got = _plain_accuracy(y, pred, sample_weight)
+        if got is None:
+            return accuracy_score(y, pred, sample_weight=sample_weight)
+        return got
+
+
+def _plain_accuracy(y, pred, sample_weight):
+    """accuracy_score(y, pred, sample_weight=sample_weight) where y is a 1-D
+    array of pred's dtype (integers, booleans or strings: a binary or multiclass
+    target as it is) and sample_weight None or a C-contiguous float64 array of
+    one finite weight per row, not summing to 0; None otherwise."""
+    if not (type(y) is np.ndarray and type(pred) is np.ndarray and y.ndim == 1
+            and pred.ndim == 1 and y.dtype == pred.dtype and y.dtype.kind in "biuU"
+            and 0 < len(y) == len(pred)):
+        return None
+    if sample_weight is not None and not (
+            type(sample_weight) is np.ndarray and sample_weight.dtype == np.float64
+            and sample_weight.ndim == 1 and len(sample_weight) == len(y)
+            and sample_weight.flags.c_contiguous):
+        return None
+    return _bulk.accuracy(np.ascontiguousarray(y == pred).view(np.uint8), sample_weight)
+
+
 class InputTags:
     """What both estimators take, told to scikit-learn: unknown values (NaN/None,
     C4.5's unknowns), categorical and string features. In both of its protocols:
@@ -262,7 +298,7 @@ class InputTags:
         return {}
 
 
-class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
+class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.Parameters,
                     BaseEstimator, parameters=_params.CLASSIFIER):
     """Quinlan's C4.5 Release 8 decision tree.
 
@@ -612,6 +648,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
                       if self.pruning == "reduced_error" and X_val is not None else None)
         pessimistic = self.pruning == "pessimistic"
         fitted["trials_"] = fitted["best_trial_"] = None
+        fitted["_windowed"] = self.trials is not None
         if self.trials is not None:
             # Windowing: the trees of the best trial (c45/_windowing.py).
             trials, best = _windowing.fit_trials(self, schema, data, options)
@@ -670,7 +707,7 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         # Every class keeps a case to grow on (classes_ is every class of y, as
         # scikit-learn has it): an unstratified split may hold out a small
         # class whole; one of its cases goes back.
-        absent = np.setdiff1d(codes, codes[grow_idx])
+        absent = _bulk.classes_left_out(codes, grow_idx.astype(np.int64, copy=False))
         if absent.size:
             back = np.array([val_idx[codes[val_idx] == c][0] for c in absent])
             grow_idx = np.concatenate([grow_idx, back])
@@ -767,10 +804,15 @@ class C45Classifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
         need no training data, unless ``soft_thresholds=True``: the pruned
         tree's bounds are computed on them."""
         check_is_fitted(self, "tree_")
-        if getattr(self, "trials_", None) is not None:
+        # _windowed: the trees came from windowing; a model loaded from a model
+        # file has it (from the file's trials parameter) but no trials_.
+        if getattr(self, "_windowed", False) or getattr(self, "trials_", None) is not None:
             raise ValueError("this model's trees were chosen among its windowing trials "
                              "by their pessimistic pruning: prune() cannot prune them "
                              "again; refit with the new parameters instead")
+        if self.trials is not None:
+            raise ValueError(f"trials={self.trials!r} asks for windowing, which only fit "
+                             f"does: refit with the new parameters instead")
         unknown = set(params) - set(_PRUNE_PARAMS)
         if unknown:
             raise ValueError(f"prune() accepts only {list(_PRUNE_PARAMS)}; {sorted(unknown)} "

@@ -129,14 +129,25 @@ def _rows_differ(a, b, at=None):
     return out
 
 
+cdef bint same_bytes(x, y) except -1:
+    """Whether two arrays of a Tree (C-contiguous, of their field's dtype) hold the
+    same shape, dtype and bytes: memcmp with the GIL held (numpy's comparisons
+    of a tree's arrays each give it up, a switch interval beside a busy thread)."""
+    cdef cnp.ndarray a = x, b = y
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if not (a.flags.c_contiguous and b.flags.c_contiguous):
+        return np.array_equal(_bits(a), _bits(b))
+    return a.nbytes == 0 or memcmp(cnp.PyArray_DATA(a), cnp.PyArray_DATA(b), a.nbytes) == 0
+
+
 def same_trees(a, b):
     """Whether two Trees hold the same arrays, bit for bit, and the same features."""
     if (a.n_values is None) != (b.n_values is None) or (
-            a.n_values is not None and not np.array_equal(a.n_values, b.n_values)):
+            a.n_values is not None and not same_bytes(a.n_values, b.n_values)):
         return False
     for name in FIELDS:
-        x, y = getattr(a, name), getattr(b, name)
-        if x.shape != y.shape or not np.array_equal(_bits(x), _bits(y)):
+        if not same_bytes(getattr(a, name), getattr(b, name)):
             return False
     return True
 

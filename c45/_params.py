@@ -265,6 +265,20 @@ def _count_or_none(name, value, est):
         raise ValueError(f"{name} must be None or an integer of at least 1, got {value!r}")
 
 
+# Windowing's trials each grow and keep their own trees (all held until fit
+# returns): a bound far beyond any use, so that a slip such as -t 100000000000
+# is refused at once instead of running until stopped and filling memory.
+MAX_TRIALS = 10_000
+
+
+def _trials(name, value, est):
+    """None, or a whole number from 1 to MAX_TRIALS."""
+    _count_or_none(name, value, est)
+    if value is not None and value > MAX_TRIALS:
+        raise ValueError(f"{name} must be at most {MAX_TRIALS:,} (each trial grows and "
+                         f"keeps its own trees), got {value!r}")
+
+
 def _gain(name, value, est):
     if value is not None and not finite_number(value):
         raise ValueError(f"{name} must be None or a number, got {value!r}")
@@ -305,7 +319,7 @@ SPEC = {p.name: p for p in (
     Param("max_features", None),               # max_features_count, at fit
     Param("n_jobs", None),                     # n_threads, where threads are used
     Param("keep_training_data", False),        # any truth value
-    Param("trials", None, _count_or_none),
+    Param("trials", None, _trials),
     Param("initial_window", None, _count_or_none),
     Param("window_increment", None, _count_or_none),
 )}

@@ -1047,4 +1047,7 @@ def from_json(text):
     except ValueError as exc:
         raise _corrupt(str(exc)) from None
     clf._train = clf._train_check = None
+    # The file keeps windowing's parameter, not its trials_: what prune() needs
+    # to refuse the loaded model as it refuses the fitted one.
+    clf._windowed = clf.trials is not None
     return clf

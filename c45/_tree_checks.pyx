@@ -3,10 +3,11 @@ walkers need) and the loaded model's invariants (c45/_validate_tree.py).
 
 Beside a busy Python thread each GIL release costs a switch interval, and numpy
 releases the GIL in nearly every call on a large array: a check written as numpy
-expressions released it about 45 times per tree. Here every check is a C loop in
-one nogil section. The row sums (and a model's children's weight sums) are still
-numpy's: its summation order is the one these checks always compared, so one
-numpy call each keeps the arithmetic identical.
+expressions released it about 45 times per tree. Here every check is a C loop,
+run without the GIL on trees of NOGIL_NODES nodes or more and with it below
+(such a pass takes less than a switch interval). The row sums (and a model's
+children's weight sums) are numpy's, added in numpy's order (c45/_sums.pxd): the
+sums these checks always compared.
 
 Each check runs over all nodes in turn and the first failing check reports its
 first failing node, as the checks always have: the loops run in the order of the
@@ -15,13 +16,14 @@ messages below and stop at the first failure.
 import numpy as np
 cimport numpy as cnp
 
-from libc.math cimport isfinite, fabs
+from libc.math cimport isfinite, fabs, INFINITY
 from libc.float cimport FLT_MAX
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._sums cimport pairwise, run_sum
 
 cnp.import_array()
 
@@ -33,6 +35,21 @@ DTYPES = (np.int8, np.int32, np.int32, np.int32, np.int32, np.float64,
 # The fields of another length than one entry per node (row of value per node).
 NOT_PER_NODE = ("value_map",)
 MAX_TREE_NODES = 2**31 - 2          # node and child indices are int32
+# Trees of this many nodes or more are checked without the GIL (one release).
+NOGIL_NODES = 1 << 16
+
+
+def row_sums(const double[:, ::1] value):
+    """value.sum(axis=1), the same numbers, without a numpy call."""
+    cdef Py_ssize_t i, n = value.shape[0], k = value.shape[1]
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    if k:
+        for i in range(n):
+            o[i] = pairwise(&value[i, 0], k)
+    else:
+        o[:] = 0.0
+    return out
 
 
 def tree_error(msg):
@@ -243,8 +260,7 @@ def check_tree_arrays(a, n_values=None):
         raise tree_error(f"value_map has {len(value_map)} entries")
     nv_mode = 0 if n_values is None else 1 if n_values.ndim == 1 else 2
     nv = n_values if nv_mode == 1 else np.zeros(0, np.int32)
-    with np.errstate(all="ignore"):     # refused below when they are not finite
-        sums = value.sum(axis=1)
+    sums = row_sums(value)              # refused below when they are not finite
     cdef Failure f
     f.check = OK
     f.extra = 0
@@ -256,7 +272,10 @@ def check_tree_arrays(a, n_values=None):
     cdef const int64_t[::1] ov = offset
     cdef const int32_t[::1] mv = value_map, nvv = nv
     cdef int mode = nv_mode
-    with nogil:
+    if n >= NOGIL_NODES:
+        with nogil:
+            tree_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, ov, mv, nvv, mode, &f)
+    else:
         tree_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, ov, mv, nvv, mode, &f)
     if f.check == OK:
         return
@@ -346,7 +365,10 @@ def check_soft_bounds(kind, threshold, lower, upper):
     cdef const double[::1] tv = threshold, lv = lower, uv = upper
     cdef int which = 0
     cdef Py_ssize_t i
-    with nogil:
+    if kv.shape[0] >= NOGIL_NODES:
+        with nogil:
+            i = bounds_failure(kv, tv, lv, uv, &which)
+    else:
         i = bounds_failure(kv, tv, lv, uv, &which)
     if i < 0:
         return
@@ -512,16 +534,41 @@ def child_run_starts(const signed char[::1] kind, const int32_t[::1] first):
     return starts
 
 
+def run_sums(const double[::1] a, const Py_ssize_t[::1] starts):
+    """np.add.reduceat(a, starts) for ascending starts, the same numbers, without
+    a numpy call: the sums of the runs from each start to the next (the last to
+    the end)."""
+    cdef Py_ssize_t j, m = starts.shape[0], n = a.shape[0], end
+    out = np.empty(m, dtype=np.float64)
+    cdef double[::1] o = out
+    for j in range(m):
+        end = starts[j + 1] if j + 1 < m else n
+        if not (0 <= starts[j] < end <= n):
+            raise ValueError(f"c45: run {j} of a tree's children is out of order")
+        o[j] = run_sum(&a[starts[j]], end - starts[j])
+    return out
+
+
+def first_not_binary32(const double[::1] a):
+    """The first index whose value is not a binary32 number (NaN and infinities
+    are), -1 for none."""
+    cdef Py_ssize_t i
+    cdef double x
+    for i in range(a.shape[0]):
+        x = a[i]
+        if x == x and fabs(x) != INFINITY and not_f32(x):
+            return i
+    return -1
+
+
 def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint pruned):
     """(invariant name, node, extra) of the first invariant tree breaks, or None.
     extra: sums: the node's class weight sum; children: its children's weight
     sum; subset: the 0-based branch given no category."""
     weight = tree.weight
-    with np.errstate(all="ignore"):
-        sums = tree.value.sum(axis=1)
-        starts = child_run_starts(tree.kind, tree.first_child)
-        child_sums = (np.add.reduceat(weight, starts) if len(starts)
-                      else np.zeros(0))
+    sums = row_sums(tree.value)
+    starts = child_run_starts(tree.kind, tree.first_child)
+    child_sums = run_sums(weight, starts)
     cdef Failure f
     f.check = M_OK
     f.extra = 0
@@ -534,7 +581,11 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
     cdef const int64_t[::1] ov = tree.map_offset
     cdef const int32_t[::1] mv = tree.value_map
     cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
-    with nogil:
+    if kv.shape[0] >= NOGIL_NODES:
+        with nogil:
+            model_failure(kv, fv, cv, bv, lv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
+                          f32, rtol, atol, pruned, &f)
+    else:
         model_failure(kv, fv, cv, bv, lv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
                       f32, rtol, atol, pruned, &f)
     if f.check == M_OK:

@@ -30,7 +30,7 @@ weights so small that they are subnormal numbers.
 """
 import numpy as np
 
-from c45._tree_checks import model_tree_failure
+from c45._tree_checks import first_not_binary32, model_tree_failure
 
 PRECISIONS = ("float32", "float64")
 _RTOL = {"float32": 1e-3, "float64": 1e-7}
@@ -52,11 +52,9 @@ def _check_binary32_cuts(tree, where, precision):
         "threshold", "lower", "upper")
     for name in names:
         arr = getattr(tree, name)
-        with np.errstate(over="ignore"):
-            same = np.float32(arr).astype(np.float64)
-        bad = np.flatnonzero(~((same == arr) | np.isnan(arr)))
-        if bad.size:
-            _refuse(where, name, int(bad[0]), f"is {float(arr[bad[0]])!r}, not a float32 "
+        bad = first_not_binary32(arr)
+        if bad >= 0:
+            _refuse(where, name, bad, f"is {float(arr[bad])!r}, not a float32 "
                     f"number (the model's precision is float32)")
 
 

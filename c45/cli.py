@@ -905,6 +905,16 @@ def _count(text):
     return v
 
 
+def _trials(text):
+    """-t: a whole number from 1 to the estimator's bound on trials."""
+    from c45._params import MAX_TRIALS
+    v = _count(text)
+    if v > MAX_TRIALS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_TRIALS:,} trials (each grows and "
+                                         f"keeps its own trees), got {text}")
+    return v
+
+
 def _non_negative(text):
     try:
         v = float(text)
@@ -997,7 +1007,7 @@ def _add_tree_args(p, rules=False):
                    help="threads for fitting and classifying (float64; -1: all cores; "
                         "the tree does not depend on it)")
     g = p.add_argument_group("windowing (C4.5 Release 8's -t, -w, -i)")
-    g.add_argument("-t", type=_count, default=None, metavar="TRIALS",
+    g.add_argument("-t", type=_trials, default=None, metavar="TRIALS",
                    help="grow trees on a growing window of the cases, TRIALS times, and "
                         "keep the best (default: no windowing)")
     g.add_argument("-w", type=_count, default=None, metavar="CASES",

@@ -798,3 +798,21 @@ def test_predict_maps_the_declared_classes_in_the_core(params, categories):
         core.predict_sums(clf.tree_, np.zeros((2, 1)), np.zeros((0, 1), np.int32),
                           clf._schema.col, clf._schema.n_values, False,
                           held=found.position[:-1], classes_only=True)
+
+
+def test_classes_are_ordered_as_numpys_stable_argsort():
+    """sorted_classes orders a few numbers or strings with a Python sort (a numpy
+    sort gives the GIL up): the order is np.argsort's, kind="stable", ties and
+    signed zeros included; NaN and other kinds go to numpy."""
+    from c45._encode import _stable_order
+    rng = np.random.default_rng(0)
+    cases = [rng.integers(-3, 4, 40), rng.integers(0, 3, 40).astype(np.uint8),
+             rng.integers(0, 2, 40).astype(bool), np.array([0.0, -0.0, 1.5, -0.0, 0.0]),
+             rng.choice([0.5, -2.0, 1e300, -np.inf, np.inf], 30),
+             np.array([1.0, np.nan, -1.0, np.nan]).astype(np.float32),
+             rng.choice(["b", "a", "ab", "", "B", "é", "a\x00"], 30),
+             rng.choice([b"b", b"a", b"ab", b""], 20), np.array([], dtype=np.int64),
+             np.array(["x", 1, 2.5], dtype=object)[1:],
+             np.array(["2026-01-02", "2025-01-01"], dtype="datetime64[D]")]
+    for values in cases:
+        assert np.array_equal(_stable_order(values), np.argsort(values, kind="stable")), values

@@ -2,6 +2,7 @@
 pipelines it drops into, input handling and clear errors for bad input."""
 import inspect
 import pickle
+import re
 import warnings
 
 import numpy as np
@@ -434,3 +435,52 @@ def test_dataframe_fast_path_keeps_the_checks():
         clf.predict(bad)
     with pytest.raises(ValueError, match="columns"):
         clf.predict(pd.DataFrame(X[:10], columns=names[::-1]))
+
+
+def test_score_is_accuracy_score_to_the_bit():
+    """score counts matches in one compiled pass where y and the weights are plain
+    arrays (fewer GIL releases): the number is accuracy_score's, bit for bit,
+    for every kind of y and weights, and what accuracy_score refuses is refused
+    the same way."""
+    from c45 import C45RulesClassifier
+    rng = np.random.default_rng(3)
+    X = rng.random((12_000, 3))
+    base = (X[:, 0] * 3 + rng.normal(0, 0.4, len(X))).astype(int).clip(0, 2)
+    kinds = {"int": base, "int32": base.astype(np.int32), "str": base.astype(str),
+             "bool": base > 0, "float": base.astype(float), "object": base.astype(object)}
+    weights = {"none": None, "float64": rng.random(len(X)) * 3,
+               "huge": rng.random(len(X)) * 1e300, "signed": rng.normal(size=len(X)),
+               "float32": rng.random(len(X)).astype(np.float32),
+               "int": rng.integers(0, 5, len(X)), "strided": (rng.random(2 * len(X)))[::2]}
+    for est in (C45Classifier(), C45RulesClassifier()):
+        for name, y in kinds.items():
+            est.fit(X[:3000], y[:3000])
+            for rows in (slice(0, 1), slice(0, 9), slice(0, 200), slice(None)):
+                pred = est.predict(X[rows])
+                for wname, w in weights.items():
+                    sw = None if w is None else w[rows]
+                    try:
+                        with np.errstate(all="ignore"):
+                            want = accuracy_score(y[rows], pred, sample_weight=sw)
+                    except ValueError as exc:      # y of objects: an unknown target
+                        with pytest.raises(ValueError, match=re.escape(str(exc))):
+                            est.score(X[rows], y[rows], sample_weight=sw)
+                        continue
+                    got = est.score(X[rows], y[rows], sample_weight=sw)
+                    assert type(got) is float, (name, wname)
+                    assert got == want or (np.isnan(got) and np.isnan(want)), (
+                        type(est).__name__, name, wname, rows, got, want)
+            # y of another dtype than classes_, a list, a column: as accuracy_score
+            if name != "object":
+                assert est.score(X[:50], list(y[:50])) == accuracy_score(
+                    list(y[:50]), est.predict(X[:50]))
+        est.fit(X[:3000], base[:3000])
+        from c45._classifier import _plain_accuracy     # the compiled count was used
+        assert _plain_accuracy(base, est.predict(X), weights["float64"]) is not None
+        for bad in (np.full(len(X), np.nan), np.zeros(len(X))):
+            with pytest.raises((ValueError, ZeroDivisionError)) as want:
+                accuracy_score(base, est.predict(X), sample_weight=bad)
+            with pytest.raises(want.type, match=re.escape(str(want.value)[:40])):
+                est.score(X, base, sample_weight=bad)
+        with pytest.raises(ValueError, match="continuous"):
+            est.score(X, X[:, 0])

@@ -117,13 +117,9 @@ for k, f in work.items():
 """
 
 
-def test_rules_and_pruning_paths_give_the_gil_up_a_few_times(tmp_path):
-    """Each release of the GIL costs a switch interval beside a busy Python thread.
-    Counted, not timed: the rules' passes over the cases (c45/rules/_match.pyx)
-    and the pruning path read off the grown tree give it up a few times a call,
-    where a numpy call per condition, per rule or per alpha gave it up thousands
-    of times (here rules fit 37,000 and 2,500 with subsets, predict 1,500, the
-    pruning path 7,500 on 100k x 4); C45Classifier.fit itself some 30."""
+def count_releases(tmp_path, script, n_calls):
+    """{call: GIL releases of its second call} of a RELEASES-like script, run with
+    the counter in front of Python's PyEval_SaveThread."""
     import shutil
     import subprocess
     cc = shutil.which("cc") or shutil.which("gcc")
@@ -132,15 +128,87 @@ def test_rules_and_pruning_paths_give_the_gil_up_a_few_times(tmp_path):
     lib = tmp_path / "counter.so"
     subprocess.run([cc, "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "counter.c"),
                     "-ldl"], check=True)
-    run = run_ok(RELEASES, ["RELEASES"], timeout=600, env={"LD_PRELOAD": str(lib)})
+    run = run_ok(script, ["RELEASES"], timeout=600, env={"LD_PRELOAD": str(lib)})
     print(run.stdout)
     releases = {line.split()[0]: int(line.split("RELEASES")[1])
                 for line in run.stdout.splitlines() if "RELEASES" in line}
-    assert len(releases) == 7, run.stdout
+    assert len(releases) == n_calls, run.stdout
+    return releases
+
+
+def test_rules_and_pruning_paths_give_the_gil_up_a_few_times(tmp_path):
+    """Each release of the GIL costs a switch interval beside a busy Python thread.
+    Counted, not timed: the rules' passes over the cases (c45/rules/_match.pyx)
+    and the pruning path read off the grown tree give it up a few times a call,
+    where a numpy call per condition, per rule or per alpha gave it up thousands
+    of times (here rules fit 37,000 and 2,500 with subsets, predict 1,500, the
+    pruning path 7,500 on 100k x 4); C45Classifier.fit itself some 30."""
+    releases = count_releases(tmp_path, RELEASES, 7)
     # fit: the tree's own fit (30-60) and a few per class and per round of
     # dropping rules; apply: reading string columns takes a few per column
     assert max(releases.values()) < 250, releases
     assert releases["rules-predict"] < 20 and releases["rules-apply"] < 60, releases
+
+
+
+PRUNING_RELEASES = """
+import ctypes, warnings
+import numpy as np
+import c45
+from c45 import C45Classifier, C45RulesClassifier
+counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
+rng = np.random.default_rng(0)
+# a tree of some 640 nodes: numpy gives the GIL up on arrays of 500 or more
+X = rng.random((100_000, 4)); y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1
+w = rng.random(len(y)) + 0.5
+kept = C45Classifier(keep_training_data=True).fit(X, y)
+rules = C45RulesClassifier().fit(X[:5000], y[:5000])
+model = c45.to_json(kept)
+model32 = c45.to_json(C45Classifier(precision="float32").fit(X, y))
+work = {
+    "fit": lambda: C45Classifier().fit(X, y),
+    "fit-unpruned": lambda: C45Classifier(pruning=None).fit(X, y),
+    "fit-reduced-error": lambda: C45Classifier(pruning="reduced_error",
+                                               random_state=0).fit(X, y),
+    "fit-cost-complexity": lambda: C45Classifier(pruning="cost_complexity",
+                                                 ccp_alpha=1.0).fit(X, y),
+    "prune-cost-complexity": lambda: kept.prune(pruning="cost_complexity", ccp_alpha=1.0),
+    "prune-reduced-error": lambda: kept.prune(pruning="reduced_error", X_val=X[::5],
+                                              y_val=y[::5]),
+    "ccp-path": lambda: kept.cost_complexity_pruning_path(X, y),
+    "from-json": lambda: c45.from_json(model),
+    "from-json-float32": lambda: c45.from_json(model32),
+    "score": lambda: kept.score(X, y),
+    "score-weighted": lambda: kept.score(X, y, sample_weight=w),
+    "rules-score": lambda: rules.score(X, y),
+}
+for k, f in work.items():
+    f()
+    before = counter.value
+    f()
+    print(k, "RELEASES", counter.value - before, flush=True)
+"""
+
+
+def test_pruning_loading_and_scoring_give_the_gil_up_a_few_times(tmp_path):
+    """Counted, not timed (each release costs a switch interval beside a busy
+    Python thread): cost-complexity and reduced-error pruning, the pruning path,
+    loading a model and score are compiled passes over the nodes or rows, where
+    numpy calls on a tree's arrays gave the GIL up 30-110 times a call on
+    100k x 4 (prune with cost_complexity 66, from_json 39, score 13). What
+    remains of a fit is the fit's own (reduced error: scikit-learn's stratified
+    split of the validation rows, some 30 more)."""
+    releases = count_releases(tmp_path, PRUNING_RELEASES, 12)
+    fit, unpruned = releases["fit"], releases["fit-unpruned"]
+    # here before: 87 and 63 against 22 unpruned, 89 against 28
+    assert releases["fit-cost-complexity"] <= unpruned + 6, releases
+    assert releases["ccp-path"] <= unpruned + 8, releases
+    assert releases["fit-reduced-error"] <= fit + 50, releases
+    # here before: 65, 37 and 51, 13 and 18, 16
+    for call in ("prune-cost-complexity", "prune-reduced-error", "from-json",
+                 "from-json-float32", "score", "score-weighted"):
+        assert releases[call] <= 8, (call, releases)
+    assert releases["rules-score"] <= 10, releases
 
 
 # -- the program's own signal handlers -------------------------------------------

@@ -174,6 +174,23 @@ def test_bad_windowing_parameters_are_refused(name, value):
         C45Classifier(**params).fit(X, y)
 
 
+def test_trials_have_an_upper_bound(capsys):
+    """A count of trials far beyond any use (each keeps its trees) is refused at
+    once, by the estimator and by -t, rather than run until stopped."""
+    from c45 import cli
+    from c45._params import MAX_TRIALS
+    X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
+    for trials in (MAX_TRIALS + 1, 10 ** 20):
+        with pytest.raises(ValueError, match=f"trials must be at most {MAX_TRIALS:,}"):
+            C45Classifier(trials=trials).fit(X, y)
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["fit", "-f", "golf", "-t", str(trials)])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument -t: at most {MAX_TRIALS:,} trials" in err, err
+    C45Classifier(trials=2).set_params(trials=MAX_TRIALS)._check_params()   # the bound
+
+
 def test_windowing_refuses_what_release_8_has_no_meaning_for():
     X, y = [[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]
     with pytest.raises(ValueError, match="takes no sample_weight or class_weight"):
@@ -207,6 +224,39 @@ def test_keep_training_data_with_trials_warns_and_keeps_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert C45Classifier(keep_training_data=True).fit(X, y)._train is not None
+
+
+@pytest.mark.parametrize("pruning", ["cost_complexity", "reduced_error", None,
+                                     "pessimistic"])
+def test_a_windowed_model_refuses_prune_loaded_or_not(pruning):
+    """A model file keeps the final trees and the parameters, not trials_: the
+    loaded model refuses prune() as the fitted one does, whatever the pruning
+    (it refused for other reasons, or with trials set back to None pruned the
+    best trial's grown tree with cost-complexity)."""
+    rng = np.random.default_rng(4)
+    X = rng.random((300, 3))
+    y = (X[:, 0] + 0.3 * rng.random(300) > 0.6).astype(int)
+    clf = C45Classifier(trials=2).fit(X, y)
+    back = from_json(to_json(clf))
+    assert back.trials == 2 and back.trials_ is None
+    extra = dict(X_val=X, y_val=y) if pruning == "reduced_error" else {}
+    data = (X, y) if pruning == "pessimistic" else ()
+    for model in (clf, back, pickle.loads(pickle.dumps(clf))):
+        tree = model.tree_
+        with pytest.raises(ValueError, match=r"windowing trials by their pessimistic "
+                           r"pruning: prune\(\) cannot prune them again"):
+            model.prune(*data, pruning=pruning, **extra)
+        assert model.tree_ is tree and model.pruning == "pessimistic"
+        # trials set back to None: still windowing's trees
+        model.set_params(trials=None)
+        with pytest.raises(ValueError, match="windowing trials"):
+            model.prune(*data, pruning=pruning, **extra)
+        assert model.tree_ is tree
+    # Set on a model fitted without windowing, trials asks for trees prune() cannot
+    # make: refused too (fit would window).
+    plain = C45Classifier().fit(X, y).set_params(trials=2)
+    with pytest.raises(ValueError, match="trials=2 asks for windowing, which only fit"):
+        plain.prune(pruning="cost_complexity")
 
 
 def test_cost_complexity_path_of_a_windowed_model_says_why_not():

@@ -7,14 +7,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params
-from c45._classifier import C45Classifier, ClassCounts, InputTags, class_map
+from c45._classifier import Accuracy, C45Classifier, ClassCounts, InputTags, class_map
 from c45._encode import encode_predict, encode_target
 from c45.rules._builder import RuleBuilder
 from c45.rules._ruleset import firing, tally
 from c45.rules._state import checked_rules_state
 
 
-class C45RulesClassifier(InputTags, ClassCounts, ClassifierMixin, _params.Parameters,
+class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.Parameters,
                          BaseEstimator, parameters=_params.RULES):
     """C4.5 Release 8's production rules (``c4.5rules``) as a classifier.
 
