@@ -406,7 +406,10 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         upper bound around its threshold (``tree_.lower``, ``tree_.upper``), where
         moving the threshold would cost more than a standard error of extra
         training errors, and ``predict_proba`` shares a value between the bounds
-        out over both branches (see ``docs/windowing.md``, "Soft thresholds").
+        out over both branches (see ``docs/windowing.md``, "Soft thresholds"): a
+        value on the threshold itself goes half to each, so on data with few
+        distinct values the training accuracy can drop (scikit-learn's
+        ``check_classifiers_train`` fails by design).
     n_jobs : int or None, default=None
         Threads for fitting (float64 mode: the features are sorted, subtrees
         grown and the features of large nodes evaluated in parallel, and
@@ -530,6 +533,11 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             found.update(dict.fromkeys(
                 _EQUIVALENCE_CHECKS, "reduced-error pruning holds out rows at random: "
                 "a row of weight 2 is one row to draw, two copies are two"))
+        if self.soft_thresholds:
+            found["check_classifiers_train"] = (
+                "soft thresholds (Release 8's -p) send a case whose value is a test's "
+                "cut half to each branch: on the check's data, rounded to whole "
+                "numbers (the categorical tag), many rows sit on the cut")
         return found
 
     # The parameters and their checks: c45/_params.py (shared with C45RulesClassifier).

@@ -26,7 +26,7 @@ _ESTIMATORS = [C45Classifier(), C45Classifier(precision="float32"),
                C45Classifier(pruning=None, min_samples_leaf=1),
                C45Classifier(pruning="reduced_error", random_state=0),
                C45Classifier(normalize_sample_weight=True),
-               C45Classifier(trials=3)]
+               C45Classifier(trials=3), C45Classifier(soft_thresholds=True)]
 _TAKES_DECLARED = "expected_failed_checks" in inspect.signature(check_estimator).parameters
 _DECLARED = ({"expected_failed_checks": lambda est: est._xfail_checks()}
              if _TAKES_DECLARED else {})
