@@ -107,14 +107,21 @@ def test_pandas_numeric_dtypes(dtype):
     assert_same_model(C45Classifier().fit(df, y), C45Classifier().fit(ref_X, y), df, ref_X)
 
 
-@pytest.mark.parametrize("label_dtype", [np.int8, np.uint16, np.float32, bool, object, "U3"])
+@pytest.mark.parametrize("label_dtype", [np.int8, np.uint16, np.float32, bool, "U3"])
 def test_label_dtypes(label_dtype):
     X, y = small_ints()
     ref = C45Classifier().fit(X, y)
     clf = C45Classifier().fit(X, y.astype(label_dtype))
     assert_identical(clf.tree_, ref.tree_)
-    assert clf.classes_.dtype == y.astype(label_dtype).dtype or label_dtype is object
+    assert clf.classes_.dtype == y.astype(label_dtype).dtype
     np.testing.assert_array_equal(clf.predict(X), ref.predict(X).astype(label_dtype))
+
+
+def test_object_labels_of_numbers_are_refused_as_scikit_learn_refuses_them():
+    # (scikit-learn's classifiers call such a target's type "unknown")
+    X, y = small_ints()
+    with pytest.raises(ValueError, match="Unknown label type"):
+        C45Classifier().fit(X, y.astype(object))
 
 
 def layouts(X, tmp_path):
