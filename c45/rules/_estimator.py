@@ -60,7 +60,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
     annealing : bool, default=False
         c4.5rules' ``-a``: select the rules of a class of more than 10 rules by
         simulated annealing instead of the greedy search. The schedule is not
-        known to be Release 8's: on the R8 corpus 231 of 300 rulesets equal
+        known to be Release 8's: on the R8 corpus 277 of 300 rulesets equal
         R8's ``-a`` ones (see Notes).
 
     Attributes
@@ -138,13 +138,15 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
       problems of the R8 corpus (the true p-value: 66); the other one differs
       in the rule selection, not in the conditions.
 
-    * ``annealing`` (``-a``): from the empty subset, at each temperature T (1000,
-      times 0.95, while above 0.001) 100 proposals toggling the rule
-      ``int(draw * R)``, taken when they lower the cost or with probability
-      exp(-increase / T); then the greedy search's hill-climb. Release 8's
-      subsets under ``-a`` are all such local minima (no single toggle lowers
-      their cost) and draw from the same generator, but its schedule is not
-      this one.
+    * ``annealing`` (``-a``): from the empty subset at temperature T = 1000,
+      each step toggles the rule ``int(draw * R)`` of the class's R rules (a
+      draw is glibc's next ``random()`` / 2**31); a toggle that lowers the cost
+      is taken, any other when a second draw is below exp(-increase / T).
+      T is multiplied by 0.95 after each accepted toggle, and the search stops
+      after 100 rejected toggles in a row (or once T is down to 0.001); then
+      the greedy search's hill-climb. This schedule was fitted to Release 8's
+      outputs: it selects Release 8's subset in 291 of the 316 annealed classes
+      of the R8 corpus; in the other 25 Release 8's subset costs less.
 
     Subset tests print as ``att in {v1, v2}`` (one-value groups as
     ``att = v``), a layout the specification does not give.

@@ -11,9 +11,10 @@ from c45.rules import _match
 _LN2 = 0.69314718055994530942
 _EXHAUSTIVE_MAX = 10          # classes with more rules get the greedy search
 _GREEDY_TRIALS = 11           # trials t = 0..10, inclusion probability t/10
-# Simulated annealing (-a): the temperature falls from _ANNEAL_START by the factor
-# _ANNEAL_COOLING while above _ANNEAL_STOP, with _ANNEAL_TRIES proposed flips at each.
-_ANNEAL_START, _ANNEAL_COOLING, _ANNEAL_STOP, _ANNEAL_TRIES = 1000.0, 0.95, 0.001, 100
+# Simulated annealing (-a): the temperature starts at _ANNEAL_START and is multiplied
+# by _ANNEAL_COOLING after each accepted toggle; the search stops when it is no
+# longer above _ANNEAL_STOP or after _ANNEAL_REJECTIONS rejected toggles in a row.
+_ANNEAL_START, _ANNEAL_COOLING, _ANNEAL_STOP, _ANNEAL_REJECTIONS = 1000.0, 0.95, 0.001, 100
 
 
 def _r32(f32, x):
@@ -184,28 +185,31 @@ class SubsetSearch:
         return bits + self.bits[i], n_sel + 1, fires + g, fp + (g - gp), fn - gp
 
     def anneal(self, rng):
-        """Simulated annealing from the empty subset: at each temperature T (from
-        1000, times 0.95, while above 0.001) 100 proposals, each toggling the rule
-        ``int(draw * R)``; a toggle that lowers the cost is taken, another with
-        probability exp(-increase / T) (a second draw). Then the hill-climb of
-        :meth:`greedy` from where it ends, so the subset is one no single toggle
-        improves."""
+        """Simulated annealing from the empty subset at T = 1000: each proposal
+        toggles the rule ``int(draw * R)``; a toggle that lowers the cost is taken
+        without a further draw, any other when a second draw is below
+        exp(-increase / T) (always, for no increase). T is multiplied by 0.95 after
+        each accepted toggle; the search stops once T is not above 0.001 or after
+        100 rejections in a row. Then the hill-climb of :meth:`greedy` from where
+        it ends, so the subset is one no single toggle improves."""
         R = len(self.masks)
         inc = np.zeros(R, dtype=bool)
         cnt, state = self._counts(inc)
         cost = self.cost(*state)
-        temp = _ANNEAL_START
-        while temp > _ANNEAL_STOP:
-            for _ in range(_ANNEAL_TRIES):
-                i = int(rng.uniform() * R)
-                new = self._flipped(cnt, inc, state, i)
-                delta = self.cost(*new) - cost
-                if delta < 0 or rng.uniform() < math.exp(-delta / temp):
-                    cnt[self.masks[i]] += -1 if inc[i] else 1
-                    inc[i] = not inc[i]
-                    state, cost = new, cost + delta
-                    cost = self.cost(*state)
-            temp *= _ANNEAL_COOLING
+        temp, rejections = _ANNEAL_START, 0
+        while temp > _ANNEAL_STOP and rejections < _ANNEAL_REJECTIONS:
+            i = int(rng.uniform() * R)
+            new = self._flipped(cnt, inc, state, i)
+            new_cost = self.cost(*new)
+            delta = new_cost - cost
+            if delta < 0 or rng.uniform() < math.exp(-delta / temp):
+                cnt[self.masks[i]] += -1 if inc[i] else 1
+                inc[i] = not inc[i]
+                state, cost = new, new_cost
+                temp *= _ANNEAL_COOLING
+                rejections = 0
+            else:
+                rejections += 1
         while True:
             best_i, best_gain, best_new = -1, 0.0, None
             for i in range(R):
