@@ -65,6 +65,7 @@ cdef struct Work:
     Py_ssize_t phi_updates  # they change (approximate); changes since it was summed
     Py_ssize_t* left_count  # k: the unit-weight scan's left class counts,
     Py_ssize_t* all_count   # k: and the known cases' (scan_estimated)
+    Py_ssize_t* quad_count  # 4 x k: unit_class_counts' counters
     Py_ssize_t snap_cap
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
