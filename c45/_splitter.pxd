@@ -58,7 +58,14 @@ cdef struct Work:
                             # evaluated block by block, not in order)
     double* snap            # float64 lists: the scan's state at block boundaries
     double* phi             # float64 lists: 2 x k cached n*log2(n) of rows 1, 2 of freq
-    uint8_t* phi_dirty      # 2 x k: the count moved since it was cached
+    uint8_t* phi_dirty      # k: the class's counts moved since they were cached
+    int32_t* moved          # k: the classes marked in phi_dirty, n_moved of them
+    Py_ssize_t n_moved
+    double phi_sum          # the sum of the 2k cached terms, kept up to date as
+    Py_ssize_t phi_updates  # they change (approximate); changes since it was summed
+    Py_ssize_t* left_count  # k: the unit-weight scan's left class counts,
+    Py_ssize_t* all_count   # k: and the known cases' (scan_estimated)
+    Py_ssize_t* quad_count  # 4 x k: unit_class_counts' counters
     Py_ssize_t snap_cap
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms

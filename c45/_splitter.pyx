@@ -50,7 +50,12 @@ cdef int scratch_init(Work* w) noexcept nogil:
     w.cand_above = <double*> calloc(w.cand_cap, sizeof(double))
     w.cand_pos = <double*> calloc(w.cand_cap, sizeof(double))
     w.phi = <double*> calloc(2 * k, sizeof(double))
-    w.phi_dirty = <uint8_t*> calloc(2 * k, sizeof(uint8_t))
+    w.phi_dirty = <uint8_t*> calloc(k, sizeof(uint8_t))
+    w.moved = <int32_t*> calloc(k, sizeof(int32_t))
+    w.left_count = <Py_ssize_t*> calloc(k, sizeof(Py_ssize_t))
+    w.all_count = <Py_ssize_t*> calloc(k, sizeof(Py_ssize_t))
+    w.quad_count = <Py_ssize_t*> calloc(4 * k, sizeof(Py_ssize_t))
+    w.n_moved = 0
     w.snap = NULL
     w.snap_cap = 0
     if (w.freq == NULL or w.totals == NULL or w.slot == NULL or w.block_freq == NULL
@@ -58,7 +63,9 @@ cdef int scratch_init(Work* w) noexcept nogil:
             or w.trial_totals == NULL or w.rankbuf == NULL or w.ranktmp == NULL
             or w.cand_gain == NULL or w.cand_split == NULL
             or w.cand_below == NULL or w.cand_above == NULL
-            or w.cand_pos == NULL or w.phi == NULL or w.phi_dirty == NULL):
+            or w.cand_pos == NULL or w.phi == NULL or w.phi_dirty == NULL
+            or w.moved == NULL or w.left_count == NULL or w.all_count == NULL
+            or w.quad_count == NULL):
         return -1
     return 0
 
@@ -68,6 +75,8 @@ cdef void scratch_free(Work* w) noexcept nogil:
     free(w.trial_freq); free(w.trial_totals); free(w.rankbuf); free(w.ranktmp)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above)
     free(w.cand_pos); free(w.snap); free(w.phi); free(w.phi_dirty)
+    free(w.moved); free(w.left_count); free(w.all_count)
+    free(w.quad_count)
 
 
 cdef int work_init(Work* w, const Dataset* d) except -1:
@@ -528,39 +537,121 @@ cdef inline void keep_cut(Work* w, double g, double total, double below, double 
     scan.kept = j + 1
 
 
-cdef inline void list_cut(Work* w, Py_ssize_t k, double u, double low, double known,
-                          double unknown_frac, double base, double total,
-                          double below, double above, CutScan* scan) noexcept nogil:
-    """evaluate_cut for the float64 list scan, with the n*log2(n) of each class
-    count cached in w.phi (rows 1 and 2 of w.freq; w.phi_dirty marks the counts
-    moved since they were cached). The sums run over the same terms in the same
-    order as total_info's, so the gain has the same bits; only the logarithms of
-    counts that did not move are not taken again."""
-    cdef Py_ssize_t v, c, reasonable = 0
-    cdef double info = 0.0, s, t, n
+cdef inline void forget_phi(Work* w, Py_ssize_t k) noexcept nogil:
+    """The float64 list scan starts (or restarts) with no n*log2(n) cached:
+    every class counts as moved, every cached term as 0."""
+    cdef Py_ssize_t c
+    memset(w.phi, 0, 2 * k * sizeof(double))
+    for c in range(k):
+        w.phi_dirty[c] = 1
+        w.moved[c] = <int32_t> c
+    w.n_moved = k
+    w.phi_sum = 0.0
+    w.phi_updates = 0
+
+
+cdef inline void move_case(Work* w, Py_ssize_t k, int32_t cls, double wt,
+                           double* low) noexcept nogil:
+    """The float64 list scan's step: one case from the right side of the cut to
+    the left (the additions of cut_scan_step), its class marked as moved."""
+    low[0] = low[0] + wt
+    w.freq[k + cls] = w.freq[k + cls] + wt
+    w.freq[2 * k + cls] = w.freq[2 * k + cls] - wt
+    if not w.phi_dirty[cls]:
+        w.phi_dirty[cls] = 1
+        w.moved[w.n_moved] = cls
+        w.n_moved += 1
+
+
+# The running sum of the cached terms is summed again after this many changes,
+# which bounds its drift (see estimated_gain).
+cdef Py_ssize_t PHI_RESUM = 64
+
+
+cdef inline void refresh_phi(Work* w, Py_ssize_t k) noexcept nogil:
+    """Cache n*log2(n) of the moved classes' counts (rows 1 and 2 of w.freq) and
+    keep w.phi_sum, the sum of all 2k cached terms, up to date by their changes."""
+    cdef Py_ssize_t c, j
+    cdef double a, b, s
     cdef double* phi = w.phi
-    cdef uint8_t* dirty = w.phi_dirty
+    while w.n_moved > 0:
+        w.n_moved -= 1
+        c = w.moved[w.n_moved]
+        w.phi_dirty[c] = 0
+        a = n_log2_n(False, w.freq[k + c], w.nlogn, w.table_n)
+        b = n_log2_n(False, w.freq[2 * k + c], w.nlogn, w.table_n)
+        w.phi_sum += (a - phi[c]) + (b - phi[k + c])
+        phi[c] = a
+        phi[k + c] = b
+        w.phi_updates += 1
+    if w.phi_updates >= PHI_RESUM:
+        s = 0.0
+        for j in range(2 * k):
+            s += phi[j]
+        w.phi_sum = s
+        w.phi_updates = 0
+
+
+cdef inline bint reasonable_cut(Work* w, double u, double low, double known) noexcept nogil:
+    """Set w.totals to a cut's outcome weights; whether two outcomes reach
+    MINOBJS (else the cut's gain is -EPSILON, as split_gain has it)."""
     w.totals[0] = u
     w.totals[1] = low
     w.totals[2] = known - low
-    for v in range(1, 3):
-        if w.totals[v] >= w.min_objs:
-            reasonable += 1
-    if known == 0 or reasonable < 2:
-        keep_cut(w, -EPSILON, total, below, above, scan)
-        return
+    return known != 0 and low >= w.min_objs and known - low >= w.min_objs
+
+
+cdef inline double estimated_gain(Work* w, Py_ssize_t k, double low, double known,
+                                  double unknown_frac, double base) noexcept nogil:
+    """A reasonable cut's gain (§5.2), estimated in a few terms whatever k: from
+    the running sum of the cached n*log2(n) terms (refresh_phi) and the two
+    sides' weights. Its sum drifts from the exact one by at most PHI_RESUM
+    changes of a few ulps of terms of at most known * log2(known) each (the
+    exact sums err by as much), a gain error of order 1e-13 * log2(known):
+    GAIN_ROUNDING covers it a thousand times over."""
+    refresh_phi(w, k)
+    return (1.0 - unknown_frac) * (base - (n_log2_n(False, low, w.nlogn, w.table_n)
+                                          + n_log2_n(False, known - low, w.nlogn,
+                                                     w.table_n)
+                                          - w.phi_sum) / known)
+
+
+cdef inline void exact_cut(Work* w, Py_ssize_t k, double unknown_frac, double base,
+                           double known, double total, double below, double above,
+                           CutScan* scan) noexcept nogil:
+    """keep_cut of a reasonable cut's gain, computed as split_gain does: the sums
+    run over the same terms in the same order as total_info's, so the gain has
+    the same bits; only the logarithms of counts that did not move since they
+    were cached (w.phi, refresh_phi) are not taken again."""
+    cdef Py_ssize_t v, c
+    cdef double info = 0.0, s, t
+    cdef double* phi = w.phi
+    refresh_phi(w, k)
     for v in range(2):
         s = 0.0
         t = 0.0
         for c in range(k):
-            n = w.freq[(v + 1) * k + c]
-            if dirty[v * k + c]:
-                phi[v * k + c] = n_log2_n(False, n, w.nlogn, w.table_n)
-                dirty[v * k + c] = 0
             s = s + phi[v * k + c]
-            t = t + n
+            t = t + w.freq[(v + 1) * k + c]
         info = info + (n_log2_n(False, t, w.nlogn, w.table_n) - s)
     keep_cut(w, (1.0 - unknown_frac) * (base - info / known), total, below, above, scan)
+
+
+cdef inline void list_cut(Work* w, Py_ssize_t k, double u, double low, double known,
+                          double unknown_frac, double base, double total,
+                          double below, double above, CutScan* scan) noexcept nogil:
+    """evaluate_cut for the float64 list scan (the same bits: exact_cut). Most
+    cuts cannot be kept: keep_cut drops a gain more than keep_margin below the
+    best so far. The estimate of the gain rejects them before the exact sums
+    (2k terms in order); a rejected cut is counted, as keep_cut counts it."""
+    if not reasonable_cut(w, u, low, known):
+        keep_cut(w, -EPSILON, total, below, above, scan)
+        return
+    if (estimated_gain(w, k, low, known, unknown_frac, base)
+            < scan.best_gain - 1e-12 - GAIN_ROUNDING):
+        scan.tries += 1
+        return
+    exact_cut(w, k, unknown_frac, base, known, total, below, above, scan)
 
 
 cdef int grow_candidates(Work* w) noexcept nogil:
@@ -757,6 +848,26 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     scan_cuts(w, f, e + n_unknown, n - n_unknown, cw, u, known, unknown_frac, total)
 
 
+cdef inline void unit_class_counts(const Valued* e, Py_ssize_t n, Py_ssize_t k,
+                                   Py_ssize_t* q, double* out) noexcept nogil:
+    """out[c] (0 before) = the number of entries of class c: the sum of their
+    weights where every case weighs 1, exact in any order. Four counters a class,
+    so consecutive entries of one class make no chain of dependent additions."""
+    cdef Py_ssize_t i = 0, c
+    memset(q, 0, 4 * k * sizeof(Py_ssize_t))
+    while i + 4 <= n:
+        q[e[i].cls] += 1
+        q[k + e[i + 1].cls] += 1
+        q[2 * k + e[i + 2].cls] += 1
+        q[3 * k + e[i + 3].cls] += 1
+        i += 4
+    while i < n:
+        q[e[i].cls] += 1
+        i += 1
+    for c in range(k):
+        out[c] = out[c] + <double> (q[c] + q[k + c] + q[2 * k + c] + q[3 * k + c])
+
+
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
                                const double* cw, double total) noexcept nogil:
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
@@ -783,10 +894,17 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     unknown_frac = 1.0 - known / total
     if known < 2 * w.min_objs:
         return
-    for i in range(n_unknown, n):
-        freq[2 * k + e[i].cls] += weight_of(cw, e[i].case)
+    if cw == NULL:
+        unit_class_counts(e + n_unknown, n - n_unknown, k, w.quad_count, freq + 2 * k)
+    else:
+        for i in range(n_unknown, n):
+            freq[2 * k + e[i].cls] += weight_of(cw, e[i].case)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
+    if cw == NULL and scan_estimated(w, e, n_unknown, n, k, u, known, min_split,
+                                     unknown_frac, base, total, &scan):
+        choose_cut(w, f, &scan, total)
+        return
     if n - n_unknown >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES:
         blocked = scan_blocks(w, e, cw, n_unknown, n, k, u, low, known, min_split,
                               unknown_frac, base, total, &scan)
@@ -794,11 +912,9 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
             choose_cut(w, f, &scan, total)
             return
         # (Out of memory for the block states: the plain scan below.)
-    memset(w.phi_dirty, 1, 2 * k * sizeof(uint8_t))
+    forget_phi(w, k)
     for i in range(n_unknown, n - 1):
-        cut_scan_step(w, k, e[i].cls, weight_of(cw, e[i].case), &low)
-        w.phi_dirty[e[i].cls] = 1
-        w.phi_dirty[k + e[i].cls] = 1
+        move_case(w, k, e[i].cls, weight_of(cw, e[i].case), &low)
         if low < min_split:
             continue
         if low > known - min_split:
@@ -885,6 +1001,129 @@ cdef inline void snapshot(double* out, const double* freq, Py_ssize_t k, double 
     out[1] = left
     out[2] = phi(left) + phi(right)
     out[3] = log(left / right) / LN2 if left > 0 and right > 0 else 0.0
+
+
+cdef inline double class_terms(const Py_ssize_t* left, const Py_ssize_t* all,
+                               Py_ssize_t k, const double* nlogn) noexcept nogil:
+    """The sum of n*log2(n) over both sides' class counts (whole counts)."""
+    cdef Py_ssize_t c
+    cdef double s = 0.0
+    for c in range(k):
+        s += nlogn[left[c]] + nlogn[all[c] - left[c]]
+    return s
+
+
+# The unit-weight scan's running sum of class terms is summed again after this
+# many cases (its drift: a few ulps of a term per case).
+cdef Py_ssize_t TERMS_RESUM = 256
+
+
+cdef bint scan_estimated(Work* w, const Valued* e, Py_ssize_t first, Py_ssize_t n,
+                         Py_ssize_t k, double u, double known, double min_split,
+                         double unknown_frac, double base, double total,
+                         CutScan* scan) noexcept nogil:
+    """The cut scan of §5.2 in two passes, where every case weighs 1: every count
+    is whole, its n*log2(n) in the table.
+
+    Pass 1 counts the candidate cuts (Release 8's Tries) and estimates each one's
+    gain from whole counts: the information of a cut is T(L) + T(R) - S, with T
+    the table, L and R the two sides' weights and S the sum of T over both
+    sides' class counts, kept up to date as each case moves (four lookups) and
+    summed again every TERMS_RESUM cases. Its drift is then a few hundred ulps
+    of terms of at most known * log2(known) each, and the exact sums err by as
+    much: a gain error of order 1e-13 * log2(known), which GAIN_ROUNDING covers
+    a thousand times over. Pass 1 notes every cut whose estimate comes within
+    twice that (and the keep margin) of the best estimate so far. Only those
+    within that distance of the final best estimate can be within the keep
+    margin of the best gain (keep_cut keeps exactly those, whatever the order),
+    so pass 2 walks the plain scan's additions and computes just their gains,
+    exactly (exact_cut). Returns False (nothing done) if the notes cannot be
+    allocated."""
+    cdef Py_ssize_t i, j, c, nn = 0, cap, tries = 0, last, left, right, low_n = 0
+    cdef Py_ssize_t known_n = <Py_ssize_t> known, since = 0
+    cdef Py_ssize_t* lc = w.left_count
+    cdef Py_ssize_t* ac = w.all_count
+    cdef const double* t = w.nlogn
+    cdef double* freq = w.freq
+    cdef double* note
+    cdef double* grown
+    cdef double low = 0.0, est, best = -1e300, x, x_reject = 1e300, terms
+    cdef double upper = known - min_split, slack = 2 * GAIN_ROUNDING + 1e-12
+    cdef double share = 1.0 - unknown_frac
+    cap = max(w.snap_cap, 64)
+    if cap > w.snap_cap:
+        grown = <double*> realloc(w.snap, cap * sizeof(double))
+        if grown == NULL:
+            return False
+        w.snap = grown
+        w.snap_cap = cap
+    for c in range(k):
+        lc[c] = 0
+        ac[c] = <Py_ssize_t> freq[2 * k + c]
+    terms = class_terms(lc, ac, k, t)
+    # Pass 1. A cut's estimate is share * (base - x / known), x its information:
+    # x beyond x_reject puts it more than slack below the best estimate.
+    for i in range(first, n - 1):
+        c = e[i].cls
+        left = lc[c]
+        right = ac[c] - left
+        terms += (t[left + 1] - t[left]) + (t[right - 1] - t[right])
+        lc[c] = left + 1
+        low_n += 1
+        since += 1
+        if since == TERMS_RESUM:
+            terms = class_terms(lc, ac, k, t)
+            since = 0
+        low = <double> low_n
+        if low < min_split:
+            continue
+        if low > upper:
+            break
+        if e[i].value < e[i + 1].value - 1e-5:
+            tries += 1
+            if low >= w.min_objs and known - low >= w.min_objs:
+                x = t[low_n] + t[known_n - low_n] - terms
+                if x > x_reject:
+                    continue
+                est = share * (base - x / known)
+            else:
+                est = -EPSILON
+            if est < best - slack:
+                continue
+            if est > best:
+                best = est
+                x_reject = known * (base - (best - 2 * slack) / share)
+            if 2 * nn + 2 > w.snap_cap:
+                cap = 2 * w.snap_cap
+                grown = <double*> realloc(w.snap, cap * sizeof(double))
+                if grown == NULL:
+                    return False
+                w.snap = grown
+                w.snap_cap = cap
+            note = w.snap + 2 * nn
+            note[0] = <double> i
+            note[1] = est
+            nn += 1
+    # Pass 2: the noted cuts within reach of the best, from the plain scan's counts.
+    note = w.snap
+    forget_phi(w, k)
+    low = 0.0
+    i = first
+    for j in range(nn):
+        if note[2 * j + 1] < best - slack:
+            continue
+        last = <Py_ssize_t> note[2 * j]
+        while i <= last:
+            move_case(w, k, e[i].cls, 1.0, &low)
+            i += 1
+        scan.position = last
+        if reasonable_cut(w, u, low, known):
+            exact_cut(w, k, unknown_frac, base, known, total, e[last].value,
+                      e[last + 1].value, scan)
+        else:
+            keep_cut(w, -EPSILON, total, e[last].value, e[last + 1].value, scan)
+    scan.tries = tries
+    return True
 
 
 cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t first,
@@ -1012,7 +1251,7 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* cw, Py_ssize_t 
     else:
         stop = <Py_ssize_t> raw[(b + 1) * rstride]      # the last block keeps its end
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
-    memset(w.phi_dirty, 1, 2 * k * sizeof(uint8_t))
+    forget_phi(w, k)
     while True:
         if e[i].value < e[i + 1].value - 1e-5:
             scan.position = i
@@ -1025,12 +1264,7 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* cw, Py_ssize_t 
         if i >= stop:
             break
         i += 1
-        wt = weight_of(cw, e[i].case)
-        low = low + wt
-        freq[k + e[i].cls] = freq[k + e[i].cls] + wt
-        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - wt
-        w.phi_dirty[e[i].cls] = 1
-        w.phi_dirty[k + e[i].cls] = 1
+        move_case(w, k, e[i].cls, weight_of(cw, e[i].case), &low)
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
