@@ -305,10 +305,7 @@ cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept
     return 0
 
 
-cdef extern from *:
-    """
-    #define C45_PREFETCH(addr) __builtin_prefetch((const void*)(addr), 0, 1)
-    """
+cdef extern from "_prefetch.h":
     void C45_PREFETCH(const void* addr) noexcept nogil
 
 cdef extern from *:
