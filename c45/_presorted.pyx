@@ -9,7 +9,7 @@ list at a time. A feature's entries hold the case's rank in the feature, which
 says where its value is in the feature's sorted column, and the case's id (8
 bytes), so evaluating a feature is one scan in order that reads the sorted values
 in sequence, and no node ever sorts; the case's class, and its weight at the node
-(the row list's 24-byte entries; not at all where every case weighs 1), are read
+(the row list's 16-byte entries; not at all where every case weighs 1), are read
 by case id, fetched ahead of the scan. A split
 builds each child's lists by a stable filter of the parent's: the child keeps
 the cases of its branch and every case of unknown outcome, whose weight is
@@ -32,7 +32,7 @@ tests/oracle.py states the same orders and is compared with this on random data.
 
 Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
 every child with fewer than n/16 cases (at least 1,000) is set aside as a task
-with a copy of its lists. Whenever the waiting tasks hold a quarter of the root's
+with a copy of its lists. Whenever the waiting tasks hold an eighth of the root's
 lists (and at the end) they are grown by the threads, each with its own buffers,
 into small trees grafted back in the order the tasks were made; the top nodes'
 errors and collapse (§2 step 11) are settled last, children first.
@@ -176,10 +176,9 @@ cdef int root_lists(Grower* g) noexcept nogil:
         return -1
     e = rows_at(g.lists, 0)
     for c in range(n):
-        e[c].value = 0.0
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
-        e[c].cls = d.y[c]
+        e[c].outcome = 0
     if threads > 1:
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
             feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
@@ -371,7 +370,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     memset(w.dist, 0, k * sizeof(double))
     for i in range(m):
         total += rl[i].weight
-        w.dist[rl[i].cls] += rl[i].weight
+        w.dist[d.y[rl[i].case]] += rl[i].weight
     best = make_leaf(t, fr.node, w.dist, total, d.f32)
     if stays_leaf(d, w.min_objs, fr.depth, total, w.dist[best]):
         return 0
@@ -420,7 +419,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         size[v] = 0
     for i in range(m):
         v = g.outcome[rl[i].case]
-        rl[i].value = <double> v
+        rl[i].outcome = <int32_t> v
         if v == 0:
             unknown_w += rl[i].weight
         else:
@@ -539,7 +538,7 @@ cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
     cdef Py_ssize_t i
     cdef int32_t b
     for i in range(m):
-        b = <int32_t> rl[i].value
+        b = rl[i].outcome
         mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
 
 
@@ -1066,8 +1065,8 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 g.mark_small = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
                 if g.mark_small == NULL:
                     ok = -1
-            # The pending tasks hold at most about a quarter of the root's lists.
-            df.budget = max(g.n_lists * n // 4, 1)
+            # The pending tasks hold at most about an eighth of the root's lists.
+            df.budget = max(g.n_lists * n // 8, 1)
             if ok == 0 and buffer_reserve(t, 1) < 0:
                 ok = -1
             if ok == 0:

@@ -89,12 +89,12 @@ cdef struct NodeBuffer:
     Py_ssize_t maps_capacity
 
 # One case in a node's row list (float64 growing, c45/_presorted.pyx): the node's
-# cases in row order, each with its weight at the node and its class.
+# cases in row order, each with its weight at the node (its class is Dataset.y's,
+# read in row order): 16 bytes.
 cdef struct Entry:
-    double value          # the outcome of the node's test
     double weight         # the case's weight at this node (unknowns scaled, §2 step 9)
     int32_t case
-    int32_t cls
+    int32_t outcome       # its branch of the node's test (0: unknown)
 
 # One case in a node's list of a continuous feature: the unknown values first (row
 # order) then the known ones by (value, row). The entry holds where its value is,
