@@ -5,10 +5,12 @@ Every feature is sorted once. A node then owns a list of its cases in row order
 first (row order) and the known ones by (value, row): the canonical order of
 project decision 7. Each list has an arena of its own (list j of every node is in
 arena j, all nodes at the same offset in every arena), so a split works on one
-list at a time. A feature's entries carry the case's value and class (16 bytes),
-so evaluating a feature is one scan in order and no node ever sorts; the case's
-weight at the node is the row list's (24-byte entries), read by case id, and not
-at all where every case weighs 1. A split
+list at a time. A feature's entries hold the case's rank in the feature, which
+says where its value is in the feature's sorted column, and the case's id (8
+bytes), so evaluating a feature is one scan in order that reads the sorted values
+in sequence, and no node ever sorts; the case's class, and its weight at the node
+(the row list's 16-byte entries; not at all where every case weighs 1), are read
+by case id, fetched ahead of the scan. A split
 builds each child's lists by a stable filter of the parent's: the child keeps
 the cases of its branch and every case of unknown outcome, whose weight is
 scaled by the branch's share (§2 step 9). A test of many branches indexes its
@@ -56,7 +58,7 @@ from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature)
+                            eval_continuous_list, select_feature, list_values)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
@@ -174,10 +176,9 @@ cdef int root_lists(Grower* g) noexcept nogil:
         return -1
     e = rows_at(g.lists, 0)
     for c in range(n):
-        e[c].value = 0.0
         e[c].weight = d.init_weight[c]
         e[c].case = <int32_t> c
-        e[c].cls = d.y[c]
+        e[c].outcome = 0
     if threads > 1:
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
             feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
@@ -189,28 +190,23 @@ cdef int root_lists(Grower* g) noexcept nogil:
 
 
 cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
-    """The root's list of continuous feature f: each case placed by its rank
-    (float64), or taken in the feature's order (float32, its values by row)."""
+    """The root's list of continuous feature f: each case placed by its rank, the
+    key its rank (float64), or taken in the feature's order, the key its row
+    (float32, its values by row)."""
     cdef Py_ssize_t n = d.n_cases, c, pos, col = <Py_ssize_t> d.col[f] * n
     cdef uint32_t r, n_known = <uint32_t> d.n_known[f]
     if d.listed:
         for r in range(n):
             c = d.order[col + r]
             pos = r - n_known if r >= n_known else r + (n - n_known)
-            e[pos].value = d.cont[col + c]
+            e[pos].key = <uint32_t> c
             e[pos].case = <int32_t> c
-            e[pos].cls = d.y[c]
         return
     for c in range(n):
         r = d.rank[col + c]
-        if r >= n_known:
-            pos = r - n_known
-            e[pos].value = NAN
-        else:
-            pos = r + (n - n_known)
-            e[pos].value = d.sorted_value[col + r]
+        pos = r - n_known if r >= n_known else r + (n - n_known)
+        e[pos].key = r
         e[pos].case = <int32_t> c
-        e[pos].cls = d.y[c]
 
 
 cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexcept nogil:
@@ -360,6 +356,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v
     cdef Entry* rl = rows_at(g.lists, fr.base)
     cdef const Valued* fl
+    cdef const double* vals
     cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
     cdef int kind
     cdef int32_t best
@@ -373,7 +370,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     memset(w.dist, 0, k * sizeof(double))
     for i in range(m):
         total += rl[i].weight
-        w.dist[rl[i].cls] += rl[i].weight
+        w.dist[d.y[rl[i].case]] += rl[i].weight
     best = make_leaf(t, fr.node, w.dist, total, d.f32)
     if stays_leaf(d, w.min_objs, fr.depth, total, w.dist[best]):
         return 0
@@ -386,16 +383,17 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     if kind == CONTINUOUS:
         threshold = cut_of(d, w.bar, feature)
         fl = values_at(g.lists, g.list_of[feature], fr.base)
-        while n_unknown < m and isnan(fl[n_unknown].value):
+        vals = list_values(d, feature)
+        while n_unknown < m and isnan(vals[fl[n_unknown].key]):
             n_unknown += 1
-        if n_unknown >= m or not cut_separates(fl[n_unknown].value, fl[m - 1].value,
-                                               threshold):
+        if n_unknown >= m or not cut_separates(vals[fl[n_unknown].key],
+                                               vals[fl[m - 1].key], threshold):
             return 0
         for i in range(m):
             if i < n_unknown:
                 g.outcome[fl[i].case] = 0
             else:
-                g.outcome[fl[i].case] = 1 if fl[i].value <= threshold else 2
+                g.outcome[fl[i].case] = 1 if vals[fl[i].key] <= threshold else 2
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
         if kind == SUBSET:
@@ -421,7 +419,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         size[v] = 0
     for i in range(m):
         v = g.outcome[rl[i].case]
-        rl[i].value = <double> v
+        rl[i].outcome = <int32_t> v
         if v == 0:
             unknown_w += rl[i].weight
         else:
@@ -540,7 +538,7 @@ cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
     cdef Py_ssize_t i
     cdef int32_t b
     for i in range(m):
-        b = <int32_t> rl[i].value
+        b = rl[i].outcome
         mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
 
 

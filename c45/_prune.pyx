@@ -41,8 +41,8 @@ cdef extern from "_stack.h":
 
 
 cdef struct Listed:
-    # A case in a float64 pruning list: growing's Entry without the value (pruning
-    # reads a case's test value by its row), 16 bytes, so a list is a third smaller.
+    # A case in a float64 pruning list (pruning reads a case's test value by its
+    # row): 16 bytes.
     double weight
     int32_t case
     int32_t cls
@@ -77,11 +77,12 @@ cdef struct Pruner:
     Py_ssize_t off_cap
     int32_t* outcome         # group_listed's scratch: the outcome of each case
     Py_ssize_t outcome_cap
+    # float64: a stack of the visited nodes' cases grouped by outcome, as positions
+    # in their lists (4 bytes a case, not a copy of the list's 16)
+    int32_t* index
+    Py_ssize_t index_top
+    Py_ssize_t index_cap
     uint32_t* cut            # per node of a continuous test: known values <= threshold
-    # float64: the ranks case-major, rank[case * rank_cols + column] (the ranks a
-    # case needs down a path share cache lines; the fit's table is column-major)
-    uint32_t* rank
-    Py_ssize_t rank_cols
     bint failed              # out of memory (or of stack: out_of_stack set too)
     char* stack_floor        # the recursion stops below this address (NULL: unknown)
     int* out_of_stack        # shared by the threads' pruners: a recursion hit its floor
@@ -285,6 +286,8 @@ cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
 cdef void free_arena(Pruner* p) noexcept nogil:
     c45_big_free(p.arena)
     p.arena = NULL
+    c45_big_free(p.index)
+    p.index = NULL
 
 
 cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
@@ -305,31 +308,21 @@ cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept
     return 0
 
 
-cdef extern from *:
-    """
-    #define C45_PREFETCH(addr) __builtin_prefetch((const void*)(addr), 0, 1)
-    """
-    void C45_PREFETCH(const void* addr) noexcept nogil
+cdef int index_reserve(Pruner* p, Py_ssize_t extra) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef int32_t* grown
+    if p.index_top + extra > p.index_cap:
+        cap = p.index_cap + p.index_cap // 2 + extra + 1024
+        grown = <int32_t*> c45_big_resize(p.index, cap * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        p.index = grown
+        p.index_cap = cap
+    return 0
 
-cdef extern from *:
-    """
-    #if defined(__linux__)
-    #include <sys/mman.h>
-    #endif
-    #include <stdint.h>
-    /* Transparent huge pages for the 2 MiB-aligned part of a block not yet
-       touched (Linux; a hint, ignored elsewhere or when refused). */
-    static void c45_huge_pages(void* p, size_t n) {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        uintptr_t a = ((uintptr_t)p + 2097151u) & ~(uintptr_t)2097151u;
-        uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)2097151u;
-        if (e > a) (void)madvise((void*)a, e - a, MADV_HUGEPAGE);
-    #else
-        (void)p; (void)n;
-    #endif
-    }
-    """
-    void c45_huge_pages(void* p, size_t n) noexcept nogil
+
+cdef extern from "_prefetch.h":
+    void C45_PREFETCH(const void* addr) noexcept nogil
 
 # Cases ahead whose test value is fetched early: the lookups go to rows spread over
 # the whole table, a cache miss each, and the prefetches overlap them.
@@ -339,9 +332,8 @@ cdef Py_ssize_t PREFETCH = 16
 cdef struct Lookup:
     # What a case's outcome at one node is read from (listed_outcome).
     const Node* nd
-    const uint32_t* ranks    # continuous (float64): ranks[case * stride], else NULL
+    const uint32_t* ranks    # continuous (float64): ranks[case], else NULL
     const double* values     # continuous (float32): values[case], else NULL
-    Py_ssize_t stride
     uint32_t n_known
     uint32_t cut
     const int32_t* codes     # discrete: codes[case]
@@ -359,7 +351,7 @@ cdef inline int listed_outcome(const Lookup* lk, int32_t case) noexcept nogil:
             return 0
         return 1 if x <= lk.nd.threshold else 2
     if lk.ranks != NULL:
-        r = lk.ranks[<Py_ssize_t> case * lk.stride]
+        r = lk.ranks[case]
         if r >= lk.n_known:
             return 0
         return 1 if r < lk.cut else 2
@@ -381,7 +373,7 @@ cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize
             if lk.values != NULL:
                 C45_PREFETCH(&lk.values[e[i + PREFETCH].case])
             elif lk.ranks != NULL:
-                C45_PREFETCH(&lk.ranks[<Py_ssize_t> e[i + PREFETCH].case * lk.stride])
+                C45_PREFETCH(&lk.ranks[e[i + PREFETCH].case])
             else:
                 C45_PREFETCH(&lk.codes[e[i + PREFETCH].case])
         v = listed_outcome(lk, e[i].case)
@@ -389,24 +381,26 @@ cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize
         count[v + 1] += 1
 
 
-cdef void scatter(const Listed* e, const int32_t* outcome, Py_ssize_t lo, Py_ssize_t hi,
-                  Listed* g, Py_ssize_t* cursor) noexcept nogil:
-    """e[lo .. hi) to g by outcome, each at (and advancing) its outcome's cursor."""
+cdef void scatter(const int32_t* outcome, Py_ssize_t lo, Py_ssize_t hi,
+                  int32_t* g, Py_ssize_t* cursor) noexcept nogil:
+    """The positions lo .. hi - 1 to g by outcome, each at (and advancing) its
+    outcome's cursor."""
     cdef Py_ssize_t i
     cdef int32_t v
     for i in range(lo, hi):
         v = outcome[i]
-        g[cursor[v]] = e[i]
+        g[cursor[v]] = <int32_t> i
         cursor[v] += 1
 
 
 cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
                              Py_ssize_t m) noexcept nogil:
-    """The node's cases grouped by outcome (stable) in a copy at the top of the
-    arena: unknown first, then branch 1, 2, ...; pushes the node's offsets
-    (offsets[v] ends outcome v, which starts at offsets[v - 1], 0 for v = 0).
-    Returns the copy's position, -1 out of memory. A list long enough for a region
-    of its own (team_for) is grouped by the threads, in chunks, into the same copy."""
+    """The node's cases grouped by outcome (stable), as their positions in the
+    node's list arena[at .. at + m), at the top of the index stack: unknown
+    first, then branch 1, 2, ...; pushes the node's offsets (offsets[v] ends
+    outcome v, which starts at offsets[v - 1], 0 for v = 0). Returns the
+    positions' place in the index stack, -1 out of memory. A list long enough for
+    a region of its own (team_for) is grouped by the threads, in chunks."""
     cdef const Dataset* d = p.w.data
     cdef Py_ssize_t nb = nd.n_children, offs, v, t, grouped, col = d.col[nd.feature]
     cdef Py_ssize_t n_chunks = team_for(p.n_threads, m)
@@ -418,7 +412,6 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     lk.nd = nd
     lk.ranks = NULL
     lk.values = NULL
-    lk.stride = 1
     lk.n_known = 0
     lk.cut = 0
     lk.codes = NULL
@@ -428,16 +421,12 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     elif nd.kind == CONTINUOUS:
         lk.cut = p.cut[node]
         lk.n_known = <uint32_t> d.n_known[nd.feature]
-        if m * 16 >= d.n_cases:
-            # Many cases: the feature's column, read almost in sequence.
-            lk.ranks = d.rank + col * d.n_cases
-        else:
-            # Few: the case-major copy, where the parent's test was read just now.
-            lk.ranks = p.rank + col
-            lk.stride = p.rank_cols
+        # The feature's column: read almost in sequence at the top of the tree,
+        # below at random, each read fetched PREFETCH cases early.
+        lk.ranks = d.rank + col * d.n_cases
     else:
         lk.codes = d.codes + col * d.n_cases
-    if reserve(p, m, nb + 2) < 0:
+    if reserve(p, 0, nb + 2) < 0 or index_reserve(p, m) < 0:
         p.failed = True
         return -1
     if m > p.outcome_cap:
@@ -456,15 +445,15 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     e = p.arena + at
     offs = p.off_top
     p.off_top += nb + 2
-    grouped = p.arena_top
-    p.arena_top += m
+    grouped = p.index_top
+    p.index_top += m
     for v in range(nb + 2):
         p.offsets[offs + v] = 0
     if n_chunks == 1:
         outcomes_of(&lk, e, 0, m, p.outcome, p.offsets + offs)
         for v in range(nb + 1):               # offsets[v]: where outcome v starts
             p.offsets[offs + v + 1] += p.offsets[offs + v]
-        scatter(e, p.outcome, 0, m, p.arena + grouped, p.offsets + offs)
+        scatter(p.outcome, 0, m, p.index + grouped, p.offsets + offs)
         return grouped
     # In chunks: chunk t's cases of outcome v go after the earlier chunks' ones.
     for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
@@ -479,48 +468,49 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         p.offsets[offs + v] = pos
     p.offsets[offs + nb + 1] = m
     for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
-        scatter(e, p.outcome, m * t // n_chunks, m * (t + 1) // n_chunks,
-                p.arena + grouped, counts + t * (nb + 2))
+        scatter(p.outcome, m * t // n_chunks, m * (t + 1) // n_chunks,
+                p.index + grouped, counts + t * (nb + 2))
     free(counts)
     return grouped
 
 
-cdef inline double unknown_w_of(const Pruner* p, Py_ssize_t grouped,
+cdef inline double unknown_w_of(const Pruner* p, Py_ssize_t at, Py_ssize_t grouped,
                                 Py_ssize_t offs) noexcept nogil:
     """Weight of the cases of unknown outcome, summed in row order."""
     cdef double u = 0.0
     cdef Py_ssize_t i
     for i in range(p.offsets[offs]):
-        u += p.arena[grouped + i].weight
+        u += p.arena[at + p.index[grouped + i]].weight
     return u
 
 
-cdef inline double branch_share(const Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
-                                Py_ssize_t v, double known_w) noexcept nogil:
+cdef inline double branch_share(const Pruner* p, Py_ssize_t at, Py_ssize_t grouped,
+                                Py_ssize_t offs, Py_ssize_t v, double known_w) noexcept nogil:
     """Branch v's share of the known weight (its weight summed in row order)."""
     cdef double wv = 0.0
     cdef Py_ssize_t i
     for i in range(p.offsets[offs + v - 1], p.offsets[offs + v]):
-        wv += p.arena[grouped + i].weight
+        wv += p.arena[at + p.index[grouped + i]].weight
     return wv / known_w
 
 
-cdef void merge_range(const Listed* g, Py_ssize_t i, Py_ssize_t i_end, Py_ssize_t j,
-                      Py_ssize_t j_end, double f, Listed* out) noexcept nogil:
-    """Merge unknown cases g[i .. i_end) (weights scaled by f) with known ones
-    g[j .. j_end) into out, in row order."""
+cdef void merge_range(const Listed* e, const int32_t* g, Py_ssize_t i, Py_ssize_t i_end,
+                      Py_ssize_t j, Py_ssize_t j_end, double f, Listed* out) noexcept nogil:
+    """Merge the unknown cases at positions g[i .. i_end) of e (weights scaled by
+    f) with the known ones at g[j .. j_end) into out, in row order (the order of
+    their positions: e is in row order)."""
     while i < i_end or j < j_end:
-        if j >= j_end or (i < i_end and g[i].case < g[j].case):
-            out[0] = g[i]
-            out[0].weight = g[i].weight * f
+        if j >= j_end or (i < i_end and g[i] < g[j]):
+            out[0] = e[g[i]]
+            out[0].weight = e[g[i]].weight * f
             i += 1
         else:
-            out[0] = g[j]
+            out[0] = e[g[j]]
             j += 1
         out += 1
 
 
-cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
+cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t at, Py_ssize_t grouped, Py_ssize_t offs,
                             Py_ssize_t v, double f) noexcept nogil:
     """Branch v's case list at the top of the arena: its cases merged in row order
     with the unknown ones, scaled by its share f. Returns its length, -1 out of
@@ -531,15 +521,16 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
     cdef Py_ssize_t n_unknown = p.offsets[offs], m = n_unknown + b - a, t, lo, hi, mid
     cdef Py_ssize_t n_chunks = team_for(p.n_threads, m)
     cdef Py_ssize_t bounds[2 * 64 + 2]
-    cdef const Listed* g
+    cdef const Listed* e
+    cdef const int32_t* g = p.index + grouped
     cdef Listed* out
     if reserve(p, m, 0) < 0:
         p.failed = True
         return -1
-    g = p.arena + grouped
+    e = p.arena + at
     out = p.arena + p.arena_top
     if n_chunks == 1:
-        merge_range(g, 0, n_unknown, a, b, f, out)
+        merge_range(e, g, 0, n_unknown, a, b, f, out)
         p.arena_top += m
         return m
     n_chunks = min(n_chunks, 64)
@@ -556,39 +547,40 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t grouped, Py_ssize_t offs,
             hi = n_unknown
             while lo < hi:
                 mid = (lo + hi) // 2
-                if g[mid].case < g[bounds[2 * t + 1]].case:
+                if g[mid] < g[bounds[2 * t + 1]]:
                     lo = mid + 1
                 else:
                     hi = mid
             bounds[2 * t] = lo
     for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
-        merge_range(g, bounds[2 * t], bounds[2 * t + 2], bounds[2 * t + 1],
+        merge_range(e, g, bounds[2 * t], bounds[2 * t + 2], bounds[2 * t + 1],
                     bounds[2 * t + 3], f,
                     out + bounds[2 * t] + bounds[2 * t + 1] - a)
     p.arena_top += m
     return m
 
 
-cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t grouped, Py_ssize_t offs,
-                           Py_ssize_t v, double f, bint update) noexcept nogil:
+cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t at, Py_ssize_t grouped,
+                           Py_ssize_t offs, Py_ssize_t v, double f, bint update) noexcept nogil:
     """leaf_estimate for the leaf of branch v, its sums taken over branch_list's
     merge without writing the list (the same additions in the same order)."""
     cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
     cdef Py_ssize_t n_unknown = p.offsets[offs], i = 0, j = a, c
     cdef Py_ssize_t k = p.w.data.n_classes
-    cdef const Listed* g = p.arena + grouped
+    cdef const Listed* e = p.arena + at
+    cdef const int32_t* g = p.index + grouped
     cdef double total = 0.0, wt
     cdef int32_t cls
     for c in range(k):
         p.dist[c] = 0.0
     while i < n_unknown or j < b:
-        if j >= b or (i < n_unknown and g[i].case < g[j].case):
-            wt = g[i].weight * f
-            cls = g[i].cls
+        if j >= b or (i < n_unknown and g[i] < g[j]):
+            wt = e[g[i]].weight * f
+            cls = e[g[i]].cls
             i += 1
         else:
-            wt = g[j].weight
-            cls = g[j].cls
+            wt = e[g[j]].weight
+            cls = e[g[j]].cls
             j += 1
         total += wt
         p.dist[cls] += wt
@@ -654,11 +646,11 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     if grouped < 0:
         return leaf
     offs = p.off_top - (nd.n_children + 2)
-    known_w = total - unknown_w_of(p, grouped, offs)
+    known_w = total - unknown_w_of(p, at, grouped, offs)
     for v in range(1, nd.n_children + 1):
         if p.offsets[offs + v] == p.offsets[offs + v - 1]:
             continue                      # no known case: no list
-        f = rnd(f32, branch_share(p, grouped, offs, v, known_w))
+        f = rnd(f32, branch_share(p, at, grouped, offs, v, known_w))
         if f >= max_f:
             max_f = f
             max_branch = <int> v
@@ -668,10 +660,10 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             tree_est = rnd(f32, tree_est + p.tasks[i].result)
         elif p.tree.nodes[sub].kind == LEAF:
             # A leaf needs only its sums: taken in the order of its list, unmade.
-            tree_est = rnd(f32, tree_est + leaf_of_branch(p, sub, grouped, offs, v, f,
+            tree_est = rnd(f32, tree_est + leaf_of_branch(p, sub, at, grouped, offs, v, f,
                                                           update))
         else:
-            pos = branch_list(p, grouped, offs, v, f)
+            pos = branch_list(p, at, grouped, offs, v, f)
             if pos < 0:
                 break
             tree_est = rnd(f32, tree_est + estimate_listed(p, sub, p.arena_top - pos, pos,
@@ -682,7 +674,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             tree_est = INFINITY
             break
     p.off_top = offs
-    p.arena_top = grouped
+    p.index_top = grouped
     return conclude(p, node, leaf, tree_est, max_branch, at, m, update)
 
 
@@ -805,19 +797,20 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     if grouped < 0:
         return -1
     offs = p.off_top - (nd.n_children + 2)
-    total = total - unknown_w_of(p, grouped, offs)
+    total = total - unknown_w_of(p, at, grouped, offs)
     for v in range(1, nd.n_children + 1):
         if (p.offsets[offs + v] == p.offsets[offs + v - 1]
                 or p.tree.nodes[nd.first_child + v - 1].kind == LEAF):
             continue
-        pos = branch_list(p, grouped, offs, v, branch_share(p, grouped, offs, v, total))
+        pos = branch_list(p, at, grouped, offs, v,
+                          branch_share(p, at, grouped, offs, v, total))
         if pos < 0:
             return -1
         if collect(p, nd.first_child + <int> v - 1, p.arena_top - pos, pos, tl) < 0:
             return -1
         p.arena_top -= pos
     p.off_top = offs
-    p.arena_top = grouped
+    p.index_top = grouped
     return 0
 
 
@@ -852,6 +845,7 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
     q.stack_floor = stack_floor()      # this worker's own stack
     q.arena_top = 0
     q.off_top = 0
+    q.index_top = 0
     if reserve(q, t.m, 0) < 0:
         q.failed = True
         return
@@ -899,7 +893,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                               bint update, double stop) noexcept nogil:
     cdef TaskList tl
     cdef Py_ssize_t i, k = p.w.data.n_classes, arena_top = p.arena_top
-    cdef Py_ssize_t off_top = p.off_top
+    cdef Py_ssize_t off_top = p.off_top, index_top = p.index_top
     cdef double r = 0.0
     memset(&tl, 0, sizeof(TaskList))
     tl.n_workers = p.n_threads
@@ -914,6 +908,8 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         tl.workers[i] = p[0]
         tl.workers[i].arena = NULL
         tl.workers[i].arena_cap = tl.workers[i].arena_top = 0
+        tl.workers[i].index = NULL
+        tl.workers[i].index_cap = tl.workers[i].index_top = 0
         tl.workers[i].offsets = NULL
         tl.workers[i].off_cap = tl.workers[i].off_top = 0
         tl.workers[i].outcome = NULL
@@ -931,6 +927,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         tl.failed = True
     p.arena_top = arena_top
     p.off_top = off_top
+    p.index_top = index_top
     if not tl.failed:
         run_pending(&tl)
     for i in range(tl.n_workers):
@@ -988,29 +985,6 @@ cdef int32_t* subtree_heights(const NodeBuffer* tree) noexcept nogil:
     free(order)
     free(stack)
     return height
-
-
-cdef uint32_t* case_major_ranks(const Dataset* d, Py_ssize_t* n_cols) noexcept nogil:
-    """A case-major copy of the rank table (NULL out of memory), in blocks of
-    cases so that reads and writes both stay in cache."""
-    cdef Py_ssize_t n = d.n_cases, cols = 1, f, c, c0, c1, j
-    cdef uint32_t* out
-    for f in range(d.n_features):
-        if d.n_values[f] == 0 and d.col[f] + 1 > cols:
-            cols = d.col[f] + 1
-    out = <uint32_t*> malloc((n * cols + 1) * sizeof(uint32_t))
-    if out == NULL:
-        return NULL
-    # Pruning reads it at random: with 4 KiB pages most reads of a large table
-    # also miss the TLB.
-    c45_huge_pages(out, (n * cols + 1) * sizeof(uint32_t))
-    for c0 in range(0, n, 4096):
-        c1 = min(c0 + 4096, n)
-        for j in range(cols):
-            for c in range(c0, c1):
-                out[c * cols + j] = d.rank[j * n + c]
-    n_cols[0] = cols
-    return out
 
 
 # The fewest cases of a parallel descent's tasks (smaller subtrees are not worth
@@ -1106,6 +1080,8 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     p.raising = c.raising
     p.arena = NULL
     p.arena_top = p.arena_cap = 0
+    p.index = NULL
+    p.index_top = p.index_cap = 0
     p.offsets = NULL
     p.off_top = p.off_cap = 0
     p.outcome = NULL
@@ -1123,20 +1099,16 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     for i in range(n):
         w.weight[i] = w.data.init_weight[i]
     p.cut = NULL
-    p.rank = NULL
-    p.rank_cols = 0
     if f32 and not w.data.listed:
         estimate(&p, 0, 0, n - 1, True)
     else:
         # float64 reads a case's side of a cut from its rank (float32 from its value)
         p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
-        if not f32:
-            p.rank = case_major_ranks(w.data, &p.rank_cols)
         if p.n_threads > 1:
             p.height = subtree_heights(tree)
-        if (p.cut == NULL or (p.rank == NULL and not f32)
+        if (p.cut == NULL
                 or (p.n_threads > 1 and p.height == NULL)
-                or reserve(&p, 2 * n + 1, 64) < 0):
+                or reserve(&p, n + 1, 64) < 0):
             p.failed = True
         else:
             for i in range(tree.count):
@@ -1153,7 +1125,6 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
         free(p.offsets)
         free(p.outcome)
         free(p.cut)
-        free(p.rank)
         free(p.height)
     if interrupted(w.data.intr):
         c.status = PRUNE_STOPPED

@@ -107,3 +107,10 @@ cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
                                const double* cw, double total) noexcept nogil
 
+
+
+cdef inline const double* list_values(const Dataset* d, Py_ssize_t f) noexcept nogil:
+    """The column a Valued entry's key indexes for continuous feature f: its values
+    sorted (float64, key = rank), or by row (float32 on the lists, key = row)."""
+    cdef Py_ssize_t at = <Py_ssize_t> d.col[f] * d.n_cases
+    return d.cont + at if d.listed else d.sorted_value + at

@@ -712,24 +712,48 @@ cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
     return 1.0 if cw == NULL else cw[case]
 
 
+cdef extern from "_prefetch.h":
+    void C45_PREFETCH(const void* addr) noexcept nogil
+
+# Entries ahead whose value, class (and weight) are fetched early: a list reads
+# them by rank and case id, below the root from rows spread over whole columns.
+cdef Py_ssize_t AHEAD = 64
+
+
+cdef inline void fetch_ahead(const double* vals, const int32_t* y, const double* cw,
+                             const Valued* e, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Start fetching the value, class and weight of entry i + AHEAD of e[.. n)."""
+    if i + AHEAD < n:
+        C45_PREFETCH(&vals[e[i + AHEAD].key])
+        C45_PREFETCH(&y[e[i + AHEAD].case])
+        if cw != NULL:
+            C45_PREFETCH(&cw[e[i + AHEAD].case])
+
+
 ctypedef fused Sorted:
     SortItem        # R8's case array, sorted (sort_range)
     Valued          # a node's presorted list (float32 on the lists)
 
 
 cdef inline int32_t class_at(const Dataset* d, const Sorted* a, Py_ssize_t i) noexcept nogil:
-    """The class of the i-th case: a list's entry carries it."""
+    return d.y[a[i].case]
+
+
+cdef inline double value_at(const double* vals, const Sorted* a, Py_ssize_t i) noexcept nogil:
+    """The value of the i-th case: a list's entry says where it is in vals
+    (list_values), a sorted case array's carries it."""
     if Sorted is Valued:
-        return a[i].cls
+        return vals[a[i].key]
     else:
-        return d.y[a[i].case]
+        return a[i].value
 
 
-cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, Py_ssize_t n,
+cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double* vals,
+                           Py_ssize_t n,
                            const double* cw, double u, double known,
                            double unknown_frac, double total) noexcept nogil:
     """The cut scan of §5.2 in Release 8's arithmetic over the node's known cases
-    in value order, a[0 .. n) (cw: each case's weight, NULL where all weigh 1),
+    in value order, a[0 .. n) (vals: a list's values, list_values; cw: each case's weight, NULL where all weigh 1),
     freq's row 0 holding the unknown cases' class weights: the weights of the
     right side, then each cut between two values, then the choice (§5.3). A
     list of BLOCKED_MIN cases or more is scanned by blocks (scan_blocks)."""
@@ -743,28 +767,32 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, Py_ssize_t n,
     for i in range(n):
         if stop_at(d, i):
             return              # no cut chosen: the gain stays unusable
+        if Sorted is Valued:
+            fetch_ahead(vals, d.y, cw, a, i, n)
         cls = class_at(d, a, i)
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
     if Sorted is Valued:
         if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
-                and scan_blocks(w, a, cw, 0, n, k, u, low, known, min_split,
+                and scan_blocks(w, a, vals, cw, 0, n, k, u, low, known, min_split,
                                 unknown_frac, base, total, &scan)):
             choose_cut(w, f, &scan, total)
             return
     for i in range(n - 1):
         if stop_at(d, i):
             return
+        if Sorted is Valued:
+            fetch_ahead(vals, d.y, cw, a, i, n)
         cls = class_at(d, a, i)
         cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
         if low < min_split:
             continue
         if low > rnd(f32, known - min_split):
             break
-        if a[i].value < a[i + 1].value - 1e-5:
+        if value_at(vals, a, i) < value_at(vals, a, i + 1) - 1e-5:
             evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                         a[i].value, a[i + 1].value, &scan)
+                         value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -823,7 +851,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
     sort_range(w, f, values, first, hi)
-    scan_cuts(w, f, w.sortbuf + first, hi - first + 1, w.weight, u, known,
+    scan_cuts(w, f, w.sortbuf + first, NULL, hi - first + 1, w.weight, u, known,
               unknown_frac, total)
 
 
@@ -834,35 +862,39 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     sum exact, the list's order (unknown values in row order, then by value and
     row) gives each of R8's sums the bits its case array does."""
     cdef const Dataset* d = w.data
+    cdef const double* vals = list_values(d, f)
+    cdef const int32_t* y = d.y
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, j, n_unknown = 0
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac
     start_evaluation(w, f, f32)
-    while n_unknown < n and isnan(e[n_unknown].value):
-        freq[e[n_unknown].cls] = rnd(f32, freq[e[n_unknown].cls]
-                                     + weight_of(cw, e[n_unknown].case))
+    while n_unknown < n and isnan(vals[e[n_unknown].key]):
+        freq[y[e[n_unknown].case]] = rnd(f32, freq[y[e[n_unknown].case]]
+                                         + weight_of(cw, e[n_unknown].case))
         n_unknown += 1
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
-    scan_cuts(w, f, e + n_unknown, n - n_unknown, cw, u, known, unknown_frac, total)
+    scan_cuts(w, f, e + n_unknown, vals, n - n_unknown, cw, u, known, unknown_frac, total)
 
 
-cdef inline void unit_class_counts(const Valued* e, Py_ssize_t n, Py_ssize_t k,
-                                   Py_ssize_t* q, double* out) noexcept nogil:
+cdef inline void unit_class_counts(const Valued* e, const int32_t* y, Py_ssize_t n,
+                                   Py_ssize_t k, Py_ssize_t* q, double* out) noexcept nogil:
     """out[c] (0 before) = the number of entries of class c: the sum of their
     weights where every case weighs 1, exact in any order. Four counters a class,
     so consecutive entries of one class make no chain of dependent additions."""
     cdef Py_ssize_t i = 0, c
     memset(q, 0, 4 * k * sizeof(Py_ssize_t))
     while i + 4 <= n:
-        q[e[i].cls] += 1
-        q[k + e[i + 1].cls] += 1
-        q[2 * k + e[i + 2].cls] += 1
-        q[3 * k + e[i + 3].cls] += 1
+        if i + AHEAD < n:                       # (the classes only)
+            C45_PREFETCH(&y[e[i + AHEAD].case])
+        q[y[e[i].case]] += 1
+        q[k + y[e[i + 1].case]] += 1
+        q[2 * k + y[e[i + 2].case]] += 1
+        q[3 * k + y[e[i + 3].case]] += 1
         i += 4
     while i < n:
-        q[e[i].cls] += 1
+        q[y[e[i].case]] += 1
         i += 1
     for c in range(k):
         out[c] = out[c] + <double> (q[c] + q[k + c] + q[2 * k + c] + q[3 * k + c])
@@ -872,10 +904,13 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
                                const double* cw, double total) noexcept nogil:
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
     unknown values first in row order, then the known ones by (value, row), each
-    entry carrying its value and class, so the scan reads them in order. cw: the
+    entry the rank of its value, so the scan reads the sorted values in order
+    (and each case's class by its id). cw: the
     weight of each case id at the node, NULL when every case weighs 1. (float32
     on the lists: R8's arithmetic, eval_continuous_sums_exact.)"""
     cdef const Dataset* d = w.data
+    cdef const double* vals = list_values(d, f)
+    cdef const int32_t* y = d.y
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
     cdef bint blocked
     if d.f32:
@@ -885,8 +920,8 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
     start_evaluation(w, f, False)
-    while n_unknown < n and isnan(e[n_unknown].value):
-        freq[e[n_unknown].cls] += weight_of(cw, e[n_unknown].case)
+    while n_unknown < n and isnan(vals[e[n_unknown].key]):
+        freq[y[e[n_unknown].case]] += weight_of(cw, e[n_unknown].case)
         n_unknown += 1
     for j in range(k):
         u += freq[j]
@@ -895,18 +930,19 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     if known < 2 * w.min_objs:
         return
     if cw == NULL:
-        unit_class_counts(e + n_unknown, n - n_unknown, k, w.quad_count, freq + 2 * k)
+        unit_class_counts(e + n_unknown, y, n - n_unknown, k, w.quad_count, freq + 2 * k)
     else:
         for i in range(n_unknown, n):
-            freq[2 * k + e[i].cls] += weight_of(cw, e[i].case)
+            fetch_ahead(vals, y, cw, e, i, n)
+            freq[2 * k + y[e[i].case]] += weight_of(cw, e[i].case)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
-    if cw == NULL and scan_estimated(w, e, n_unknown, n, k, u, known, min_split,
+    if cw == NULL and scan_estimated(w, e, vals, y, n_unknown, n, k, u, known, min_split,
                                      unknown_frac, base, total, &scan):
         choose_cut(w, f, &scan, total)
         return
     if n - n_unknown >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES:
-        blocked = scan_blocks(w, e, cw, n_unknown, n, k, u, low, known, min_split,
+        blocked = scan_blocks(w, e, vals, cw, n_unknown, n, k, u, low, known, min_split,
                               unknown_frac, base, total, &scan)
         if blocked:
             choose_cut(w, f, &scan, total)
@@ -914,15 +950,16 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
         # (Out of memory for the block states: the plain scan below.)
     forget_phi(w, k)
     for i in range(n_unknown, n - 1):
-        move_case(w, k, e[i].cls, weight_of(cw, e[i].case), &low)
+        fetch_ahead(vals, y, cw, e, i, n)
+        move_case(w, k, y[e[i].case], weight_of(cw, e[i].case), &low)
         if low < min_split:
             continue
         if low > known - min_split:
             break
-        if e[i].value < e[i + 1].value - 1e-5:
+        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
             scan.position = i
-            list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
-                     e[i + 1].value, &scan)
+            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
+                     vals[e[i + 1].key], &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1018,7 +1055,8 @@ cdef inline double class_terms(const Py_ssize_t* left, const Py_ssize_t* all,
 cdef Py_ssize_t TERMS_RESUM = 256
 
 
-cdef bint scan_estimated(Work* w, const Valued* e, Py_ssize_t first, Py_ssize_t n,
+cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int32_t* y,
+                         Py_ssize_t first, Py_ssize_t n,
                          Py_ssize_t k, double u, double known, double min_split,
                          double unknown_frac, double base, double total,
                          CutScan* scan) noexcept nogil:
@@ -1064,7 +1102,8 @@ cdef bint scan_estimated(Work* w, const Valued* e, Py_ssize_t first, Py_ssize_t 
     # Pass 1. A cut's estimate is share * (base - x / known), x its information:
     # x beyond x_reject puts it more than slack below the best estimate.
     for i in range(first, n - 1):
-        c = e[i].cls
+        fetch_ahead(vals, y, NULL, e, i, n)
+        c = y[e[i].case]
         left = lc[c]
         right = ac[c] - left
         terms += (t[left + 1] - t[left]) + (t[right - 1] - t[right])
@@ -1079,7 +1118,7 @@ cdef bint scan_estimated(Work* w, const Valued* e, Py_ssize_t first, Py_ssize_t 
             continue
         if low > upper:
             break
-        if e[i].value < e[i + 1].value - 1e-5:
+        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
             tries += 1
             if low >= w.min_objs and known - low >= w.min_objs:
                 x = t[low_n] + t[known_n - low_n] - terms
@@ -1114,20 +1153,20 @@ cdef bint scan_estimated(Work* w, const Valued* e, Py_ssize_t first, Py_ssize_t 
             continue
         last = <Py_ssize_t> note[2 * j]
         while i <= last:
-            move_case(w, k, e[i].cls, 1.0, &low)
+            move_case(w, k, y[e[i].case], 1.0, &low)
             i += 1
         scan.position = last
         if reasonable_cut(w, u, low, known):
-            exact_cut(w, k, unknown_frac, base, known, total, e[last].value,
-                      e[last + 1].value, scan)
+            exact_cut(w, k, unknown_frac, base, known, total, vals[e[last].key],
+                      vals[e[last + 1].key], scan)
         else:
-            keep_cut(w, -EPSILON, total, e[last].value, e[last + 1].value, scan)
+            keep_cut(w, -EPSILON, total, vals[e[last].key], vals[e[last + 1].key], scan)
     scan.tries = tries
     return True
 
 
-cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t first,
-                      Py_ssize_t n,
+cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double* cw,
+                      Py_ssize_t first, Py_ssize_t n,
                       Py_ssize_t k, double u, double low, double known,
                       double min_split, double unknown_frac, double base,
                       double total, CutScan* scan) noexcept nogil:
@@ -1142,6 +1181,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
     recorded counts repeats the same additions, so every gain has the same bits as
     in the plain scan. The kept cuts are put back in scan order at the end.
     Returns False (nothing done) if the block states cannot be allocated."""
+    cdef const int32_t* y = w.data.y
     cdef Py_ssize_t stride = 4 + 2 * k, rstride = 2 + 2 * k, i, j, c, b, nb = 0
     cdef Py_ssize_t cap = (n - first) // BLOCK + 3, start, stop, top
     cdef double* bound
@@ -1161,10 +1201,11 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
     raw = w.snap + cap * stride
     # Pass 1.
     for i in range(first, n - 1):
+        fetch_ahead(vals, y, cw, e, i, n)
         wt = weight_of(cw, e[i].case)
         low = low + wt
-        freq[k + e[i].cls] = freq[k + e[i].cls] + wt
-        freq[2 * k + e[i].cls] = freq[2 * k + e[i].cls] - wt
+        freq[k + y[e[i].case]] = freq[k + y[e[i].case]] + wt
+        freq[2 * k + y[e[i].case]] = freq[2 * k + y[e[i].case]] - wt
         if low < min_split:
             continue
         if low > upper:
@@ -1172,7 +1213,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
             nb += 1
-        if e[i].value < e[i + 1].value - 1e-5:
+        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
             scan.tries += 1
         last = i
     if last < 0:
@@ -1185,8 +1226,8 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
         for j in range(i + 1, last + 1):
             wt = weight_of(cw, e[j].case)
             low = low + wt
-            freq[k + e[j].cls] = freq[k + e[j].cls] + wt
-            freq[2 * k + e[j].cls] = freq[2 * k + e[j].cls] - wt
+            freq[k + y[e[j].case]] = freq[k + y[e[j].case]] + wt
+            freq[2 * k + y[e[j].case]] = freq[2 * k + y[e[j].case]] - wt
         snapshot(bound + nb * stride, freq, k, low, last, raw + nb * rstride)
         nb += 1
     # Block b holds the cuts raw[b].position .. raw[b + 1].position - 1, the last
@@ -1209,7 +1250,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
         if bound[b * stride] > best_bound:
             best_bound = bound[b * stride]
             best_b = b
-    evaluate_block(w, e, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
+    evaluate_block(w, e, vals, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
     # (float32: 1e-5 exceeds keep_margin, a gain being at most log2(classes) <= 16)
     rounding = (1e-5 + f32_gain_rounding(k, known) if w.data.f32
@@ -1217,7 +1258,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* cw, Py_ssize_t fir
     for b in range(max(nb - 1, 1)):
         reach = scan.best_gain - rounding
         if b != best_b and bound[b * stride] >= reach:
-            evaluate_block(w, e, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
+            evaluate_block(w, e, vals, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
                            total, scan)
     scan.tries = tries
     # The kept cuts back in scan order (stable insertion sort: they are few).
@@ -1237,12 +1278,13 @@ cdef inline void swap_cut(Work* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     w.cand_pos[a], w.cand_pos[b] = w.cand_pos[b], w.cand_pos[a]
 
 
-cdef void evaluate_block(Work* w, const Valued* e, const double* cw, Py_ssize_t b,
-                         Py_ssize_t nb,
+cdef void evaluate_block(Work* w, const Valued* e, const double* vals, const double* cw,
+                         Py_ssize_t b, Py_ssize_t nb,
                          const double* raw, Py_ssize_t rstride, Py_ssize_t k, double u,
                          double known, double unknown_frac, double base, double total,
                          CutScan* scan) noexcept nogil:
     """Evaluate the cuts of block b, restarting from its recorded counts."""
+    cdef const int32_t* y = w.data.y
     cdef Py_ssize_t i = <Py_ssize_t> raw[b * rstride], stop
     cdef double low = raw[b * rstride + 1], wt
     cdef double* freq = w.freq
@@ -1253,18 +1295,18 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* cw, Py_ssize_t 
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
     forget_phi(w, k)
     while True:
-        if e[i].value < e[i + 1].value - 1e-5:
+        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
             scan.position = i
             if w.data.f32:
-                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
-                             e[i + 1].value, scan)
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
+                             vals[e[i + 1].key], scan)
             else:
-                list_cut(w, k, u, low, known, unknown_frac, base, total, e[i].value,
-                         e[i + 1].value, scan)
+                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
+                         vals[e[i + 1].key], scan)
         if i >= stop:
             break
         i += 1
-        move_case(w, k, e[i].cls, weight_of(cw, e[i].case), &low)
+        move_case(w, k, y[e[i].case], weight_of(cw, e[i].case), &low)
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,

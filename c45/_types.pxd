@@ -89,21 +89,23 @@ cdef struct NodeBuffer:
     Py_ssize_t maps_capacity
 
 # One case in a node's row list (float64 growing, c45/_presorted.pyx): the node's
-# cases in row order, each with its weight at the node and its class.
+# cases in row order, each with its weight at the node (its class is Dataset.y's,
+# read in row order): 16 bytes.
 cdef struct Entry:
-    double value          # the outcome of the node's test
     double weight         # the case's weight at this node (unknowns scaled, §2 step 9)
     int32_t case
-    int32_t cls
+    int32_t outcome       # its branch of the node's test (0: unknown)
 
 # One case in a node's list of a continuous feature: the unknown values first (row
-# order) then the known ones by (value, row). Value and class sit beside the case
-# id, so a scan reads them in sequence; the weight, the same in every list of the
-# node, is the row list's (read by case id: 16 bytes a case a feature, not 24).
+# order) then the known ones by (value, row). The entry holds where its value is,
+# not the value: key indexes the feature's column of values in the list's order
+# (Dataset.sorted_value, float64: the case's rank) or by row (Dataset.cont, float32
+# on the lists: the row), so a float64 scan reads the values in sequence. The class
+# (Dataset.y) and the weight at the node (the row list's) are read by case id: 8
+# bytes a case a feature.
 cdef struct Valued:
-    double value          # the feature's value (NaN: unknown)
+    uint32_t key          # the value is list_values(d, f)[key] (c45/_splitter.pxd)
     int32_t case
-    int32_t cls
 
 # A test as the reordering primitives see it.
 cdef struct Test:
