@@ -16,6 +16,7 @@ from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd
+from c45._sums cimport pairwise
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES)
@@ -1355,41 +1356,12 @@ cdef bint walk_blocks(Descent d, Blocks* b, const Rows* rows, int32_t* stack_nod
     return True
 
 
-cdef double row_total(const double* a, Py_ssize_t n) noexcept nogil:
-    """The sum of a[0..n) as numpy's add.reduce sums a contiguous row (its
-    pairwise summation), so that probabilities are those of sums / sums.sum(1)."""
-    cdef Py_ssize_t i, j, half
-    cdef double res
-    cdef double r[8]
-    if n < 8:
-        res = 0.0
-        for i in range(n):
-            res += a[i]
-        return res
-    if n <= 128:
-        for j in range(8):
-            r[j] = a[j]
-        i = 8
-        while i < n - (n % 8):
-            for j in range(8):
-                r[j] += a[i + j]
-            i += 8
-        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        while i < n:
-            res += a[i]
-            i += 1
-        return res
-    half = n // 2
-    half -= half % 8
-    return row_total(a, half) + row_total(a + half, n - half)
-
-
 cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k) noexcept nogil:
     """Each row of sums divided by its total (by 1 where the total is 0)."""
     cdef Py_ssize_t i, c
     cdef double t
     for i in range(m):
-        t = 0.0 + row_total(sums + i * k, k)
+        t = 0.0 + pairwise(sums + i * k, k)     # as sums / sums.sum(1)
         if not t > 0:
             t = 1.0
         for c in range(k):
@@ -1535,7 +1507,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             for j in range(n_out):
                 taken[i * n_out + j] = sink.sums[i * k + columns_v[j]]
             if proba and n_out < k:
-                t = 0.0 + row_total(taken + i * n_out, n_out)
+                t = 0.0 + pairwise(taken + i * n_out, n_out)
                 if not t > 0:
                     t = 1.0
                 for j in range(n_out):
