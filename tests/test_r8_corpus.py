@@ -50,20 +50,10 @@ RULES_DIFFER: set = set()
 # same conditions in another order, whose bits differ in their last binary32
 # place; Release 8 selects the costlier one there, the cheaper one in r0194's
 # default run.
-# -a: c45's annealing (c45.rules._selection.anneal) is a schedule fitted to Release
-# 8's -a outputs, not known to be its own: from the empty subset at T = 1000,
-# toggle rule int(draw * R); take a decrease without a further draw, else test
-# exp(-increase / T) against a second draw; multiply T by 0.95 after each accepted
-# toggle; stop after 100 rejections in a row (or T <= 0.001); then the hill-climb.
-# It selects Release 8's subset in 291 of the 316 annealed classes (replayed
-# offline, a stop after 99 or 101 rejections: 215 and 220). In the other 25, in
-# these problems, Release 8's subset costs less than c45's (by 0.02 to 30 bits):
-# its search goes on longer or elsewhere.
-_ANNEAL_DIFFER = {
-    5, 20, 33, 50, 82, 104, 128, 133, 138, 140, 151, 152, 167, 171, 179, 193, 208,
-    209, 216, 243, 269, 271, 279}
+# -a (c45.rules._selection.anneal, a schedule fitted to Release 8's -a outputs)
+# reproduces all 300.
 OPTION_DIFFER = {"rules-c10": {"r0194"}, "rules-r15": {"r0008"}, "rules-F10": {"r0194"},
-                 "rules-a": {f"r{n:04d}" for n in _ANNEAL_DIFFER}}
+                 "rules-a": set()}
 
 
 def _option_cases():

@@ -190,13 +190,15 @@ class SubsetSearch:
         without a further draw, any other when a second draw is below
         exp(-increase / T) (always, for no increase). T is multiplied by 0.95 after
         each accepted toggle; the search stops once T is not above 0.001 or after
-        100 rejections in a row. Then the hill-climb of :meth:`greedy` from where
-        it ends, so the subset is one no single toggle improves."""
+        100 rejections in a row. Then the hill-climb of :meth:`greedy` from the
+        cheapest subset the walk visited (the first of equal costs; the empty one
+        counts), so the subset is one no single toggle improves."""
         R = len(self.masks)
         inc = np.zeros(R, dtype=bool)
         cnt, state = self._counts(inc)
         cost = self.cost(*state)
         temp, rejections = _ANNEAL_START, 0
+        best_inc, best_cost = inc.copy(), cost
         while temp > _ANNEAL_STOP and rejections < _ANNEAL_REJECTIONS:
             i = int(rng.uniform() * R)
             new = self._flipped(cnt, inc, state, i)
@@ -206,10 +208,19 @@ class SubsetSearch:
                 cnt[self.masks[i]] += -1 if inc[i] else 1
                 inc[i] = not inc[i]
                 state, cost = new, new_cost
+                if cost < best_cost:
+                    best_inc, best_cost = inc.copy(), cost
                 temp *= _ANNEAL_COOLING
                 rejections = 0
             else:
                 rejections += 1
+        # Release 8 keeps the cheapest subset seen, not where the walk ends: with it
+        # the climb gives Release 8's subset in all 316 annealed classes of the R8
+        # corpus (from the end, in 291).
+        if best_cost < cost:
+            inc = best_inc
+            cnt, state = self._counts(inc)
+            cost = self.cost(*state)
         while True:
             best_i, best_gain, best_new = -1, 0.0, None
             for i in range(R):
