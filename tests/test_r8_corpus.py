@@ -50,8 +50,8 @@ RULES_DIFFER: set = set()
 # same conditions in another order, whose bits differ in their last binary32
 # place; Release 8 selects the costlier one there, the cheaper one in r0194's
 # default run.
-# -a (c45.rules._selection.anneal, a schedule fitted to Release 8's -a outputs)
-# reproduces all 300.
+# -a (c45.rules._selection.anneal, a schedule fitted to Release 8's -a outputs with
+# tests/anneal_replay.py) reproduces all 300.
 OPTION_DIFFER = {"rules-c10": {"r0194"}, "rules-r15": {"r0008"}, "rules-F10": {"r0194"},
                  "rules-a": set()}
 
