@@ -5,6 +5,8 @@ from sklearn.utils.validation import check_is_fitted
 from c45._serialize import _feature_names, check_count, name_list
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
+_WIDTH = 80     # Release 8's page width: subtree blocks and subset tests wrap to it
+
 
 def tree_class_names(clf, class_names=None):
     """The label of each class column of the trees: declared_classes_ (C4.5's
@@ -44,7 +46,9 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
     ``[Sn]`` on its branch line and then, after the tree, as a block ``Subtree
     [Sn]`` indented from the left again: the width stays bounded however deep
     the tree. (R8 numbers at most 99 blocks, printing ``[S??]`` and dropping the
-    subtree after that; c45 numbers them all.)
+    subtree after that; c45 numbers them all.) A value-subset test too long
+    for 80 columns (counted from the test, not from the line's start) goes on
+    in lines of its own, under its first value.
 
     Parameters
     ----------
@@ -104,7 +108,7 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         # C4.5 prints a tree that is one leaf after a space (" k0 (15.0/7.0)").
         return " " + leaf(0) + "\n"
 
-    def branch_label(node, b):
+    def branch_label(node, b, prefix):
         f = t.feature[node]
         name = feature_names[f]
         if t.kind[node] == CONTINUOUS_KIND:
@@ -120,7 +124,7 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         if t.kind[node] == SUBSET_KIND:
             group = t.branch_values(node, len(cats))[b]
             if len(group) > 1:
-                return f"{name} in {{{','.join(str(cats[v]) for v in group)}}}:"
+                return subset_test(name, [str(cats[v]) for v in group], prefix)
             b = group[0]
         return f"{name} = {cats[b]}:"
 
@@ -173,13 +177,13 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
                 stack.pop()
                 continue
             child = t.first_child[node] + b
-            text = indent * depth + branch_label(node, b)
+            text = indent * depth + branch_label(node, b, indent * depth)
             if t.kind[child] == LEAF_KIND:
                 lines.append(text + " " + leaf(child))
             elif max_depth is not None and base + depth >= max_depth:
                 lines.append(f"{text} ... (subtree of depth {_depth_below(t, child)}, "
                              f"{t.weight[child]:.1f} cases)")
-            elif (depth + 1) * spacing + max_line(child) > 80:
+            elif (depth + 1) * spacing + max_line(child) > _WIDTH:
                 # R8 numbers at most 99 blocks and prints "[S??]" (dropping the
                 # subtree) after that; c45 goes on numbering and prints them all.
                 subtrees.append((child, base + depth + 1))
@@ -195,6 +199,25 @@ def export_text(clf, tree="final", feature_names=None, *, max_depth=None,
         parts.append(f"\n\nSubtree [S{s + 1}]\n\n" + "\n".join(show(*subtrees[s])) + "\n")
         s += 1
     return "".join(parts)
+
+
+def subset_test(name, values, prefix):
+    """``name in {v1,v2,...}:``, wrapped as Release 8 wraps a long value list: a
+    value that would take the test past 80 columns starts a new line, indented
+    (after the branch's own indent ``prefix``) to sit under the first value.
+    The columns are counted from the test's start, not the line's: Release 8
+    prints deep subset tests whose lines reach column 94 unwrapped."""
+    head = f"{name} in {{"
+    parts, width = [head], len(head.encode())
+    for i, v in enumerate(values):
+        v += "," if i + 1 < len(values) else "}:"
+        if i and width + len(v.encode()) > _WIDTH:
+            parts.append("\n" + prefix + " " * len(head.encode()))
+            width = len(head.encode())
+        parts.append(v)
+        width += len(v.encode())
+    return "".join(parts)
+
 
 
 def softening_text(clf, feature_names=None):

@@ -719,3 +719,40 @@ def test_export_text_numbers_every_subtree_block_past_99():
     branch_lines = [line for line in text.splitlines() if f"{name} <=" in line
                     or f"{name} >" in line]
     assert len(branch_lines) == clf.tree_.node_count - 1
+
+
+def test_a_long_value_subset_wraps_under_its_first_value():
+    """A subset test whose values would take it past 80 columns goes on under
+    its first value; the columns count from the test, not the line (Release 8
+    prints deep subset tests reaching column 94 on one line)."""
+    rng = np.random.default_rng(0)
+    n = 4000
+    names = [f"value-number-{i}" for i in range(16)]
+    codes = rng.integers(0, 16, n)
+    x = rng.random(n)
+    y = np.where(x < 0.5, 0, 1 + (codes % 3 == 0))
+    X = pd.DataFrame({"x": x, "education": pd.Categorical.from_codes(codes, names)})
+    clf = C45Classifier(subset_splits=True).fit(X, y)
+    text = c45.export_text(clf)
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if "education in {" in line]
+    assert starts, text
+    wrapped = 0
+    for i in starts:
+        prefix = lines[i][:lines[i].index("education")]
+        assert prefix.startswith("|"), "the test is below the root's test"
+        group = [lines[i]]
+        while "}:" not in group[-1]:
+            group.append(lines[i + len(group)])
+        under = prefix + " " * len("education in {")
+        for line in group[1:]:
+            assert line.startswith(under) and line[len(under)] != " ", group
+        for line in group[:-1]:
+            assert line.endswith(","), group
+            assert len(line) - len(prefix) <= 80, group
+        wrapped += len(group) > 1
+        # Unwrapped, the values are the branch's own, in value order.
+        joined = group[0] + "".join(line[len(under):] for line in group[1:])
+        values = joined[joined.index("{") + 1:joined.index("}")].split(",")
+        assert values == sorted(values, key=names.index) and len(values) > 1
+    assert wrapped
