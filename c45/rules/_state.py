@@ -7,7 +7,6 @@ range was an IndexError there).
 """
 import numbers
 import reprlib
-from functools import partial
 
 import numpy as np
 
@@ -109,6 +108,17 @@ def _check_list(state, name, item=None):
     return values
 
 
+def _checked_rules(state, name, schema, classes):
+    """state[name], a tuple of Rules (a list in pickles made before the rules were
+    frozen), checked; as a tuple."""
+    rules = state.get(name)
+    if type(rules) not in (tuple, list):
+        _refuse(name, rules, "a tuple of Rules")
+    for i, r in enumerate(rules):
+        _check_rule(r, f"{name}[{i}]", schema, classes)
+    return tuple(rules)
+
+
 def _check_table(table, where):
     if type(table) is not list or not all(type(line) is str for line in table):
         _refuse(where, table, "a list of lines")
@@ -152,13 +162,13 @@ def checked_rules_state(state):
         _refuse("tree_estimator_", est, "the fitted C45Classifier of its classes")
     if state.get("precision") not in _PRECISION:
         _refuse("precision", state.get("precision"), f"one of {list(_PRECISION)}")
-    for name in ("rules_", "ordered_rules_", "candidate_rules_"):
-        _check_list(state, name, partial(_check_rule, schema=schema, classes=classes))
+    rulesets = {name: _checked_rules(state, name, schema, classes)
+                for name in ("rules_", "ordered_rules_", "candidate_rules_")}
     _check_evaluation_state(state, classes)
     # predict names the class of a rule, or the default, by its place in classes_.
     position = class_map(out).position
-    for name in ("rules_", "ordered_rules_", "candidate_rules_"):
-        for i, r in enumerate(state[name]):
+    for name, rules in rulesets.items():
+        for i, r in enumerate(rules):
             if position[r.class_index] < 0:
                 _refuse(f"{name}[{i}].class_", r.class_, "a class of classes_")
     if position[state["_default_index"]] < 0:
@@ -173,4 +183,4 @@ def checked_rules_state(state):
         _refuse("attribute_bits_", bits, f"{schema.n_features} finite float64 bits")
     if not _finite_number(state.get("attribute_test_bits_")):
         _refuse("attribute_test_bits_", state.get("attribute_test_bits_"), "a finite number")
-    return dict(out, grown_tree_=tree)
+    return dict(out, grown_tree_=tree, **rulesets)
