@@ -100,14 +100,14 @@ def covers(conditions, X, f32=True):
     return m
 
 
-def classify(rules, default, X):
+def classify(rules, default, X, f32=True):
     """First rule (strength > 0.1) whose conditions hold, else the default."""
     out = np.array([default] * len(X), dtype=object)
     done = np.zeros(len(X), dtype=bool)
     for r in rules:
         if 1 - r.error <= 0.1:
             continue
-        m = covers(r.conditions, X) & ~done
+        m = covers(r.conditions, X, f32) & ~done
         out[m] = r.class_
         done |= m
     return out
@@ -544,6 +544,32 @@ def test_the_compiled_passes_agree_with_masks_condition_by_condition():
             assert counts[k][:len(rules)].tolist() == want.tolist()
 
 
+def test_packed_rules_are_checked_once_then_against_each_call_s_cases():
+    from c45.rules import _match
+    test, row = np.array([_match.LE, _match.IN], np.int8), np.array([2, 0], np.int32)
+    packed = _match.PackedRules(test, row, [0.5, 0.0], [0, 0, 1], [1], [0, 1, 2])
+    assert (packed.cont_rows, packed.disc_rows) == (3, 1)
+    row[0] = 99                 # the arrays were copied: what was checked stays
+    test[0] = 7
+    cont = np.zeros((3, 4))
+    cont[2, 1] = 1.0
+    codes = np.array([[1, 1, 0, 2]], np.int32)
+    assert _match.covers(cont, codes, packed).tolist() == [[True, False, True, True],
+                                                           [True, True, False, False]]
+    for c, d in ((cont[:2], codes), (cont, codes[:0]), (cont[:, :3], codes)):
+        with pytest.raises(ValueError, match="out of range|inconsistent lengths"):
+            _match.covers(np.ascontiguousarray(c), np.ascontiguousarray(d), packed)
+    for args, match in [
+            (([_match.LE], [-1], [0.0], [0, 0], [], [0, 1]), "row is out of range"),
+            (([9], [0], [0.0], [0, 0], [], [0, 1]), "test is unknown"),
+            (([_match.LE], [0], [0.0], [0, 0], [], [0, 2]), "do not cover"),
+            (([_match.LE], [0], [0.0, 1.0], [0, 0], [], [0, 1]), "inconsistent lengths"),
+            (([_match.LE] * 2, [0] * 2, [0.0] * 2, [0, 0, 0], [], [0, 2, 1, 2]),
+             "go backwards")]:
+        with pytest.raises(ValueError, match=match):
+            _match.PackedRules(*args)
+
+
 def _naive_greedy(masks, bits, in_class, rng):
     """§11.4's greedy search, every cost recomputed from scratch."""
     R = len(masks)
@@ -818,6 +844,36 @@ def test_a_pickle_of_list_rulesets_loads_as_tuples():
         assert type(getattr(loaded, name)) is tuple
     assert np.array_equal(loaded.predict(X), clf.predict(X))
     assert export_rules(loaded, evaluation=True) == export_rules(clf, evaluation=True)
+
+
+def test_continuous_rows_read_in_place_answer_as_the_encoded_ones():
+    """A float64 X of continuous features is read as it is (no encoding); every
+    layout and kind of X answers as the encoded path (float32, or ints) and as
+    the rules say."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(400, 4))
+    y = np.where(X[:, 0] + X[:, 1] * X[:, 2] > 0, "a", "b")
+    X[rng.random(X.shape) < 0.1] = np.nan
+    names = [f"f{j}" for j in range(4)]
+    frame = pd.DataFrame(X, columns=names)
+    for data in (X, frame):
+        clf = C45RulesClassifier().fit(data, y)
+        assert len(clf.rules_) > 2
+        expected = classify(clf.rules_, clf.default_class_, frame, f32=False)
+        for Xp in ((X, np.asfortranarray(X), X[:, ::-1][:, ::-1], X.tolist())
+                   if data is X else (frame, frame.copy(), frame[names[::-1]][names])):
+            assert np.array_equal(clf.predict(Xp), expected)
+            assert np.array_equal(clf.predict(Xp[:1]), expected[:1])
+        X32 = X.astype(np.float32)
+        assert np.array_equal(clf.predict(X32 if data is X else pd.DataFrame(
+            X32, columns=names)), classify(clf.rules_, clf.default_class_,
+                                           pd.DataFrame(X32.astype(np.float64)), f32=False))
+        Xi = np.round(X[:50] * 3)                   # whole numbers: exact as ints
+        Xi[np.isnan(Xi)] = 0
+        rows = Xi.astype(np.int64) if data is X else pd.DataFrame(Xi.astype(np.int64),
+                                                                  columns=names)
+        assert np.array_equal(clf.predict(rows), classify(
+            clf.rules_, clf.default_class_, pd.DataFrame(Xi, columns=names), f32=False))
 
 
 def test_fit_checks_y_as_the_tree_does_in_its_own_name():

@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from c45 import _params
 from c45._classifier import (Accuracy, C45Classifier, ClassCounts, InputTags, class_map,
                              require_y)
-from c45._encode import encode_predict, encode_target
+from c45._encode import encode_predict, encode_target, plain_rows
 from c45.rules._builder import RuleBuilder
 from c45.rules._ruleset import firing, pack_ruleset, rule_classes, tally
 from c45.rules._state import checked_rules_state
@@ -253,8 +253,16 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
             check_is_fitted(self, "rules_")
         self._check_named("precision")          # set_params after fit
         schema = fitted["_schema"]
-        cont, codes = encode_predict(schema, X, self.precision == "float32",
-                                     "C45RulesClassifier")
+        f32 = self.precision == "float32"
+        plain = plain_rows(schema, X, f32)
+        if plain is not None:
+            # Every feature continuous, X float64 values: they are the encoded
+            # cases (one row per feature), no discrete ones.
+            rows, rows_first = plain
+            cont = np.ascontiguousarray(rows.T) if rows_first else rows
+            codes = np.empty((0, cont.shape[1]), dtype=np.int32)
+        else:
+            cont, codes = encode_predict(schema, X, f32, "C45RulesClassifier")
         packed, columns = _packed(fitted)
         first = firing(fitted["rules_"], cont, codes, schema.col, packed)[0]
         return fitted, first, columns

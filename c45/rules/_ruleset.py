@@ -150,9 +150,10 @@ def can_fire(rule):
 
 
 def pack_rules(condition_lists, col):
-    """Each list's conditions (a rule's) packed for the passes of c45.rules._match:
-    per condition its test, its row of the encoded matrices (col[feature]), its
-    cut and its codes; per list the range of its conditions."""
+    """Each list's conditions (a rule's) packed for the passes of c45.rules._match
+    (a PackedRules, checked once): per condition its test, its row of the encoded
+    matrices (col[feature]), its cut and its codes; per list the range of its
+    conditions."""
     test, row, cut, code_start, codes, rule_start = [], [], [], [0], [], [0]
     for conditions in condition_lists:
         for c in conditions:
@@ -166,9 +167,7 @@ def pack_rules(condition_lists, col):
             row.append(int(col[c.feature]))
             code_start.append(len(codes))
         rule_start.append(len(test))
-    return (np.array(test, dtype=np.int8), np.array(row, dtype=np.int32),
-            np.array(cut, dtype=np.float64), np.array(code_start, dtype=np.int64),
-            np.array(codes, dtype=np.int32), np.array(rule_start, dtype=np.int64))
+    return _match.PackedRules(test, row, cut, code_start, codes, rule_start)
 
 
 def rule_mask(rule, cont, codes, col):
