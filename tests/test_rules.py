@@ -789,6 +789,27 @@ def test_rules_assigned_after_fit_are_what_predict_uses():
     assert np.array_equal(clf.predict(X), classify(full[2:], default, X))
 
 
+def test_rules_assigned_after_fit_are_checked_as_a_pickle_s():
+    """A rule assigned with a negative class index took the last class silently;
+    one of a feature out of range failed with an IndexError."""
+    clf, X, _ = _new_fit("vote")
+    r = clf.rules_[0]
+    c = r.conditions[0]
+    for rules, field in [
+            ((replace(r, class_index=-1),), r"rules_\[0\]\.class_index"),
+            ((r, replace(r, class_="x")), r"rules_\[1\]\.class_ "),
+            ((replace(r, conditions=(replace(c, feature=99),)),),
+             r"rules_\[0\]\.conditions\[0\]\.feature"),
+            ((replace(r, conditions=(replace(c, codes=(9,)),)),),
+             r"rules_\[0\]\.conditions\[0\]\.codes"),
+            ((r, "a rule"), r"rules_\[1\] is 'a rule'; expected a Rule"),
+            (np.array(clf.rules_), "rules_ is")]:
+        clf.rules_ = rules
+        for method in (clf.predict, clf.predict_proba, clf.apply):
+            with pytest.raises(ValueError, match="^c45: the assigned " + field):
+                method(X)
+
+
 def test_the_rules_are_packed_once_per_ruleset_not_per_call(monkeypatch):
     import c45.rules._estimator as estimator_module
     calls = []

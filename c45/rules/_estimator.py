@@ -12,7 +12,7 @@ from c45._classifier import (Accuracy, C45Classifier, ClassCounts, InputTags, cl
 from c45._encode import encode_predict, encode_target, plain_rows
 from c45.rules._builder import RuleBuilder
 from c45.rules._ruleset import firing, pack_ruleset, rule_classes, tally
-from c45.rules._state import checked_rules_state
+from c45.rules._state import checked_assigned_rules, checked_rules_state
 
 
 class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.Parameters,
@@ -109,6 +109,10 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
 
     Notes
     -----
+    ``fit`` takes no ``sample_weight`` (and there is no ``class_weight`` or
+    ``normalize_sample_weight``): c4.5rules counts whole cases, in its condition
+    dropping, the rule selection's bits and ``fisher``'s exact test.
+
     ``predict_proba`` is one-hot: the rules give a class, not a distribution. The
     firing rule's confidence is available through :meth:`apply` and ``rules_``.
 
@@ -329,8 +333,11 @@ def _packed(fitted):
     hit = fitted.get(_PACKED)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    # Each rule's class, and the default, is one y held (checked in pickles).
-    columns = class_map(fitted).position.take(rule_classes(rules, fitted["_default_index"]))
+    # Each rule as fit makes them, its class one y held (rules a user assigned,
+    # checked as a pickle's; the default is checked at fit and in pickles).
+    position = class_map(fitted).position
+    checked_assigned_rules(rules, fitted["_schema"], fitted["declared_classes_"], position)
+    columns = position.take(rule_classes(rules, fitted["_default_index"]))
     columns.flags.writeable = False             # shared by every call
     packed = (pack_ruleset(rules, fitted["_schema"].col), columns)
     if type(rules) is tuple:

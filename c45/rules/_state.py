@@ -22,8 +22,11 @@ _RULE_FIELDS = frozenset(Rule.__dataclass_fields__)
 _RULE_COUNTS = ("n_covered", "n_errors", "used", "wrong", "better", "worse")
 
 
+_PICKLED = "the pickled rules model's"
+
+
 def _refuse(where, value, expected):
-    raise ValueError(f"c45: the pickled rules model's {where} is {reprlib.repr(value)}; "
+    raise ValueError(f"c45: {_PICKLED} {where} is {reprlib.repr(value)}; "
                      f"expected {expected}")
 
 
@@ -117,6 +120,21 @@ def _checked_rules(state, name, schema, classes):
     for i, r in enumerate(rules):
         _check_rule(r, f"{name}[{i}]", schema, classes)
     return tuple(rules)
+
+
+def checked_assigned_rules(rules, schema, classes, position):
+    """A ruleset assigned to rules_ after fit, checked as a pickle's is (each rule
+    and condition as fit makes them, against the model's schema and
+    declared_classes_; position: each declared class's column of classes_, -1
+    for one y did not hold); as a tuple."""
+    try:
+        rules = _checked_rules({"rules_": rules}, "rules_", schema, classes)
+        for i, r in enumerate(rules):
+            if position[r.class_index] < 0:
+                _refuse(f"rules_[{i}].class_", r.class_, "a class of classes_")
+    except ValueError as e:             # the same words, of the assigned rules
+        raise ValueError(str(e).replace(_PICKLED, "the assigned", 1)) from None
+    return rules
 
 
 def _check_table(table, where):
