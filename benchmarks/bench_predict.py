@@ -3,7 +3,7 @@ trees, batch CPU time from an ndarray and from a DataFrame, and the memory of a
 bagged ensemble.
 
     python benchmarks/bench_predict.py [--rows 300000] [--batch 1000000]
-        [--skip-bagging | --only bagging]
+        [--skip-bagging | --only bagging | --only rules]
 
 Every figure is a ratio to scikit-learn's DecisionTreeClassifier(criterion="entropy",
 min_samples_leaf=2) measured in the same run (this VM's speed drifts); nothing
@@ -19,6 +19,12 @@ here is asserted.
   four arrays to memoryviews, finding the tree's cached tables, making the output
   array) with no tree to walk; core 1 row minus floor is the tree work of one row.
 * batch: process CPU time (best of 3) of predict on --batch rows, 10 features.
+* rules: one-row predict and predict_proba of C45RulesClassifier beside
+  C45Classifier (both default parameters) fitted on the same data: process CPU
+  time per call, the median of 7 runs of 5,000 calls (rows cycled; the four
+  take turns in each run), on ndarrays of the data here: 3,000 x 10 of 10
+  classes and 20,000 x 10 of 2 classes (20 and 62 rules). Not part of the
+  default run.
 * bagging: BaggingClassifier(model, n_estimators=20) fit on 200k x 10 in a fresh
   process each: peak RSS during fit and RSS held after it, above the process's
   RSS with X and the libraries loaded (Linux: VmHWM reset by /proc/self/clear_refs);
@@ -138,6 +144,44 @@ def latency_and_batch(args):
                   f"{cpu_nd / base[1]:6.2f} {cpu_df:9.3f} {cpu_df / base[2]:6.2f}")
 
 
+def cpu_per_call(fs, X, calls=5000, runs=7):
+    """Per function of fs, the median over `runs` of the process CPU time per call
+    of f(row), rows of X cycled (one-row slices made beforehand). The functions
+    take turns within each run, so that a change of the machine's load falls on
+    all of them."""
+    take = X.iloc if hasattr(X, "iloc") else X
+    rows = [take[i % len(X):i % len(X) + 1] for i in range(calls)]
+    per_run = [[] for _ in fs]
+    for f in fs:
+        f(rows[0])
+    for _ in range(runs):
+        for f, times in zip(fs, per_run):
+            t = time.process_time()
+            for row in rows:
+                f(row)
+            times.append((time.process_time() - t) / calls)
+    return [float(np.median(times)) for times in per_run]
+
+
+def rules_latency():
+    from c45 import C45Classifier, C45RulesClassifier
+    cases = [("3k x 10, 10 classes", *data(3_000, 10)),
+             ("20k x 10, 2 classes", *data(20_000, 2))]
+    print("one-row CPU us per call: median of 7 runs of 5,000 calls")
+    print(f"{'data':22s} {'rules':>5s} {'conds':>5s} {'nodes':>6s} {'tree predict':>12s} "
+          f"{'rules predict':>13s} {'ratio':>6s} {'tree proba':>10s} "
+          f"{'rules proba':>11s} {'ratio':>6s}", flush=True)
+    for name, X, y in cases:
+        tree = C45Classifier().fit(X, y)
+        rules = C45RulesClassifier().fit(X, y)
+        t_p, r_p, t_q, r_q = cpu_per_call(
+            [tree.predict, rules.predict, tree.predict_proba, rules.predict_proba], X)
+        conds = sum(len(r.conditions) for r in rules.rules_)
+        print(f"{name:22s} {len(rules.rules_):5d} {conds:5d} {tree.tree_.node_count:6d} "
+              f"{t_p * 1e6:12.2f} {r_p * 1e6:13.2f} {r_p / t_p:6.2f} "
+              f"{t_q * 1e6:10.2f} {r_q * 1e6:11.2f} {r_q / t_q:6.2f}", flush=True)
+
+
 BAGGING = r"""
 import gc, sys, time
 import numpy as np
@@ -196,9 +240,13 @@ def main():
     p.add_argument("--rows", type=int, default=300_000)
     p.add_argument("--batch", type=int, default=1_000_000)
     p.add_argument("--skip-bagging", action="store_true")
-    p.add_argument("--only", choices=("bagging",),
-                   help="run only this part (bagging: the ensemble's memory)")
+    p.add_argument("--only", choices=("bagging", "rules"),
+                   help="run only this part (bagging: the ensemble's memory; rules: "
+                        "the one-row latency of C45RulesClassifier)")
     args = p.parse_args()
+    if args.only == "rules":
+        rules_latency()
+        return
     if args.only is None:
         latency_and_batch(args)
     if not args.skip_bagging:

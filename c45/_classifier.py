@@ -40,10 +40,10 @@ PICKLE_FORMAT = 3
 PICKLE_FORMATS_READ = (1, 2, 3)
 
 
-def _require_y(y):
+def require_y(y, estimator="C45Classifier"):
     # scikit-learn's words: its checks look for them.
     if y is None:
-        raise ValueError("C45Classifier requires y to be passed, but the target y "
+        raise ValueError(f"{estimator} requires y to be passed, but the target y "
                          "is None")
 
 
@@ -695,7 +695,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
     def _hold_out(self, X, y, sample_weight):
         """Stratified split for reduced-error pruning: (X, y, w, X_val, y_val)."""
         # The checks fit makes, before the rows are taken apart.
-        _require_y(y)
+        require_y(y)
         n = n_rows(X)
         codes = encode_target(y, n).codes
         self._check_weights(sample_weight, n, False, False)
@@ -981,7 +981,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, Target, TrainingData)."""
         f32 = self.precision == "float32"
-        _require_y(y)
+        require_y(y)
         schema, cont, codes = encode_fit(X, self.categorical_features, f32)
         target = encode_target(y, cont.shape[1])
         classes, y_codes = target.declared, target.codes

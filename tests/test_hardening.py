@@ -334,8 +334,8 @@ def _condition(kind, **changes):
         for r in s["rules_"]:
             for j, c in enumerate(r.conditions):
                 if c.kind == kind:
-                    r.conditions = r.conditions[:j] + (replace(c, **changes),) + \
-                        r.conditions[j + 1:]
+                    vars(r)["conditions"] = r.conditions[:j] + (replace(c, **changes),) + \
+                        r.conditions[j + 1:]          # a frozen Rule, changed in place
                     return
         raise AssertionError(f"no condition of kind {kind}")
     return apply
@@ -348,7 +348,7 @@ def _rule(**changes):
 def _partial_condition(s):
     c = object.__new__(type(s["rules_"][0].conditions[0]))
     vars(c).update(feature=0, name="x0")
-    s["rules_"][0].conditions = (c,)
+    vars(s["rules_"][0])["conditions"] = (c,)
 
 
 # Each: (subset_splits of the model, tampering, what the message must name).
@@ -398,9 +398,10 @@ RULES_TAMPERINGS = {
     "subset codes a list": (True, _condition(3, codes=[1]), r"\.codes"),
     "subset value not its categories": (True, _condition(3, value=("zz",)), r"\.value"),
     "subset value a list": (True, _condition(3, value=["p"]), r"\.value"),
-    "rules_ a tuple": (False, lambda s: s.update(rules_=tuple(s["rules_"])), "rules_ is"),
-    "ordered_rules_ holding an int": (False, lambda s: s["ordered_rules_"].append(3),
-                                      r"ordered_rules_\[\d+\]"),
+    "rules_ a dict": (False, lambda s: s.update(rules_=dict(enumerate(s["rules_"]))),
+                      "rules_ is"),
+    "ordered_rules_ holding an int": (False, lambda s: s.update(
+        ordered_rules_=s["ordered_rules_"] + (3,)), r"ordered_rules_\[\d+\]"),
     "candidate_rules_ None": (False, lambda s: s.update(candidate_rules_=None),
                               "candidate_rules_"),
     "_train_summary errors beyond cases": (False, lambda s: s.update(

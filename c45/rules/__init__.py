@@ -20,7 +20,8 @@ The modules, one job each:
 
 ``_estimator``  C45RulesClassifier
 ``_export``     export_rules, evaluation_text: c4.5rules' printed reports
-``_ruleset``    Condition, Rule, and how a ruleset classifies (firing, tally)
+``_ruleset``    Condition, Rule (frozen), and how a ruleset classifies (firing, tally,
+                counted: the evaluation's counts on copies of the rules)
 ``_match``      where conditions hold: the passes over the cases, each one nogil call
 ``_builder``    RuleBuilder: §11 on a grown tree, from leaves to the final ruleset
 ``_selection``  the description lengths and the per-class subset search (§11.4),

@@ -6,7 +6,7 @@ duplicates merged (§11.2-11.3); per class the subset of shortest description
 (§11.5); rules that do more harm than good dropped (§11.6).
 """
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from c45._criterion import pessimistic_extra_errors
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
 from c45._glibc_random import GlibcRandom
 from c45.rules import _match
-from c45.rules._ruleset import _MAX_SELECT_ERROR, Condition, Rule, firing, pack_rules, tally
+from c45.rules._ruleset import _MAX_SELECT_ERROR, Condition, Rule, counted, firing, pack_rules
 from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits,
                                   _bitset, _Lengths, _r32)
 from c45.rules._export import rule_table
@@ -247,8 +247,8 @@ class RuleBuilder:
             if self.prune(cand) is None:
                 continue
             dup = self._find_duplicate(rules, cand)
-            if dup is not None:
-                dup.error = max(dup.error, cand.error)
+            if dup is not None:             # rule n is rules[n - 1]
+                rules[dup.number - 1] = replace(dup, error=max(dup.error, cand.error))
                 cand.rule_number = dup.number
                 continue
             cand.rule_number = len(rules) + 1
@@ -256,9 +256,7 @@ class RuleBuilder:
                               class_index=cand.class_index,
                               class_=self.classes[cand.class_index], error=cand.error,
                               n_covered=cand.n_covered, n_errors=cand.n_errors))
-        for r in rules:
-            r.bits = self._rule_bits(r)
-        return rules
+        return [replace(r, bits=self._rule_bits(r)) for r in rules]
 
     # -- §11.4 ------------------------------------------------------------
     def _rule_bits(self, rule):
@@ -352,11 +350,12 @@ class RuleBuilder:
         """Evaluate on the training data and drop the first rule (used) that does
         more harm than good, until none does. self.rounds keeps each evaluation's
         table, as c4.5rules prints it before each "Drop rule N"."""
-        rules = list(rules)
         self.dropped = []
         self.rounds = []
+        self.counted = {}           # rule number: the rule as its last round counted it
         while True:
-            tally(rules, self.firing(rules), default, self.y)
+            _, rules = counted(rules, self.firing(rules), default, self.y)
+            self.counted.update((r.number, r) for r in rules)
             self.rounds.append(rule_table(rules))
             for i, r in enumerate(rules):
                 if r.used > 0 and r.worse > r.better:
@@ -368,10 +367,12 @@ class RuleBuilder:
 
     def run(self):
         rules = self.form_rules()
-        self.rules = rules
         rng = GlibcRandom(1)
         selected = self.select(rules, rng)
         ordered, default = self.order(selected)
-        self.ordered = list(ordered)
         final = self.drop_rules(ordered, default)
+        # Every list shows a rule with the counts of the last evaluation it took
+        # part in (none for a rule that was not selected).
+        self.rules = [self.counted.get(r.number, r) for r in rules]
+        self.ordered = [self.counted[r.number] for r in ordered]
         return final, default

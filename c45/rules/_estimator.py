@@ -1,17 +1,18 @@
 """C45RulesClassifier: the scikit-learn face of c4.5rules (c45.rules._builder)."""
 import warnings
-from dataclasses import replace
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _params
-from c45._classifier import Accuracy, C45Classifier, ClassCounts, InputTags, class_map
-from c45._encode import encode_predict, encode_target
+from c45._classifier import (Accuracy, C45Classifier, ClassCounts, InputTags, class_map,
+                             require_y)
+from c45._encode import encode_predict, encode_target, plain_rows
 from c45.rules._builder import RuleBuilder
-from c45.rules._ruleset import firing, tally
-from c45.rules._state import checked_rules_state
+from c45.rules._ruleset import firing, pack_ruleset, rule_classes, tally
+from c45.rules._state import checked_assigned_rules, checked_rules_state
 
 
 class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.Parameters,
@@ -65,20 +66,27 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
 
     Attributes
     ----------
-    rules_ : list of Rule
+    rules_ : tuple of Rule
         The final ordered ruleset (after c4.5rules' final drops of unhelpful
         rules). Each rule has
         ``number`` (c4.5rules' numbering), ``conditions``, ``class_``, ``error``
         (pessimistic error rate), ``confidence`` (``1 - error``, printed
-        ``[nn.n%]``), training ``used``/``wrong``/``advantage``.
+        ``[nn.n%]``), training ``used``/``wrong``/``advantage``. Rules and
+        conditions are frozen dataclasses; to predict with other rules, assign
+        a new tuple (e.g. ``clf.rules_ = clf.rules_[:3]``, or rules made with
+        ``dataclasses.replace``): predict packs the rules once per tuple
+        assigned.
     default_class_ : label
     classes_, declared_classes_, n_classes_, n_outputs_, n_features_in_,
     feature_names_in_, categories_ :
         As for C45Classifier: ``classes_`` the classes y holds, sorted
         (``predict_proba``'s columns), ``declared_classes_`` in C4.5's order, which the rules' ``class_index``
         and the printed reports use.
-    candidate_rules_ : list of Rule
+    candidate_rules_ : tuple of Rule
         Every numbered rule before the per-class selection.
+    ordered_rules_ : tuple of Rule
+        The selected rules in their order, before the final drops (each with the
+        training counts of the last evaluation it took part in).
     selection_ : dict
         Per class: ``n_rules``, ``search`` ("exhaustive" or "greedy"),
         ``empty_cost`` and ``cost`` (bits) and the ``selected`` rule numbers.
@@ -101,6 +109,10 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
 
     Notes
     -----
+    ``fit`` takes no ``sample_weight`` (and there is no ``class_weight`` or
+    ``normalize_sample_weight``): c4.5rules counts whole cases, in its condition
+    dropping, the rule selection's bits and ``fisher``'s exact test.
+
     ``predict_proba`` is one-hot: the rules give a class, not a distribution. The
     firing rule's confidence is available through :meth:`apply` and ``rules_``.
 
@@ -161,6 +173,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
 
     def fit(self, X, y):
         """Grow the tree on (X, y) and derive the ruleset from it."""
+        require_y(y, "C45RulesClassifier")
         fisher = self._check_rule_params()
         grow = {p: getattr(self, p) for p in _params.GROW}
         with warnings.catch_warnings():
@@ -174,7 +187,10 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         f32 = self.precision == "float32"
         # The training data encoded as the tree saw it (same schema, same classes).
         cont, codes = encode_predict(schema, X, f32)
-        target = encode_target(y, cont.shape[1])
+        with warnings.catch_warnings():
+            # A column-vector y: the tree's fit has warned (once, as scikit-learn does).
+            warnings.simplefilter("ignore", DataConversionWarning)
+            target = encode_target(y, cont.shape[1])
         y_codes = target.codes
         if not np.array_equal(target.declared, tree_clf.declared_classes_):   # pragma: no cover
             raise RuntimeError("c45: the class encoding changed between tree and rules")
@@ -203,12 +219,12 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         if hasattr(tree_clf, "feature_names_in_"):
             fitted["feature_names_in_"] = tree_clf.feature_names_in_
         fitted["categories_"] = tree_clf.categories_
-        fitted["rules_"] = final
-        fitted["ordered_rules_"] = [replace(r) for r in builder.ordered]
+        fitted["rules_"] = tuple(final)
+        fitted["ordered_rules_"] = tuple(builder.ordered)
         fitted["evaluation_rounds_"] = builder.rounds
         fitted["default_class_"] = classes[default]
         fitted["_default_index"] = default
-        fitted["candidate_rules_"] = builder.rules
+        fitted["candidate_rules_"] = tuple(builder.rules)
         fitted["selection_"] = builder.selection
         fitted["class_order_"] = [classes[c] for c in builder.class_order]
         fitted["dropped_rules_"] = list(builder.dropped)
@@ -220,6 +236,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
             for c in builder.candidates]
         pred, _ = tally(final, builder.firing(final), default)
         fitted["_train_summary"] = (builder.n, int(np.sum(pred != builder.y)))
+        _packed(fitted)                 # predict then leaves __dict__ as it is
         state = {k: v for k, v in self.__dict__.items() if k != "feature_names_in_"}
         state.update(fitted)
         self.__dict__ = state
@@ -239,10 +256,20 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         if "rules_" not in fitted:
             check_is_fitted(self, "rules_")
         self._check_named("precision")          # set_params after fit
-        schema, rules = fitted["_schema"], fitted["rules_"]
-        cont, codes = encode_predict(schema, X, self.precision == "float32",
-                                     "C45RulesClassifier")
-        return fitted, firing(rules, cont, codes, schema.col)[0]
+        schema = fitted["_schema"]
+        f32 = self.precision == "float32"
+        plain = plain_rows(schema, X, f32)
+        if plain is not None:
+            # Every feature continuous, X float64 values: they are the encoded
+            # cases (one row per feature), no discrete ones.
+            rows, rows_first = plain
+            cont = np.ascontiguousarray(rows.T) if rows_first else rows
+            codes = np.empty((0, cont.shape[1]), dtype=np.int32)
+        else:
+            cont, codes = encode_predict(schema, X, f32, "C45RulesClassifier")
+        packed, columns = _packed(fitted)
+        first = firing(fitted["rules_"], cont, codes, schema.col, packed)[0]
+        return fitted, first, columns
 
     def apply(self, X):
         """Position in ``rules_`` of the rule that classifies each row (the first
@@ -250,12 +277,8 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         return self._apply(X)[1]
 
     def _predict(self, X):
-        fitted, first = self._apply(X)
-        cls = np.array([r.class_index for r in fitted["rules_"]]
-                       + [fitted["_default_index"]], dtype=np.int64)
-        # Each rule's class, and the default, is one y held (checked in pickles).
-        column = class_map(fitted).position.take(cls[first])
-        return fitted, column
+        fitted, first, columns = self._apply(X)
+        return fitted, columns[first]            # first -1: the default's
 
     def predict(self, X):
         """The class of the first rule whose conditions hold, else the default."""
@@ -275,12 +298,48 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
+    def __getstate__(self):
+        state = dict(super().__getstate__())    # a copy: the model keeps its own
+        state.pop(_PACKED, None)                # packed again from rules_ at load
+        return state
+
     def __setstate__(self, state):
         if not isinstance(state, dict):
             raise ValueError(f"c45: the pickled C45RulesClassifier's state is a "
                              f"{type(state).__name__}, not a dict")
+        # Never taken from a pickle: packed from the checked rules.
+        state = {k: v for k, v in state.items() if k != _PACKED}
         if "rules_" in state:
             state = dict(state, **checked_rules_state(state))
         super().__setstate__(state)
         if "rules_" in state:
             self._check_unpickled_params()
+            _packed(self.__dict__)
+
+
+# Where a fitted model keeps its ruleset packed for predict: (the rules_ object
+# packed, what _packed returns).
+_PACKED = "_packed_rules"
+
+
+def _packed(fitted):
+    """(pack_ruleset of rules_, each rule's column of classes_ then the
+    default's) for a fitted state, packed once per rules_ object: kept in the
+    state, keyed by the identity of the rules_ it packed, so that a ruleset
+    assigned to rules_ is packed at its first use and never answered from the
+    one before. A tuple of Rules (frozen) cannot change after it is packed; any
+    other sequence (a list a user assigned) can, and is packed at each call."""
+    rules = fitted["rules_"]
+    hit = fitted.get(_PACKED)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    # Each rule as fit makes them, its class one y held (rules a user assigned,
+    # checked as a pickle's; the default is checked at fit and in pickles).
+    position = class_map(fitted).position
+    checked_assigned_rules(rules, fitted["_schema"], fitted["declared_classes_"], position)
+    columns = position.take(rule_classes(rules, fitted["_default_index"]))
+    columns.flags.writeable = False             # shared by every call
+    packed = (pack_ruleset(rules, fitted["_schema"].col), columns)
+    if type(rules) is tuple:
+        fitted[_PACKED] = (rules, packed)
+    return packed

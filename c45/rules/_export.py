@@ -1,11 +1,9 @@
 """c4.5rules' printed reports of a fitted C45RulesClassifier: the ruleset, and
 its evaluation tables on the training data or on other data."""
-from dataclasses import replace
-
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45.rules._ruleset import firing, tally
+from c45.rules._ruleset import counted, firing
 
 
 def export_rules(clf, evaluation=False):
@@ -94,9 +92,9 @@ def evaluation_text(clf, X, y, title="test data"):
     index = {c: i for i, c in enumerate(clf.declared_classes_)}   # the rules' order
     for i, label in enumerate(np.asarray(y, dtype=object)):
         y_codes[i] = index.get(label, -1)
-    rules = [replace(r) for r in clf.rules_]       # the model's own counts stay
-    pred, _ = tally(rules, firing(rules, cont, codes, clf._schema.col),
-                    clf._default_index, y_codes)
+    # Copies of the rules with the counts of these cases (the model's stay).
+    pred, rules = counted(clf.rules_, firing(clf.rules_, cont, codes, clf._schema.col),
+                          clf._default_index, y_codes)
     errors = int(np.sum(pred != y_codes))
     out = [f"Evaluation on {title} ({len(y_codes)} items):"]
     # c4.5rules leaves a blank line here exactly when the data hold no unknown

@@ -18,7 +18,8 @@ pass, the GIL given up once:
 A short pass keeps the GIL (``releases``): handing it over costs more than the
 pass.
 
-The rules come packed (``pack_rules`` in _ruleset.py): per condition its test
+The rules come packed (``pack_rules`` in _ruleset.py, a PackedRules, checked
+once): per condition its test
 (LE or GT on a row of the continuous matrix, IN a set of codes on a row of the
 discrete one), its row, its cut and its codes; per rule the range of its
 conditions. A case holds a condition only when its value is known: NaN fails
@@ -90,15 +91,24 @@ cdef inline bint rule_holds(const Packed* p, Py_ssize_t r, Py_ssize_t i) noexcep
     return True
 
 
-cdef class _Rules:
-    """The packed rules and the cases, checked to fit each other, for the passes."""
-    cdef Packed p
-    cdef object keep            # the arrays the pointers point into
+cdef class PackedRules:
+    """Rules packed for the passes (pack_rules in _ruleset.py), checked once: the
+    arrays' lengths and ranges, each condition's test, and how many rows of each
+    matrix of cases the conditions read. A pass then checks only that its cases
+    have those rows, so that a ruleset packed once (predict's) costs no check per
+    condition at each call. The arrays are copies of the ones given: what was
+    checked cannot change."""
+    cdef object arrays          # test, row, cut, code_start, codes, rule_start
+    cdef readonly Py_ssize_t cont_rows   # rows of the continuous matrix read (the largest + 1)
+    cdef readonly Py_ssize_t disc_rows   # rows of the discrete one read
 
-    def __cinit__(self, cont, disc, packed):
-        cdef const double[:, ::1] cv = cont
-        cdef const int32_t[:, ::1] dv = disc
-        test, row, cut, code_start, codes, rule_start = packed
+    def __cinit__(self, test, row, cut, code_start, codes, rule_start):
+        test = np.array(test, dtype=np.int8)
+        row = np.array(row, dtype=np.int32)
+        cut = np.array(cut, dtype=np.float64)
+        code_start = np.array(code_start, dtype=np.int64)
+        codes = np.array(codes, dtype=np.int32)
+        rule_start = np.array(rule_start, dtype=np.int64)
         cdef const int8_t[::1] tv = test
         cdef const int32_t[::1] rv = row
         cdef const double[::1] kv = cut
@@ -106,26 +116,52 @@ cdef class _Rules:
         cdef const int32_t[::1] ov = codes
         cdef const int64_t[::1] qv = rule_start
         cdef Py_ssize_t m = tv.shape[0], c, r
-        if (rv.shape[0] != m or kv.shape[0] != m or sv.shape[0] != m + 1
-                or qv.shape[0] < 1 or cv.shape[1] != dv.shape[1]):
+        if rv.shape[0] != m or kv.shape[0] != m or sv.shape[0] != m + 1 or qv.shape[0] < 1:
             raise ValueError("c45: packed rules of inconsistent lengths")
         if sv[0] != 0 or qv[0] != 0 or qv[qv.shape[0] - 1] != m or sv[m] != ov.shape[0]:
             raise ValueError("c45: packed rules' ranges do not cover their conditions")
         for r in range(qv.shape[0] - 1):
             if qv[r + 1] < qv[r]:
                 raise ValueError("c45: packed rules' ranges go backwards")
+        self.cont_rows = 0
+        self.disc_rows = 0
         for c in range(m):
             if sv[c + 1] < sv[c]:
                 raise ValueError("c45: packed rules' code ranges go backwards")
+            if rv[c] < 0:
+                raise ValueError("c45: a packed condition's row is out of range")
             if tv[c] == C_IN:
-                if not 0 <= rv[c] < dv.shape[0]:
-                    raise ValueError("c45: a packed condition's row is out of range")
+                self.disc_rows = max(self.disc_rows, rv[c] + 1)
             elif tv[c] == C_LE or tv[c] == C_GT:
-                if not 0 <= rv[c] < cv.shape[0]:
-                    raise ValueError("c45: a packed condition's row is out of range")
+                self.cont_rows = max(self.cont_rows, rv[c] + 1)
             else:
                 raise ValueError("c45: a packed condition's test is unknown")
-        self.keep = (cont, disc, test, row, cut, code_start, codes, rule_start)
+        self.arrays = (test, row, cut, code_start, codes, rule_start)
+
+
+cdef class _Rules:
+    """The packed rules and the cases, checked to fit each other, for the passes."""
+    cdef Packed p
+    cdef object keep            # the arrays the pointers point into
+
+    def __cinit__(self, cont, disc, packed):
+        cdef PackedRules checked = (packed if isinstance(packed, PackedRules)
+                                    else PackedRules(*packed))
+        cdef const double[:, ::1] cv = cont
+        cdef const int32_t[:, ::1] dv = disc
+        if cv.shape[1] != dv.shape[1]:
+            raise ValueError("c45: packed rules of inconsistent lengths")
+        if checked.cont_rows > cv.shape[0] or checked.disc_rows > dv.shape[0]:
+            raise ValueError("c45: a packed condition's row is out of range")
+        test, row, cut, code_start, codes, rule_start = checked.arrays
+        cdef const int8_t[::1] tv = test
+        cdef const int32_t[::1] rv = row
+        cdef const double[::1] kv = cut
+        cdef const int64_t[::1] sv = code_start
+        cdef const int32_t[::1] ov = codes
+        cdef const int64_t[::1] qv = rule_start
+        cdef Py_ssize_t m = tv.shape[0]
+        self.keep = (cont, disc, checked)
         self.p.n = cv.shape[1]
         self.p.n_rules = qv.shape[0] - 1
         self.p.cont = &cv[0, 0] if cv.shape[0] and cv.shape[1] else NULL

@@ -1,6 +1,6 @@
 """A ruleset's parts, Condition and Rule, and how a ruleset classifies cases:
 the first rule that can fire and whose conditions hold, else the default class."""
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -85,9 +85,11 @@ class Condition:
         return f"{self.name} = {self.value}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Rule:
-    """One rule: all ``conditions`` hold -> ``class_``.
+    """One rule: all ``conditions`` hold -> ``class_``. Frozen, as Condition is:
+    a fitted model's rules do not change under it (a changed ruleset is a new
+    tuple assigned to ``rules_``, made with ``dataclasses.replace``).
 
     Attributes
     ----------
@@ -148,9 +150,10 @@ def can_fire(rule):
 
 
 def pack_rules(condition_lists, col):
-    """Each list's conditions (a rule's) packed for the passes of c45.rules._match:
-    per condition its test, its row of the encoded matrices (col[feature]), its
-    cut and its codes; per list the range of its conditions."""
+    """Each list's conditions (a rule's) packed for the passes of c45.rules._match
+    (a PackedRules, checked once): per condition its test, its row of the encoded
+    matrices (col[feature]), its cut and its codes; per list the range of its
+    conditions."""
     test, row, cut, code_start, codes, rule_start = [], [], [], [0], [], [0]
     for conditions in condition_lists:
         for c in conditions:
@@ -164,9 +167,7 @@ def pack_rules(condition_lists, col):
             row.append(int(col[c.feature]))
             code_start.append(len(codes))
         rule_start.append(len(test))
-    return (np.array(test, dtype=np.int8), np.array(row, dtype=np.int32),
-            np.array(cut, dtype=np.float64), np.array(code_start, dtype=np.int64),
-            np.array(codes, dtype=np.int32), np.array(rule_start, dtype=np.int64))
+    return _match.PackedRules(test, row, cut, code_start, codes, rule_start)
 
 
 def rule_mask(rule, cont, codes, col):
@@ -176,27 +177,43 @@ def rule_mask(rule, cont, codes, col):
     return _match.covers(cont, codes, pack_rules([rule.conditions], col))[0]
 
 
-def firing(rules, cont, codes, col):
+def pack_ruleset(rules, col):
+    """What firing reads of a ruleset, packed once: its conditions (pack_rules)
+    and which rules can fire."""
+    can = np.array([can_fire(r) for r in rules], dtype=np.uint8)
+    return pack_rules([r.conditions for r in rules], col), can
+
+
+def firing(rules, cont, codes, col, packed=None):
     """(first, second): per case (column of the encoded matrices) the position in
     rules of the first and the second rule that fires on it (can_fire and every
-    condition holds), -1 where none does. One pass over the cases."""
-    can = np.array([can_fire(r) for r in rules], dtype=np.uint8)
-    return _match.first_two(cont, codes, pack_rules([r.conditions for r in rules], col),
-                            can)
+    condition holds), -1 where none does. One pass over the cases. packed:
+    pack_ruleset(rules, col), when the caller keeps it."""
+    conditions, can = pack_ruleset(rules, col) if packed is None else packed
+    return _match.first_two(cont, codes, conditions, can)
 
 
-def tally(rules, fired, default, y=None):
+def rule_classes(rules, default):
+    """Each rule's class index, then the default's (what tally reads)."""
+    return np.array([r.class_index for r in rules] + [default], dtype=np.int64)
+
+
+def tally(rules, fired, default):
     """Classify the cases by the first firing rule or the default, given
-    fired = firing(rules, ...); with y, record each rule's used/wrong/better/worse
-    (the next choice: the second firing rule, else the default; one pass).
-    Returns (predicted codes, index of the rule used or -1)."""
+    fired = firing(rules, ...). Returns (predicted codes, index of the rule used
+    or -1)."""
+    first = fired[0]
+    return rule_classes(rules, default)[first], first   # -1 -> the default
+
+
+def counted(rules, fired, default, y):
+    """The rules as classifying the cases of classes y made them: each a copy with
+    its used/wrong/better/worse (the next choice: the second firing rule, else
+    the default; one pass), given fired = firing(rules, ...). Returns
+    (predicted codes, the copies)."""
     first, second = fired
-    cls = np.array([r.class_index for r in rules] + [default], dtype=np.int64)
-    pred = cls[first]                   # -1 -> the default
-    if y is not None:
-        counts = _match.rule_counts(first, second, cls,
-                                    np.ascontiguousarray(y, dtype=np.int64))
-        used, wrong, better, worse = (c.tolist() for c in counts)
-        for i, r in enumerate(rules):
-            r.used, r.wrong, r.better, r.worse = used[i], wrong[i], better[i], worse[i]
-    return pred, first
+    cls = rule_classes(rules, default)
+    counts = _match.rule_counts(first, second, cls, np.ascontiguousarray(y, dtype=np.int64))
+    used, wrong, better, worse = (c.tolist() for c in counts)
+    return cls[first], [replace(r, used=used[i], wrong=wrong[i], better=better[i],
+                                worse=worse[i]) for i, r in enumerate(rules)]

@@ -7,7 +7,6 @@ range was an IndexError there).
 """
 import numbers
 import reprlib
-from functools import partial
 
 import numpy as np
 
@@ -23,8 +22,11 @@ _RULE_FIELDS = frozenset(Rule.__dataclass_fields__)
 _RULE_COUNTS = ("n_covered", "n_errors", "used", "wrong", "better", "worse")
 
 
+_PICKLED = "the pickled rules model's"
+
+
 def _refuse(where, value, expected):
-    raise ValueError(f"c45: the pickled rules model's {where} is {reprlib.repr(value)}; "
+    raise ValueError(f"c45: {_PICKLED} {where} is {reprlib.repr(value)}; "
                      f"expected {expected}")
 
 
@@ -109,6 +111,32 @@ def _check_list(state, name, item=None):
     return values
 
 
+def _checked_rules(state, name, schema, classes):
+    """state[name], a tuple of Rules (a list in pickles made before the rules were
+    frozen), checked; as a tuple."""
+    rules = state.get(name)
+    if type(rules) not in (tuple, list):
+        _refuse(name, rules, "a tuple of Rules")
+    for i, r in enumerate(rules):
+        _check_rule(r, f"{name}[{i}]", schema, classes)
+    return tuple(rules)
+
+
+def checked_assigned_rules(rules, schema, classes, position):
+    """A ruleset assigned to rules_ after fit, checked as a pickle's is (each rule
+    and condition as fit makes them, against the model's schema and
+    declared_classes_; position: each declared class's column of classes_, -1
+    for one y did not hold); as a tuple."""
+    try:
+        rules = _checked_rules({"rules_": rules}, "rules_", schema, classes)
+        for i, r in enumerate(rules):
+            if position[r.class_index] < 0:
+                _refuse(f"rules_[{i}].class_", r.class_, "a class of classes_")
+    except ValueError as e:             # the same words, of the assigned rules
+        raise ValueError(str(e).replace(_PICKLED, "the assigned", 1)) from None
+    return rules
+
+
 def _check_table(table, where):
     if type(table) is not list or not all(type(line) is str for line in table):
         _refuse(where, table, "a list of lines")
@@ -152,13 +180,13 @@ def checked_rules_state(state):
         _refuse("tree_estimator_", est, "the fitted C45Classifier of its classes")
     if state.get("precision") not in _PRECISION:
         _refuse("precision", state.get("precision"), f"one of {list(_PRECISION)}")
-    for name in ("rules_", "ordered_rules_", "candidate_rules_"):
-        _check_list(state, name, partial(_check_rule, schema=schema, classes=classes))
+    rulesets = {name: _checked_rules(state, name, schema, classes)
+                for name in ("rules_", "ordered_rules_", "candidate_rules_")}
     _check_evaluation_state(state, classes)
     # predict names the class of a rule, or the default, by its place in classes_.
     position = class_map(out).position
-    for name in ("rules_", "ordered_rules_", "candidate_rules_"):
-        for i, r in enumerate(state[name]):
+    for name, rules in rulesets.items():
+        for i, r in enumerate(rules):
             if position[r.class_index] < 0:
                 _refuse(f"{name}[{i}].class_", r.class_, "a class of classes_")
     if position[state["_default_index"]] < 0:
@@ -173,4 +201,4 @@ def checked_rules_state(state):
         _refuse("attribute_bits_", bits, f"{schema.n_features} finite float64 bits")
     if not _finite_number(state.get("attribute_test_bits_")):
         _refuse("attribute_test_bits_", state.get("attribute_test_bits_"), "a finite number")
-    return dict(out, grown_tree_=tree)
+    return dict(out, grown_tree_=tree, **rulesets)
