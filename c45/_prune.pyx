@@ -13,7 +13,7 @@ threads (estimate_parallel), and the lists of the top nodes (n/16 cases or more)
 are grouped and merged by the threads in chunks, which changes no bit.
 """
 from cython.parallel cimport prange
-from libc.math cimport isnan, fabs, INFINITY
+from libc.math cimport isnan, fabs, floor, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint32_t
@@ -83,6 +83,11 @@ cdef struct Pruner:
     Py_ssize_t index_top
     Py_ssize_t index_cap
     uint32_t* cut            # per node of a continuous test: known values <= threshold
+    # Case lists whose sums are exact in any order (whole weights, total <= 2**53)
+    # and whose tested features have no unknown value: subtree raising re-estimates
+    # a branch from what its nodes hold and the other branches' cases (estimate_joined)
+    bint joinable
+    unsigned char* seen      # joinable: per node, 1 once an update estimate reached it
     bint failed              # out of memory (or of stack: out_of_stack set too)
     char* stack_floor        # the recursion stops below this address (NULL: unknown)
     int* out_of_stack        # shared by the threads' pruners: a recursion hit its floor
@@ -176,7 +181,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         nd = &p.tree.nodes[node]
     w.count_mode = saved_mode
     w.arena_top = arena_mark
-    return conclude(p, node, leaf, tree_est, max_branch, lo, hi, update)
+    return conclude(p, node, leaf, tree_est, max_branch, lo, hi, update, -1, -1)
 
 
 cdef inline double subtree_estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
@@ -190,17 +195,20 @@ cdef inline double subtree_estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize
 
 
 cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_branch,
-                     Py_ssize_t lo, Py_ssize_t hi, bint update) noexcept nogil:
+                     Py_ssize_t lo, Py_ssize_t hi, bint update, Py_ssize_t grouped,
+                     Py_ssize_t offs) noexcept nogil:
     """§8.2 steps 6-7 at an internal node, for both case layouts, once its leaf
     estimate (leaf) and its subtree's (tree_est) are known and max_branch is its
     heaviest branch (-1 if no known case reached it): the estimate returned, and
     with update the node kept, made a leaf, or replaced by its raised branch.
     lo, hi: the node's cases, [lo, hi] of R8's case array (float32) or the list
-    arena[lo .. lo + hi) (float64)."""
+    arena[lo .. lo + hi) (float64). grouped, offs: the node's cases grouped by
+    outcome (group_listed) where the list is joinable, else -1."""
     cdef Node* nd = &p.tree.nodes[node]
     cdef double branch_est, threshold
     cdef int child
     if max_branch < 0:
+        grouped = -1
         # No known case reaches the node (possible only for cases a raised subtree
         # receives): score it as a leaf, and its largest stored branch as the branch.
         tree_est = leaf
@@ -222,8 +230,12 @@ cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_
             threshold = leaf - 0.1
         else:
             threshold = tree_est + 0.1
-        branch_est = subtree_estimate(p, child, lo, hi, False,
-                                      threshold + stop_margin(p, threshold))
+        if grouped >= 0:
+            branch_est = raised_estimate(p, child, lo, grouped, offs, nd.n_children,
+                                         max_branch, threshold + stop_margin(p, threshold))
+        else:
+            branch_est = subtree_estimate(p, child, lo, hi, False,
+                                          threshold + stop_margin(p, threshold))
     if decide(p, node, leaf, tree_est, branch_est):
         subtree_estimate(p, child, lo, hi, True, INFINITY)
         raise_child(p, node, child)
@@ -604,6 +616,8 @@ cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
     err = rnd(f32, total - dist[best])
     leaf = rnd(f32, err + extra_errors(f32, total, err, p.cf, p.coeff))
     if update:
+        if p.seen != NULL:
+            p.seen[node] = 1
         nd.weight = total
         nd.node_class = best
         memcpy(&p.tree.value[node * k], dist, k * sizeof(double))
@@ -673,9 +687,137 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         if outer + tree_est > stop:
             tree_est = INFINITY
             break
+    if update and p.joinable and not p.failed:
+        # The grouping stays for raising (raised_estimate) until the node is decided.
+        leaf = conclude(p, node, leaf, tree_est, max_branch, at, m, update, grouped, offs)
+        p.off_top = offs
+        p.index_top = grouped
+        return leaf
     p.off_top = offs
     p.index_top = grouped
-    return conclude(p, node, leaf, tree_est, max_branch, at, m, update)
+    return conclude(p, node, leaf, tree_est, max_branch, at, m, update, -1, -1)
+
+
+# Subtree raising on joinable lists. Raising re-estimates the node's largest
+# branch (already pruned) for all the node's cases. Its own cases reach each of
+# its nodes as in the last estimate with update there, which left in the node
+# their class weights (value), total (weight) and estimate (errors), and marked
+# it seen: the cases' sets only grow from one such estimate to the next (a
+# raised branch is re-estimated for a superset of its cases), so a node not seen
+# has none of them. That estimate's errors is what an estimate without update
+# gives for the same cases: a leaf's, its leaf estimate; a kept node's, the sum
+# of its children's errors in branch order; a raised node's, its raised
+# child's. With whole weights (a total at most 2**53) every sum of weights is
+# exact in any order, and with no unknown value no weight is scaled: a node's
+# class weights for its own cases and others are its stored ones plus the
+# others'. So estimate_joined walks only the other branches' cases, and where
+# none of them goes a node's errors stand for its subtree's estimate: the same
+# estimates as estimate_listed's, with the same early exits (the partial sums
+# are the same numbers, up to the stored errors' grouping of a sum that
+# estimate_listed may stop inside: conclude's margin covers it).
+
+cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t grouped,
+                            Py_ssize_t offs, int n_branches, int branch,
+                            double stop) noexcept nogil:
+    """The estimate (no update) of the branch `branch` (node child) for all the
+    cases of its parent's list arena[at ..), grouped at index[grouped ..] with
+    offsets from offs (none unknown): its own cases and a copy of the others'."""
+    cdef Py_ssize_t v, i, n_other = 0, a, b
+    cdef Listed* out
+    cdef const Listed* e
+    cdef const int32_t* g
+    cdef double r
+    for v in range(1, n_branches + 1):
+        if v != branch:
+            n_other += p.offsets[offs + v] - p.offsets[offs + v - 1]
+    if n_other == 0:
+        return p.tree.nodes[child].errors
+    if reserve(p, n_other, 0) < 0:
+        p.failed = True
+        return INFINITY
+    e = p.arena + at
+    g = p.index + grouped
+    out = p.arena + p.arena_top
+    for v in range(1, n_branches + 1):
+        if v == branch:
+            continue
+        a = p.offsets[offs + v - 1]
+        b = p.offsets[offs + v]
+        for i in range(a, b):
+            out[0] = e[g[i]]
+            out += 1
+    p.arena_top += n_other
+    r = estimate_joined(p, child, p.arena_top - n_other, n_other, 0.0, stop)
+    p.arena_top -= n_other
+    return r
+
+
+cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
+                            double outer, double stop) noexcept nogil:
+    """estimate_listed(node, update false) for the node's own cases (see above)
+    and the m > 0 others of arena[at .. at + m), none of unknown outcome below."""
+    cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, grouped, offs, a, b, pos
+    cdef bint f32 = p.w.data.f32
+    cdef Node* nd = &p.tree.nodes[node]
+    cdef const Listed* e
+    cdef const int32_t* g
+    cdef double* dist = p.dist
+    cdef double total = 0.0, tree_est = 0.0, sub_est
+    cdef int sub
+    cdef bint own
+    if interrupted(p.w.data.intr) or out_of_stack(p):
+        return INFINITY     # unwinding: the pruned copy is thrown away
+    own = p.seen[node] != 0
+    if own:
+        total = nd.weight
+    e = p.arena + at
+    for i in range(m):
+        total += e[i].weight
+    if nd.kind == LEAF or not (total > 0.0):
+        # estimate_listed's leaf (no known weight: no branch share, its leaf too)
+        for c in range(k):
+            dist[c] = p.tree.value[node * k + c] if own else 0.0
+        for i in range(m):
+            dist[e[i].cls] += e[i].weight
+        return leaf_estimate(p, node, dist, total, False)
+
+    grouped = group_listed(p, nd, node, at, m)
+    if grouped < 0:
+        return INFINITY
+    offs = p.off_top - (nd.n_children + 2)
+    for v in range(1, nd.n_children + 1):
+        sub = nd.first_child + <int> v - 1
+        a = p.offsets[offs + v - 1]
+        b = p.offsets[offs + v]
+        if a == b:
+            if not p.seen[sub]:
+                continue                  # no case at all: no estimate
+            sub_est = p.tree.nodes[sub].errors
+        elif p.tree.nodes[sub].kind == LEAF:
+            own = p.seen[sub] != 0
+            total = p.tree.nodes[sub].weight if own else 0.0
+            for c in range(k):
+                dist[c] = p.tree.value[sub * k + c] if own else 0.0
+            e = p.arena + at
+            g = p.index + grouped
+            for i in range(a, b):
+                total += e[g[i]].weight
+                dist[e[g[i]].cls] += e[g[i]].weight
+            sub_est = leaf_estimate(p, sub, dist, total, False)
+        else:
+            pos = branch_list(p, at, grouped, offs, v, 1.0)
+            if pos < 0:
+                break
+            sub_est = estimate_joined(p, sub, p.arena_top - pos, pos, outer + tree_est, stop)
+            p.arena_top -= pos
+        tree_est = rnd(f32, tree_est + sub_est)
+        nd = &p.tree.nodes[node]
+        if outer + tree_est > stop:
+            tree_est = INFINITY
+            break
+    p.off_top = offs
+    p.index_top = grouped
+    return tree_est
 
 
 # ---------------------------------------------------------------------------
@@ -987,6 +1129,44 @@ cdef int32_t* subtree_heights(const NodeBuffer* tree) noexcept nogil:
     return height
 
 
+cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogil:
+    """Whether every sum of case weights is exact in any order (whole weights, a
+    total of at most 2**53) and no feature a node tests has an unknown value."""
+    cdef Py_ssize_t i, j, n = d.n_cases, col
+    cdef double total = 0.0, wt
+    cdef int32_t f
+    cdef unsigned char* checked
+    if d.listed:
+        return True                       # float32 on the lists: already so
+    for i in range(n):
+        wt = d.init_weight[i]
+        if not (wt >= 0.0 and wt <= 9007199254740992.0 and wt == floor(wt)):
+            return False
+        total += wt
+    if not (total <= 9007199254740992.0):
+        return False
+    checked = <unsigned char*> calloc(d.n_features + 1, 1)
+    if checked == NULL:
+        return False
+    for i in range(tree.count):
+        f = tree.nodes[i].feature
+        if tree.nodes[i].kind == LEAF or f < 0 or checked[f]:
+            continue
+        checked[f] = 1
+        if tree.nodes[i].kind == CONTINUOUS:
+            if d.n_known[f] != n:
+                free(checked)
+                return False
+        else:
+            col = d.col[f]
+            for j in range(n):
+                if d.codes[col * n + j] <= 0:
+                    free(checked)
+                    return False
+    free(checked)
+    return True
+
+
 # The fewest cases of a parallel descent's tasks (smaller subtrees are not worth
 # a thread); a descent of the whole training set sets aside subtrees under n / 16.
 cdef Py_ssize_t PARALLEL_PRUNE_MIN = 1000
@@ -1099,6 +1279,8 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     for i in range(n):
         w.weight[i] = w.data.init_weight[i]
     p.cut = NULL
+    p.seen = NULL
+    p.joinable = False
     if f32 and not w.data.listed:
         estimate(&p, 0, 0, n - 1, True)
     else:
@@ -1120,12 +1302,16 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
                 p.arena[i].case = <int32_t> i
                 p.arena[i].cls = w.data.y[i]
             p.arena_top = n
+            if c.raising and joinable_lists(tree, w.data):
+                p.seen = <unsigned char*> calloc(tree.count + 1, 1)
+                p.joinable = p.seen != NULL
             estimate_entry(&p, 0, 0, n, True, INFINITY)
         free_arena(&p)
         free(p.offsets)
         free(p.outcome)
         free(p.cut)
         free(p.height)
+        free(p.seen)
     if interrupted(w.data.intr):
         c.status = PRUNE_STOPPED
     elif c.no_stack:

@@ -123,6 +123,48 @@ def test_many_valued_tests_gather_exactly_as_release8(precision):
         check_one(seed, precision, many_values=True)
 
 
+def whole_weight_problem(seed):
+    """No unknown value and whole weights (or none), 150-500 rows of continuous
+    features with ties and a discrete one, noisy labels of 2-6 classes: deep trees
+    whose pruning raises branches, re-estimated from what their nodes hold and
+    the other branches' cases only (c45/_prune.pyx: estimate_joined)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(150, 500))
+    k = int(rng.integers(2, 7))
+    columns = [rng.normal(size=n).round(int(rng.integers(0, 3)))
+               for _ in range(int(rng.integers(1, 4)))]
+    kinds = [None] * len(columns)
+    if rng.random() < 0.5:
+        columns.append(rng.integers(1, 5, size=n))
+        kinds.append(4)
+    score = np.floor(columns[0] * rng.uniform(1, 4)) + (columns[-1] > 0.5)
+    y = np.where(rng.random(n) < 0.7, score.astype(int) % k, rng.integers(0, k, n))
+    weights = rng.choice([1.0, 2.0, 3.0], size=n) if rng.random() < 0.5 else None
+    frame = {f"c{j}": c if kd is None else pd.Categorical.from_codes(c - 1, list("abcd"))
+             for j, (c, kd) in enumerate(zip(columns, kinds))}
+    return pd.DataFrame(frame), columns, kinds, y, k, weights
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_raising_on_whole_weights_equals_oracle(precision):
+    """Subtree raising where every sum of weights is exact in any order and no
+    value is unknown: the pruned trees are the oracle's, which re-estimates every
+    raised branch on all the node's cases; and raising changes some of them."""
+    raised = 0
+    for seed in range(2000, 2030):
+        X, columns, kinds, y, k, weights = whole_weight_problem(seed)
+        grown, pruned = fit_oracle(columns, kinds, y, k, weights=weights,
+                                   min_samples_leaf=2, precision=precision)
+        clf = C45Classifier(min_samples_leaf=2, precision=precision)
+        clf.fit(X, y, sample_weight=weights)
+        assert nested(clf.grown_tree_) == grown, f"seed {seed}: grown trees differ"
+        assert nested(clf.tree_) == pruned, f"seed {seed}: pruned trees differ"
+        flat = C45Classifier(min_samples_leaf=2, precision=precision,
+                             subtree_raising=False).fit(X, y, sample_weight=weights)
+        raised += nested(flat.tree_) != pruned
+    assert raised >= 5
+
+
 def large_problem(seed):
     """Continuous features only, 600-1500 rows, labels from steps of the first
     feature (so the trees are deep and many nodes have hundreds of cases), ties
