@@ -7,11 +7,10 @@ from collections import namedtuple
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import accuracy_score
-from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
+from c45 import _bulk, _grown, _params, _pruning, _split, _tree, _windowing
 from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
                          n_rows, plain_rows, rank_tables, refuse_masked, value_orders)
@@ -562,14 +561,11 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             return 1
         return self._threads()
 
-    def _random_state(self):
-        return _params.random_state(self.random_state)
-
     def _options(self, n_features, total_weight):
         """The growing options; total_weight (the training data's) turns fractions
         of min_samples_leaf and min_samples_split into case weight."""
         f32 = self.precision == "float32"
-        seed = self._random_state().randint(1, 2**31 - 1)
+        seed = _split.randint(self.random_state, 1, 2**31 - 1)
         min_objs = _params.case_weight(self.min_samples_leaf, total_weight)
         return _tree.GrowOptions(
             min_objs=float(_round32(min_objs)) if f32 else min_objs,
@@ -697,31 +693,27 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         # The checks fit makes, before the rows are taken apart.
         _require_y(y)
         n = n_rows(X)
-        codes = encode_target(y, n).codes
+        target = encode_target(y, n)
+        codes = target.codes
         self._check_weights(sample_weight, n, False, False)
-        idx = np.arange(n)
         labels = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
-        split = dict(test_size=float(self.validation_fraction),
-                     random_state=self._random_state())
         try:
-            grow_idx, val_idx = train_test_split(idx, stratify=labels, **split)
-        except ValueError:          # a class too small to stratify
-            try:
-                grow_idx, val_idx = train_test_split(idx, **split)
-            except ValueError as exc:
-                raise ValueError(f"pruning='reduced_error' holds out "
-                                 f"validation_fraction={self.validation_fraction!r} of "
-                                 f"the {n} rows: {exc}") from None
+            # train_test_split's rows (stratified, else plain), drawn in one pass
+            grow_idx, val_idx = _split.hold_out_rows(
+                codes, len(target.declared), labels,
+                float(self.validation_fraction), self.random_state)
+        except ValueError as exc:
+            raise ValueError(f"pruning='reduced_error' holds out "
+                             f"validation_fraction={self.validation_fraction!r} of "
+                             f"the {n} rows: {exc}") from None
         # Every class keeps a case to grow on (classes_ is every class of y, as
         # scikit-learn has it): an unstratified split may hold out a small
         # class whole; one of its cases goes back.
         absent = _bulk.classes_left_out(codes, grow_idx.astype(np.int64, copy=False))
         if absent.size:
             back = np.array([val_idx[codes[val_idx] == c][0] for c in absent])
-            grow_idx = np.concatenate([grow_idx, back])
+            grow_idx = np.sort(np.concatenate([grow_idx, back]))
             val_idx = np.setdiff1d(val_idx, back)
-        grow_idx.sort()
-        val_idx.sort()
 
         def take(a, rows, mixed_list=True):
             # No np.ndim on the input: an array-like (not a list) is asked only
