@@ -982,8 +982,8 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         weight, count_mode = self._check_weights(
             self._class_weighted(sample_weight, classes, y_codes, n), n, f32,
             self.normalize_sample_weight)
-        keep = weight > 0
-        if not keep.all():
+        if _bulk.count_positive(weight) < n:
+            keep = weight > 0
             # compress, not cont[:, keep]: its result is C-ordered, so the copy
             # below is not made (a second copy of the values, freed at once).
             cont, codes, y_codes, weight = (np.compress(keep, cont, axis=1),
@@ -1064,7 +1064,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
     @staticmethod
     def _check_weights(sample_weight, n, f32, normalize):
         if sample_weight is None:
-            return np.ones(n, dtype=np.float64), True
+            return _bulk.ones(n), True
         refuse_masked(sample_weight, "sample_weight")   # np.asarray drops the mask
         w = np.asarray(sample_weight)
         if w.ndim != 0 and (w.ndim != 1 or len(w) != n):

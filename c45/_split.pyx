@@ -19,14 +19,13 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free, calloc
 from libc.math cimport ceil, floor
 
+from c45._gil cimport NOGIL_WORK
+
 cnp.import_array()
 
 cdef enum:
     MT_N = 624
     MT_M = 397
-    # Passes of this many rows or more give the GIL up (each release costs a
-    # switch interval beside a busy thread; below this a pass takes about one).
-    NOGIL_ROWS = 1 << 21
 
 
 cdef struct MT:
@@ -243,7 +242,7 @@ def code_rows(const int32_t[::1] codes, Py_ssize_t n_codes):
     count_out = np.zeros(n_codes, dtype=np.int64)
     cdef int64_t[::1] first = first_out, count = count_out
     cdef Py_ssize_t n = codes.shape[0]
-    if n >= NOGIL_ROWS:
+    if n >= NOGIL_WORK:
         with nogil:
             count_codes(&codes[0], n, n_codes, &first[0], &count[0])
     elif n > 0 and n_codes > 0:
@@ -372,7 +371,7 @@ def draw_rows(LegacyDraws draws not None, const int32_t[::1] codes,
     sp.start = start
     sp.side = side
     try:
-        if n >= NOGIL_ROWS:
+        if n >= NOGIL_WORK:
             with nogil:
                 bad = split_rows(&sp)
         else:
