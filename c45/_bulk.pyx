@@ -17,7 +17,7 @@ cimport numpy as cnp
 from libc.math cimport isinf, isnan, isfinite, floor
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
@@ -190,6 +190,79 @@ cdef Py_ssize_t positive(const double* w, Py_ssize_t n) noexcept nogil:
     for i in range(n):
         count += w[i] > 0
     return count
+
+
+def take_labels(labels, index):
+    """labels.take(index) for a 1-D array of labels and an array of indices into
+    it (checked), copied item by item here for labels of a fixed-size type
+    (numbers, booleans, strings): numpy's take gives the GIL up."""
+    if not (isinstance(labels, np.ndarray) and labels.ndim == 1):
+        return labels.take(index)
+    return take_rows(labels, index)
+
+
+def take_rows(a, index):
+    """a[index] for an ndarray a (C-contiguous, of a fixed-size type) and an array
+    of row indices (checked, none negative), copied row by row here: numpy's
+    fancy indexing gives the GIL up. Other arrays: a[index] itself."""
+    if (type(a) is not np.ndarray or a.ndim < 1 or a.dtype.hasobject
+            or not a.flags.c_contiguous):
+        return a[index]
+    cdef cnp.ndarray lab = a
+    cdef const cnp.npy_intp[::1] idx = np.ascontiguousarray(index, dtype=np.intp)
+    cdef Py_ssize_t n = idx.shape[0], k = lab.shape[0], i
+    cdef Py_ssize_t size = lab.itemsize * (lab.size // k if k else 0)
+    for i in range(n):
+        if not 0 <= idx[i] < k:
+            raise IndexError(f"c45: row {idx[i]} out of range for {k} rows")
+    out = np.empty((n,) + a.shape[1:], dtype=lab.dtype)
+    cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
+    cdef const char* src = <const char*> cnp.PyArray_DATA(lab)
+    if n and n * size >= 8 * NOGIL_WORK:
+        with nogil:
+            gather(dst, src, &idx[0], n, size)
+    elif n:
+        gather(dst, src, &idx[0], n, size)
+    return out
+
+
+cdef void gather(char* dst, const char* src, const cnp.npy_intp* idx, Py_ssize_t n,
+                 Py_ssize_t size) noexcept nogil:
+    cdef Py_ssize_t i
+    if size == 8:
+        for i in range(n):
+            (<int64_t*> dst)[i] = (<const int64_t*> src)[idx[i]]
+    else:
+        for i in range(n):
+            memcpy(dst + i * size, src + idx[i] * size, size)
+
+
+def equal_items(a, b):
+    """a == b item by item as a uint8 array (1 where equal), for two 1-D arrays
+    of one fixed-size dtype whose items are equal when their bytes are
+    (integers, booleans, strings); None for others."""
+    cdef cnp.ndarray x = np.ascontiguousarray(a), y = np.ascontiguousarray(b)
+    if (x.ndim != 1 or y.ndim != 1 or x.dtype != y.dtype or x.dtype.kind not in "biuU"
+            or x.shape[0] != y.shape[0]):
+        return None
+    cdef Py_ssize_t n = x.shape[0], size = x.itemsize
+    out = np.empty(n, dtype=np.uint8)
+    cdef unsigned char* o = <unsigned char*> cnp.PyArray_DATA(<cnp.ndarray> out)
+    cdef const char* p = <const char*> cnp.PyArray_DATA(x)
+    cdef const char* q = <const char*> cnp.PyArray_DATA(y)
+    if n and n * size >= 8 * NOGIL_WORK:
+        with nogil:
+            compare_items(o, p, q, n, size)
+    elif n:
+        compare_items(o, p, q, n, size)
+    return out
+
+
+cdef void compare_items(unsigned char* out, const char* p, const char* q, Py_ssize_t n,
+                        Py_ssize_t size) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = memcmp(p + i * size, q + i * size, size) == 0
 
 
 def column_spans(const double[:, ::1] values):

@@ -271,7 +271,7 @@ def _plain_accuracy(y, pred, sample_weight):
             and sample_weight.ndim == 1 and len(sample_weight) == len(y)
             and sample_weight.flags.c_contiguous):
         return None
-    return _bulk.accuracy(np.ascontiguousarray(y == pred).view(np.uint8), sample_weight)
+    return _bulk.accuracy(_bulk.equal_items(y, pred), sample_weight)
 
 
 class InputTags:
@@ -729,7 +729,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 arr = np.asarray(a, dtype=object if mixed_list else None)
             else:
                 arr = a if hasattr(a, "take") else np.asarray(a)
-            return arr[rows] if isinstance(arr, np.ndarray) else arr.take(rows)
+            return _bulk.take_rows(arr, rows) if isinstance(arr, np.ndarray) else arr.take(rows)
 
         return (take(X, grow_idx), take(y, grow_idx, False),
                 take(sample_weight, grow_idx, False), take(X, val_idx),
@@ -1196,7 +1196,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         # sum is 0 (or with laplace's share): the first largest sum among the
         # classes y held, in C4.5's order.
         index = self._sums(X, tree, fitted, classes_only=True, found=class_map(fitted))
-        return fitted["classes_"].take(index)
+        return _bulk.take_labels(fitted["classes_"], index)
 
     def _rows(self, X):
         fitted = self._fitted()
