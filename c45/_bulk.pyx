@@ -174,6 +174,47 @@ cdef void fill_ones(double* v, Py_ssize_t n) noexcept nogil:
         v[i] = 1.0
 
 
+def weight_facts(const double[::1] w):
+    """(copy, first_bad, first_negative, any_positive, total, ones): w copied,
+    the row of its first weight that is not finite (-1 for none), of its first
+    negative one (-1), whether one is above 0, numpy's sum of w (its pairwise
+    summation) and whether every weight above 0 is 1; in one pass."""
+    cdef Py_ssize_t n = w.shape[0]
+    copy = np.empty(n, dtype=np.float64)
+    cdef double[::1] c = copy
+    cdef Py_ssize_t facts[2]
+    cdef bint flags[2]
+    facts[0] = facts[1] = -1
+    flags[0] = False
+    flags[1] = True
+    if n >= NOGIL_WORK:
+        with nogil:
+            scan_weights(&w[0], &c[0], n, facts, flags)
+    elif n:
+        scan_weights(&w[0], &c[0], n, facts, flags)
+    total = pairwise(&c[0], n) if n else 0.0
+    return copy, facts[0], facts[1], bool(flags[0]), total, bool(flags[1])
+
+
+cdef void scan_weights(const double* w, double* copy, Py_ssize_t n, Py_ssize_t* facts,
+                       bint* flags) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double v
+    for i in range(n):
+        v = w[i]
+        copy[i] = v
+        if not isfinite(v):
+            if facts[0] < 0:
+                facts[0] = i
+        elif v < 0:
+            if facts[1] < 0:
+                facts[1] = i
+        elif v > 0:
+            flags[0] = True
+            if v != 1.0:
+                flags[1] = False
+
+
 def count_positive(const double[::1] w):
     """How many of w are above 0 (NaN is not)."""
     cdef Py_ssize_t n = w.shape[0], count = 0

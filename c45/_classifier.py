@@ -1072,24 +1072,24 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         if w.dtype.kind == "c":             # astype would drop the imaginary parts
             raise ValueError("sample_weight must be real numbers, got complex ones")
         try:
-            w = w.astype(np.float64)
+            # a float64 array is read in place (copied by weight_facts)
+            w = (np.ascontiguousarray(w) if w.dtype == np.float64 and w.ndim == 1
+                 else w.astype(np.float64))
         except OverflowError:               # an int list holding 10**400
             raise ValueError("sample_weight holds a number beyond float64") from None
         except (TypeError, ValueError):
             raise ValueError("sample_weight must be numeric") from None
         if w.ndim == 0:
             w = np.full(n, w)
-        bad = ~np.isfinite(w)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"sample_weight must be finite; row {i} holds {w[i]}")
-        if (w < 0).any():
-            i = int(np.flatnonzero(w < 0)[0])
-            raise ValueError(f"sample_weight must be non-negative; row {i} holds {w[i]}")
-        if not (w > 0).any():
+        # the checks in one compiled pass (numpy's calls each give the GIL up)
+        w, bad, negative, positive, total, ones = _bulk.weight_facts(w)
+        if bad >= 0:
+            raise ValueError(f"sample_weight must be finite; row {bad} holds {w[bad]}")
+        if negative >= 0:
+            raise ValueError(f"sample_weight must be non-negative; row {negative} holds "
+                             f"{w[negative]}")
+        if not positive:
             raise ValueError("sample_weight is zero for every row; nothing to learn from")
-        with np.errstate(over="ignore"):
-            total = w.sum()
         if not np.isfinite(total):
             raise ValueError(f"sample_weight sums to {total} (more than float64 holds); "
                              f"scale the weights down (C4.5 reads them as case counts)")
@@ -1116,7 +1116,9 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                                  f"(precision='float32'); scale the weights down or use "
                                  f"precision='float64'")
             w = w32.astype(np.float64)
-        return w, bool(np.all(w[w > 0] == 1.0))
+        if normalize or f32:
+            return w, bool(np.all(w[w > 0] == 1.0))
+        return w, ones
 
     # -- prediction --------------------------------------------------------
     def _fitted(self):
