@@ -18,7 +18,7 @@ from sklearn.utils.validation import column_or_1d
 from c45._bulk import (BEYOND_FLOAT32, INFINITE, distinct_sorted, fill_continuous,
                        integer_label_codes, weight_and_unknown_facts)
 from c45 import _bulk
-from c45._ranks import rank_column, rank_columns
+from c45._ranks import order_columns, rank_column, rank_columns
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -586,14 +586,11 @@ def value_orders(schema, cont):
     then row; unknown values last), as rows of a uint32 table shaped as cont, and
     the known counts per feature; cont is left as it is."""
     n = cont.shape[1]
-    order = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
+    order = _bulk.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
     n_known = np.zeros(schema.n_features, dtype=np.int64)
-    x, ranks = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.uint32)
-    for j in np.flatnonzero(~schema.discrete):
-        src = cont[schema.col[j]]
-        for i in range(0, n, COPY_CHUNK):       # in chunks: Ctrl-C between
-            x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
-        n_known[j] = rank_column(x, ranks, order[schema.col[j]])
+    features = np.flatnonzero(~schema.discrete)
+    rows = np.asarray(schema.col, dtype=np.int32)[features]
+    n_known[features] = order_columns(np.ascontiguousarray(cont), order, rows)
     return order, n_known
 
 

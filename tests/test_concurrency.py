@@ -228,6 +228,7 @@ work = {
     "fit-n_jobs-2": lambda: C45Classifier(n_jobs=2).fit(X, y),
     "fit-unknowns": lambda: C45Classifier().fit(Xn, y),
     "fit-weights": lambda: C45Classifier().fit(X, y, sample_weight=w),
+    "fit-float32": lambda: C45Classifier(precision="float32").fit(X, y),
     "fit-unpruned": lambda: C45Classifier(pruning=None).fit(X, y),
     "fit-soft": lambda: C45Classifier(soft_thresholds=True).fit(X, y),
     "fit-max-features": lambda: C45Classifier(max_features=2, random_state=3).fit(X, y),
@@ -257,15 +258,16 @@ def test_every_fit_and_the_short_calls_give_the_gil_up_a_few_times(tmp_path):
     """Counted, not timed (each release costs a switch interval beside a busy
     Python thread, 5 ms by default): a fit of 100k x 4 gives the GIL up to sort
     the features, to grow and to prune (3), whatever its pruning, weights,
-    unknown values, threads or hold-out; predict and score once (the walk),
-    loading and saving a model never. Here before: fit 22, with weights 35,
-    reduced error 65 (scikit-learn's train_test_split 44), cost-complexity and
-    the pruning path 22, predict 3, score 4, from_json 2, to_json 1: numpy's
+    precision, unknown values or threads (a few more with soft thresholds or a
+    hold-out); predict and score once (the walk), loading and saving a model
+    never. Here before: fit 22, with weights 35, float32 31, reduced error 65
+    (scikit-learn's train_test_split 44), cost-complexity and the pruning path
+    22, predict 3, score 4, from_json 2, to_json 1: numpy's
     calls on the columns and on a tree's arrays (np.zeros, np.full, take,
     comparisons, sorts of a few items, log2 of 500 or more), making a
     RandomState, hashlib on 2 kB or more, and passes of under a switch
     interval given the GIL up (c45/_gil.pxd)."""
-    releases = count_releases(tmp_path, FIT_RELEASES, 17)
+    releases = count_releases(tmp_path, FIT_RELEASES, 18)
     for call, n in releases.items():
         # soft thresholds: a pass of their own; reduced error: routing the
         # validation rows, and a RandomState's state read and written back
