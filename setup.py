@@ -41,7 +41,7 @@ else:
         link_args = ["-fopenmp", "-fsanitize=address,undefined"]
 
 modules = ["_interrupt", "_bulk", "_criterion", "_splitter", "_nodes", "_tasks", "_presorted",
-           "_tree_checks", "_tree", "_prune", "_pruning", "_ranks", "_grown", "_soft",
+           "_tree_checks", "_tree", "_prune", "_pruning", "_ranks", "_grown", "_soft", "_split",
            "rules._match"]
 extensions = [
     Extension(

@@ -1,15 +1,15 @@
 # cython: freethreading_compatible = False
-"""The facade's passes over whole columns, each in one nogil call.
+"""The facade's passes over whole columns, each one compiled call.
 
 Beside a busy Python thread every release of the GIL costs the caller a switch
 interval (5 ms by default): the busy thread takes the GIL, and the caller waits
 an interval to get it back. numpy releases it in nearly every call on a column
-(a cast, a comparison, an ``any``, a reduction), and a fit of 100k x 4 made some
-250 such calls. The steps of fit that touch every value run here instead, each
-giving the GIL up once: the continuous columns' copy and checks, their spans,
-the labels' codes and the digest of the training data. Passes of a few
-operations a row keep the GIL instead (score's count of matches, the classes a
-hold-out left out): no release at all.
+(a cast, a comparison, an ``any``, a reduction, even ``np.zeros`` and
+``np.ones``), and a fit of 100k x 4 made some 250 such calls. The steps of fit
+that touch every value run here instead: the continuous columns' copy and
+checks, their spans, the labels' codes, the weights' checks and the digest of
+the training data. Each gives the GIL up once, and only from NOGIL_WORK values
+(c45/_gil.pxd): a shorter pass takes less than a switch interval holding it.
 """
 import numpy as np
 
@@ -17,10 +17,12 @@ cimport numpy as cnp
 from libc.math cimport isinf, isnan, isfinite, floor
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memcmp, memcpy, memset
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
 from c45._sums cimport pairwise
+from c45._gil cimport NOGIL_WORK
 
 cnp.import_array()
 
@@ -50,21 +52,52 @@ cdef inline double column_value(const Column* c, Py_ssize_t i) noexcept nogil:
     return (<const double*> (c.data + i * c.stride))[0]
 
 
+cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
+                       const Py_ssize_t* targets, Py_ssize_t n_cols, Py_ssize_t n,
+                       bint f32, int* verdict, Py_ssize_t* bad_col, Py_ssize_t* bad_row,
+                       Interrupt* intr) noexcept nogil:
+    """fill_continuous' pass."""
+    cdef Py_ssize_t q, i, inf_row, far_row
+    cdef double v
+    cdef float s
+    for q in range(n_cols):
+        if intr.stop:
+            break
+        inf_row = -1
+        far_row = -1
+        for i in range(n):
+            v = column_value(&cols[q], i)
+            if isinf(v):
+                if inf_row < 0:
+                    inf_row = i
+            elif f32:
+                s = <float> v
+                if isinf(s) and far_row < 0:
+                    far_row = i
+                v = <double> s
+            out[targets[q] * width + i] = v + 0.0
+            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+                break
+        if inf_row >= 0 or far_row >= 0:
+            verdict[0] = C_INFINITE if inf_row >= 0 else C_BEYOND_FLOAT32
+            bad_col[0] = q
+            bad_row[0] = inf_row if inf_row >= 0 else far_row
+            break
+
+
 def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
     """Copy each 1-D float64 or float32 array columns[q] into out[rows[q]] as C4.5
     reads a value: -0.0 as 0.0 (one zero whatever the rows' order), rounded to
     float32 in a float32 fit. Returns (OK, -1, -1), or the first column's
     problem: (INFINITE, q, row of its first infinite value), else
     (BEYOND_FLOAT32, q, row) for a finite value that float32 cannot hold."""
-    cdef Py_ssize_t n_cols = len(columns), n = out.shape[1], q, i
+    cdef Py_ssize_t n_cols = len(columns), n = out.shape[1], q
     cdef Column* cols
     cdef Py_ssize_t* targets
     cdef const double[:] d64
     cdef const float[:] d32
-    cdef double v
-    cdef float s
     cdef int verdict = C_OK
-    cdef Py_ssize_t bad_col = -1, bad_row = -1, inf_row, far_row
+    cdef Py_ssize_t bad_col = -1, bad_row = -1
     cdef Interrupt intr
     intr.stop = 0
     intr.owner = 0
@@ -93,30 +126,13 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
                 cols[q].stride = d64.strides[0]
         if n * n_cols >= LOOK_FROM:
             interrupt_init(&intr)
-        with nogil:
-            for q in range(n_cols):
-                if intr.stop:
-                    break
-                inf_row = -1
-                far_row = -1
-                for i in range(n):
-                    v = column_value(&cols[q], i)
-                    if isinf(v):
-                        if inf_row < 0:
-                            inf_row = i
-                    elif f32:
-                        s = <float> v
-                        if isinf(s) and far_row < 0:
-                            far_row = i
-                        v = <double> s
-                    out[targets[q], i] = v + 0.0
-                    if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
-                        break
-                if inf_row >= 0 or far_row >= 0:
-                    verdict = C_INFINITE if inf_row >= 0 else C_BEYOND_FLOAT32
-                    bad_col = q
-                    bad_row = inf_row if inf_row >= 0 else far_row
-                    break
+        if n * n_cols >= NOGIL_WORK:
+            with nogil:
+                fill_columns(&out[0, 0], out.shape[1], cols, targets, n_cols, n, f32,
+                             &verdict, &bad_col, &bad_row, &intr)
+        else:
+            fill_columns(&out[0, 0], out.shape[1], cols, targets, n_cols, n, f32,
+                         &verdict, &bad_col, &bad_row, &intr)
     finally:
         free(cols); free(targets)
         interrupt_end(&intr)
@@ -125,36 +141,210 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
     return verdict, bad_col, bad_row
 
 
+def zeros(shape, dtype):
+    """np.zeros(shape, dtype), giving the GIL up only for a large array (numpy's
+    gives it up for any array of a few pages)."""
+    arr = np.empty(shape, dtype=dtype)
+    cdef cnp.ndarray a = arr
+    cdef size_t nbytes = <size_t> a.nbytes
+    cdef void* data = cnp.PyArray_DATA(a)
+    if nbytes >= 8 * <size_t> NOGIL_WORK:
+        with nogil:
+            memset(data, 0, nbytes)
+    elif nbytes:
+        memset(data, 0, nbytes)
+    return arr
+
+
+def ones(Py_ssize_t n):
+    """np.ones(n) (float64), giving the GIL up only for a large array."""
+    arr = np.empty(n, dtype=np.float64)
+    cdef double[::1] v = arr
+    if n >= NOGIL_WORK:
+        with nogil:
+            fill_ones(&v[0], n)
+    elif n:
+        fill_ones(&v[0], n)
+    return arr
+
+
+cdef void fill_ones(double* v, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        v[i] = 1.0
+
+
+def weight_facts(const double[::1] w):
+    """(copy, first_bad, first_negative, any_positive, total, ones): w copied,
+    the row of its first weight that is not finite (-1 for none), of its first
+    negative one (-1), whether one is above 0, numpy's sum of w (its pairwise
+    summation) and whether every weight above 0 is 1; in one pass."""
+    cdef Py_ssize_t n = w.shape[0]
+    copy = np.empty(n, dtype=np.float64)
+    cdef double[::1] c = copy
+    cdef Py_ssize_t facts[2]
+    cdef bint flags[2]
+    facts[0] = facts[1] = -1
+    flags[0] = False
+    flags[1] = True
+    if n >= NOGIL_WORK:
+        with nogil:
+            scan_weights(&w[0], &c[0], n, facts, flags)
+    elif n:
+        scan_weights(&w[0], &c[0], n, facts, flags)
+    total = pairwise(&c[0], n) if n else 0.0
+    return copy, facts[0], facts[1], bool(flags[0]), total, bool(flags[1])
+
+
+cdef void scan_weights(const double* w, double* copy, Py_ssize_t n, Py_ssize_t* facts,
+                       bint* flags) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double v
+    for i in range(n):
+        v = w[i]
+        copy[i] = v
+        if not isfinite(v):
+            if facts[0] < 0:
+                facts[0] = i
+        elif v < 0:
+            if facts[1] < 0:
+                facts[1] = i
+        elif v > 0:
+            flags[0] = True
+            if v != 1.0:
+                flags[1] = False
+
+
+def count_positive(const double[::1] w):
+    """How many of w are above 0 (NaN is not)."""
+    cdef Py_ssize_t n = w.shape[0], count = 0
+    if n >= NOGIL_WORK:
+        with nogil:
+            count = positive(&w[0], n)
+    elif n:
+        count = positive(&w[0], n)
+    return count
+
+
+cdef Py_ssize_t positive(const double* w, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, count = 0
+    for i in range(n):
+        count += w[i] > 0
+    return count
+
+
+def take_labels(labels, index):
+    """labels.take(index) for a 1-D array of labels and an array of indices into
+    it (checked), copied item by item here for labels of a fixed-size type
+    (numbers, booleans, strings): numpy's take gives the GIL up."""
+    if not (isinstance(labels, np.ndarray) and labels.ndim == 1):
+        return labels.take(index)
+    return take_rows(labels, index)
+
+
+def take_rows(a, index):
+    """a[index] for an ndarray a (C-contiguous, of a fixed-size type) and an array
+    of row indices (checked, none negative), copied row by row here: numpy's
+    fancy indexing gives the GIL up. Other arrays: a[index] itself."""
+    if (type(a) is not np.ndarray or a.ndim < 1 or a.dtype.hasobject
+            or not a.flags.c_contiguous):
+        return a[index]
+    cdef cnp.ndarray lab = a
+    cdef const cnp.npy_intp[::1] idx = np.ascontiguousarray(index, dtype=np.intp)
+    cdef Py_ssize_t n = idx.shape[0], k = lab.shape[0], i
+    cdef Py_ssize_t size = lab.itemsize * (lab.size // k if k else 0)
+    for i in range(n):
+        if not 0 <= idx[i] < k:
+            raise IndexError(f"c45: row {idx[i]} out of range for {k} rows")
+    out = np.empty((n,) + a.shape[1:], dtype=lab.dtype)
+    cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
+    cdef const char* src = <const char*> cnp.PyArray_DATA(lab)
+    if n and n * size >= 8 * NOGIL_WORK:
+        with nogil:
+            gather(dst, src, &idx[0], n, size)
+    elif n:
+        gather(dst, src, &idx[0], n, size)
+    return out
+
+
+cdef void gather(char* dst, const char* src, const cnp.npy_intp* idx, Py_ssize_t n,
+                 Py_ssize_t size) noexcept nogil:
+    cdef Py_ssize_t i
+    if size == 8:
+        for i in range(n):
+            (<int64_t*> dst)[i] = (<const int64_t*> src)[idx[i]]
+    else:
+        for i in range(n):
+            memcpy(dst + i * size, src + idx[i] * size, size)
+
+
+def equal_items(a, b):
+    """a == b item by item as a uint8 array (1 where equal), for two 1-D arrays
+    of one fixed-size dtype whose items are equal when their bytes are
+    (integers, booleans, strings); None for others."""
+    cdef cnp.ndarray x = np.ascontiguousarray(a), y = np.ascontiguousarray(b)
+    if (x.ndim != 1 or y.ndim != 1 or x.dtype != y.dtype or x.dtype.kind not in "biuU"
+            or x.shape[0] != y.shape[0]):
+        return None
+    cdef Py_ssize_t n = x.shape[0], size = x.itemsize
+    out = np.empty(n, dtype=np.uint8)
+    cdef unsigned char* o = <unsigned char*> cnp.PyArray_DATA(<cnp.ndarray> out)
+    cdef const char* p = <const char*> cnp.PyArray_DATA(x)
+    cdef const char* q = <const char*> cnp.PyArray_DATA(y)
+    if n and n * size >= 8 * NOGIL_WORK:
+        with nogil:
+            compare_items(o, p, q, n, size)
+    elif n:
+        compare_items(o, p, q, n, size)
+    return out
+
+
+cdef void compare_items(unsigned char* out, const char* p, const char* q, Py_ssize_t n,
+                        Py_ssize_t size) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = memcmp(p + i * size, q + i * size, size) == 0
+
+
 def column_spans(const double[:, ::1] values):
     """(lo, hi): each row's smallest and largest value, unknown (NaN) values
     left out; NaN where a row holds none."""
-    cdef Py_ssize_t m = values.shape[0], n = values.shape[1], j, i
+    cdef Py_ssize_t m = values.shape[0], n = values.shape[1]
     lo = np.full(m, np.nan)
     hi = np.full(m, np.nan)
     cdef double[::1] lv = lo, hv = hi
+    if m * n >= NOGIL_WORK:
+        with nogil:
+            spans(&values[0, 0], m, n, &lv[0], &hv[0])
+    elif m and n:
+        spans(&values[0, 0], m, n, &lv[0], &hv[0])
+    return lo, hi
+
+
+cdef void spans(const double* values, Py_ssize_t m, Py_ssize_t n, double* lo,
+                double* hi) noexcept nogil:
+    cdef Py_ssize_t j, i
     cdef double v, a, b
     cdef bint seen
-    with nogil:
-        for j in range(m):
-            seen = False
-            a = 0.0
-            b = 0.0
-            for i in range(n):
-                v = values[j, i]
-                if isnan(v):
-                    continue
-                if not seen:
-                    a = v
-                    b = v
-                    seen = True
-                elif v < a:
-                    a = v
-                elif v > b:
-                    b = v
-            if seen:
-                lv[j] = a
-                hv[j] = b
-    return lo, hi
+    for j in range(m):
+        seen = False
+        a = 0.0
+        b = 0.0
+        for i in range(n):
+            v = values[j * n + i]
+            if isnan(v):
+                continue
+            if not seen:
+                a = v
+                b = v
+                seen = True
+            elif v < a:
+                a = v
+            elif v > b:
+                b = v
+        if seen:
+            lo[j] = a
+            hi[j] = b
 
 
 # Labels span at most this many integers for integer_label_codes' table.
@@ -203,6 +393,31 @@ cdef int look_for_signals(Interrupt* intr, Py_ssize_t n) except -1:
     return 0
 
 
+cdef bint label_span(const char* data, Py_ssize_t stride, int t, Py_ssize_t n,
+                     int64_t* lo, int64_t* hi, Interrupt* intr) noexcept nogil:
+    """The labels' smallest and largest; False for a label that is no whole
+    number within int64's exact range (NaN is not)."""
+    cdef Py_ssize_t i
+    cdef double v
+    cdef int64_t k
+    for i in range(n):
+        if t == L_F64 or t == L_F32:
+            v = (<const double*> (data + i * stride))[0] if t == L_F64 \
+                else (<const float*> (data + i * stride))[0]
+            if not (v == floor(v) and -9.0e15 < v < 9.0e15):
+                return False
+            k = <int64_t> v
+        else:
+            k = label_at(data + i * stride, t)
+        if i == 0 or k < lo[0]:
+            lo[0] = k
+        if i == 0 or k > hi[0]:
+            hi[0] = k
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            break
+    return True
+
+
 def integer_label_codes(y):
     """(classes, codes) of a 1-D array of whole-number labels (any integer or bool
     type up to int64, float64 or float32), as np.unique(y, return_inverse=True) gives
@@ -210,9 +425,8 @@ def integer_label_codes(y):
     goes (np.unique's sort cannot be interrupted); or None where it does not apply
     (another type, a NaN, an infinite or fractional float, a span over
     MAX_LABEL_SPAN): the caller checks and encodes those cases itself."""
-    cdef Py_ssize_t n = y.shape[0], i
-    cdef double v
-    cdef int64_t lo = 0, hi = 0, k, span
+    cdef Py_ssize_t n = y.shape[0]
+    cdef int64_t lo = 0, hi = 0, span
     cdef bint usable = True
     cdef int32_t* table
     t_obj = _LABEL_TYPES.get(y.dtype)
@@ -225,24 +439,11 @@ def integer_label_codes(y):
     cdef Interrupt intr
     look_for_signals(&intr, n)
     try:
-        with nogil:
-            for i in range(n):
-                if t == L_F64 or t == L_F32:
-                    v = (<const double*> (data + i * stride))[0] if t == L_F64 \
-                        else (<const float*> (data + i * stride))[0]
-                    # Whole numbers within int64's exact range only (NaN fails too).
-                    if not (v == floor(v) and -9.0e15 < v < 9.0e15):
-                        usable = False
-                        break
-                    k = <int64_t> v
-                else:
-                    k = label_at(data + i * stride, t)
-                if i == 0 or k < lo:
-                    lo = k
-                if i == 0 or k > hi:
-                    hi = k
-                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
-                    break
+        if n >= NOGIL_WORK:
+            with nogil:
+                usable = label_span(data, stride, t, n, &lo, &hi, &intr)
+        else:
+            usable = label_span(data, stride, t, n, &lo, &hi, &intr)
         if intr.stop:
             raise_interrupt()
         if not usable or <uint64_t> (hi - lo) >= MAX_LABEL_SPAN:
@@ -259,6 +460,33 @@ def integer_label_codes(y):
         interrupt_end(&intr)
 
 
+cdef int32_t code_labels(const char* data, Py_ssize_t stride, int t, Py_ssize_t n,
+                         int64_t lo, int64_t span, int32_t* table, int32_t* codes,
+                         Interrupt* intr) noexcept nogil:
+    """Each label's code (its place among the distinct labels, ascending: np.unique's
+    order) into codes; the number of classes."""
+    cdef Py_ssize_t i
+    cdef int64_t k
+    cdef int32_t n_classes = 0
+    for i in range(n):
+        k = label_at(data + i * stride, t) - lo
+        table[k] = 1
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            return 0
+    for k in range(span):
+        if table[k]:
+            table[k] = n_classes
+            n_classes += 1
+        else:
+            table[k] = -1
+    for i in range(n):
+        k = label_at(data + i * stride, t) - lo
+        codes[i] = table[k]
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            break
+    return n_classes
+
+
 cdef object label_codes(const char* data, Py_ssize_t stride, int t, Py_ssize_t n,
                         int64_t lo, int64_t span, int32_t* table, dtype, Interrupt* intr):
     """integer_label_codes' second and third passes, with the labels' span."""
@@ -267,24 +495,11 @@ cdef object label_codes(const char* data, Py_ssize_t stride, int t, Py_ssize_t n
     codes = np.empty(n, dtype=np.int32)
     cdef int32_t[::1] cv = codes
     cdef int32_t n_classes = 0
-    with nogil:
-        for i in range(n):
-            k = label_at(data + i * stride, t) - lo
-            table[k] = 1
-            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
-                break
-        if not intr.stop:
-            for k in range(span):          # ascending: np.unique's order
-                if table[k]:
-                    table[k] = n_classes
-                    n_classes += 1
-                else:
-                    table[k] = -1
-            for i in range(n):
-                k = label_at(data + i * stride, t) - lo
-                cv[i] = table[k]
-                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
-                    break
+    if n + span >= NOGIL_WORK:
+        with nogil:
+            n_classes = code_labels(data, stride, t, n, lo, span, table, &cv[0], intr)
+    else:
+        n_classes = code_labels(data, stride, t, n, lo, span, table, &cv[0], intr)
     if intr.stop:
         raise_interrupt()
     values = np.empty(n_classes, dtype=dtype)
@@ -296,24 +511,33 @@ cdef object label_codes(const char* data, Py_ssize_t stride, int t, Py_ssize_t n
     return values, codes
 
 
+cdef void add_in_order(const double* w, Py_ssize_t n, bint f32, double* total,
+                       float* total32, Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if f32:
+            total32[0] = total32[0] + <float> w[i]
+        else:
+            total[0] = total[0] + w[i]
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            break
+
+
 def sequential_total(const double[::1] w, bint f32):
     """w's sum added in row order, in float32 after rounding each weight to
     float32 with f32 (np.cumsum(w.astype(np.float32))[-1], bit for bit: C4.5's
     total), else in float64 (np.cumsum(w)[-1]); looking for Ctrl-C as it goes."""
-    cdef Py_ssize_t n = w.shape[0], i
+    cdef Py_ssize_t n = w.shape[0]
     cdef double total = 0.0
     cdef float total32 = 0.0
     cdef Interrupt intr
     look_for_signals(&intr, n)
     try:
-        with nogil:
-            for i in range(n):
-                if f32:
-                    total32 = total32 + <float> w[i]
-                else:
-                    total = total + w[i]
-                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
-                    break
+        if n >= NOGIL_WORK:
+            with nogil:
+                add_in_order(&w[0], n, f32, &total, &total32, &intr)
+        elif n:
+            add_in_order(&w[0], n, f32, &total, &total32, &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:
@@ -344,14 +568,40 @@ cdef inline uint64_t mix(uint64_t h) noexcept nogil:
     return h
 
 
+cdef void digest_words(const unsigned char** data, const Py_ssize_t* sizes,
+                       Py_ssize_t m, uint64_t* lane_a, uint64_t* lane_b,
+                       Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t q, i, nbytes, words
+    cdef uint64_t a = lane_a[0], b = lane_b[0], w
+    cdef const unsigned char* p
+    for q in range(m):
+        p = data[q]
+        nbytes = sizes[q]
+        words = nbytes // 8
+        for i in range(words):
+            w = (<const uint64_t*> (p + 8 * i))[0]
+            a = rotl(a + w * P2, 31) * P1
+            b = rotl(b ^ (w * P3), 27) * P4 + P1
+            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+                break
+        if intr.stop:
+            break
+        w = 0
+        for i in range(8 * words, nbytes):
+            w = (w << 8) | p[i]
+        a = rotl(a + (w ^ <uint64_t> nbytes) * P2, 31) * P1
+        b = rotl(b ^ ((w + <uint64_t> q) * P3), 27) * P4 + P1
+    lane_a[0] = a
+    lane_b[0] = b
+
+
 def digest(arrays):
     """A 128-bit digest (hex, after DIGEST_PREFIX) of the arrays' shapes and bytes,
     each array C-contiguous, in one nogil pass."""
-    cdef Py_ssize_t m = len(arrays), q, i, nbytes, words
+    cdef Py_ssize_t m = len(arrays), q, nbytes
     cdef const unsigned char** data = <const unsigned char**> malloc(max(m, 1) * sizeof(void*))
     cdef Py_ssize_t* sizes = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
-    cdef uint64_t a = P1, b = P4, w
-    cdef const unsigned char* p
+    cdef uint64_t a = P1, b = P4
     cdef const unsigned char[::1] view
     if data == NULL or sizes == NULL:
         free(data); free(sizes)
@@ -376,24 +626,11 @@ def digest(arrays):
             nbytes += sizes[q]
         if nbytes >= 8 * LOOK_FROM:
             interrupt_init(&intr)
-        with nogil:
-            for q in range(m):
-                p = data[q]
-                nbytes = sizes[q]
-                words = nbytes // 8
-                for i in range(words):
-                    w = (<const uint64_t*> (p + 8 * i))[0]
-                    a = rotl(a + w * P2, 31) * P1
-                    b = rotl(b ^ (w * P3), 27) * P4 + P1
-                    if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
-                        break
-                if intr.stop:
-                    break
-                w = 0
-                for i in range(8 * words, nbytes):
-                    w = (w << 8) | p[i]
-                a = rotl(a + (w ^ <uint64_t> nbytes) * P2, 31) * P1
-                b = rotl(b ^ ((w + <uint64_t> q) * P3), 27) * P4 + P1
+        if nbytes >= 8 * NOGIL_WORK:
+            with nogil:
+                digest_words(data, sizes, m, &a, &b, &intr)
+        else:
+            digest_words(data, sizes, m, &a, &b, &intr)
     finally:
         free(data); free(sizes)
         interrupt_end(&intr)
@@ -520,7 +757,12 @@ def weight_and_unknown_facts(const double[::1] w, const double[:, ::1] cont,
         raise ValueError("c45: weight_and_unknown_facts given matrices of another width")
     look_for_signals(&intr, n * (1 + n_cont + n_codes))
     try:
-        with nogil:
+        if n * (1 + n_cont + n_codes) >= NOGIL_WORK:
+            with nogil:
+                scan_weights_and_unknowns(&w[0], n, &cont[0, 0] if n_cont else NULL,
+                                          n_cont, &codes[0, 0] if n_codes else NULL,
+                                          n_codes, &whole, &total, &unknown, &intr)
+        else:
             scan_weights_and_unknowns(&w[0] if n else NULL, n,
                                       &cont[0, 0] if n and n_cont else NULL, n_cont,
                                       &codes[0, 0] if n and n_codes else NULL, n_codes,

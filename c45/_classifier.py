@@ -7,11 +7,10 @@ from collections import namedtuple
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import accuracy_score
-from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _bulk, _grown, _params, _pruning, _tree, _windowing
+from c45 import _bulk, _grown, _params, _pruning, _split, _tree, _windowing
 from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
                          n_rows, plain_rows, rank_tables, refuse_masked, value_orders)
@@ -272,7 +271,7 @@ def _plain_accuracy(y, pred, sample_weight):
             and sample_weight.ndim == 1 and len(sample_weight) == len(y)
             and sample_weight.flags.c_contiguous):
         return None
-    return _bulk.accuracy(np.ascontiguousarray(y == pred).view(np.uint8), sample_weight)
+    return _bulk.accuracy(_bulk.equal_items(y, pred), sample_weight)
 
 
 class InputTags:
@@ -562,14 +561,11 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             return 1
         return self._threads()
 
-    def _random_state(self):
-        return _params.random_state(self.random_state)
-
     def _options(self, n_features, total_weight):
         """The growing options; total_weight (the training data's) turns fractions
         of min_samples_leaf and min_samples_split into case weight."""
         f32 = self.precision == "float32"
-        seed = self._random_state().randint(1, 2**31 - 1)
+        seed = _split.randint(self.random_state, 1, 2**31 - 1)
         min_objs = _params.case_weight(self.min_samples_leaf, total_weight)
         return _tree.GrowOptions(
             min_objs=float(_round32(min_objs)) if f32 else min_objs,
@@ -697,31 +693,27 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         # The checks fit makes, before the rows are taken apart.
         require_y(y)
         n = n_rows(X)
-        codes = encode_target(y, n).codes
+        target = encode_target(y, n)
+        codes = target.codes
         self._check_weights(sample_weight, n, False, False)
-        idx = np.arange(n)
         labels = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
-        split = dict(test_size=float(self.validation_fraction),
-                     random_state=self._random_state())
         try:
-            grow_idx, val_idx = train_test_split(idx, stratify=labels, **split)
-        except ValueError:          # a class too small to stratify
-            try:
-                grow_idx, val_idx = train_test_split(idx, **split)
-            except ValueError as exc:
-                raise ValueError(f"pruning='reduced_error' holds out "
-                                 f"validation_fraction={self.validation_fraction!r} of "
-                                 f"the {n} rows: {exc}") from None
+            # train_test_split's rows (stratified, else plain), drawn in one pass
+            grow_idx, val_idx = _split.hold_out_rows(
+                codes, len(target.declared), labels,
+                float(self.validation_fraction), self.random_state)
+        except ValueError as exc:
+            raise ValueError(f"pruning='reduced_error' holds out "
+                             f"validation_fraction={self.validation_fraction!r} of "
+                             f"the {n} rows: {exc}") from None
         # Every class keeps a case to grow on (classes_ is every class of y, as
         # scikit-learn has it): an unstratified split may hold out a small
         # class whole; one of its cases goes back.
         absent = _bulk.classes_left_out(codes, grow_idx.astype(np.int64, copy=False))
         if absent.size:
             back = np.array([val_idx[codes[val_idx] == c][0] for c in absent])
-            grow_idx = np.concatenate([grow_idx, back])
+            grow_idx = np.sort(np.concatenate([grow_idx, back]))
             val_idx = np.setdiff1d(val_idx, back)
-        grow_idx.sort()
-        val_idx.sort()
 
         def take(a, rows, mixed_list=True):
             # No np.ndim on the input: an array-like (not a list) is asked only
@@ -737,7 +729,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 arr = np.asarray(a, dtype=object if mixed_list else None)
             else:
                 arr = a if hasattr(a, "take") else np.asarray(a)
-            return arr[rows] if isinstance(arr, np.ndarray) else arr.take(rows)
+            return _bulk.take_rows(arr, rows) if isinstance(arr, np.ndarray) else arr.take(rows)
 
         return (take(X, grow_idx), take(y, grow_idx, False),
                 take(sample_weight, grow_idx, False), take(X, val_idx),
@@ -990,8 +982,8 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         weight, count_mode = self._check_weights(
             self._class_weighted(sample_weight, classes, y_codes, n), n, f32,
             self.normalize_sample_weight)
-        keep = weight > 0
-        if not keep.all():
+        if _bulk.count_positive(weight) < n:
+            keep = weight > 0
             # compress, not cont[:, keep]: its result is C-ordered, so the copy
             # below is not made (a second copy of the values, freed at once).
             cont, codes, y_codes, weight = (np.compress(keep, cont, axis=1),
@@ -1072,7 +1064,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
     @staticmethod
     def _check_weights(sample_weight, n, f32, normalize):
         if sample_weight is None:
-            return np.ones(n, dtype=np.float64), True
+            return _bulk.ones(n), True
         refuse_masked(sample_weight, "sample_weight")   # np.asarray drops the mask
         w = np.asarray(sample_weight)
         if w.ndim != 0 and (w.ndim != 1 or len(w) != n):
@@ -1080,24 +1072,24 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         if w.dtype.kind == "c":             # astype would drop the imaginary parts
             raise ValueError("sample_weight must be real numbers, got complex ones")
         try:
-            w = w.astype(np.float64)
+            # a float64 array is read in place (copied by weight_facts)
+            w = (np.ascontiguousarray(w) if w.dtype == np.float64 and w.ndim == 1
+                 else w.astype(np.float64))
         except OverflowError:               # an int list holding 10**400
             raise ValueError("sample_weight holds a number beyond float64") from None
         except (TypeError, ValueError):
             raise ValueError("sample_weight must be numeric") from None
         if w.ndim == 0:
             w = np.full(n, w)
-        bad = ~np.isfinite(w)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"sample_weight must be finite; row {i} holds {w[i]}")
-        if (w < 0).any():
-            i = int(np.flatnonzero(w < 0)[0])
-            raise ValueError(f"sample_weight must be non-negative; row {i} holds {w[i]}")
-        if not (w > 0).any():
+        # the checks in one compiled pass (numpy's calls each give the GIL up)
+        w, bad, negative, positive, total, ones = _bulk.weight_facts(w)
+        if bad >= 0:
+            raise ValueError(f"sample_weight must be finite; row {bad} holds {w[bad]}")
+        if negative >= 0:
+            raise ValueError(f"sample_weight must be non-negative; row {negative} holds "
+                             f"{w[negative]}")
+        if not positive:
             raise ValueError("sample_weight is zero for every row; nothing to learn from")
-        with np.errstate(over="ignore"):
-            total = w.sum()
         if not np.isfinite(total):
             raise ValueError(f"sample_weight sums to {total} (more than float64 holds); "
                              f"scale the weights down (C4.5 reads them as case counts)")
@@ -1124,7 +1116,9 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                                  f"(precision='float32'); scale the weights down or use "
                                  f"precision='float64'")
             w = w32.astype(np.float64)
-        return w, bool(np.all(w[w > 0] == 1.0))
+        if normalize or f32:
+            return w, bool(np.all(w[w > 0] == 1.0))
+        return w, ones
 
     # -- prediction --------------------------------------------------------
     def _fitted(self):
@@ -1204,7 +1198,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         # sum is 0 (or with laplace's share): the first largest sum among the
         # classes y held, in C4.5's order.
         index = self._sums(X, tree, fitted, classes_only=True, found=class_map(fitted))
-        return fitted["classes_"].take(index)
+        return _bulk.take_labels(fitted["classes_"], index)
 
     def _rows(self, X):
         fitted = self._fitted()

@@ -17,7 +17,8 @@ from sklearn.utils.validation import column_or_1d
 
 from c45._bulk import (BEYOND_FLOAT32, INFINITE, distinct_sorted, fill_continuous,
                        integer_label_codes, weight_and_unknown_facts)
-from c45._ranks import rank_column, rank_columns
+from c45 import _bulk
+from c45._ranks import order_columns, rank_column, rank_columns
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -521,7 +522,9 @@ def rank_tables(schema, cont, n_threads=1):
     place (so the fit holds one copy of the values). The sorts (c45/_ranks.pyx)
     run in one call without the GIL, n_threads features at once."""
     n_known = np.zeros(schema.n_features, dtype=np.int64)
-    ranks = np.zeros((max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
+    # every row of ranks is ranked below, but the one row of none
+    ranks = (np.empty if (~schema.discrete).any() else _bulk.zeros)(
+        (max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
     features = np.flatnonzero(~schema.discrete)
     rows = np.asarray(schema.col, dtype=np.int32)[features]
     n_known[features] = rank_columns(cont, ranks, rows, n_threads)
@@ -583,14 +586,11 @@ def value_orders(schema, cont):
     then row; unknown values last), as rows of a uint32 table shaped as cont, and
     the known counts per feature; cont is left as it is."""
     n = cont.shape[1]
-    order = np.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
+    order = _bulk.zeros((max(cont.shape[0], 1), n), dtype=np.uint32)
     n_known = np.zeros(schema.n_features, dtype=np.int64)
-    x, ranks = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.uint32)
-    for j in np.flatnonzero(~schema.discrete):
-        src = cont[schema.col[j]]
-        for i in range(0, n, COPY_CHUNK):       # in chunks: Ctrl-C between
-            x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
-        n_known[j] = rank_column(x, ranks, order[schema.col[j]])
+    features = np.flatnonzero(~schema.discrete)
+    rows = np.asarray(schema.col, dtype=np.int32)[features]
+    n_known[features] = order_columns(np.ascontiguousarray(cont), order, rows)
     return order, n_known
 
 
@@ -627,9 +627,14 @@ class Schema:
         self.names = names                  # ndarray of str, or None
         self.discrete = discrete            # ndarray of bool
         self.categories = categories        # per feature: list or None (continuous)
-        self.col = np.zeros(len(discrete), dtype=np.int32)
-        self.col[discrete] = np.arange(int(discrete.sum()), dtype=np.int32)
-        self.col[~discrete] = np.arange(int((~discrete).sum()), dtype=np.int32)
+        # each feature's row among its kind's (numpy's masked assignment gives
+        # the GIL up, even on a few items)
+        seen = [0, 0]
+        col = []
+        for d in discrete.tolist():
+            col.append(seen[d])
+            seen[d] += 1
+        self.col = np.array(col, dtype=np.int32)
 
     def __getstate__(self):
         state = canonical_arrays(self.__dict__)
@@ -712,8 +717,8 @@ def _matrices(columns, schema, names, f32, learnt=None):
     n_disc = int(schema.discrete.sum())
     # Every row of cont is filled below; codes' rows only where a feature is
     # discrete (a (1, n) matrix of zeros stands for none).
-    cont = (np.empty if n_cont else np.zeros)((max(n_cont, 1), n), dtype=np.float64)
-    codes = (np.empty if n_disc else np.zeros)((max(n_disc, 1), n), dtype=np.int32)
+    cont = (np.empty if n_cont else _bulk.zeros)((max(n_cont, 1), n), dtype=np.float64)
+    codes = (np.empty if n_disc else _bulk.zeros)((max(n_disc, 1), n), dtype=np.int32)
     rows, sources, features = [], [], []
     for j, col in enumerate(columns):
         label = _feature_label(j, names)

@@ -20,6 +20,7 @@ kept here with no change.
 import weakref
 
 import numpy as np
+from c45._bulk import zeros
 cimport numpy as cnp
 from libc.string cimport memcmp
 from libc.stdint cimport int32_t
@@ -43,8 +44,10 @@ def match_nodes(grown, final):
     branch. A Tree's children come after their parent, so one pass in node
     order pairs a node before its children."""
     cdef Py_ssize_t n = grown.node_count, i, b
-    out = np.full(n, -1, dtype=np.int32)
+    out = np.empty(n, dtype=np.int32)
     cdef int32_t[::1] m = out
+    for i in range(n):
+        m[i] = -1
     cdef const signed char[::1] gk = grown.kind, fk = final.kind
     cdef const int32_t[::1] gf = grown.feature, ff = final.feature
     cdef const int32_t[::1] gc = grown.first_child, fc = final.first_child
@@ -81,7 +84,7 @@ def training_errors(const signed char[::1] kind, const int32_t[::1] first,
     Tree made of them is refused)."""
     cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, b
     cdef double e
-    out = np.zeros(n, dtype=np.float64)
+    out = zeros(n, dtype=np.float64)
     cdef double[::1] errors = out
     if (first.shape[0] != n or n_children.shape[0] != n or node_class.shape[0] != n
             or weight.shape[0] != n or value.shape[0] != n):

@@ -81,6 +81,19 @@ def random_state(value):
                          f"a numpy RandomState, got {value!r}") from None
 
 
+def is_seed(value):
+    """Whether a random_state is a seed numpy takes (RandomState(seed) is made
+    afresh at each use: c45/_split.pyx draws from it without making one)."""
+    return isinstance(value, numbers.Integral) and 0 <= value < 2**32
+
+
+def check_random_state_param(value):
+    """Refuse what random_state refuses, without making a RandomState (making
+    one gives the GIL up twice)."""
+    if not (is_seed(value) or value is None or isinstance(value, np.random.RandomState)):
+        random_state(value)
+
+
 def fisher_level(value):
     """The significance level of a fisher parameter, None for no test."""
     f = value
@@ -309,7 +322,7 @@ SPEC = {p.name: p for p in (
     Param("min_samples_split", 0, _min_weight("non-negative")),
     Param("max_purity", 1.0, _fraction(closed=True)),
     Param("min_gain", None, _gain),
-    Param("random_state", None, lambda name, value, est: random_state(value)),
+    Param("random_state", None, lambda name, value, est: check_random_state_param(value)),
     Param("subtree_raising", True, _flag),
     Param("normalize_sample_weight", False, _flag),
     Param("subset_splits", False, _flag),

@@ -57,7 +57,7 @@ from c45._types cimport (Dataset, Entry, Valued, Node, NodeBuffer, LEAF, DISCRET
 from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
-from c45._splitter cimport (Work, work_init, work_free, draw_features, evaluate_feature,
+from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, list_values)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, make_leaf,
@@ -499,12 +499,8 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
     child_lists(g, fr, v, task.lists, 0, m_child,
                 threads_for(g, m_child))
     df.pending += g.n_lists * m_child
-    if df.pending >= df.budget:
-        with gil:
-            try:
-                flush_tasks(df)
-            except MemoryError:
-                return -1
+    if df.pending >= df.budget and flush_tasks(df) < 0:
+        return -1
     return 0
 
 
@@ -938,9 +934,12 @@ cdef void grow_one(void* ctx, int worker, Py_ssize_t index) noexcept nogil:
     grow_task(&pool.growers[worker], &pool.tasks[index], index)
 
 
-cdef int flush_tasks(Deferral* df) except -1:
+cdef int flush_tasks(Deferral* df) noexcept nogil:
     """Grow the pending tasks on df.n_threads threads (largest first), each thread
-    with its own work buffers, then graft them in the order they were made."""
+    with its own work buffers, then graft them in the order they were made.
+    -1 when memory runs out (0 when interrupted: the caller's loop unwinds on
+    the stop flag). Without the GIL: it runs amid growing, and taking the GIL
+    there waits out a busy thread's switch interval."""
     cdef Grower* main = df.main
     cdef const Dataset* d = main.w.data
     cdef Py_ssize_t first = df.first_pending, count = df.n_tasks - df.first_pending
@@ -959,59 +958,58 @@ cdef int flush_tasks(Deferral* df) except -1:
     # Worker 0 grows tasks with the main work: keep the top phase's path state.
     saved_used = <int32_t*> malloc((d.n_features + 1) * sizeof(int32_t))
     if saved_used == NULL:
-        raise MemoryError("c45: out of memory while growing the tree")
+        return -1
     memcpy(saved_used, main.w.used, d.n_features * sizeof(int32_t))
     if n_workers < 1:
         n_workers = 1
     works = <Work*> calloc(n_workers, sizeof(Work))
     growers = <Grower*> calloc(n_workers, sizeof(Grower))
     order = <TaskOrder*> malloc(count * sizeof(TaskOrder))
-    try:
-        if works == NULL or growers == NULL or order == NULL:
-            raise MemoryError("c45: out of memory while growing the tree")
+    if works == NULL or growers == NULL or order == NULL:
+        failed = 1
+    else:
         # Worker 0 is the main work (its own threads idle meanwhile); the others
         # get fresh buffers.
         for i in range(1, n_workers):
-            work_init(&works[i], d)
-        main.w.n_threads = 1
-        with nogil:
-            for i in range(n_workers):
-                if grower_init(&growers[i], main.w if i == 0 else &works[i], main) < 0:
-                    failed = 1
-            for i in range(count):
-                order[i].m = df.tasks[first + i].m
-                order[i].index = first + i
-            pool.growers = growers
-            pool.tasks = df.tasks
-            if failed == 0:
-                run_tasks(order, count, n_workers, grow_one, &pool)
-            for i in range(first, df.n_tasks):
-                if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
-                    failed = 1
-                buffer_free(&df.tasks[i].sub)
-                free(df.tasks[i].used)
-                df.tasks[i].used = NULL
-        if failed and d.intr != NULL and d.intr.stop:
-            return 0        # interrupted: the caller's loop unwinds on the stop flag
-        if failed:
-            raise MemoryError("c45: out of memory while growing the tree")
-    finally:
-        df.first_pending = df.n_tasks
-        df.pending = 0
-        main.w.n_threads = saved_threads
-        main.w.rng = saved_rng
-        main.w.min_objs = saved_min_objs
-        memcpy(main.w.used, saved_used, d.n_features * sizeof(int32_t))
-        free(saved_used)
-        if growers != NULL:
-            for i in range(n_workers):
-                grower_free(&growers[i])
-        if works != NULL:
-            for i in range(1, n_workers):
-                if works[i].data != NULL:
-                    work_free(&works[i])
-        free(works); free(growers); free(order)
-    return 0
+            if work_alloc(&works[i], d) < 0:
+                failed = 1
+                break
+    main.w.n_threads = 1
+    if failed == 0:
+        for i in range(n_workers):
+            if grower_init(&growers[i], main.w if i == 0 else &works[i], main) < 0:
+                failed = 1
+        for i in range(count):
+            order[i].m = df.tasks[first + i].m
+            order[i].index = first + i
+        pool.growers = growers
+        pool.tasks = df.tasks
+        if failed == 0:
+            run_tasks(order, count, n_workers, grow_one, &pool)
+    for i in range(first, df.n_tasks):
+        if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
+            failed = 1
+        buffer_free(&df.tasks[i].sub)
+        free(df.tasks[i].used)
+        df.tasks[i].used = NULL
+    df.first_pending = df.n_tasks
+    df.pending = 0
+    main.w.n_threads = saved_threads
+    main.w.rng = saved_rng
+    main.w.min_objs = saved_min_objs
+    memcpy(main.w.used, saved_used, d.n_features * sizeof(int32_t))
+    free(saved_used)
+    if growers != NULL:
+        for i in range(n_workers):
+            grower_free(&growers[i])
+    if works != NULL:
+        for i in range(1, n_workers):
+            if works[i].data != NULL:
+                work_free(&works[i])
+    free(works); free(growers); free(order)
+    if failed and d.intr != NULL and d.intr.stop:
+        return 0        # interrupted: the caller's loop unwinds on the stop flag
+    return -1 if failed else 0
 
 
 cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
@@ -1074,15 +1072,15 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             if ok == 0:
                 t.count = 1
                 ok = run_dfs(&g, t, 0, 0, n, &df)
-        if ok == 0:
-            flush_tasks(&df)
+            if ok == 0:
+                ok = flush_tasks(&df)
+            if ok == 0 and not (d.intr != NULL and d.intr.stop):
+                for i in range(df.n_finish):
+                    settle(t, df.finish[i], d.f32)
         if d.intr != NULL and d.intr.stop:
             raise_interrupt()
         if ok < 0:
             raise MemoryError("c45: out of memory while growing the tree")
-        with nogil:
-            for i in range(df.n_finish):
-                settle(t, df.finish[i], d.f32)
     finally:
         for i in range(df.n_tasks):
             free_lists(df.tasks[i].lists, g.n_lists)

@@ -14,6 +14,7 @@ one numpy's array arithmetic gave.
 """
 
 import numpy as np
+from c45._bulk import zeros
 cimport numpy as cnp
 from libc.math cimport NAN, INFINITY, isfinite, copysign
 from libc.stdlib cimport malloc, free
@@ -21,6 +22,7 @@ from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport LEAF, Interrupt
 from c45._sums cimport pairwise
+from c45._gil cimport NOGIL_WORK
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._tree import LEAF_KIND, SUBSET_KIND, Tree
 
@@ -33,6 +35,24 @@ def pairwise_sum(values):
     if v.shape[0] == 0:
         return copysign(0.0, -1.0)
     return pairwise(&v[0], v.shape[0])
+
+
+# numpy gives the GIL up in a ufunc over more than this many items; its log2 is
+# elementwise, the same numbers in any slicing.
+UFUNC_HOLDS = 500
+
+
+def log2_of(a):
+    """np.log2(a) of a C-contiguous float64 array: in slices of UFUNC_HOLDS items,
+    keeping the GIL, up to NOGIL_WORK items (one call, giving it up, above)."""
+    flat = a.reshape(-1)
+    if flat.shape[0] >= NOGIL_WORK:
+        return np.log2(a)
+    out = np.empty_like(a)
+    dst = out.reshape(-1)
+    for start in range(0, flat.shape[0], UFUNC_HOLDS):
+        np.log2(flat[start:start + UFUNC_HOLDS], out=dst[start:start + UFUNC_HOLDS])
+    return out
 
 
 def leaf_information(tree):
@@ -50,9 +70,9 @@ def leaf_information(tree):
         tv[i] = nv[i] if nv[i] > 0 else 1.0
         for j in range(k):
             pv[i, j] = v[i, j] if v[i, j] > 0 else 1.0
-    # numpy's logarithms, one call each over all the nodes.
-    cdef const double[:, ::1] lv = np.log2(positive)
-    cdef const double[::1] ln = np.log2(totals)
+    # numpy's logarithms (bit for bit what a call over all the nodes gives)
+    cdef const double[:, ::1] lv = log2_of(positive)
+    cdef const double[::1] ln = log2_of(totals)
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] info = out
     cdef double* terms = <double*> malloc(k * sizeof(double))
@@ -113,12 +133,14 @@ def rebuild(tree, make_leaf=None, n_children=None, value_map=None):
     cdef const double[:, ::1] value = tree.value
     cdef const int64_t[::1] offset = tree.map_offset
     cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], q, m, j, o, c, b
-    cdef const unsigned char[::1] ml = (np.zeros(n, np.uint8) if make_leaf is None
+    cdef const unsigned char[::1] ml = (zeros(n, np.uint8) if make_leaf is None
                                         else np.ascontiguousarray(make_leaf, np.uint8))
     if nch.shape[0] != n or ml.shape[0] != n:
         raise ValueError("c45: rebuild needs one entry per node")
     cdef int32_t[::1] order = np.empty(n, dtype=np.int32)
-    cdef int32_t[::1] new_first = np.full(n, -1, dtype=np.int32)
+    cdef int32_t[::1] new_first = np.empty(n, dtype=np.int32)
+    for q in range(n):
+        new_first[q] = -1
     order[0] = 0
     q, m = 0, 1
     while q < m:
@@ -267,7 +289,7 @@ def reduced_error(tree, reach):
         raise ValueError(f"c45: reduced_error: reach has {r.shape[0]} rows for {n} nodes")
     cdef double[::1] as_leaf = np.empty(n, np.float64)
     cdef double[::1] subtree = np.empty(n, np.float64)
-    make_leaf = np.zeros(n, np.uint8)
+    make_leaf = zeros(n, np.uint8)
     cdef unsigned char[::1] ml = make_leaf
     cdef double below
     for i in range(n):

@@ -181,3 +181,50 @@ def rank_column(double[::1] values, uint32_t[::1] ranks, uint32_t[::1] order=Non
     if known == -1:
         raise MemoryError("c45: out of memory sorting a feature")
     return int(known)
+
+
+def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
+                  const int32_t[::1] rows):
+    """For each row r of `rows`: order[r] gets the cases of values[r] in the
+    canonical order (values left as they are: each is sorted in a copy), all in
+    one call without the GIL (one release, not two per feature). Returns the known
+    counts, one per row of `rows`."""
+    cdef Py_ssize_t n = values.shape[1], j, m = rows.shape[0]
+    cdef Interrupt intr
+    cdef int64_t[::1] known
+    cdef double* x
+    cdef uint32_t* ranks
+    if order.shape[1] < n or order.shape[0] < values.shape[0]:
+        raise ValueError("order is smaller than values")
+    if n >= 0xFFFFFFFF:
+        raise ValueError("a column of more than 2**32 - 2 rows cannot be ranked")
+    for j in range(m):
+        if not 0 <= rows[j] < values.shape[0]:
+            raise ValueError(f"row {rows[j]} is out of range")
+    out = np.zeros(m, dtype=np.int64)
+    known = out
+    if m == 0 or n == 0:
+        return out
+    x = <double*> malloc(n * sizeof(double))
+    ranks = <uint32_t*> malloc(n * sizeof(uint32_t))
+    if x == NULL or ranks == NULL:
+        free(x); free(ranks)
+        raise MemoryError("c45: out of memory sorting a feature")
+    memset(&intr, 0, sizeof(Interrupt))
+    try:
+        interrupt_init(&intr)
+        with nogil:
+            for j in range(m):
+                memcpy(x, &values[rows[j], 0], n * sizeof(double))
+                known[j] = rank_sorted(x, ranks, &order[rows[j], 0], n, &intr)
+                if known[j] < 0:
+                    break
+    finally:
+        interrupt_end(&intr)
+        free(x); free(ranks)
+    for j in range(m):
+        if known[j] == -2 or intr.stop:
+            raise_interrupt()
+        if known[j] == -1:
+            raise MemoryError("c45: out of memory sorting a feature")
+    return out

@@ -476,6 +476,8 @@ def _canonical_chunks(v):
 
 
 _HASH_BATCH = 4 << 20     # bytes (characters) hashed at a time
+_HASH_HOLD = 1 << 20      # bytes: below this, hashed keeping the GIL ...
+_HASH_PIECE = 2047        # ... this many at a time (hashlib keeps it below 2048)
 
 
 def _digest(doc):
@@ -542,7 +544,16 @@ def _sha256_of_text(text, end):
     at a time (never a second copy of a whole file)."""
     h = hashlib.sha256()
     for start in range(0, end, _HASH_BATCH):
-        h.update(text[start:min(start + _HASH_BATCH, end)].encode("utf-8"))
+        data = text[start:min(start + _HASH_BATCH, end)].encode("utf-8")
+        if len(data) >= _HASH_HOLD:
+            h.update(data)
+            continue
+        # hashlib gives the GIL up for an update of 2048 bytes or more: a small
+        # model's bytes in smaller pieces hash in less than the switch interval
+        # each release costs beside a busy Python thread
+        view = memoryview(data)
+        for at in range(0, len(data), _HASH_PIECE):
+            h.update(view[at:at + _HASH_PIECE])
     return "sha256:" + h.hexdigest()
 
 

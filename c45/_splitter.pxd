@@ -82,8 +82,9 @@ cdef struct Work:
     Py_ssize_t arena_cap
 
 cdef int work_init(Work* w, const Dataset* data) except -1
+cdef int work_alloc(Work* w, const Dataset* data) noexcept nogil
 cdef int work_threads_init(Work* w, int n_threads) except -1
-cdef void work_free(Work* w) noexcept
+cdef void work_free(Work* w) noexcept nogil
 
 cdef double total_weight(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil

@@ -80,6 +80,13 @@ cdef void scratch_free(Work* w) noexcept nogil:
 
 
 cdef int work_init(Work* w, const Dataset* d) except -1:
+    if work_alloc(w, d) < 0:
+        raise MemoryError("c45: cannot allocate the work buffers for this data set")
+    return 0
+
+
+cdef int work_alloc(Work* w, const Dataset* d) noexcept nogil:
+    """work_init without the GIL: -1 (and w freed) when memory runs out."""
     cdef Py_ssize_t n = d.n_cases, k = d.n_classes, f
     memset(w, 0, sizeof(Work))
     w.data = d
@@ -119,14 +126,15 @@ cdef int work_init(Work* w, const Dataset* d) except -1:
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
             or w.groups == NULL or w.used == NULL or w.sortbuf == NULL or w.nlogn == NULL):
         work_free(w)
-        raise MemoryError("c45: cannot allocate the work buffers for this data set")
+        memset(w, 0, sizeof(Work))      # freed: a second work_free is harmless
+        return -1
     for f in range(n):
         w.cases[f] = <int32_t> f
         w.weight[f] = d.init_weight[f]
     return 0
 
 
-cdef void work_free(Work* w) noexcept:
+cdef void work_free(Work* w) noexcept nogil:
     cdef int t
     if w.threads != NULL:
         for t in range(w.n_threads):

@@ -6,17 +6,19 @@ whole build, prune and predict loops run without the GIL and without a Python ca
 or an allocation per node.
 """
 import numpy as np
+from c45._bulk import zeros
 cimport numpy as cnp
 from cython.parallel cimport prange
 
 from libc.math cimport NAN, INFINITY, isnan, isinf
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd
 from c45._sums cimport pairwise
+from c45._gil cimport NOGIL_WORK
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES)
@@ -335,12 +337,7 @@ class Tree:
     @property
     def max_depth(self):
         """Depth of the deepest leaf (the root alone has depth 0)."""
-        depth = np.zeros(self.node_count, dtype=np.int64)
-        for i in range(self.node_count):          # parents come before children
-            if self.n_children[i]:
-                s = self.first_child[i]
-                depth[s:s + self.n_children[i]] = depth[i] + 1
-        return int(depth.max())
+        return deepest(self.first_child, self.n_children)
 
     def branch_values(self, node, n_values):
         """For a subset test on a feature with n_values categories: per branch,
@@ -378,6 +375,23 @@ class Tree:
 
     def __repr__(self):
         return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"
+
+
+cdef Py_ssize_t deepest(const int32_t[::1] first_child, const int32_t[::1] n_children) except -1:
+    """The depth of the deepest node, parents before children (a compiled loop:
+    numpy's calls on a tree's arrays give the GIL up)."""
+    cdef Py_ssize_t n = first_child.shape[0], i, c, top = 0
+    cdef int64_t* depth = <int64_t*> calloc(max(n, 1), sizeof(int64_t))
+    if depth == NULL:
+        raise MemoryError("c45: out of memory measuring a tree's depth")
+    for i in range(n):
+        if depth[i] > top:
+            top = depth[i]
+        for c in range(first_child[i], first_child[i] + n_children[i]):
+            if 0 <= c < n:
+                depth[c] = depth[i] + 1
+    free(depth)
+    return top
 
 
 cdef object tree_from_buffer(NodeBuffer* b, n_values):
@@ -631,6 +645,13 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
         buffer_free(&pruned)
 
 
+cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
+    cdef int err = compact(raw, out)
+    buffer_free(raw)
+    c45_trim_heap()
+    return err
+
+
 def build_tree(TrainingData data not None, GrowOptions options not None,
                double confidence=-1.0, bint subtree_raising=True, int n_jobs=1):
     """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
@@ -657,12 +678,14 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             # float32 on the lists: the stored maps as R8's order of growing has them
             if d.f32 and maps_in_growing_order(&raw, d.n_values) < 0:
                 raise MemoryError("c45: out of memory compacting the tree")
-        with nogil:
-            err = compact(&raw, &grown_buf)
-            # Before pruning: the growing buffer is not needed any more, and the
-            # pages growing freed go back (pruning's tables would stack on them).
-            buffer_free(&raw)
-            c45_trim_heap()
+        # Before pruning: the growing buffer is not needed any more, and the
+        # pages growing freed go back (pruning's tables would stack on them).
+        # Short for small data: then without giving the GIL up.
+        if d.n_cases * d.n_features >= NOGIL_WORK:
+            with nogil:
+                err = compact_and_trim(&raw, &grown_buf)
+        else:
+            err = compact_and_trim(&raw, &grown_buf)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
         grown = tree_from_buffer(&grown_buf, data.n_values)
@@ -945,6 +968,38 @@ cdef class Descent:
         free(self.leaf_class)
 
 
+cdef Py_ssize_t pack_nodes(const TreeView* tv, FastNode* fast, int32_t* leaf_class,
+                           int32_t* need, double* sums, Py_ssize_t n, Py_ssize_t k,
+                           const signed char[::1] kind, const int32_t[::1] first,
+                           const int32_t[::1] nch, const int32_t[::1] ncls,
+                           const double[::1] weight, const double[:, ::1] value,
+                           const int32_t[::1] col, bint laplace, bint f32) noexcept nogil:
+    """make_descent's tables of the nodes; returns the stack a row needs."""
+    cdef Py_ssize_t nd, c, top, stack_need = 1
+    for nd in range(n):     # parents come before children (check_tree_arrays)
+        fast[nd].threshold = tv.threshold[nd]
+        fast[nd].first = first[nd]
+        leaf_class[nd] = 0
+        if kind[nd] == LEAF:
+            fast[nd].column = LEAF_MARK
+            for c in range(k):
+                sums[c] = 0.0
+            add_leaf(sums, nd, 1.0, k, weight, value, ncls, laplace, f32)
+            leaf_class[nd] = <int32_t> first_max(sums, k)
+            continue
+        fast[nd].column = col[tv.feature[nd]] if kind[nd] == CONTINUOUS \
+            else OTHER_TEST
+        if tv.lower != NULL and kind[nd] == CONTINUOUS \
+                and tv.lower[nd] < tv.upper[nd]:
+            fast[nd].column = OTHER_TEST      # a soft test: the general walk
+        # A row descending every branch leaves nch - 1 of them on its stack.
+        top = need[nd] - 1 + nch[nd]
+        stack_need = max(stack_need, top)
+        for c in range(nch[nd]):
+            need[first[nd] + c] = <int32_t> top
+    return stack_need
+
+
 cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, bint f32):
     cdef Descent d = Descent()
     d.keep = tree_view(tree, n_values, &d.tv)
@@ -965,30 +1020,17 @@ cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, 
     if d.fast == NULL or d.leaf_class == NULL or need == NULL or sums == NULL:
         free(need); free(sums)
         raise MemoryError("c45: out of memory setting up prediction")
-    d.stack_need = 1
     need[0] = 1
-    with nogil:
-        for nd in range(n):     # parents come before children (check_tree_arrays)
-            d.fast[nd].threshold = d.tv.threshold[nd]
-            d.fast[nd].first = d.first[nd]
-            d.leaf_class[nd] = 0
-            if d.kind[nd] == LEAF:
-                d.fast[nd].column = LEAF_MARK
-                for c in range(k):
-                    sums[c] = 0.0
-                add_leaf(sums, nd, 1.0, k, d.weight, d.value, d.ncls, laplace, f32)
-                d.leaf_class[nd] = <int32_t> first_max(sums, k)
-                continue
-            d.fast[nd].column = col[d.tv.feature[nd]] if d.kind[nd] == CONTINUOUS \
-                else OTHER_TEST
-            if d.tv.lower != NULL and d.kind[nd] == CONTINUOUS \
-                    and d.tv.lower[nd] < d.tv.upper[nd]:
-                d.fast[nd].column = OTHER_TEST      # a soft test: the general walk
-            # A row descending every branch leaves nch - 1 of them on its stack.
-            top = need[nd] - 1 + d.nch[nd]
-            d.stack_need = max(d.stack_need, top)
-            for c in range(d.nch[nd]):
-                need[d.first[nd] + c] = <int32_t> top
+    # (the nodes of a tree of thousands pack in well under a switch interval)
+    if n >= NOGIL_WORK // 64:
+        with nogil:
+            d.stack_need = pack_nodes(&d.tv, d.fast, d.leaf_class, need, sums, n, k,
+                                      d.kind, d.first, d.nch, d.ncls, d.weight, d.value,
+                                      col, laplace, f32)
+    else:
+        d.stack_need = pack_nodes(&d.tv, d.fast, d.leaf_class, need, sums, n, k,
+                                  d.kind, d.first, d.nch, d.ncls, d.weight, d.value,
+                                  col, laplace, f32)
     free(need)
     free(sums)
     return d
@@ -1518,18 +1560,26 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
 def any_inf(const double[:, ::1] a):
     """Whether a holds an infinite value (np.isinf(a).any() without its temporary
     array and two calls: the plain-rows check of every predict)."""
-    cdef Py_ssize_t i, n = a.shape[0] * a.shape[1]
+    cdef Py_ssize_t n = a.shape[0] * a.shape[1]
     cdef const double* p
     cdef bint found = False
     if n == 0:
         return False
     p = &a[0, 0]
-    with nogil:
-        for i in range(n):
-            if isinf(p[i]):
-                found = True
-                break
+    if n >= NOGIL_WORK:
+        with nogil:
+            found = has_inf(p, n)
+    else:
+        found = has_inf(p, n)
     return found
+
+
+cdef bint has_inf(const double* p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if isinf(p[i]):
+            return True
+    return False
 
 
 cdef inline Py_ssize_t first_max(const double* sums, Py_ssize_t k) noexcept nogil:
@@ -1583,7 +1633,7 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Py_ssize_t m = y.shape[0], need = d.stack_need
     if m != rows.m:
         raise ValueError("c45: y and the rows differ in length")
-    out = np.zeros((d.n_nodes, d.k), dtype=np.float64)
+    out = zeros((d.n_nodes, d.k), dtype=np.float64)
     cdef Sink sink
     sink.kind = SINK_REACH
     sink.reach = <double*> cnp.PyArray_DATA(out)
@@ -1647,7 +1697,7 @@ def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Rows rows
     row_view(cont, codes, col, n_values, &rows)
     cdef Py_ssize_t m = rows.m
-    indptr = np.zeros(m + 1, dtype=np.int64)
+    indptr = zeros(m + 1, dtype=np.int64)
     cdef int64_t[::1] ip = indptr
     cdef Sink sink
     sink.kind = SINK_COUNT

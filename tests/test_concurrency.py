@@ -211,6 +211,73 @@ def test_pruning_loading_and_scoring_give_the_gil_up_a_few_times(tmp_path):
     assert releases["rules-score"] <= 10, releases
 
 
+FIT_RELEASES = """
+import ctypes, warnings
+import numpy as np
+import c45
+from c45 import C45Classifier
+counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
+rng = np.random.default_rng(0)
+X = rng.random((100_000, 4)); y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1
+Xn = X.copy(); Xn[rng.random(X.shape) < 0.05] = np.nan
+w = rng.random(len(y)) + 0.5
+kept = C45Classifier(keep_training_data=True).fit(X, y)
+model = c45.to_json(kept)
+work = {
+    "fit": lambda: C45Classifier().fit(X, y),
+    "fit-n_jobs-2": lambda: C45Classifier(n_jobs=2).fit(X, y),
+    "fit-unknowns": lambda: C45Classifier().fit(Xn, y),
+    "fit-weights": lambda: C45Classifier().fit(X, y, sample_weight=w),
+    "fit-float32": lambda: C45Classifier(precision="float32").fit(X, y),
+    "fit-unpruned": lambda: C45Classifier(pruning=None).fit(X, y),
+    "fit-soft": lambda: C45Classifier(soft_thresholds=True).fit(X, y),
+    "fit-max-features": lambda: C45Classifier(max_features=2, random_state=3).fit(X, y),
+    "fit-reduced-error": lambda: C45Classifier(pruning="reduced_error",
+                                               random_state=0).fit(X, y),
+    "fit-reduced-error-global": lambda: C45Classifier(pruning="reduced_error").fit(X, y),
+    "fit-reduced-error-given": lambda: C45Classifier(pruning="reduced_error").fit(
+        X[20000:], y[20000:], X_val=X[:20000], y_val=y[:20000]),
+    "fit-cost-complexity": lambda: C45Classifier(pruning="cost_complexity",
+                                                 ccp_alpha=1.0).fit(X, y),
+    "ccp-path": lambda: kept.cost_complexity_pruning_path(X, y),
+    "predict": lambda: kept.predict(X),
+    "predict-proba": lambda: kept.predict_proba(X),
+    "score": lambda: kept.score(X, y),
+    "to-json": lambda: c45.to_json(kept),
+    "from-json": lambda: c45.from_json(model),
+}
+for k, f in work.items():
+    f()
+    before = counter.value
+    f()
+    print(k, "RELEASES", counter.value - before, flush=True)
+"""
+
+
+def test_every_fit_and_the_short_calls_give_the_gil_up_a_few_times(tmp_path):
+    """Counted, not timed (each release costs a switch interval beside a busy
+    Python thread, 5 ms by default): a fit of 100k x 4 gives the GIL up to sort
+    the features, to grow and to prune (3), whatever its pruning, weights,
+    precision, unknown values or threads (a few more with soft thresholds or a
+    hold-out); predict and score once (the walk), loading and saving a model
+    never. Here before: fit 22, with weights 35, float32 31, reduced error 65
+    (scikit-learn's train_test_split 44), cost-complexity and the pruning path
+    22, predict 3, score 4, from_json 2, to_json 1: numpy's
+    calls on the columns and on a tree's arrays (np.zeros, np.full, take,
+    comparisons, sorts of a few items, log2 of 500 or more), making a
+    RandomState, hashlib on 2 kB or more, and passes of under a switch
+    interval given the GIL up (c45/_gil.pxd)."""
+    releases = count_releases(tmp_path, FIT_RELEASES, 18)
+    for call, n in releases.items():
+        # soft thresholds: a pass of their own; reduced error: routing the
+        # validation rows, and a RandomState's state read and written back
+        limit = (0 if call in ("to-json", "from-json")
+                 else 1 if call.startswith(("predict", "score"))
+                 else 4 if call == "fit-soft"
+                 else 5 if call.startswith("fit-reduced-error") else 3)
+        assert n <= limit, (call, n, releases)
+
+
 # -- the program's own signal handlers -------------------------------------------
 
 def test_signal_handlers_run_and_are_given_back():

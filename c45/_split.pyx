@@ -1,0 +1,390 @@
+# cython: freethreading_compatible = False
+"""The rows reduced-error pruning holds out: scikit-learn's ``train_test_split``
+(stratified, or plain when a class is too small to stratify), the same rows for
+the same random state, drawn in one compiled pass.
+
+scikit-learn shuffles each class's rows with numpy's legacy ``RandomState``
+(the Mersenne Twister, a bounded draw per swap), one numpy call per class and
+many more to gather the rows: beside a busy Python thread each gives the GIL up,
+and each release costs a switch interval. Here the generator's state is read,
+the same raw draws are taken in C, and the state is written back as scikit-learn
+leaves it (a RandomState passed in moves on exactly as it would there).
+"""
+import numpy as np
+
+from c45._params import is_seed, random_state as numpy_random_state
+
+cimport numpy as cnp
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdlib cimport malloc, free, calloc
+from libc.math cimport ceil, floor
+
+from c45._gil cimport NOGIL_WORK
+
+cnp.import_array()
+
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+
+cdef struct MT:
+    uint32_t key[MT_N]
+    int pos
+
+
+cdef void mt_refill(MT* s) noexcept nogil:
+    cdef int i
+    cdef uint32_t y
+    for i in range(MT_N):
+        y = (s.key[i] & 0x80000000U) | (s.key[(i + 1) % MT_N] & 0x7fffffffU)
+        s.key[i] = s.key[(i + MT_M) % MT_N] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0U)
+    s.pos = 0
+
+
+cdef inline uint32_t mt_next(MT* s) noexcept nogil:
+    cdef uint32_t y
+    if s.pos >= MT_N:
+        mt_refill(s)
+    y = s.key[s.pos]
+    s.pos += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680U
+    y ^= (y << 15) & 0xefc60000U
+    y ^= y >> 18
+    return y
+
+
+cdef inline uint32_t mt_interval(MT* s, uint32_t top) noexcept nogil:
+    """A draw in 0..top as numpy's legacy bounded draw makes it: the smallest
+    bit mask covering top, raw draws masked until one is at most top."""
+    cdef uint32_t mask = top, v
+    if top == 0:
+        return 0
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    while True:
+        v = mt_next(s) & mask
+        if v <= top:
+            return v
+
+
+cdef void mt_shuffle(MT* s, int64_t* a, Py_ssize_t n) noexcept nogil:
+    """RandomState.shuffle of a 1-D array: from the last item down, each
+    swapped with one at or before it."""
+    cdef Py_ssize_t i, j
+    cdef int64_t t
+    for i in range(n - 1, 0, -1):
+        j = mt_interval(s, <uint32_t> i)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+cdef void mt_skip_shuffle(MT* s, Py_ssize_t n) noexcept nogil:
+    """The draws of a shuffle of n items, the items left alone."""
+    cdef Py_ssize_t i
+    for i in range(n - 1, 0, -1):
+        mt_interval(s, <uint32_t> i)
+
+
+cdef class LegacyDraws:
+    """A numpy RandomState's Mersenne Twister, drawn from in C: a copy of a
+    RandomState's (written back by store), or the one RandomState(seed) starts
+    with, made here (making a RandomState gives the GIL up twice)."""
+    cdef MT mt
+    cdef object rng, rest
+
+    @staticmethod
+    def of(random_state):
+        """The draws of a random_state parameter as check_random_state reads it
+        (None: numpy's global RandomState; an int: RandomState(int))."""
+        cdef LegacyDraws self = LegacyDraws.__new__(LegacyDraws)
+        cdef uint32_t seed
+        cdef int i
+        if is_seed(random_state):
+            # numpy's legacy seeding of an integer (Matsumoto and Nishimura's)
+            seed = <uint32_t> int(random_state)
+            self.mt.key[0] = seed
+            for i in range(1, MT_N):
+                self.mt.key[i] = (1812433253U * (self.mt.key[i - 1] ^ (self.mt.key[i - 1] >> 30))
+                                  + <uint32_t> i)
+            self.mt.pos = MT_N
+            return self
+        rng = numpy_random_state(random_state)
+        name, key, pos, has_gauss, gauss = rng.get_state(legacy=True)
+        if name != "MT19937" or len(key) != MT_N or not 0 <= pos <= MT_N:
+            raise ValueError(f"c45: a RandomState of another generator ({name!r})")
+        for i in range(MT_N):
+            self.mt.key[i] = key[i]
+        self.mt.pos = pos
+        self.rng = rng
+        self.rest = (has_gauss, gauss)
+        return self
+
+    def permutation(self, Py_ssize_t n):
+        """RandomState.permutation(n)."""
+        out = np.empty(n, dtype=np.int64)
+        cdef int64_t[::1] a = out
+        cdef Py_ssize_t i
+        for i in range(n):
+            a[i] = i
+        if n > 1:
+            mt_shuffle(&self.mt, &a[0], n)
+        return out
+
+    def randint(self, int64_t low, int64_t high):
+        """RandomState.randint(low, high) of one number below 2**32 apart."""
+        if not 0 < high - low <= 0xFFFFFFFF:
+            raise ValueError("c45: randint's range is empty or too wide")
+        if high - low - 1 == 0xFFFFFFFF:
+            return low + mt_next(&self.mt)
+        return low + mt_interval(&self.mt, <uint32_t> (high - low - 1))
+
+    def store(self):
+        """Write the state back into the RandomState it was read from (none for
+        a seed: RandomState(seed) is made afresh at each use)."""
+        if self.rng is None:
+            return
+        key = np.empty(MT_N, dtype=np.uint32)
+        cdef uint32_t[::1] k = key
+        cdef int i
+        for i in range(MT_N):
+            k[i] = self.mt.key[i]
+        self.rng.set_state(("MT19937", key, self.mt.pos) + self.rest)
+
+
+def randint(random_state, low, high):
+    """check_random_state(random_state).randint(low, high), without making a
+    RandomState for a seed."""
+    if is_seed(random_state):
+        return LegacyDraws.of(random_state).randint(low, high)
+    return numpy_random_state(random_state).randint(low, high)
+
+
+def hold_out_rows(codes, Py_ssize_t n_codes, labels, double fraction, random_state):
+    """(grow rows, validation rows), each ascending: the rows
+    train_test_split(np.arange(n), stratify=labels, test_size=fraction,
+    random_state=random_state) puts in the training and test sets, or without
+    stratify where a class is too small for it (scikit-learn's ValueError
+    then). A RandomState moves on as there. codes: each row's class,
+    0..n_codes - 1; labels: the labels scikit-learn is given (it orders the
+    classes as np.unique does)."""
+    cdef Py_ssize_t n = len(codes), i
+    cdef Py_ssize_t n_test = <Py_ssize_t> ceil(fraction * n)     # scikit-learn's sizes
+    cdef Py_ssize_t n_train = n - n_test
+    if n_train <= 0:
+        # scikit-learn's refusal, in its words
+        from sklearn.model_selection import train_test_split
+        train_test_split(np.arange(n), test_size=fraction,
+                         random_state=numpy_random_state(random_state))
+        raise AssertionError("c45: train_test_split took an empty training set")
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    first, count = code_rows(codes, n_codes)
+    present = [c for c in range(n_codes) if first[c] >= 0]
+    # scikit-learn's classes: the distinct labels, sorted (a row of each class
+    # tells), and each code's place among them; in Python, as numpy's sorts
+    # give the GIL up even on a few items
+    reps = labels[[first[c] for c in present]]
+    if reps.ndim == 2:
+        reps = np.array([" ".join(row.astype("str")) for row in reps])
+    reps = reps.tolist()
+    stratum_of = np.full(n_codes, -1, dtype=np.int32)
+    counts = []                 # (no negative indices: wraparound is off)
+    previous = None
+    for i in sorted(range(len(present)), key=reps.__getitem__):
+        if not counts or reps[i] != previous:
+            counts.append(0)
+            previous = reps[i]
+        stratum_of[present[i]] = len(counts) - 1
+        counts[len(counts) - 1] += count[present[i]]
+    draws = LegacyDraws.of(random_state)
+    if min(counts) >= 2 and n_train >= len(counts) and n_test >= len(counts):
+        n_grow = approximate_mode(counts, n_train, draws)
+        n_val = approximate_mode([c - g for c, g in zip(counts, n_grow)], n_test, draws)
+        n_grow, n_val = np.array(n_grow, dtype=np.int64), np.array(n_val, dtype=np.int64)
+    else:
+        stratum_of = np.zeros(0, dtype=np.int32)
+        n_grow = n_val = np.zeros(0, dtype=np.int64)
+    grow, val = draw_rows(draws, codes, stratum_of, n_grow, n_val, n_test)
+    draws.store()
+    return grow, val
+
+
+def approximate_mode(class_counts, n_draws, LegacyDraws draws):
+    """scikit-learn's approximate mode of the multivariate hypergeometric: each
+    class's share of n_draws, floored, the rest given to the largest
+    remainders, ties broken by a draw (its rng.choice without replacement: the
+    first items of a permutation). In float64 as numpy computes it."""
+    total = float(sum(class_counts))
+    continuous = [c / total * n_draws for c in class_counts]
+    floored = [float(floor(x)) for x in continuous]
+    need_to_add = int(n_draws - sum(floored))          # whole numbers: exact
+    if need_to_add > 0:
+        remainder = [x - f for x, f in zip(continuous, floored)]
+        for value in sorted(set(remainder), reverse=True):
+            inds = [i for i, r in enumerate(remainder) if r == value]
+            add_now = min(len(inds), need_to_add)
+            for j in draws.permutation(len(inds))[:add_now]:
+                floored[inds[j]] += 1
+            need_to_add -= add_now
+            if need_to_add == 0:
+                break
+    return [int(f) for f in floored]
+
+
+def code_rows(const int32_t[::1] codes, Py_ssize_t n_codes):
+    """(each code's first row, -1 where no row has it; each code's rows)."""
+    first_out = np.full(n_codes, -1, dtype=np.int64)
+    count_out = np.zeros(n_codes, dtype=np.int64)
+    cdef int64_t[::1] first = first_out, count = count_out
+    cdef Py_ssize_t n = codes.shape[0]
+    if n >= NOGIL_WORK:
+        with nogil:
+            count_codes(&codes[0], n, n_codes, &first[0], &count[0])
+    elif n > 0 and n_codes > 0:
+        count_codes(&codes[0], n, n_codes, &first[0], &count[0])
+    return first_out, count_out
+
+
+cdef void count_codes(const int32_t* codes, Py_ssize_t n, Py_ssize_t n_codes,
+                      int64_t* first, int64_t* count) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef int32_t c
+    for i in range(n):
+        c = codes[i]
+        if 0 <= c < n_codes:
+            count[c] += 1
+            if first[c] < 0:
+                first[c] = i
+
+
+cdef struct Split:
+    MT* mt
+    const int32_t* codes          # each row's code
+    Py_ssize_t n
+    const int32_t* stratum_of     # each code's class (scikit-learn's order)
+    Py_ssize_t n_codes
+    const int64_t* n_grow         # per class
+    const int64_t* n_val
+    Py_ssize_t k                  # classes; 0: the plain split
+    Py_ssize_t n_test             # the plain split's validation rows
+    int64_t* rows                 # scratch: n rows
+    int64_t* start                # scratch: k + 1 offsets, zeroed
+    uint8_t* side                 # out: per row 1 grow, 2 validate, 0 neither (zeroed)
+
+
+cdef bint split_rows(Split* sp) noexcept nogil:
+    """draw_rows' draws; True if a code has no class."""
+    cdef Py_ssize_t n = sp.n, k = sp.k, i, c, m, n_g = 0, n_v = 0
+    cdef int64_t* rows = sp.rows
+    cdef int64_t* start = sp.start
+    cdef uint8_t* side = sp.side
+    if k == 0:
+        for i in range(n):
+            rows[i] = i
+        mt_shuffle(sp.mt, rows, n)
+        for i in range(n):
+            side[rows[i]] = 2 if i < sp.n_test else 1
+        return False
+    # each class's rows in row order (np.argsort(kind="stable")), then
+    # shuffled: the first n_grow grow, the next n_val validate
+    for i in range(n):
+        c = sp.codes[i]
+        c = sp.stratum_of[c] if 0 <= c < sp.n_codes else -1
+        if not 0 <= c < k:
+            return True
+        start[c + 1] += 1
+    for c in range(k):
+        start[c + 1] += start[c]
+    for i in range(n):
+        c = sp.stratum_of[sp.codes[i]]
+        rows[start[c]] = i
+        start[c] += 1
+    for c in range(k - 1, 0, -1):
+        start[c] = start[c - 1]
+    start[0] = 0
+    for c in range(k):
+        m = start[c + 1] - start[c]
+        mt_shuffle(sp.mt, rows + start[c], m)
+        for i in range(min(sp.n_grow[c], m)):
+            side[rows[start[c] + i]] = 1
+        for i in range(sp.n_grow[c], min(sp.n_grow[c] + sp.n_val[c], m)):
+            side[rows[start[c] + i]] = 2
+    # scikit-learn then shuffles the grow and validation rows: their draws
+    # only (the rows are sorted here)
+    for i in range(n):
+        n_g += side[i] == 1
+        n_v += side[i] == 2
+    mt_skip_shuffle(sp.mt, n_g)
+    mt_skip_shuffle(sp.mt, n_v)
+    return False
+
+
+cdef void fill_sides(const uint8_t* side, Py_ssize_t n, int64_t[::1] grow,
+                     int64_t[::1] val) noexcept:
+    cdef Py_ssize_t i, g = 0, v = 0
+    for i in range(n):
+        if side[i] == 1:
+            grow[g] = i
+            g += 1
+        elif side[i] == 2:
+            val[v] = i
+            v += 1
+
+
+def draw_rows(LegacyDraws draws not None, const int32_t[::1] codes,
+              const int32_t[::1] stratum_of, const int64_t[::1] n_grow,
+              const int64_t[::1] n_val, Py_ssize_t n_test):
+    """(grow rows, validation rows), each ascending, as train_test_split draws
+    them once the sizes are known.
+
+    stratum_of: each code's class in scikit-learn's order of classes (np.unique's);
+    n_grow, n_val: how many rows of each class grow and validate (its
+    _approximate_mode). With no classes (n_grow empty) the plain split: a
+    permutation of the rows, its first n_test validate, the rest grow."""
+    cdef Py_ssize_t n = codes.shape[0], k = n_grow.shape[0], i
+    if (k > 0 and stratum_of.shape[0] == 0) or n_val.shape[0] != k:
+        raise ValueError("c45: draw_rows given sizes that do not fit its classes")
+    cdef int64_t* rows = <int64_t*> malloc(max(n, 1) * sizeof(int64_t))
+    cdef int64_t* start = <int64_t*> calloc(k + 1, sizeof(int64_t))
+    cdef uint8_t* side = <uint8_t*> calloc(max(n, 1), sizeof(uint8_t))
+    cdef bint bad = False
+    cdef Py_ssize_t n_g = 0, n_v = 0
+    cdef Split sp
+    if rows == NULL or start == NULL or side == NULL:
+        free(rows); free(start); free(side)
+        raise MemoryError("c45: out of memory holding out validation rows")
+    sp.mt = &draws.mt
+    sp.codes = &codes[0] if n else NULL
+    sp.n = n
+    sp.stratum_of = &stratum_of[0] if stratum_of.shape[0] else NULL
+    sp.n_codes = stratum_of.shape[0]
+    sp.n_grow = &n_grow[0] if k else NULL
+    sp.n_val = &n_val[0] if k else NULL
+    sp.k = k
+    sp.n_test = n_test
+    sp.rows = rows
+    sp.start = start
+    sp.side = side
+    try:
+        if n >= NOGIL_WORK:
+            with nogil:
+                bad = split_rows(&sp)
+        else:
+            bad = split_rows(&sp)
+        if bad:
+            raise ValueError("c45: draw_rows given a class out of range")
+        n_g = n_v = 0
+        for i in range(n):
+            n_g += side[i] == 1
+            n_v += side[i] == 2
+        grow = np.empty(n_g, dtype=np.int64)
+        val = np.empty(n_v, dtype=np.int64)
+        fill_sides(side, n, grow, val)
+    finally:
+        free(rows); free(start); free(side)
+    return grow, val
