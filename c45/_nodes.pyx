@@ -2,7 +2,7 @@
 the subset tests' value maps, and its compaction into the stored tree's layout.
 The rules that fill it while growing are inline in _nodes.pxd."""
 from libc.math cimport NAN
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t
 
@@ -84,15 +84,60 @@ cdef int maps_in_growing_order(NodeBuffer* t, const int32_t* n_values) noexcept 
     return 0
 
 
+cdef void buffer_fit(NodeBuffer* b) noexcept nogil:
+    """Give back the room above the buffer's count (its doubled capacity, zeroed
+    and so resident): before a copy of it is made. A failed shrink keeps the
+    larger block."""
+    cdef void* kept
+    if b.capacity <= b.count or b.count == 0:
+        return
+    kept = realloc(b.nodes, b.count * sizeof(Node))
+    if kept == NULL:
+        return
+    b.nodes = <Node*> kept
+    kept = realloc(b.value, b.count * b.n_classes * sizeof(double))
+    if kept == NULL:
+        b.capacity = b.count        # nodes shrunk; value keeps its (larger) block
+        return
+    b.value = <double*> kept
+    b.capacity = b.count
+
+
+cdef Py_ssize_t reachable(const NodeBuffer* src) noexcept nogil:
+    """The number of nodes reachable from the root; -1 out of memory."""
+    cdef Py_ssize_t top = 1, count = 0, b
+    cdef int32_t node
+    cdef int32_t* stack
+    if src.count == 0:
+        return 0
+    stack = <int32_t*> malloc(src.count * sizeof(int32_t))
+    if stack == NULL:
+        return -1
+    stack[0] = 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        count += 1
+        if src.nodes[node].kind != LEAF:
+            for b in range(src.nodes[node].n_children):
+                stack[top] = src.nodes[node].first_child + <int32_t> b
+                top += 1
+    free(stack)
+    return count
+
+
 cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
     """Copy the nodes reachable from the root into dst, breadth first, so that
-    every node's children are contiguous and no abandoned node remains."""
+    every node's children are contiguous and no abandoned node remains. dst is
+    made of their number exactly (no doubled capacity beside src)."""
     cdef Py_ssize_t k = src.n_classes, i = 0, b, nb
+    cdef Py_ssize_t n = reachable(src)
     cdef Node nd
     dst.n_classes = k
     dst.count = 0
     dst.maps_count = 0
-    if buffer_reserve(dst, 1) < 0 or maps_reserve(dst, src.maps_count) < 0:
+    if (n < 0 or buffer_reserve(dst, n if n > 1 else 1) < 0
+            or maps_reserve(dst, src.maps_count) < 0):
         return -1
     if src.maps_count > 0:
         memcpy(dst.maps, src.maps, src.maps_count * sizeof(int32_t))
