@@ -649,9 +649,12 @@ cdef extern from *:
 
 
 cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
-                        bint subtree_raising, n_values, uint32_t* cut=NULL):
+                        bint subtree_raising, n_values, uint32_t* cut=NULL,
+                        TrainingData release=None):
     """Prune a copy of the grown tree (already in `grown`, freed here) and
-    compact it. cut: float64's cut ranks of the tree (taken), or NULL."""
+    compact it. cut: float64's cut ranks of the tree (taken), or NULL. release:
+    the data whose ranks, and the Work, nothing reads once pruned (let go of
+    before the pruned tree is made beside the grown one)."""
     cdef NodeBuffer pruned
     cdef int err
     memset(&pruned, 0, sizeof(NodeBuffer))
@@ -659,6 +662,10 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
     try:
         with nogil:
             prune_pessimistic(grown, w, confidence, subtree_raising, cut)
+        if release is not None:
+            release.rank = np.zeros((1, 1), np.uint32)
+            work_free(w)
+        with nogil:
             err = compact(grown, &pruned)
             buffer_free(grown)          # the pruned copy is all that is used now
         if err < 0:
@@ -673,9 +680,9 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
                bint release_values=False):
     """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
     Returns (grown, pruned or None, case order after growing). release_values:
-    float64's sorted values are not used after this call, and data lets go of
-    them once grown (pruning reads ranks: the values' bytes, X's own, are not
-    held beside the two trees)."""
+    float64's tables are not read after this call, and data lets go of them: of
+    the sorted values once grown (pruning reads ranks), of the ranks once
+    pruned, so that neither is held beside the two trees."""
     cdef Dataset d
     cdef uint32_t* cut = NULL
     cdef Work w
@@ -723,7 +730,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             data.sorted_value = np.zeros((1, 1))
             d.sorted_value = NULL
         return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
-                                  data.n_values, cut), order
+                                  data.n_values, cut,
+                                  data if release_values and not d.f32 else None), order
     finally:
         interrupt_end(&intr)
         work_free(&w)
