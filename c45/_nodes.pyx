@@ -2,9 +2,9 @@
 the subset tests' value maps, and its compaction into the stored tree's layout.
 The rules that fill it while growing are inline in _nodes.pxd."""
 from libc.math cimport NAN
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from c45._types cimport Node, NodeBuffer, LEAF, CONTINUOUS
 from c45._scratch cimport resize, doubled
@@ -168,3 +168,75 @@ cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
         i += 1
     return 0
 
+
+
+cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
+    """compact(t, copy) with the copy made in t itself: the reachable nodes
+    breadth first, the same nodes and fields as compact gives, moved along the
+    cycles of the permutation (no second buffer beside t); t is then shrunk to
+    them. -1 out of memory (t unchanged)."""
+    cdef Py_ssize_t n = t.count, k = t.n_classes, count = 1, i, j, nxt, b
+    cdef int32_t* order              # new position -> old (reachable first)
+    cdef int32_t* newpos             # old position -> new
+    cdef uint8_t* done
+    cdef double* tmp_value
+    cdef Node tmp, nd
+    if n == 0:
+        return 0
+    order = <int32_t*> malloc(n * sizeof(int32_t))
+    newpos = <int32_t*> malloc(n * sizeof(int32_t))
+    done = <uint8_t*> calloc(n, sizeof(uint8_t))
+    tmp_value = <double*> malloc((k + 1) * sizeof(double))
+    if order == NULL or newpos == NULL or done == NULL or tmp_value == NULL:
+        free(order); free(newpos); free(done); free(tmp_value)
+        return -1
+    for i in range(n):
+        newpos[i] = -1
+    order[0] = 0
+    newpos[0] = 0
+    i = 0
+    while i < count:                  # breadth first, as compact
+        nd = t.nodes[order[i]]
+        if nd.kind != LEAF:
+            for b in range(nd.n_children):
+                order[count] = nd.first_child + <int32_t> b
+                newpos[nd.first_child + b] = <int32_t> count
+                count += 1
+        i += 1
+    j = count                         # the unreachable ones after, in order
+    for i in range(n):
+        if newpos[i] < 0:
+            order[j] = <int32_t> i
+            newpos[i] = <int32_t> j
+            j += 1
+    for i in range(n):                # nodes[new] = old nodes[order[new]], by cycles
+        if done[i] or order[i] == i:
+            continue
+        tmp = t.nodes[i]
+        memcpy(tmp_value, &t.value[i * k], k * sizeof(double))
+        j = i
+        while True:
+            done[j] = 1
+            nxt = order[j]
+            if nxt == i:
+                t.nodes[j] = tmp
+                memcpy(&t.value[j * k], tmp_value, k * sizeof(double))
+                break
+            t.nodes[j] = t.nodes[nxt]
+            memcpy(&t.value[j * k], &t.value[nxt * k], k * sizeof(double))
+            j = nxt
+    for i in range(count):            # the fields compact sets
+        if t.nodes[i].kind == LEAF:
+            t.nodes[i].feature = -1
+            t.nodes[i].first_child = -1
+            t.nodes[i].n_children = 0
+            t.nodes[i].threshold = NAN
+            t.nodes[i].map_offset = -1
+        else:
+            t.nodes[i].first_child = newpos[t.nodes[i].first_child]
+            if t.nodes[i].kind != CONTINUOUS:
+                t.nodes[i].threshold = NAN
+    free(order); free(newpos); free(done); free(tmp_value)
+    t.count = count
+    buffer_fit(t)
+    return 0

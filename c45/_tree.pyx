@@ -24,7 +24,8 @@ from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic)
 from c45._prune cimport prune_pessimistic, cut_ranks
-from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, compact, node_test,
+from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, compact,
+                         compact_in_place, node_test,
                          maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
@@ -651,28 +652,21 @@ cdef extern from *:
 cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
                         bint subtree_raising, n_values, uint32_t* cut=NULL,
                         TrainingData release=None):
-    """Prune a copy of the grown tree (already in `grown`, freed here) and
-    compact it. cut: float64's cut ranks of the tree (taken), or NULL. release:
-    the data whose ranks, and the Work, nothing reads once pruned (let go of
-    before the pruned tree is made beside the grown one)."""
-    cdef NodeBuffer pruned
+    """Prune the grown tree in `grown` in place, compact it there and return it
+    as a Tree (the buffer is then empty). cut: float64's cut ranks of the tree
+    (taken), or NULL. release: the data whose ranks, and the Work, nothing reads
+    once pruned (let go of before the pruned tree is made)."""
     cdef int err
-    memset(&pruned, 0, sizeof(NodeBuffer))
-    pruned.n_classes = grown.n_classes
-    try:
-        with nogil:
-            prune_pessimistic(grown, w, confidence, subtree_raising, cut)
-        if release is not None:
-            release.rank = np.zeros((1, 1), np.uint32)
-            work_free(w)
-        with nogil:
-            err = compact(grown, &pruned)
-            buffer_free(grown)          # the pruned copy is all that is used now
-        if err < 0:
-            raise MemoryError("c45: out of memory compacting the tree")
-        return tree_from_buffer(&pruned, n_values, True)
-    finally:
-        buffer_free(&pruned)
+    with nogil:
+        prune_pessimistic(grown, w, confidence, subtree_raising, cut)
+    if release is not None:
+        release.rank = np.zeros((1, 1), np.uint32)
+        work_free(w)
+    with nogil:
+        err = compact_in_place(grown)
+    if err < 0:
+        raise MemoryError("c45: out of memory compacting the tree")
+    return tree_from_buffer(grown, n_values, True)
 
 
 def build_tree(TrainingData data not None, GrowOptions options not None,
@@ -682,7 +676,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     Returns (grown, pruned or None, case order after growing). release_values:
     float64's tables are not read after this call, and data lets go of them: of
     the sorted values once grown (pruning reads ranks), of the ranks once
-    pruned, so that neither is held beside the two trees."""
+    pruned, so that neither is held beside the two trees; float32 on the lists
+    of the features' orders once grown."""
     cdef Dataset d
     cdef uint32_t* cut = NULL
     cdef Work w
@@ -729,6 +724,11 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
                 raise MemoryError("c45: out of memory while pruning the tree")
             data.sorted_value = np.zeros((1, 1))
             d.sorted_value = NULL
+        if release_values and d.listed:
+            # float32 on the lists: pruning reads the values by row, not the
+            # features' orders
+            data.order = np.zeros((1, 1), np.uint32)
+            d.order = NULL
         return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
                                   data.n_values, cut,
                                   data if release_values and not d.f32 else None), order
