@@ -653,6 +653,9 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         pessimistic = self.pruning == "pessimistic"
         fitted["trials_"] = fitted["best_trial_"] = None
         fitted["_windowed"] = self.trials is not None
+        fitted["_train_check"] = _fingerprint(data)
+        cells = data.n_cases * schema.n_features        # the cells grown on
+        keep = self.keep_training_data and self.trials is None
         if self.trials is not None:
             # Windowing: the trees of the best trial (c45/_windowing.py).
             trials, best = _windowing.fit_trials(self, schema, data, options)
@@ -660,19 +663,20 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             grown, pruned = trials[best].grown, trials[best].pruned    # pruned: final
             order = None
         else:
+            # The sorted values go once grown, unless something reads them after.
             grown, pruned, order = _tree.build_tree(
                 data, options, self._cf() if pessimistic else -1.0,
-                bool(self.subtree_raising), self._threads())
+                bool(self.subtree_raising), self._threads(),
+                release_values=not (keep or self.soft_thresholds))
         # A fitted model is its trees: the training data (about 1.75 times X once
         # encoded) is kept only when asked, for prune() without passing it again.
-        fitted["_train"] = ((data, order) if self.keep_training_data and self.trials is None
-                            else None)
-        fitted["_train_check"] = _fingerprint(data)
+        fitted["_train"] = (data, order) if keep else None
         fitted["tree_"] = self._soften(
             pruned if self.trials is not None
             else self._finish_pruning(grown, pruned, schema, validation), data)
+        del data, pruned        # not held beside the grown tree's delta being made
         fitted["_grown"] = _grown.kept_grown(grown, fitted["tree_"])
-        return data.n_cases * schema.n_features, fitted     # the cells grown on
+        return cells, fitted
 
     def _soften(self, tree, data):
         """The final tree with its soft thresholds' bounds when soft_thresholds

@@ -2,9 +2,9 @@
 the subset tests' value maps, and its compaction into the stored tree's layout.
 The rules that fill it while growing are inline in _nodes.pxd."""
 from libc.math cimport NAN
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from c45._types cimport Node, NodeBuffer, LEAF, CONTINUOUS
 from c45._scratch cimport resize, doubled
@@ -84,15 +84,60 @@ cdef int maps_in_growing_order(NodeBuffer* t, const int32_t* n_values) noexcept 
     return 0
 
 
+cdef void buffer_fit(NodeBuffer* b) noexcept nogil:
+    """Give back the room above the buffer's count (its doubled capacity, zeroed
+    and so resident): before a copy of it is made. A failed shrink keeps the
+    larger block."""
+    cdef void* kept
+    if b.capacity <= b.count or b.count == 0:
+        return
+    kept = realloc(b.nodes, b.count * sizeof(Node))
+    if kept == NULL:
+        return
+    b.nodes = <Node*> kept
+    kept = realloc(b.value, b.count * b.n_classes * sizeof(double))
+    if kept == NULL:
+        b.capacity = b.count        # nodes shrunk; value keeps its (larger) block
+        return
+    b.value = <double*> kept
+    b.capacity = b.count
+
+
+cdef Py_ssize_t reachable(const NodeBuffer* src) noexcept nogil:
+    """The number of nodes reachable from the root; -1 out of memory."""
+    cdef Py_ssize_t top = 1, count = 0, b
+    cdef int32_t node
+    cdef int32_t* stack
+    if src.count == 0:
+        return 0
+    stack = <int32_t*> malloc(src.count * sizeof(int32_t))
+    if stack == NULL:
+        return -1
+    stack[0] = 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        count += 1
+        if src.nodes[node].kind != LEAF:
+            for b in range(src.nodes[node].n_children):
+                stack[top] = src.nodes[node].first_child + <int32_t> b
+                top += 1
+    free(stack)
+    return count
+
+
 cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
     """Copy the nodes reachable from the root into dst, breadth first, so that
-    every node's children are contiguous and no abandoned node remains."""
+    every node's children are contiguous and no abandoned node remains. dst is
+    made of their number exactly (no doubled capacity beside src)."""
     cdef Py_ssize_t k = src.n_classes, i = 0, b, nb
+    cdef Py_ssize_t n = reachable(src)
     cdef Node nd
     dst.n_classes = k
     dst.count = 0
     dst.maps_count = 0
-    if buffer_reserve(dst, 1) < 0 or maps_reserve(dst, src.maps_count) < 0:
+    if (n < 0 or buffer_reserve(dst, n if n > 1 else 1) < 0
+            or maps_reserve(dst, src.maps_count) < 0):
         return -1
     if src.maps_count > 0:
         memcpy(dst.maps, src.maps, src.maps_count * sizeof(int32_t))
@@ -123,3 +168,75 @@ cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
         i += 1
     return 0
 
+
+
+cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
+    """compact(t, copy) with the copy made in t itself: the reachable nodes
+    breadth first, the same nodes and fields as compact gives, moved along the
+    cycles of the permutation (no second buffer beside t); t is then shrunk to
+    them. -1 out of memory (t unchanged)."""
+    cdef Py_ssize_t n = t.count, k = t.n_classes, count = 1, i, j, nxt, b
+    cdef int32_t* order              # new position -> old (reachable first)
+    cdef int32_t* newpos             # old position -> new
+    cdef uint8_t* done
+    cdef double* tmp_value
+    cdef Node tmp, nd
+    if n == 0:
+        return 0
+    order = <int32_t*> malloc(n * sizeof(int32_t))
+    newpos = <int32_t*> malloc(n * sizeof(int32_t))
+    done = <uint8_t*> calloc(n, sizeof(uint8_t))
+    tmp_value = <double*> malloc((k + 1) * sizeof(double))
+    if order == NULL or newpos == NULL or done == NULL or tmp_value == NULL:
+        free(order); free(newpos); free(done); free(tmp_value)
+        return -1
+    for i in range(n):
+        newpos[i] = -1
+    order[0] = 0
+    newpos[0] = 0
+    i = 0
+    while i < count:                  # breadth first, as compact
+        nd = t.nodes[order[i]]
+        if nd.kind != LEAF:
+            for b in range(nd.n_children):
+                order[count] = nd.first_child + <int32_t> b
+                newpos[nd.first_child + b] = <int32_t> count
+                count += 1
+        i += 1
+    j = count                         # the unreachable ones after, in order
+    for i in range(n):
+        if newpos[i] < 0:
+            order[j] = <int32_t> i
+            newpos[i] = <int32_t> j
+            j += 1
+    for i in range(n):                # nodes[new] = old nodes[order[new]], by cycles
+        if done[i] or order[i] == i:
+            continue
+        tmp = t.nodes[i]
+        memcpy(tmp_value, &t.value[i * k], k * sizeof(double))
+        j = i
+        while True:
+            done[j] = 1
+            nxt = order[j]
+            if nxt == i:
+                t.nodes[j] = tmp
+                memcpy(&t.value[j * k], tmp_value, k * sizeof(double))
+                break
+            t.nodes[j] = t.nodes[nxt]
+            memcpy(&t.value[j * k], &t.value[nxt * k], k * sizeof(double))
+            j = nxt
+    for i in range(count):            # the fields compact sets
+        if t.nodes[i].kind == LEAF:
+            t.nodes[i].feature = -1
+            t.nodes[i].first_child = -1
+            t.nodes[i].n_children = 0
+            t.nodes[i].threshold = NAN
+            t.nodes[i].map_offset = -1
+        else:
+            t.nodes[i].first_child = newpos[t.nodes[i].first_child]
+            if t.nodes[i].kind != CONTINUOUS:
+                t.nodes[i].threshold = NAN
+    free(order); free(newpos); free(done); free(tmp_value)
+    t.count = count
+    buffer_fit(t)
+    return 0

@@ -60,7 +60,7 @@ from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, list_values)
 from c45._interrupt cimport interrupted, raise_interrupt
-from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, make_leaf,
+from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
                          empty_branch, collapse_if_no_better)
 
@@ -948,7 +948,7 @@ cdef int flush_tasks(Deferral* df) noexcept nogil:
     cdef Grower* growers = NULL
     cdef TaskOrder* order = NULL
     cdef GrowPool pool
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, extra
     cdef int failed = 0, saved_threads = main.w.n_threads
     cdef uint64_t saved_rng = main.w.rng
     cdef double saved_min_objs = main.w.min_objs
@@ -986,6 +986,13 @@ cdef int flush_tasks(Deferral* df) noexcept nogil:
         pool.tasks = df.tasks
         if failed == 0:
             run_tasks(order, count, n_workers, grow_one, &pool)
+    # The tree's room for all of them at once: one resize, not one a task.
+    extra = 0
+    for i in range(first, df.n_tasks):
+        if df.tasks[i].status == 0:
+            extra += df.tasks[i].sub.count - 1
+    if failed == 0 and buffer_reserve(df.tree, extra) < 0:
+        failed = 1
     for i in range(first, df.n_tasks):
         if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:
             failed = 1
@@ -1036,6 +1043,7 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
         task.sub.count = 1
         if run_dfs(g, &task.sub, 0, task.depth, task.m, NULL) == 0:
             task.status = 0
+            buffer_fit(&task.sub)      # held until grafted: no doubled room beside it
     for j in range(g.n_lists):
         free(g.lists[j])
         g.lists[j] = NULL

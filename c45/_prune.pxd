@@ -1,5 +1,9 @@
 from c45._types cimport NodeBuffer
 from c45._splitter cimport Work
 
+from libc.stdint cimport uint32_t
+from c45._types cimport Dataset
+
+cdef uint32_t* cut_ranks(const NodeBuffer* tree, const Dataset* d) noexcept nogil
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
-                           bint subtree_raising) except -1 nogil
+                           bint subtree_raising, uint32_t* cut) except -1 nogil

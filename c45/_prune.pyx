@@ -1183,6 +1183,7 @@ cdef enum:
 cdef struct PruneCall:
     NodeBuffer* tree
     Work* w
+    uint32_t* cut            # float64: the continuous tests' cut ranks (cut_ranks)
     double confidence
     bint raising
     int n_threads
@@ -1190,24 +1191,41 @@ cdef struct PruneCall:
     int status
 
 
+cdef uint32_t* cut_ranks(const NodeBuffer* tree, const Dataset* d) noexcept nogil:
+    """float64: per node of a continuous test, how many known training values
+    are at most its threshold (a case goes left when its rank is below it), so
+    that pruning reads no value; NULL out of memory."""
+    cdef uint32_t* cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
+    cdef Py_ssize_t i
+    if cut == NULL:
+        return NULL
+    for i in range(tree.count):
+        if tree.nodes[i].kind == CONTINUOUS:
+            cut[i] = cut_rank(d, tree.nodes[i].feature, tree.nodes[i].threshold)
+    return cut
+
+
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
-                           bint subtree_raising) except -1 nogil:
+                           bint subtree_raising, uint32_t* cut) except -1 nogil:
     """Prune the tree in place on all training cases, weights reset (§8.2);
-    float64 on w.n_threads threads. A tree taller than the calling thread's
-    stack allows is pruned on a thread of its own, of the stack it needs (the
-    calling thread waits, running signal handlers); one taller than libgomp's
-    workers' stacks allow, on one thread."""
+    float64 on w.n_threads threads. cut: float64's cut_ranks of the tree, which
+    pruning takes (and frees), or NULL to make them from the sorted values here.
+    A tree taller than the calling thread's stack allows is pruned on a thread
+    of its own, of the stack it needs (the calling thread waits, running signal
+    handlers); one taller than libgomp's workers' stacks allow, on one thread."""
     cdef PruneCall c
     cdef c45_stack_thread th
     cdef size_t need, workers, levels
     cdef int32_t* height = subtree_heights(tree)
     if height == NULL:
+        free(cut)
         with gil:
             raise MemoryError("c45: out of memory while pruning the tree")
     levels = <size_t> (height[0] if tree.count > 0 else 1)
     free(height)
     need = (levels + 16) * PRUNE_LEVEL_BYTES + 2 * STACK_MARGIN
     c.tree, c.w, c.confidence, c.raising = tree, w, confidence, subtree_raising
+    c.cut = cut
     c.n_threads = w.n_threads if w.n_threads > 1 else 1
     c.no_stack = 0
     c.status = PRUNED
@@ -1227,6 +1245,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
             c45_thread_join(&th)
         else:
             c.status = PRUNE_NO_THREAD
+    free(c.cut)                     # not taken: no pruning ran
     if c.status == PRUNE_STOPPED:
         with gil:
             raise_interrupt()
@@ -1278,14 +1297,19 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     w.count_mode = w.data.count_mode_init
     for i in range(n):
         w.weight[i] = w.data.init_weight[i]
-    p.cut = NULL
+    p.cut = c.cut
+    c.cut = NULL
     p.seen = NULL
     p.joinable = False
     if f32 and not w.data.listed:
         estimate(&p, 0, 0, n - 1, True)
+        free(p.cut)
     else:
-        # float64 reads a case's side of a cut from its rank (float32 from its value)
-        p.cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
+        # float64 reads a case's side of a cut from its rank (float32 from its
+        # value: its cuts stay 0)
+        if p.cut == NULL:
+            p.cut = (cut_ranks(tree, w.data) if not f32
+                     else <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t)))
         if p.n_threads > 1:
             p.height = subtree_heights(tree)
         if (p.cut == NULL
@@ -1293,10 +1317,6 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
                 or reserve(&p, n + 1, 64) < 0):
             p.failed = True
         else:
-            for i in range(tree.count):
-                if tree.nodes[i].kind == CONTINUOUS and not f32:
-                    p.cut[i] = cut_rank(w.data, tree.nodes[i].feature,
-                                        tree.nodes[i].threshold)
             for i in range(n):
                 p.arena[i].weight = w.data.init_weight[i]
                 p.arena[i].case = <int32_t> i

@@ -13,6 +13,7 @@ from cython.parallel cimport prange
 from libc.math cimport NAN, INFINITY, isnan, isinf
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
@@ -24,8 +25,9 @@ from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total
                             branch_lists, gather_branch, MANY_BRANCHES)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic)
-from c45._prune cimport prune_pessimistic
-from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, compact, node_test,
+from c45._prune cimport prune_pessimistic, cut_ranks
+from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, compact,
+                         compact_in_place, node_test,
                          maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
@@ -394,7 +396,36 @@ cdef Py_ssize_t deepest(const int32_t[::1] first_child, const int32_t[::1] n_chi
     return top
 
 
-cdef object tree_from_buffer(NodeBuffer* b, n_values):
+cdef void free_capsule(object capsule) noexcept:
+    free(PyCapsule_GetPointer(capsule, NULL))
+
+
+cdef object value_of_buffer(NodeBuffer* b):
+    """The buffer's class weights as a (count, n_classes) array that owns them
+    (freed with it): taken from the buffer, not copied (at many classes they are
+    most of a node's bytes). The buffer is left without them."""
+    cdef cnp.npy_intp dims[2]
+    cdef Py_ssize_t n = b.count, k = b.n_classes
+    cdef void* kept
+    if n == 0 or k == 0:
+        return np.empty((n, k), np.float64)
+    kept = realloc(b.value, n * k * sizeof(double))      # the room above count back
+    if kept != NULL:
+        b.value = <double*> kept
+    capsule = PyCapsule_New(b.value, NULL, free_capsule)
+    b.value = NULL                                        # the capsule owns it now
+    b.capacity = 0
+    dims[0] = n
+    dims[1] = k
+    value = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_FLOAT64,
+                                          PyCapsule_GetPointer(capsule, NULL))
+    cnp.set_array_base(value, capsule)      # takes its own reference
+    return value
+
+
+cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False):
+    """The buffer as a Tree; with take, the buffer's class weights become the
+    Tree's (the buffer is freed: it is not used again)."""
     cdef Py_ssize_t n = b.count, k = b.n_classes, i
     cdef Node nd
     cols = {name: np.empty(n, dtype) for name, dtype in zip(Tree._fields[:8], Tree._dtypes[:8])}
@@ -415,14 +446,19 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values):
         wv[i] = nd.weight
         ev[i] = nd.errors
         mv[i] = nd.map_offset
-    value = np.empty((n, k), np.float64)
-    cdef double[:, ::1] vv = value
-    if n > 0:
-        memcpy(&vv[0, 0], b.value, n * k * sizeof(double))
     value_map = np.empty(b.maps_count, np.int32)
     cdef int32_t[::1] mapv = value_map
     if b.maps_count > 0:
         memcpy(&mapv[0], b.maps, b.maps_count * sizeof(int32_t))
+    cdef double[:, ::1] vv
+    if take:
+        value = value_of_buffer(b)
+        buffer_free(b)
+    else:
+        value = np.empty((n, k), np.float64)
+        vv = value
+        if n > 0 and k > 0:
+            memcpy(&vv[0, 0], b.value, n * k * sizeof(double))
     return Tree._of_own_arrays(value=value, map_offset=map_offset, value_map=value_map,
                                n_values=n_values, **cols)
 
@@ -628,35 +664,45 @@ cdef extern from *:
 
 
 cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
-                        bint subtree_raising, n_values):
-    """Prune a copy of the grown tree (already in `grown`) and compact it."""
-    cdef NodeBuffer pruned
+                        bint subtree_raising, n_values, uint32_t* cut=NULL,
+                        TrainingData release=None):
+    """Prune the grown tree in `grown` in place, compact it there and return it
+    as a Tree (the buffer is then empty). cut: float64's cut ranks of the tree
+    (taken), or NULL. release: the data whose ranks, and the Work, nothing reads
+    once pruned (let go of before the pruned tree is made)."""
     cdef int err
-    memset(&pruned, 0, sizeof(NodeBuffer))
-    pruned.n_classes = grown.n_classes
-    try:
-        with nogil:
-            prune_pessimistic(grown, w, confidence, subtree_raising)
-            err = compact(grown, &pruned)
-        if err < 0:
-            raise MemoryError("c45: out of memory compacting the tree")
-        return tree_from_buffer(&pruned, n_values)
-    finally:
-        buffer_free(&pruned)
+    with nogil:
+        prune_pessimistic(grown, w, confidence, subtree_raising, cut)
+    if release is not None:
+        release.rank = np.zeros((1, 1), np.uint32)
+        work_free(w)
+    with nogil:
+        err = compact_in_place(grown)
+    if err < 0:
+        raise MemoryError("c45: out of memory compacting the tree")
+    return tree_from_buffer(grown, n_values, True)
 
 
 cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
-    cdef int err = compact(raw, out)
+    cdef int err
+    buffer_fit(raw)             # its room above count back first
+    err = compact(raw, out)
     buffer_free(raw)
     c45_trim_heap()
     return err
 
 
 def build_tree(TrainingData data not None, GrowOptions options not None,
-               double confidence=-1.0, bint subtree_raising=True, int n_jobs=1):
+               double confidence=-1.0, bint subtree_raising=True, int n_jobs=1,
+               bint release_values=False):
     """Grow a tree on encoded data; with confidence > 0 also prune it pessimistically.
-    Returns (grown, pruned or None, case order after growing)."""
+    Returns (grown, pruned or None, case order after growing). release_values:
+    float64's tables are not read after this call, and data lets go of them: of
+    the sorted values once grown (pruning reads ranks), of the ranks once
+    pruned, so that neither is held beside the two trees; float32 on the lists
+    of the features' orders once grown."""
     cdef Dataset d
+    cdef uint32_t* cut = NULL
     cdef Work w
     cdef NodeBuffer raw, grown_buf
     cdef int err = 0
@@ -688,15 +734,28 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             err = compact_and_trim(&raw, &grown_buf)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
-        grown = tree_from_buffer(&grown_buf, data.n_values)
         order = np.empty(d.n_cases, dtype=np.int32)
         if d.n_cases > 0:
             memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
         if confidence <= 0:
-            return grown, None, order
+            return tree_from_buffer(&grown_buf, data.n_values, True), None, order
+        grown = tree_from_buffer(&grown_buf, data.n_values)
         check_prunable(grown)
+        if release_values and not d.f32 and not d.cut_from_distinct:
+            with nogil:
+                cut = cut_ranks(&grown_buf, &d)
+            if cut == NULL:
+                raise MemoryError("c45: out of memory while pruning the tree")
+            data.sorted_value = np.zeros((1, 1))
+            d.sorted_value = NULL
+        if release_values and d.listed:
+            # float32 on the lists: pruning reads the values by row, not the
+            # features' orders
+            data.order = np.zeros((1, 1), np.uint32)
+            d.order = NULL
         return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
-                                  data.n_values), order
+                                  data.n_values, cut,
+                                  data if release_values and not d.f32 else None), order
     finally:
         interrupt_end(&intr)
         work_free(&w)

@@ -187,7 +187,7 @@ def test_large_fit_gives_freed_heap_back_small_fit_does_not(monkeypatch):
     build_tree = _tree.build_tree
     monkeypatch.setattr(_tree, "release_heap", lambda: calls.append("trim"))
     monkeypatch.setattr(_tree, "build_tree",
-                        lambda *a: calls.append("grow") or build_tree(*a))
+                        lambda *a, **k: calls.append("grow") or build_tree(*a, **k))
     X, y = mixed_frame(200, seed=3)
     C45Classifier().fit(X, y)
     assert calls == ["grow"]
@@ -195,6 +195,36 @@ def test_large_fit_gives_freed_heap_back_small_fit_does_not(monkeypatch):
     monkeypatch.setattr(_classifier, "TRIM_CELLS", 200 * X.shape[1])
     C45Classifier().fit(X, y)
     assert calls == ["trim", "grow", "trim"]
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_fit_that_lets_go_of_its_tables_gives_the_same_trees(precision, n_jobs):
+    """A plain fit lets go of the encoded tables as soon as nothing reads them
+    (float64's sorted values once grown, its ranks once pruned; float32's
+    orders), compacts the pruned tree in place and keeps no copy of its class
+    weights; keep_training_data holds every table to the end. Both give the
+    same trees, bit for bit, and the same tree again on prune()."""
+    from c45._serialize import to_json
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((3000, 5))
+    X[:, 4] = np.round(X[:, 4] * 2)                 # ties
+    y = np.searchsorted([-1.0, -0.3, 0.3, 1.0], X[:, 0] + X[:, 1] * X[:, 2]
+                        + 0.7 * rng.standard_normal(3000))
+    plain = C45Classifier(precision=precision, n_jobs=n_jobs).fit(X, y)
+    kept = C45Classifier(precision=precision, n_jobs=n_jobs,
+                         keep_training_data=True).fit(X, y)
+    assert plain.tree_.node_count > 50
+    assert plain.grown_tree_.node_count > plain.tree_.node_count
+    for name in plain.tree_._fields:
+        assert np.array_equal(getattr(plain.tree_, name), getattr(kept.tree_, name),
+                              equal_nan=True), name
+        assert np.array_equal(getattr(plain.grown_tree_, name),
+                              getattr(kept.grown_tree_, name), equal_nan=True), name
+    kept.set_params(keep_training_data=False)
+    assert to_json(plain) == to_json(kept)
+    kept.prune()                                    # pruned again from the kept data
+    assert to_json(plain) == to_json(kept)
 
 
 def test_pickle_round_trip_and_clone():
