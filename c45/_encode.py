@@ -533,9 +533,11 @@ def rank_tables(schema, cont, n_threads=1):
 COPY_CHUNK = 1 << 20
 
 
-def distinct_values(schema, cont):
+def distinct_values(schema, cont, ranks=None):
     """Per continuous feature, its distinct known values sorted, in one array
-    with offsets (n_features + 1): the stored cuts are read from it (§5.4)."""
+    with offsets (n_features + 1): the stored cuts are read from it (§5.4).
+    With ranks (a uint32 table shaped as cont), each row's rank in its feature's
+    order by (value, row) too: the case array sorts distinct values by them."""
     parts, starts = [], [0]
     for j in range(schema.n_features):
         if schema.discrete[j]:
@@ -547,7 +549,8 @@ def distinct_values(schema, cont):
             src, x = cont[schema.col[j]], np.empty(cont.shape[1], dtype=np.float64)
             for i in range(0, len(x), COPY_CHUNK):
                 x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
-            known = rank_column(x, np.empty(len(x), dtype=np.uint32))
+            known = rank_column(x, np.empty(len(x), dtype=np.uint32) if ranks is None
+                                else ranks[schema.col[j]])
             vals = x[:distinct_sorted(x, known)]
         parts.append(vals)
         starts.append(starts[-1] + len(vals))

@@ -255,8 +255,28 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
     return write - 1
 
 
-cdef inline void swap_items(SortItem* a, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
-    cdef SortItem tmp = a[i]
+ctypedef fused Item:
+    SortItem        # (value, case)
+    RankItem        # (key, case): a key in the values' order, equal for equal values
+
+
+cdef inline bint before(const Item* x, const Item* y) noexcept nogil:
+    """x's value is below y's (<)."""
+    if Item is SortItem:
+        return x.value < y.value
+    else:
+        return x.key < y.key
+
+
+cdef inline bint same(const Item* x, const Item* y) noexcept nogil:
+    if Item is SortItem:
+        return x.value == y.value
+    else:
+        return x.key == y.key
+
+
+cdef inline void swap_items(Item* a, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    cdef Item tmp = a[i]
     a[i] = a[j]
     a[j] = tmp
 
@@ -265,10 +285,12 @@ cdef inline void swap_items(SortItem* a, Py_ssize_t i, Py_ssize_t j) noexcept no
 cdef Py_ssize_t SORT_POLL_RANGE = LOOK_MASK + 1
 
 
-cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
+cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
                           Interrupt* intr) noexcept nogil:
     """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges (float32
-    mode only: float64 mode sorts by rank in linear time).
+    mode only: float64 mode sorts by rank in linear time). Its moves depend only
+    on how the items compare, so 8-byte items keyed in the values' order
+    (float32_key) are moved as their values would be.
 
     A range that is already in order is left as it is, which is what the
     quicksort itself would do, at linear cost. Like Release 8's it is quadratic on
@@ -280,7 +302,7 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
     cdef Py_ssize_t stack_hi[128]
     cdef int top = 0
     cdef Py_ssize_t i, j, m, q, n = hi - lo + 1
-    cdef double pivot
+    cdef Item pivot
     cdef bint ordered
     if n < 2:
         return
@@ -294,22 +316,22 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
             return
         ordered = True
         for i in range(lo, hi):
-            if a[i].value > a[i + 1].value:
+            if before(&a[i + 1], &a[i]):
                 ordered = False
                 break
         if ordered:
             continue
-        pivot = a[hi].value
+        pivot = a[hi]
         m = lo
         for i in range(lo, hi):
-            if a[i].value <= pivot:
+            if not before(&pivot, &a[i]):
                 if i != m:
                     swap_items(a, i, m)
                 m += 1
         q = m - 1
         j = m - 1
         while j >= lo:
-            if a[j].value == pivot:
+            if same(&a[j], &pivot):
                 if j != q:
                     swap_items(a, j, q)
                 q -= 1
@@ -370,12 +392,81 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
         memcpy(a, src, n * sizeof(RankItem))
 
 
+# Ranges at least this long are sorted by rank first (sorted_by_rank).
+cdef Py_ssize_t RANK_SORT_MIN = 256
+
+
+cdef bint sorted_by_rank(Work* w, Py_ssize_t feature, const double* values, Py_ssize_t lo,
+                         Py_ssize_t hi) noexcept nogil:
+    """The cases of [lo, hi] in w.sortbuf sorted by their ranks in the feature
+    (radix, linear); False, w.sortbuf then unspecified, if two of them have equal
+    values. Distinct values have one sorted order, the one R8's quicksort yields
+    too; only the order of equal values is the quicksort's own."""
+    cdef const Dataset* d = w.data
+    cdef const uint32_t* ranks = d.rank + <Py_ssize_t> d.col[feature] * d.n_cases
+    cdef RankItem* items = w.rankbuf
+    cdef SortItem* a = w.sortbuf
+    cdef Py_ssize_t n = hi - lo + 1, i
+    cdef int32_t c
+    for i in range(n):
+        c = w.cases[lo + i]
+        items[i].key = ranks[c]
+        items[i].case = c
+    radix_sort_keys(items, w.ranktmp, n, <uint32_t> d.n_cases)
+    for i in range(n):
+        c = items[i].case
+        a[lo + i].case = c
+        a[lo + i].value = values[c]
+        if i > 0 and a[lo + i].value == a[lo + i - 1].value:
+            return False
+    return True
+
+
+cdef inline bint float32_key(double x, uint32_t* key) noexcept nogil:
+    """A key of x in the values' order (equal for equal values) if x is a float32
+    value, as every value of a float32 fit is; False otherwise (NaN too)."""
+    cdef float f = <float> x
+    cdef uint32_t bits
+    if <double> f != x:
+        return False
+    if f == 0:
+        f = 0.0                 # -0.0 == 0.0: one key
+    memcpy(&bits, &f, sizeof(uint32_t))
+    key[0] = ~bits if bits >> 31 else bits | 0x80000000u
+    return True
+
+
 cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize_t lo,
                      Py_ssize_t hi) noexcept nogil:
-    """Sort the cases of [lo, hi] by their value of one continuous attribute with
-    Release 8's quicksort, whose order of equal values decides binary32 sums."""
+    """Sort the cases of [lo, hi] by their value of one continuous attribute in
+    the order of Release 8's quicksort, whose order of equal values decides
+    binary32 sums, into w.sortbuf and the case array: by rank where the values
+    are distinct, else by the quicksort on 8-byte keyed items (on the values
+    themselves if one is not a float32 value)."""
     cdef Py_ssize_t i
     cdef SortItem* a = w.sortbuf
+    cdef RankItem* items = w.rankbuf
+    cdef bint keyed = True
+    cdef int32_t c
+    if (w.data.rank_keys and hi - lo + 1 >= RANK_SORT_MIN
+            and sorted_by_rank(w, feature, values, lo, hi)):
+        for i in range(lo, hi + 1):
+            w.cases[i] = a[i].case
+        return
+    for i in range(lo, hi + 1):
+        c = w.cases[i]
+        items[i].case = c
+        if not float32_key(values[c], &items[i].key):
+            keyed = False
+            break
+    if keyed:
+        quicksort_items(items, lo, hi, w.data.intr)
+        for i in range(lo, hi + 1):
+            c = items[i].case
+            w.cases[i] = c
+            a[i].case = c
+            a[i].value = values[c]
+        return
     for i in range(lo, hi + 1):
         a[i].case = w.cases[i]
         a[i].value = values[w.cases[i]]
@@ -730,6 +821,16 @@ cdef inline void fetch_ahead(const double* vals, const int32_t* y, const double*
             C45_PREFETCH(&cw[e[i + AHEAD].case])
 
 
+cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const SortItem* a,
+                                  Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Start fetching the class and weight of item i + AHEAD of a sorted case
+    array a[.. n) (its values it carries)."""
+    if i + AHEAD < n:
+        C45_PREFETCH(&y[a[i + AHEAD].case])
+        if cw != NULL:
+            C45_PREFETCH(&cw[a[i + AHEAD].case])
+
+
 ctypedef fused Sorted:
     SortItem        # R8's case array, sorted (sort_range)
     Valued          # a node's presorted list (float32 on the lists)
@@ -769,6 +870,8 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
             return              # no cut chosen: the gain stays unusable
         if Sorted is Valued:
             fetch_ahead(vals, d.y, cw, a, i, n)
+        else:
+            fetch_case_ahead(d.y, cw, a, i, n)
         cls = class_at(d, a, i)
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
@@ -784,6 +887,8 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
             return
         if Sorted is Valued:
             fetch_ahead(vals, d.y, cw, a, i, n)
+        else:
+            fetch_case_ahead(d.y, cw, a, i, n)
         cls = class_at(d, a, i)
         cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
         if low < min_split:
