@@ -1026,10 +1026,8 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 order, n_known = value_orders(schema, cont)
                 layout = dict(cont=cont, order=order, n_known=n_known)
             else:
-                ranks = np.zeros(cont.shape, dtype=np.uint32) if len(cont) else None
-                distinct, distinct_start = distinct_values(schema, cont, ranks)
-                layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start,
-                              rank=ranks)
+                distinct, distinct_start = distinct_values(schema, cont)
+                layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
             ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)

@@ -533,11 +533,9 @@ def rank_tables(schema, cont, n_threads=1):
 COPY_CHUNK = 1 << 20
 
 
-def distinct_values(schema, cont, ranks=None):
+def distinct_values(schema, cont):
     """Per continuous feature, its distinct known values sorted, in one array
-    with offsets (n_features + 1): the stored cuts are read from it (§5.4).
-    With ranks (a uint32 table shaped as cont), each row's rank in its feature's
-    order by (value, row) too: the case array sorts distinct values by them."""
+    with offsets (n_features + 1): the stored cuts are read from it (§5.4)."""
     parts, starts = [], [0]
     for j in range(schema.n_features):
         if schema.discrete[j]:
@@ -549,8 +547,7 @@ def distinct_values(schema, cont, ranks=None):
             src, x = cont[schema.col[j]], np.empty(cont.shape[1], dtype=np.float64)
             for i in range(0, len(x), COPY_CHUNK):
                 x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
-            known = rank_column(x, np.empty(len(x), dtype=np.uint32) if ranks is None
-                                else ranks[schema.col[j]])
+            known = rank_column(x, np.empty(len(x), dtype=np.uint32))
             vals = x[:distinct_sorted(x, known)]
         parts.append(vals)
         starts.append(starts[-1] + len(vals))

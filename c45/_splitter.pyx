@@ -178,6 +178,14 @@ cdef enum:
     LOOK_MASK = 0xFFFF
 
 
+cdef extern from "_prefetch.h":
+    void C45_PREFETCH(const void* addr) noexcept nogil
+
+# Cases ahead whose data a pass over the case array fetches early: it reads
+# them by case id, in an order that is the values' of some feature.
+cdef Py_ssize_t CASES_AHEAD = 16
+
+
 cdef inline bint stop_at(const Dataset* d, Py_ssize_t i) noexcept nogil:
     return (i & LOOK_MASK) == 0 and interrupted(d.intr)
 
@@ -193,6 +201,8 @@ cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     for i in range(lo, hi + 1):
         if stop_at(w.data, i):
             break
+        if i + CASES_AHEAD <= hi:
+            C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
         s = rnd(f32, s + w.weight[w.cases[i]])
     return s
 
@@ -214,6 +224,9 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             break
+        if i + CASES_AHEAD <= hi:
+            C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
+            C45_PREFETCH(&d.y[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
         w.dist[d.y[c]] = rnd(f32, w.dist[d.y[c]] + w.weight[c])
     return 0.0
@@ -225,6 +238,10 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
 cdef int outcome(const Dataset* d, const Test* t, int32_t case) noexcept nogil:
     """Branch (1..B) a case takes at a test, 0 if its value is unknown (float32
     mode, which keeps the values; float64 mode works on case lists instead)."""
+    return outcome_of(d, t, case)
+
+
+cdef inline int outcome_of(const Dataset* d, const Test* t, int32_t case) noexcept nogil:
     cdef double x
     cdef int32_t v
     if t.kind == CONTINUOUS:
@@ -242,12 +259,18 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
                       Py_ssize_t hi) noexcept nogil:
     """Swap the cases with outcome v to the front of [lo, hi]; return the last one's
     position (lo - 1 if there are none)."""
-    cdef Py_ssize_t i, write = lo
+    cdef const Dataset* d = w.data
+    cdef Py_ssize_t i, write = lo, at = <Py_ssize_t> d.col[t.feature] * d.n_cases
     cdef int32_t tmp
     for i in range(lo, hi + 1):
-        if stop_at(w.data, i):
+        if stop_at(d, i):
             break
-        if outcome(w.data, t, w.cases[i]) == v:
+        if i + CASES_AHEAD <= hi:
+            if t.kind == CONTINUOUS:
+                C45_PREFETCH(&d.cont[at + w.cases[i + CASES_AHEAD]])
+            else:
+                C45_PREFETCH(&d.codes[at + w.cases[i + CASES_AHEAD]])
+        if outcome_of(d, t, w.cases[i]) == v:
             tmp = w.cases[i]
             w.cases[i] = w.cases[write]
             w.cases[write] = tmp
@@ -304,6 +327,8 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
     cdef Py_ssize_t i, j, m, q, n = hi - lo + 1
     cdef Item pivot
     cdef bint ordered
+    cdef uint64_t x, y, mask
+    cdef Py_ssize_t le
     if n < 2:
         return
     stack_lo[0] = lo; stack_hi[0] = hi; top = 1
@@ -323,11 +348,24 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
             continue
         pivot = a[hi]
         m = lo
-        for i in range(lo, hi):
-            if not before(&pivot, &a[i]):
-                if i != m:
-                    swap_items(a, i, m)
-                m += 1
+        if Item is RankItem:
+            # The same swaps without a branch: 8-byte items, chosen by a mask.
+            for i in range(lo, hi):
+                le = a[i].key <= pivot.key
+                memcpy(&x, &a[i], sizeof(uint64_t))
+                memcpy(&y, &a[m], sizeof(uint64_t))
+                mask = (x ^ y) & (<uint64_t> 0 - <uint64_t> le)
+                y ^= mask
+                x ^= mask
+                memcpy(&a[m], &y, sizeof(uint64_t))
+                memcpy(&a[i], &x, sizeof(uint64_t))
+                m += le
+        else:
+            for i in range(lo, hi):
+                if not before(&pivot, &a[i]):
+                    if i != m:
+                        swap_items(a, i, m)
+                    m += 1
         q = m - 1
         j = m - 1
         while j >= lo:
@@ -392,47 +430,45 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
         memcpy(a, src, n * sizeof(RankItem))
 
 
-# Ranges at least this long are sorted by rank first (sorted_by_rank).
-cdef Py_ssize_t RANK_SORT_MIN = 256
-
-
-cdef bint sorted_by_rank(Work* w, Py_ssize_t feature, const double* values, Py_ssize_t lo,
-                         Py_ssize_t hi) noexcept nogil:
-    """The cases of [lo, hi] in w.sortbuf sorted by their ranks in the feature
-    (radix, linear); False, w.sortbuf then unspecified, if two of them have equal
-    values. Distinct values have one sorted order, the one R8's quicksort yields
-    too; only the order of equal values is the quicksort's own."""
-    cdef const Dataset* d = w.data
-    cdef const uint32_t* ranks = d.rank + <Py_ssize_t> d.col[feature] * d.n_cases
-    cdef RankItem* items = w.rankbuf
-    cdef SortItem* a = w.sortbuf
-    cdef Py_ssize_t n = hi - lo + 1, i
-    cdef int32_t c
-    for i in range(n):
-        c = w.cases[lo + i]
-        items[i].key = ranks[c]
-        items[i].case = c
-    radix_sort_keys(items, w.ranktmp, n, <uint32_t> d.n_cases)
-    for i in range(n):
-        c = items[i].case
-        a[lo + i].case = c
-        a[lo + i].value = values[c]
-        if i > 0 and a[lo + i].value == a[lo + i - 1].value:
-            return False
-    return True
-
-
 cdef inline bint float32_key(double x, uint32_t* key) noexcept nogil:
-    """A key of x in the values' order (equal for equal values) if x is a float32
-    value, as every value of a float32 fit is; False otherwise (NaN too)."""
+    """A key of x in the values' order (equal for equal values; float32_value
+    gives x back) if x is a float32 value other than -0.0, as every value of a
+    float32 fit is; False otherwise (NaN too)."""
     cdef float f = <float> x
     cdef uint32_t bits
     if <double> f != x:
         return False
-    if f == 0:
-        f = 0.0                 # -0.0 == 0.0: one key
     memcpy(&bits, &f, sizeof(uint32_t))
+    if bits == 0x80000000u:
+        return False            # -0.0 == 0.0: their keys would differ
     key[0] = ~bits if bits >> 31 else bits | 0x80000000u
+    return True
+
+
+cdef inline double float32_value(uint32_t key) noexcept nogil:
+    cdef uint32_t bits = key & 0x7FFFFFFFu if key >> 31 else ~key
+    cdef float f
+    memcpy(&f, &bits, sizeof(uint32_t))
+    return <double> f
+
+
+# Ranges at least this long are radix sorted first (sort_range).
+cdef Py_ssize_t RADIX_MIN = 256
+
+
+cdef bint radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """w.rankbuf[lo..hi]'s keyed items sorted by key into w.ranktmp[0..n) (radix,
+    linear; w.rankbuf is left as it is); False if two keys are equal. Distinct
+    values have one sorted order, the one R8's quicksort yields too; only the
+    order of equal values is the quicksort's own."""
+    cdef Py_ssize_t n = hi - lo + 1, i
+    cdef RankItem* out = w.ranktmp
+    memcpy(out, &w.rankbuf[lo], n * sizeof(RankItem))
+    # The case array's SortItem buffer (16 bytes a case) is the radix's scratch.
+    radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu)
+    for i in range(1, n):
+        if out[i].key == out[i - 1].key:
+            return False
     return True
 
 
@@ -440,32 +476,36 @@ cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize
                      Py_ssize_t hi) noexcept nogil:
     """Sort the cases of [lo, hi] by their value of one continuous attribute in
     the order of Release 8's quicksort, whose order of equal values decides
-    binary32 sums, into w.sortbuf and the case array: by rank where the values
-    are distinct, else by the quicksort on 8-byte keyed items (on the values
-    themselves if one is not a float32 value)."""
+    binary32 sums, into w.sortbuf and the case array. The values keyed as 8-byte
+    items (float32_key): radix sorted where they are distinct, else by the
+    quicksort; on the values themselves if one is not a float32 value."""
     cdef Py_ssize_t i
     cdef SortItem* a = w.sortbuf
     cdef RankItem* items = w.rankbuf
+    cdef RankItem* done
+    cdef Py_ssize_t off = 0
     cdef bint keyed = True
     cdef int32_t c
-    if (w.data.rank_keys and hi - lo + 1 >= RANK_SORT_MIN
-            and sorted_by_rank(w, feature, values, lo, hi)):
-        for i in range(lo, hi + 1):
-            w.cases[i] = a[i].case
-        return
     for i in range(lo, hi + 1):
+        if i + CASES_AHEAD <= hi:
+            C45_PREFETCH(&values[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
         items[i].case = c
         if not float32_key(values[c], &items[i].key):
             keyed = False
             break
     if keyed:
-        quicksort_items(items, lo, hi, w.data.intr)
+        if hi - lo + 1 >= RADIX_MIN and radix_sorted(w, lo, hi):
+            done = w.ranktmp
+            off = lo
+        else:
+            quicksort_items(items, lo, hi, w.data.intr)
+            done = items
         for i in range(lo, hi + 1):
-            c = items[i].case
+            c = done[i - off].case
             w.cases[i] = c
             a[i].case = c
-            a[i].value = values[c]
+            a[i].value = float32_value(done[i - off].key)
         return
     for i in range(lo, hi + 1):
         a[i].case = w.cases[i]
@@ -803,9 +843,6 @@ cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
     return 1.0 if cw == NULL else cw[case]
 
 
-cdef extern from "_prefetch.h":
-    void C45_PREFETCH(const void* addr) noexcept nogil
-
 # Entries ahead whose value, class (and weight) are fetched early: a list reads
 # them by rank and case id, below the root from rows spread over whole columns.
 cdef Py_ssize_t AHEAD = 64
@@ -948,6 +985,8 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             return
+        if i + CASES_AHEAD <= hi:
+            C45_PREFETCH(&values[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
         if isnan(values[c]):
             freq[d.y[c]] = rnd(f32, freq[d.y[c]] + w.weight[c])

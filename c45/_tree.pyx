@@ -486,9 +486,7 @@ cdef class TrainingData:
     weight; count_mode: every weight is 1 (totals are counts, §1.4);
     total_weight: N of the many-valued test; multival: every feature discrete
     with V >= 0.3 N (§6). f32 (R8's case array) also needs cont and each
-    continuous feature's distinct values (distinct, distinct_start), and may
-    give the ranks (shaped as cont: rank_keys, sorts of distinct values in
-    linear time); float64
+    continuous feature's distinct values (distinct, distinct_start); float64
     needs the ranks, sorted values and known counts of c45/_ranks.pyx instead.
     The arrays of the layout not in use may be left out. A window's data in
     float64 gives distinct too: the stored cuts are then read from it (the
@@ -501,7 +499,7 @@ cdef class TrainingData:
     cdef readonly object cont, codes, col, n_values, y, init_weight
     cdef readonly object distinct, distinct_start, rank, sorted_value, n_known, order
     cdef readonly Py_ssize_t n_classes
-    cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed, rank_keys
+    cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
@@ -516,10 +514,6 @@ cdef class TrainingData:
             f32, count_mode, total_weight, multival)
         self.cut_from_distinct = f32 or distinct is not None
         self.listed = f32 and order is not None
-        self.rank_keys = f32 and not self.listed and rank is not None
-        if self.rank_keys and np.shape(rank) != np.shape(self.cont):
-            raise ValueError(f"c45: the ranks are shaped {np.shape(rank)}, the values "
-                             f"{np.shape(self.cont)}")
         self.order = np.zeros((1, 1), np.uint32) if order is None else order
         self.distinct = np.zeros(1) if distinct is None else distinct
         self.distinct_start = (np.zeros(n_features + 1, np.int64) if distinct_start is None
@@ -588,7 +582,6 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     d.distinct_start = &distinct_start[0]
     d.f32 = data.f32
     d.listed = data.listed
-    d.rank_keys = data.rank_keys
     d.cut_from_distinct = data.cut_from_distinct
     d.count_mode_init = data.count_mode
     d.total_weight = data.total_weight

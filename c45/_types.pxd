@@ -37,9 +37,8 @@ cdef struct Dataset:
     Py_ssize_t n_features
     Py_ssize_t n_classes
     const double* cont          # float32 mode: continuous values, NaN = unknown
-    # float64 mode (and float32's case array, rank_keys): each case's rank in each
-    # continuous feature's order by (value, row), unknown values last; the values
-    # in that order; the known counts
+    # float64 mode: each case's rank in each continuous feature's order by (value,
+    # row), unknown values last; the values in that order; the known counts
     const uint32_t* rank
     const double* sorted_value
     const int64_t* n_known      # per feature
@@ -56,9 +55,6 @@ cdef struct Dataset:
     bint cut_from_distinct      # the stored cut is read from distinct (float32, or a
                                 # window's tree in float64: all cases' values, §5.4)
     bint f32                    # round every arithmetic result to binary32 (R8 exact)
-    bint rank_keys              # float32 on R8's case array: rank holds each continuous
-                                # feature's ranks (by value, row), and sorts of distinct
-                                # values go by them (sort_range)
     bint listed                 # float32 grown on the presorted lists (c45/_presorted):
                                 # every sum is exact whatever its order (whole weights,
                                 # no unknown value, a total of at most 2**24)
