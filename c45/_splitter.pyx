@@ -472,28 +472,20 @@ cdef bint radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     return True
 
 
-cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize_t lo,
-                     Py_ssize_t hi) noexcept nogil:
+cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi,
+                     bint keyed) noexcept nogil:
     """Sort the cases of [lo, hi] by their value of one continuous attribute in
     the order of Release 8's quicksort, whose order of equal values decides
-    binary32 sums, into w.sortbuf and the case array. The values keyed as 8-byte
-    items (float32_key): radix sorted where they are distinct, else by the
-    quicksort; on the values themselves if one is not a float32 value."""
+    binary32 sums, into w.sortbuf and the case array. keyed: w.rankbuf[lo..hi]
+    holds the cases' values keyed as 8-byte items (float32_key), radix sorted
+    where they are distinct, else by the quicksort; otherwise (a value is not a
+    float32 value) the quicksort runs on the values themselves."""
     cdef Py_ssize_t i
     cdef SortItem* a = w.sortbuf
     cdef RankItem* items = w.rankbuf
     cdef RankItem* done
     cdef Py_ssize_t off = 0
-    cdef bint keyed = True
     cdef int32_t c
-    for i in range(lo, hi + 1):
-        if i + CASES_AHEAD <= hi:
-            C45_PREFETCH(&values[w.cases[i + CASES_AHEAD]])
-        c = w.cases[i]
-        items[i].case = c
-        if not float32_key(values[c], &items[i].key):
-            keyed = False
-            break
     if keyed:
         if hi - lo + 1 >= RADIX_MIN and radix_sorted(w, lo, hi):
             done = w.ranktmp
@@ -976,11 +968,14 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef Py_ssize_t k = d.n_classes, i, j, first
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
-    cdef double u = 0.0, known, unknown_frac
-    cdef int32_t c, tmp
+    cdef double u = 0.0, known, unknown_frac, x
+    cdef RankItem* items = w.rankbuf
+    cdef bint keyed = True
+    cdef int32_t c
     start_evaluation(w, f, f32)
     total = total_weight(w, lo, hi)
-    # Unknowns to the front, their class weights in row 0.
+    # Unknowns to the front, their class weights in row 0; the known cases keyed
+    # for the sort in the same pass (each item moves with its case).
     first = lo
     for i in range(lo, hi + 1):
         if stop_at(d, i):
@@ -988,13 +983,20 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
         if i + CASES_AHEAD <= hi:
             C45_PREFETCH(&values[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
-        if isnan(values[c]):
+        x = values[c]
+        if isnan(x):
             freq[d.y[c]] = rnd(f32, freq[d.y[c]] + w.weight[c])
-            tmp = w.cases[i]; w.cases[i] = w.cases[first]; w.cases[first] = tmp
+            w.cases[i] = w.cases[first]
+            w.cases[first] = c
+            if first != i:
+                items[i] = items[first]
             first += 1
+        elif keyed:
+            items[i].case = c
+            keyed = float32_key(x, &items[i].key)
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
-    sort_range(w, f, values, first, hi)
+    sort_range(w, values, first, hi, keyed)
     scan_cuts(w, f, w.sortbuf + first, NULL, hi - first + 1, w.weight, u, known,
               unknown_frac, total)
 
