@@ -15,7 +15,8 @@ cdef struct CutScan:
     Py_ssize_t position     # position of the cut being evaluated
 
 cdef struct RankItem:
-    uint32_t key            # the case's rank in the feature (float64 mode)
+    uint32_t key            # a sort key: the case's rank in the feature (float64
+                            # mode), its value's float32 key (float32's case array)
     int32_t case
 
 # Mutable state shared by growing and pruning: the case array C4.5 reorders in

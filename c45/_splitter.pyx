@@ -186,6 +186,14 @@ cdef enum:
     LOOK_MASK = 0xFFFF
 
 
+cdef extern from "_prefetch.h":
+    void C45_PREFETCH(const void* addr) noexcept nogil
+
+# Cases ahead whose data a pass over the case array fetches early: it reads
+# them by case id, in an order that is the values' of some feature.
+cdef Py_ssize_t CASES_AHEAD = 16
+
+
 cdef inline bint stop_at(const Dataset* d, Py_ssize_t i) noexcept nogil:
     return (i & LOOK_MASK) == 0 and interrupted(d.intr)
 
@@ -201,6 +209,8 @@ cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     for i in range(lo, hi + 1):
         if stop_at(w.data, i):
             break
+        if i + CASES_AHEAD <= hi:
+            C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
         s = rnd(f32, s + w.weight[w.cases[i]])
     return s
 
@@ -222,6 +232,9 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             break
+        if i + CASES_AHEAD <= hi:
+            C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
+            C45_PREFETCH(&d.y[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
         w.dist[d.y[c]] = rnd(f32, w.dist[d.y[c]] + w.weight[c])
     return 0.0
@@ -233,6 +246,10 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
 cdef int outcome(const Dataset* d, const Test* t, int32_t case) noexcept nogil:
     """Branch (1..B) a case takes at a test, 0 if its value is unknown (float32
     mode, which keeps the values; float64 mode works on case lists instead)."""
+    return outcome_of(d, t, case)
+
+
+cdef inline int outcome_of(const Dataset* d, const Test* t, int32_t case) noexcept nogil:
     cdef double x
     cdef int32_t v
     if t.kind == CONTINUOUS:
@@ -250,12 +267,18 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
                       Py_ssize_t hi) noexcept nogil:
     """Swap the cases with outcome v to the front of [lo, hi]; return the last one's
     position (lo - 1 if there are none)."""
-    cdef Py_ssize_t i, write = lo
+    cdef const Dataset* d = w.data
+    cdef Py_ssize_t i, write = lo, at = <Py_ssize_t> d.col[t.feature] * d.n_cases
     cdef int32_t tmp
     for i in range(lo, hi + 1):
-        if stop_at(w.data, i):
+        if stop_at(d, i):
             break
-        if outcome(w.data, t, w.cases[i]) == v:
+        if i + CASES_AHEAD <= hi:
+            if t.kind == CONTINUOUS:
+                C45_PREFETCH(&d.cont[at + w.cases[i + CASES_AHEAD]])
+            else:
+                C45_PREFETCH(&d.codes[at + w.cases[i + CASES_AHEAD]])
+        if outcome_of(d, t, w.cases[i]) == v:
             tmp = w.cases[i]
             w.cases[i] = w.cases[write]
             w.cases[write] = tmp
@@ -263,8 +286,28 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
     return write - 1
 
 
-cdef inline void swap_items(SortItem* a, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
-    cdef SortItem tmp = a[i]
+ctypedef fused Item:
+    SortItem        # (value, case)
+    RankItem        # (key, case): a key in the values' order, equal for equal values
+
+
+cdef inline bint before(const Item* x, const Item* y) noexcept nogil:
+    """x's value is below y's (<)."""
+    if Item is SortItem:
+        return x.value < y.value
+    else:
+        return x.key < y.key
+
+
+cdef inline bint same(const Item* x, const Item* y) noexcept nogil:
+    if Item is SortItem:
+        return x.value == y.value
+    else:
+        return x.key == y.key
+
+
+cdef inline void swap_items(Item* a, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    cdef Item tmp = a[i]
     a[i] = a[j]
     a[j] = tmp
 
@@ -273,10 +316,12 @@ cdef inline void swap_items(SortItem* a, Py_ssize_t i, Py_ssize_t j) noexcept no
 cdef Py_ssize_t SORT_POLL_RANGE = LOOK_MASK + 1
 
 
-cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
+cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
                           Interrupt* intr) noexcept nogil:
     """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges (float32
-    mode only: float64 mode sorts by rank in linear time).
+    mode only: float64 mode sorts by rank in linear time). Its moves depend only
+    on how the items compare, so 8-byte items keyed in the values' order
+    (float32_key) are moved as their values would be.
 
     A range that is already in order is left as it is, which is what the
     quicksort itself would do, at linear cost. Like Release 8's it is quadratic on
@@ -288,8 +333,10 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
     cdef Py_ssize_t stack_hi[128]
     cdef int top = 0
     cdef Py_ssize_t i, j, m, q, n = hi - lo + 1
-    cdef double pivot
+    cdef Item pivot
     cdef bint ordered
+    cdef uint64_t x, y, mask
+    cdef Py_ssize_t le
     if n < 2:
         return
     stack_lo[0] = lo; stack_hi[0] = hi; top = 1
@@ -302,22 +349,35 @@ cdef void quicksort_items(SortItem* a, Py_ssize_t lo, Py_ssize_t hi,
             return
         ordered = True
         for i in range(lo, hi):
-            if a[i].value > a[i + 1].value:
+            if before(&a[i + 1], &a[i]):
                 ordered = False
                 break
         if ordered:
             continue
-        pivot = a[hi].value
+        pivot = a[hi]
         m = lo
-        for i in range(lo, hi):
-            if a[i].value <= pivot:
-                if i != m:
-                    swap_items(a, i, m)
-                m += 1
+        if Item is RankItem:
+            # The same swaps without a branch: 8-byte items, chosen by a mask.
+            for i in range(lo, hi):
+                le = a[i].key <= pivot.key
+                memcpy(&x, &a[i], sizeof(uint64_t))
+                memcpy(&y, &a[m], sizeof(uint64_t))
+                mask = (x ^ y) & (<uint64_t> 0 - <uint64_t> le)
+                y ^= mask
+                x ^= mask
+                memcpy(&a[m], &y, sizeof(uint64_t))
+                memcpy(&a[i], &x, sizeof(uint64_t))
+                m += le
+        else:
+            for i in range(lo, hi):
+                if not before(&pivot, &a[i]):
+                    if i != m:
+                        swap_items(a, i, m)
+                    m += 1
         q = m - 1
         j = m - 1
         while j >= lo:
-            if a[j].value == pivot:
+            if same(&a[j], &pivot):
                 if j != q:
                     swap_items(a, j, q)
                 q -= 1
@@ -378,12 +438,75 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
         memcpy(a, src, n * sizeof(RankItem))
 
 
-cdef void sort_range(Work* w, Py_ssize_t feature, const double* values, Py_ssize_t lo,
-                     Py_ssize_t hi) noexcept nogil:
-    """Sort the cases of [lo, hi] by their value of one continuous attribute with
-    Release 8's quicksort, whose order of equal values decides binary32 sums."""
+cdef inline bint float32_key(double x, uint32_t* key) noexcept nogil:
+    """A key of x in the values' order (equal for equal values; float32_value
+    gives x back) if x is a float32 value other than -0.0, as every value of a
+    float32 fit is; False otherwise (NaN too)."""
+    cdef float f = <float> x
+    cdef uint32_t bits
+    if <double> f != x:
+        return False
+    memcpy(&bits, &f, sizeof(uint32_t))
+    if bits == 0x80000000u:
+        return False            # -0.0 == 0.0: their keys would differ
+    key[0] = ~bits if bits >> 31 else bits | 0x80000000u
+    return True
+
+
+cdef inline double float32_value(uint32_t key) noexcept nogil:
+    cdef uint32_t bits = key & 0x7FFFFFFFu if key >> 31 else ~key
+    cdef float f
+    memcpy(&f, &bits, sizeof(uint32_t))
+    return <double> f
+
+
+# Ranges at least this long are radix sorted first (sort_range).
+cdef Py_ssize_t RADIX_MIN = 256
+
+
+cdef bint radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """w.rankbuf[lo..hi]'s keyed items sorted by key into w.ranktmp[0..n) (radix,
+    linear; w.rankbuf is left as it is); False if two keys are equal. Distinct
+    values have one sorted order, the one R8's quicksort yields too; only the
+    order of equal values is the quicksort's own."""
+    cdef Py_ssize_t n = hi - lo + 1, i
+    cdef RankItem* out = w.ranktmp
+    memcpy(out, &w.rankbuf[lo], n * sizeof(RankItem))
+    # The case array's SortItem buffer (16 bytes a case) is the radix's scratch.
+    radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu)
+    for i in range(1, n):
+        if out[i].key == out[i - 1].key:
+            return False
+    return True
+
+
+cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi,
+                     bint keyed) noexcept nogil:
+    """Sort the cases of [lo, hi] by their value of one continuous attribute in
+    the order of Release 8's quicksort, whose order of equal values decides
+    binary32 sums, into w.sortbuf and the case array. keyed: w.rankbuf[lo..hi]
+    holds the cases' values keyed as 8-byte items (float32_key), radix sorted
+    where they are distinct, else by the quicksort; otherwise (a value is not a
+    float32 value) the quicksort runs on the values themselves."""
     cdef Py_ssize_t i
     cdef SortItem* a = w.sortbuf
+    cdef RankItem* items = w.rankbuf
+    cdef RankItem* done
+    cdef Py_ssize_t off = 0
+    cdef int32_t c
+    if keyed:
+        if hi - lo + 1 >= RADIX_MIN and radix_sorted(w, lo, hi):
+            done = w.ranktmp
+            off = lo
+        else:
+            quicksort_items(items, lo, hi, w.data.intr)
+            done = items
+        for i in range(lo, hi + 1):
+            c = done[i - off].case
+            w.cases[i] = c
+            a[i].case = c
+            a[i].value = float32_value(done[i - off].key)
+        return
     for i in range(lo, hi + 1):
         a[i].case = w.cases[i]
         a[i].value = values[w.cases[i]]
@@ -720,9 +843,6 @@ cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
     return 1.0 if cw == NULL else cw[case]
 
 
-cdef extern from "_prefetch.h":
-    void C45_PREFETCH(const void* addr) noexcept nogil
-
 # Entries ahead whose value, class (and weight) are fetched early: a list reads
 # them by rank and case id, below the root from rows spread over whole columns.
 cdef Py_ssize_t AHEAD = 64
@@ -736,6 +856,16 @@ cdef inline void fetch_ahead(const double* vals, const int32_t* y, const double*
         C45_PREFETCH(&y[e[i + AHEAD].case])
         if cw != NULL:
             C45_PREFETCH(&cw[e[i + AHEAD].case])
+
+
+cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const SortItem* a,
+                                  Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Start fetching the class and weight of item i + AHEAD of a sorted case
+    array a[.. n) (its values it carries)."""
+    if i + AHEAD < n:
+        C45_PREFETCH(&y[a[i + AHEAD].case])
+        if cw != NULL:
+            C45_PREFETCH(&cw[a[i + AHEAD].case])
 
 
 ctypedef fused Sorted:
@@ -777,6 +907,8 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
             return              # no cut chosen: the gain stays unusable
         if Sorted is Valued:
             fetch_ahead(vals, d.y, cw, a, i, n)
+        else:
+            fetch_case_ahead(d.y, cw, a, i, n)
         cls = class_at(d, a, i)
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
@@ -792,6 +924,8 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
             return
         if Sorted is Valued:
             fetch_ahead(vals, d.y, cw, a, i, n)
+        else:
+            fetch_case_ahead(d.y, cw, a, i, n)
         cls = class_at(d, a, i)
         cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
         if low < min_split:
@@ -842,23 +976,35 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef Py_ssize_t k = d.n_classes, i, j, first
     cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
-    cdef double u = 0.0, known, unknown_frac
-    cdef int32_t c, tmp
+    cdef double u = 0.0, known, unknown_frac, x
+    cdef RankItem* items = w.rankbuf
+    cdef bint keyed = True
+    cdef int32_t c
     start_evaluation(w, f, f32)
     total = total_weight(w, lo, hi)
-    # Unknowns to the front, their class weights in row 0.
+    # Unknowns to the front, their class weights in row 0; the known cases keyed
+    # for the sort in the same pass (each item moves with its case).
     first = lo
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             return
+        if i + CASES_AHEAD <= hi:
+            C45_PREFETCH(&values[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
-        if isnan(values[c]):
+        x = values[c]
+        if isnan(x):
             freq[d.y[c]] = rnd(f32, freq[d.y[c]] + w.weight[c])
-            tmp = w.cases[i]; w.cases[i] = w.cases[first]; w.cases[first] = tmp
+            w.cases[i] = w.cases[first]
+            w.cases[first] = c
+            if first != i:
+                items[i] = items[first]
             first += 1
+        elif keyed:
+            items[i].case = c
+            keyed = float32_key(x, &items[i].key)
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
-    sort_range(w, f, values, first, hi)
+    sort_range(w, values, first, hi, keyed)
     scan_cuts(w, f, w.sortbuf + first, NULL, hi - first + 1, w.weight, u, known,
               unknown_frac, total)
 
