@@ -148,11 +148,7 @@ cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
     while i < dst.count:
         nd = dst.nodes[i]
         if nd.kind == LEAF:
-            dst.nodes[i].feature = -1
-            dst.nodes[i].first_child = -1
-            dst.nodes[i].n_children = 0
-            dst.nodes[i].threshold = NAN
-            dst.nodes[i].map_offset = -1
+            set_leaf(&dst.nodes[i], nd.node_class, nd.weight, nd.errors)
         else:
             nb = nd.n_children
             if buffer_reserve(dst, nb) < 0:
@@ -227,11 +223,8 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
             j = nxt
     for i in range(count):            # the fields compact sets
         if t.nodes[i].kind == LEAF:
-            t.nodes[i].feature = -1
-            t.nodes[i].first_child = -1
-            t.nodes[i].n_children = 0
-            t.nodes[i].threshold = NAN
-            t.nodes[i].map_offset = -1
+            set_leaf(&t.nodes[i], t.nodes[i].node_class, t.nodes[i].weight,
+                     t.nodes[i].errors)
         else:
             t.nodes[i].first_child = newpos[t.nodes[i].first_child]
             if t.nodes[i].kind != CONTINUOUS:

@@ -113,6 +113,31 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
     return n_known
 
 
+cdef check_columns(Py_ssize_t n_rows, Py_ssize_t n, Py_ssize_t out_rows,
+                   Py_ssize_t out_cols, const int32_t[::1] rows, str out_name):
+    """The arguments of a call that sorts the rows `rows` of an (n_rows, n) array
+    into an (out_rows, out_cols) one."""
+    cdef Py_ssize_t j
+    if out_cols < n or out_rows < n_rows:
+        raise ValueError(f"{out_name} is smaller than values")
+    if n >= 0xFFFFFFFF:
+        raise ValueError("a column of more than 2**32 - 2 rows cannot be ranked")
+    for j in range(rows.shape[0]):
+        if not 0 <= rows[j] < n_rows:
+            raise ValueError(f"row {rows[j]} is out of range")
+
+
+cdef raise_failures(const int64_t[::1] known, const Interrupt* intr):
+    """Raise what rank_sorted's results say went wrong (-2 interrupted, -1 out of
+    memory), after the sorts."""
+    cdef Py_ssize_t j
+    for j in range(known.shape[0]):
+        if known[j] == -2 or intr.stop:
+            raise_interrupt()
+        if known[j] == -1:
+            raise MemoryError("c45: out of memory sorting a feature")
+
+
 def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::1] rows,
                  int n_threads=1):
     """For each row r of `rows`: sort values[r] in place into the canonical order
@@ -122,13 +147,7 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
     cdef Interrupt intr
     cdef int64_t[::1] known
     cdef int status = 0
-    if ranks.shape[1] < n or ranks.shape[0] < values.shape[0]:
-        raise ValueError("ranks is smaller than values")
-    if n >= 0xFFFFFFFF:
-        raise ValueError("a column of more than 2**32 - 2 rows cannot be ranked")
-    for j in range(m):
-        if not 0 <= rows[j] < values.shape[0]:
-            raise ValueError(f"row {rows[j]} is out of range")
+    check_columns(values.shape[0], n, ranks.shape[0], ranks.shape[1], rows, "ranks")
     out = np.zeros(m, dtype=np.int64)
     known = out
     if m == 0 or n == 0:
@@ -148,11 +167,7 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
                                            n, &intr)
     finally:
         interrupt_end(&intr)
-    for j in range(m):
-        if known[j] == -2 or intr.stop:
-            raise_interrupt()
-        if known[j] == -1:
-            raise MemoryError("c45: out of memory sorting a feature")
+    raise_failures(known, &intr)
     return out
 
 
@@ -194,13 +209,7 @@ def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
     cdef int64_t[::1] known
     cdef double* x
     cdef uint32_t* ranks
-    if order.shape[1] < n or order.shape[0] < values.shape[0]:
-        raise ValueError("order is smaller than values")
-    if n >= 0xFFFFFFFF:
-        raise ValueError("a column of more than 2**32 - 2 rows cannot be ranked")
-    for j in range(m):
-        if not 0 <= rows[j] < values.shape[0]:
-            raise ValueError(f"row {rows[j]} is out of range")
+    check_columns(values.shape[0], n, order.shape[0], order.shape[1], rows, "order")
     out = np.zeros(m, dtype=np.int64)
     known = out
     if m == 0 or n == 0:
@@ -222,9 +231,5 @@ def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
     finally:
         interrupt_end(&intr)
         free(x); free(ranks)
-    for j in range(m):
-        if known[j] == -2 or intr.stop:
-            raise_interrupt()
-        if known[j] == -1:
-            raise MemoryError("c45: out of memory sorting a feature")
+    raise_failures(known, &intr)
     return out

@@ -671,13 +671,14 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
     (taken), or NULL. release: the data whose ranks, and the Work, nothing reads
     once pruned (let go of before the pruned tree is made)."""
     cdef int err
-    with nogil:
+    cdef bint let_go = release is not None
+    with nogil:                 # one release of the GIL: pruning, then compacting
         prune_pessimistic(grown, w, confidence, subtree_raising, cut)
-    if release is not None:
-        release.rank = np.zeros((1, 1), np.uint32)
-        work_free(w)
-    with nogil:
+        if let_go:
+            work_free(w)
         err = compact_in_place(grown)
+    if let_go:
+        release.rank = np.zeros((1, 1), np.uint32)
     if err < 0:
         raise MemoryError("c45: out of memory compacting the tree")
     return tree_from_buffer(grown, n_values, True)
@@ -742,7 +743,11 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         grown = tree_from_buffer(&grown_buf, data.n_values)
         check_prunable(grown)
         if release_values and not d.f32 and not d.cut_from_distinct:
-            with nogil:
+            # a binary search a test: short for a small tree, then with the GIL
+            if grown_buf.count * 32 >= NOGIL_WORK:
+                with nogil:
+                    cut = cut_ranks(&grown_buf, &d)
+            else:
                 cut = cut_ranks(&grown_buf, &d)
             if cut == NULL:
                 raise MemoryError("c45: out of memory while pruning the tree")
