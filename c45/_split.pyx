@@ -115,9 +115,12 @@ cdef class LegacyDraws:
             self.mt.pos = MT_N
             return self
         rng = numpy_random_state(random_state)
+        if not is_mersenne(rng):
+            raise ValueError("c45: a RandomState of another bit generator than "
+                             "MT19937 (hold_out_rows draws with train_test_split)")
         name, key, pos, has_gauss, gauss = rng.get_state(legacy=True)
-        if name != "MT19937" or len(key) != MT_N or not 0 <= pos <= MT_N:
-            raise ValueError(f"c45: a RandomState of another generator ({name!r})")
+        if len(key) != MT_N or not 0 <= pos <= MT_N:
+            raise ValueError(f"c45: a Mersenne Twister state of {len(key)} words at {pos}")
         for i in range(MT_N):
             self.mt.key[i] = key[i]
         self.mt.pos = pos
@@ -157,6 +160,24 @@ cdef class LegacyDraws:
         self.rng.set_state(("MT19937", key, self.mt.pos) + self.rest)
 
 
+def is_mersenne(rng):
+    """Whether a RandomState draws from the Mersenne Twister (it may wrap
+    another bit generator, whose draws are not LegacyDraws')."""
+    return rng.get_state(legacy=False)["bit_generator"] == "MT19937"
+
+
+def scikit_learn_rows(Py_ssize_t n, labels, double fraction, rng):
+    """hold_out_rows' rows drawn by train_test_split itself (for a RandomState
+    of another bit generator)."""
+    from sklearn.model_selection import train_test_split
+    split = dict(test_size=fraction, random_state=rng)
+    try:
+        grow, val = train_test_split(np.arange(n), stratify=labels, **split)
+    except ValueError:          # a class too small to stratify
+        grow, val = train_test_split(np.arange(n), **split)
+    return np.sort(grow), np.sort(val)
+
+
 def randint(random_state, low, high):
     """check_random_state(random_state).randint(low, high), without making a
     RandomState for a seed."""
@@ -170,7 +191,8 @@ def hold_out_rows(codes, Py_ssize_t n_codes, labels, double fraction, random_sta
     train_test_split(np.arange(n), stratify=labels, test_size=fraction,
     random_state=random_state) puts in the training and test sets, or without
     stratify where a class is too small for it (scikit-learn's ValueError
-    then). A RandomState moves on as there. codes: each row's class,
+    then). A RandomState moves on as there (one of another bit generator than
+    the Mersenne Twister is drawn from by train_test_split). codes: each row's class,
     0..n_codes - 1; labels: the labels scikit-learn is given (it orders the
     classes as np.unique does)."""
     cdef Py_ssize_t n = len(codes), i
@@ -182,6 +204,10 @@ def hold_out_rows(codes, Py_ssize_t n_codes, labels, double fraction, random_sta
         train_test_split(np.arange(n), test_size=fraction,
                          random_state=numpy_random_state(random_state))
         raise AssertionError("c45: train_test_split took an empty training set")
+    if not is_seed(random_state):
+        random_state = numpy_random_state(random_state)
+        if not is_mersenne(random_state):
+            return scikit_learn_rows(n, labels, fraction, random_state)
     codes = np.ascontiguousarray(codes, dtype=np.int32)
     first, count = code_rows(codes, n_codes)
     present = [c for c in range(n_codes) if first[c] >= 0]
