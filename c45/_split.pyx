@@ -10,6 +10,8 @@ and each release costs a switch interval. Here the generator's state is read,
 the same raw draws are taken in C, and the state is written back as scikit-learn
 leaves it (a RandomState passed in moves on exactly as it would there).
 """
+from contextlib import nullcontext
+
 import numpy as np
 
 from c45._params import is_seed, random_state as numpy_random_state
@@ -162,7 +164,11 @@ cdef class LegacyDraws:
 
 def is_mersenne(rng):
     """Whether a RandomState draws from the Mersenne Twister (it may wrap
-    another bit generator, whose draws are not LegacyDraws')."""
+    another bit generator, whose draws are not LegacyDraws'); read off its bit
+    generator where numpy shows it (get_state gives the GIL up)."""
+    bit_generator = getattr(rng, "_bit_generator", None)
+    if bit_generator is not None:
+        return isinstance(bit_generator, np.random.MT19937)
     return rng.get_state(legacy=False)["bit_generator"] == "MT19937"
 
 
@@ -227,16 +233,22 @@ def hold_out_rows(codes, Py_ssize_t n_codes, labels, double fraction, random_sta
             previous = reps[i]
         stratum_of[present[i]] = len(counts) - 1
         counts[len(counts) - 1] += count[present[i]]
-    draws = LegacyDraws.of(random_state)
-    if min(counts) >= 2 and n_train >= len(counts) and n_test >= len(counts):
-        n_grow = approximate_mode(counts, n_train, draws)
-        n_val = approximate_mode([c - g for c, g in zip(counts, n_grow)], n_test, draws)
-        n_grow, n_val = np.array(n_grow, dtype=np.int64), np.array(n_val, dtype=np.int64)
-    else:
-        stratum_of = np.zeros(0, dtype=np.int32)
-        n_grow = n_val = np.zeros(0, dtype=np.int64)
-    grow, val = draw_rows(draws, codes, stratum_of, n_grow, n_val, n_test)
-    draws.store()
+    # A RandomState's lock is held from reading its state to writing it back (numpy
+    # holds it for each draw): a thread drawing from it meanwhile (the global one,
+    # random_state=None, too) waits, and does not draw the same numbers again.
+    lock = None if is_seed(random_state) else getattr(
+        getattr(random_state, "_bit_generator", None), "lock", None)
+    with (nullcontext() if lock is None else lock):
+        draws = LegacyDraws.of(random_state)
+        if min(counts) >= 2 and n_train >= len(counts) and n_test >= len(counts):
+            n_grow = approximate_mode(counts, n_train, draws)
+            n_val = approximate_mode([c - g for c, g in zip(counts, n_grow)], n_test, draws)
+            n_grow, n_val = np.array(n_grow, dtype=np.int64), np.array(n_val, dtype=np.int64)
+        else:
+            stratum_of = np.zeros(0, dtype=np.int32)
+            n_grow = n_val = np.zeros(0, dtype=np.int64)
+        grow, val = draw_rows(draws, codes, stratum_of, n_grow, n_val, n_test)
+        draws.store()
     return grow, val
 
 

@@ -2,6 +2,7 @@
 scikit-learn's train_test_split draws for the same random state: stratified,
 or plain where a class is too small to stratify, with its errors, and the
 RandomState moved on as scikit-learn moves it."""
+import threading
 import warnings
 
 import numpy as np
@@ -154,3 +155,33 @@ def test_a_randomstate_of_another_bit_generator_holds_out_train_test_split_rows(
     for f in held.tree_._fields:
         assert np.array_equal(getattr(held.tree_, f), getattr(given.tree_, f),
                               equal_nan=True), f
+
+
+def test_threads_holding_out_from_one_randomstate_draw_in_turn():
+    """Two threads holding out rows from one RandomState at once (the global one
+    too: random_state=None) draw in turn, as two train_test_split calls do: two
+    different hold-outs, the ones two calls in a row give, and the generator
+    moved on by both (each read the same state and drew the same rows)."""
+    n = 2_200_000                   # above NOGIL_WORK: the draws give the GIL up
+    codes = (np.arange(n) % 3).astype(np.int32)
+    for shared, reseed in ((np.random.RandomState(8), None),
+                           (np.random.mtrand._rand, lambda: np.random.seed(8))):
+        if reseed:
+            reseed()
+        start, got = threading.Barrier(2), []
+
+        def hold_out():
+            start.wait()
+            got.append(_split.hold_out_rows(codes, 3, codes, 0.25, shared)[1])
+
+        threads = [threading.Thread(target=hold_out) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        after = shared.randint(2**31)
+        rng = np.random.RandomState(8)
+        in_turn = [_split.hold_out_rows(codes, 3, codes, 0.25, rng)[1] for _ in range(2)]
+        assert len(got) == 2 and not np.array_equal(got[0], got[1])
+        assert {g.tobytes() for g in got} == {g.tobytes() for g in in_turn}
+        assert after == rng.randint(2**31)
