@@ -10,6 +10,8 @@ and each release costs a switch interval. Here the generator's state is read,
 the same raw draws are taken in C, and the state is written back as scikit-learn
 leaves it (a RandomState passed in moves on exactly as it would there).
 """
+from contextlib import nullcontext
+
 import numpy as np
 
 from c45._params import is_seed, random_state as numpy_random_state
@@ -115,9 +117,12 @@ cdef class LegacyDraws:
             self.mt.pos = MT_N
             return self
         rng = numpy_random_state(random_state)
+        if not is_mersenne(rng):
+            raise ValueError("c45: a RandomState of another bit generator than "
+                             "MT19937 (hold_out_rows draws with train_test_split)")
         name, key, pos, has_gauss, gauss = rng.get_state(legacy=True)
-        if name != "MT19937" or len(key) != MT_N or not 0 <= pos <= MT_N:
-            raise ValueError(f"c45: a RandomState of another generator ({name!r})")
+        if len(key) != MT_N or not 0 <= pos <= MT_N:
+            raise ValueError(f"c45: a Mersenne Twister state of {len(key)} words at {pos}")
         for i in range(MT_N):
             self.mt.key[i] = key[i]
         self.mt.pos = pos
@@ -157,6 +162,28 @@ cdef class LegacyDraws:
         self.rng.set_state(("MT19937", key, self.mt.pos) + self.rest)
 
 
+def is_mersenne(rng):
+    """Whether a RandomState draws from the Mersenne Twister (it may wrap
+    another bit generator, whose draws are not LegacyDraws'); read off its bit
+    generator where numpy shows it (get_state gives the GIL up)."""
+    bit_generator = getattr(rng, "_bit_generator", None)
+    if bit_generator is not None:
+        return isinstance(bit_generator, np.random.MT19937)
+    return rng.get_state(legacy=False)["bit_generator"] == "MT19937"
+
+
+def scikit_learn_rows(Py_ssize_t n, labels, double fraction, rng):
+    """hold_out_rows' rows drawn by train_test_split itself (for a RandomState
+    of another bit generator)."""
+    from sklearn.model_selection import train_test_split
+    split = dict(test_size=fraction, random_state=rng)
+    try:
+        grow, val = train_test_split(np.arange(n), stratify=labels, **split)
+    except ValueError:          # a class too small to stratify
+        grow, val = train_test_split(np.arange(n), **split)
+    return np.sort(grow), np.sort(val)
+
+
 def randint(random_state, low, high):
     """check_random_state(random_state).randint(low, high), without making a
     RandomState for a seed."""
@@ -170,7 +197,8 @@ def hold_out_rows(codes, Py_ssize_t n_codes, labels, double fraction, random_sta
     train_test_split(np.arange(n), stratify=labels, test_size=fraction,
     random_state=random_state) puts in the training and test sets, or without
     stratify where a class is too small for it (scikit-learn's ValueError
-    then). A RandomState moves on as there. codes: each row's class,
+    then). A RandomState moves on as there (one of another bit generator than
+    the Mersenne Twister is drawn from by train_test_split). codes: each row's class,
     0..n_codes - 1; labels: the labels scikit-learn is given (it orders the
     classes as np.unique does)."""
     cdef Py_ssize_t n = len(codes), i
@@ -182,6 +210,10 @@ def hold_out_rows(codes, Py_ssize_t n_codes, labels, double fraction, random_sta
         train_test_split(np.arange(n), test_size=fraction,
                          random_state=numpy_random_state(random_state))
         raise AssertionError("c45: train_test_split took an empty training set")
+    if not is_seed(random_state):
+        random_state = numpy_random_state(random_state)
+        if not is_mersenne(random_state):
+            return scikit_learn_rows(n, labels, fraction, random_state)
     codes = np.ascontiguousarray(codes, dtype=np.int32)
     first, count = code_rows(codes, n_codes)
     present = [c for c in range(n_codes) if first[c] >= 0]
@@ -201,16 +233,22 @@ def hold_out_rows(codes, Py_ssize_t n_codes, labels, double fraction, random_sta
             previous = reps[i]
         stratum_of[present[i]] = len(counts) - 1
         counts[len(counts) - 1] += count[present[i]]
-    draws = LegacyDraws.of(random_state)
-    if min(counts) >= 2 and n_train >= len(counts) and n_test >= len(counts):
-        n_grow = approximate_mode(counts, n_train, draws)
-        n_val = approximate_mode([c - g for c, g in zip(counts, n_grow)], n_test, draws)
-        n_grow, n_val = np.array(n_grow, dtype=np.int64), np.array(n_val, dtype=np.int64)
-    else:
-        stratum_of = np.zeros(0, dtype=np.int32)
-        n_grow = n_val = np.zeros(0, dtype=np.int64)
-    grow, val = draw_rows(draws, codes, stratum_of, n_grow, n_val, n_test)
-    draws.store()
+    # A RandomState's lock is held from reading its state to writing it back (numpy
+    # holds it for each draw): a thread drawing from it meanwhile (the global one,
+    # random_state=None, too) waits, and does not draw the same numbers again.
+    lock = None if is_seed(random_state) else getattr(
+        getattr(random_state, "_bit_generator", None), "lock", None)
+    with (nullcontext() if lock is None else lock):
+        draws = LegacyDraws.of(random_state)
+        if min(counts) >= 2 and n_train >= len(counts) and n_test >= len(counts):
+            n_grow = approximate_mode(counts, n_train, draws)
+            n_val = approximate_mode([c - g for c, g in zip(counts, n_grow)], n_test, draws)
+            n_grow, n_val = np.array(n_grow, dtype=np.int64), np.array(n_val, dtype=np.int64)
+        else:
+            stratum_of = np.zeros(0, dtype=np.int32)
+            n_grow = n_val = np.zeros(0, dtype=np.int64)
+        grow, val = draw_rows(draws, codes, stratum_of, n_grow, n_val, n_test)
+        draws.store()
     return grow, val
 
 

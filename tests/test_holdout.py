@@ -2,6 +2,9 @@
 scikit-learn's train_test_split draws for the same random state: stratified,
 or plain where a class is too small to stratify, with its errors, and the
 RandomState moved on as scikit-learn moves it."""
+import threading
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
@@ -123,3 +126,62 @@ def test_seeds_draw_as_the_randomstate_they_seed():
     for bad in (-1, 2**32, 1.5, "0"):
         with pytest.raises(ValueError, match="random_state must be"):
             C45Classifier(random_state=bad).fit([[0], [1]], [0, 1])
+
+
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.Philox])
+def test_a_randomstate_of_another_bit_generator_holds_out_train_test_split_rows(bit_generator):
+    """A RandomState wrapping another bit generator than the Mersenne Twister
+    is a random_state scikit-learn takes: its rows, and the generator moved on
+    as there (it was refused with 'too many values to unpack')."""
+    rng = np.random.default_rng(4)
+    for classes in (rng.integers(0, 3, 500), np.r_[0, rng.integers(1, 3, 499)]):
+        codes = classes.astype(np.int32)
+        labels = np.array(["b", "c", "a"])[classes]
+        ours, theirs = (np.random.RandomState(bit_generator(11)) for _ in range(2))
+        want = scikit_learn_rows(labels, 0.25, theirs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = _split.hold_out_rows(codes, 3, labels, 0.25, ours)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        assert got[0].dtype == got[1].dtype == np.int64
+        assert ours.randint(2**31) == theirs.randint(2**31)
+    X = rng.normal(size=(300, 2))
+    y = np.where(X[:, 0] > 0, "p", "q")
+    grow, val = scikit_learn_rows(y, 1 / 3, np.random.RandomState(bit_generator(5)))
+    held = C45Classifier(pruning="reduced_error",
+                         random_state=np.random.RandomState(bit_generator(5))).fit(X, y)
+    given = C45Classifier(pruning="reduced_error").fit(X[grow], y[grow], X_val=X[val],
+                                                       y_val=y[val])
+    for f in held.tree_._fields:
+        assert np.array_equal(getattr(held.tree_, f), getattr(given.tree_, f),
+                              equal_nan=True), f
+
+
+def test_threads_holding_out_from_one_randomstate_draw_in_turn():
+    """Two threads holding out rows from one RandomState at once (the global one
+    too: random_state=None) draw in turn, as two train_test_split calls do: two
+    different hold-outs, the ones two calls in a row give, and the generator
+    moved on by both (each read the same state and drew the same rows)."""
+    n = 2_200_000                   # above NOGIL_WORK: the draws give the GIL up
+    codes = (np.arange(n) % 3).astype(np.int32)
+    for shared, reseed in ((np.random.RandomState(8), None),
+                           (np.random.mtrand._rand, lambda: np.random.seed(8))):
+        if reseed:
+            reseed()
+        start, got = threading.Barrier(2), []
+
+        def hold_out():
+            start.wait()
+            got.append(_split.hold_out_rows(codes, 3, codes, 0.25, shared)[1])
+
+        threads = [threading.Thread(target=hold_out) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        after = shared.randint(2**31)
+        rng = np.random.RandomState(8)
+        in_turn = [_split.hold_out_rows(codes, 3, codes, 0.25, rng)[1] for _ in range(2)]
+        assert len(got) == 2 and not np.array_equal(got[0], got[1])
+        assert {g.tobytes() for g in got} == {g.tobytes() for g in in_turn}
+        assert after == rng.randint(2**31)

@@ -191,8 +191,9 @@ class SubsetSearch:
         exp(-increase / T) (always, for no increase). T is multiplied by 0.95 after
         each accepted toggle; the search stops once T is not above 0.001 or after
         100 rejections in a row. Then the hill-climb of :meth:`greedy` from the
-        cheapest subset the walk visited (the first of equal costs; the empty one
-        counts), so the subset is one no single toggle improves."""
+        cheapest subset the walk visited (the empty one counts): from where the
+        walk ended when that costs no more, else from the first subset of that
+        least cost; so the subset is one no single toggle improves."""
         R = len(self.masks)
         inc = np.zeros(R, dtype=bool)
         cnt, state = self._counts(inc)
