@@ -233,6 +233,40 @@ cdef Py_ssize_t positive(const double* w, Py_ssize_t n) noexcept nogil:
     return count
 
 
+def transposed(const double[:, ::1] a):
+    """np.ascontiguousarray(a.T), giving the GIL up only for a large array."""
+    cdef Py_ssize_t n = a.shape[0], m = a.shape[1]
+    out = np.empty((m, n), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    if n * m >= NOGIL_WORK:
+        with nogil:
+            transpose_into(a, o)
+    elif n * m:
+        transpose_into(a, o)
+    return out
+
+
+cdef void transpose_into(const double[:, ::1] a, double[:, ::1] o) noexcept nogil:
+    cdef Py_ssize_t i, j
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            o[j, i] = a[i, j]
+
+
+def one_hot(const int64_t[::1] column, Py_ssize_t k):
+    """An (n, k) float64 array of zeros with a 1 in each row's column (each
+    checked in [0, k)), giving the GIL up only for a large one."""
+    cdef Py_ssize_t n = column.shape[0], i
+    for i in range(n):
+        if not 0 <= column[i] < k:
+            raise ValueError(f"c45: column {column[i]} of row {i} is not in [0, {k})")
+    out = zeros((n, k), np.float64)
+    cdef double[:, ::1] o = out
+    for i in range(n):
+        o[i, column[i]] = 1.0
+    return out
+
+
 def take_labels(labels, index):
     """labels.take(index) for a 1-D array of labels and an array of indices into
     it (checked), copied item by item here for labels of a fixed-size type

@@ -129,3 +129,20 @@ def test_probabilities_divide_by_numpys_row_sums(k):
     total = sums.sum(axis=1, keepdims=True)
     np.testing.assert_array_equal(clf._sums(X, proba=True),
                                   sums / np.where(total > 0, total, 1.0))
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (5, 0), (1, 1), (7, 3), (1000, 4)])
+def test_transposed_and_one_hot_equal_numpys(shape):
+    a = np.random.default_rng(0).standard_normal(shape)
+    t = _bulk.transposed(a)
+    assert t.flags.c_contiguous and np.array_equal(t, a.T)
+    k = 4
+    column = np.random.default_rng(1).integers(0, k, shape[0])
+    expected = np.zeros((shape[0], k))
+    expected[np.arange(shape[0]), column] = 1.0
+    assert np.array_equal(_bulk.one_hot(column, k), expected)
+
+
+def test_one_hot_refuses_a_column_outside_the_classes():
+    with pytest.raises(ValueError, match="column 3 of row 1"):
+        _bulk.one_hot(np.array([0, 3], dtype=np.int64), 3)

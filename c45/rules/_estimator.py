@@ -6,7 +6,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import check_is_fitted
 
-from c45 import _params
+from c45 import _bulk, _params
 from c45._classifier import (Accuracy, C45Classifier, ClassCounts, InputTags, class_map,
                              require_y)
 from c45._encode import encode_predict, encode_target, plain_rows
@@ -263,7 +263,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
             # Every feature continuous, X float64 values: they are the encoded
             # cases (one row per feature), no discrete ones.
             rows, rows_first = plain
-            cont = np.ascontiguousarray(rows.T) if rows_first else rows
+            cont = _bulk.transposed(rows) if rows_first else rows
             codes = np.empty((0, cont.shape[1]), dtype=np.int32)
         else:
             cont, codes = encode_predict(schema, X, f32, "C45RulesClassifier")
@@ -283,14 +283,12 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
     def predict(self, X):
         """The class of the first rule whose conditions hold, else the default."""
         fitted, column = self._predict(X)
-        return fitted["classes_"].take(column)
+        return _bulk.take_labels(fitted["classes_"], column)
 
     def predict_proba(self, X):
         """One-hot class membership of :meth:`predict` (rules give no distribution)."""
         fitted, column = self._predict(X)
-        out = np.zeros((len(column), len(fitted["classes_"])))
-        out[np.arange(len(column)), column] = 1.0
-        return out
+        return _bulk.one_hot(np.asarray(column, dtype=np.int64), len(fitted["classes_"]))
 
     def predict_log_proba(self, X):
         """The logarithm of :meth:`predict_proba`: 0 for the predicted class, -inf

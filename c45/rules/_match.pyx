@@ -34,6 +34,7 @@ from libc.string cimport memset
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
+from c45._gil cimport NOGIL_WORK
 
 cnp.import_array()
 
@@ -41,11 +42,9 @@ cdef enum:
     C_LE, C_GT, C_IN
 LE, GT, IN = C_LE, C_GT, C_IN
 
-# Passes of fewer condition tests than this keep the GIL: they take a millisecond
-# or two, less than waiting for the GIL to come back when another thread wants it
-# (a switch interval, 5 ms by default); condition dropping and the greedy search
-# run thousands of them.
-cdef Py_ssize_t RELEASE_FROM = 1 << 21
+# Passes of fewer condition tests than NOGIL_WORK keep the GIL (c45/_gil.pxd):
+# condition dropping and the greedy search run thousands of short ones.
+cdef Py_ssize_t RELEASE_FROM = NOGIL_WORK
 
 # Passes of this many condition tests look for signals (Ctrl-C) every LOOK_EVERY
 # cases: below it a pass takes a few milliseconds, less than setting up the looking.
