@@ -267,6 +267,24 @@ def one_hot(const int64_t[::1] column, Py_ssize_t k):
     return out
 
 
+# numpy gives the GIL up in a ufunc over more than this many items.
+UFUNC_HOLDS = 500
+
+
+def elementwise(ufunc, a):
+    """ufunc(a) of a C-contiguous float64 array (an elementwise one: log, log2):
+    in slices of UFUNC_HOLDS items, keeping the GIL, below NOGIL_WORK items (one
+    call, giving it up, from there). The same numbers in any slicing."""
+    flat = a.reshape(-1)
+    if flat.shape[0] >= NOGIL_WORK:
+        return ufunc(a)
+    out = np.empty_like(a)
+    dst = out.reshape(-1)
+    for start in range(0, flat.shape[0], UFUNC_HOLDS):
+        ufunc(flat[start:start + UFUNC_HOLDS], out=dst[start:start + UFUNC_HOLDS])
+    return out
+
+
 def take_labels(labels, index):
     """labels.take(index) for a 1-D array of labels and an array of indices into
     it (checked), copied item by item here for labels of a fixed-size type

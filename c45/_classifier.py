@@ -1188,7 +1188,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         """The logarithm of :meth:`predict_proba` (-inf where it is 0, as
         scikit-learn's trees give it)."""
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X, tree=tree))
+            return _bulk.elementwise(np.log, self.predict_proba(X, tree=tree))
 
     def predict(self, X, tree="final"):
         """Most probable class (C4.5's classification: the class of largest class

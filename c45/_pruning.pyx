@@ -14,7 +14,7 @@ one numpy's array arithmetic gave.
 """
 
 import numpy as np
-from c45._bulk import zeros
+from c45._bulk import zeros, elementwise
 cimport numpy as cnp
 from libc.math cimport NAN, INFINITY, isfinite, copysign
 from libc.stdlib cimport malloc, free
@@ -22,7 +22,6 @@ from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport LEAF, Interrupt
 from c45._sums cimport pairwise
-from c45._gil cimport NOGIL_WORK
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._tree import LEAF_KIND, SUBSET_KIND, Tree
 
@@ -35,24 +34,6 @@ def pairwise_sum(values):
     if v.shape[0] == 0:
         return copysign(0.0, -1.0)
     return pairwise(&v[0], v.shape[0])
-
-
-# numpy gives the GIL up in a ufunc over more than this many items; its log2 is
-# elementwise, the same numbers in any slicing.
-UFUNC_HOLDS = 500
-
-
-def log2_of(a):
-    """np.log2(a) of a C-contiguous float64 array: in slices of UFUNC_HOLDS items,
-    keeping the GIL, up to NOGIL_WORK items (one call, giving it up, above)."""
-    flat = a.reshape(-1)
-    if flat.shape[0] >= NOGIL_WORK:
-        return np.log2(a)
-    out = np.empty_like(a)
-    dst = out.reshape(-1)
-    for start in range(0, flat.shape[0], UFUNC_HOLDS):
-        np.log2(flat[start:start + UFUNC_HOLDS], out=dst[start:start + UFUNC_HOLDS])
-    return out
 
 
 def leaf_information(tree):
@@ -71,8 +52,8 @@ def leaf_information(tree):
         for j in range(k):
             pv[i, j] = v[i, j] if v[i, j] > 0 else 1.0
     # numpy's logarithms (bit for bit what a call over all the nodes gives)
-    cdef const double[:, ::1] lv = log2_of(positive)
-    cdef const double[::1] ln = log2_of(totals)
+    cdef const double[:, ::1] lv = elementwise(np.log2, positive)
+    cdef const double[::1] ln = elementwise(np.log2, totals)
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] info = out
     cdef double* terms = <double*> malloc(k * sizeof(double))

@@ -146,3 +146,16 @@ def test_transposed_and_one_hot_equal_numpys(shape):
 def test_one_hot_refuses_a_column_outside_the_classes():
     with pytest.raises(ValueError, match="column 3 of row 1"):
         _bulk.one_hot(np.array([0, 3], dtype=np.int64), 3)
+
+
+@pytest.mark.parametrize("ufunc", [np.log, np.log2])
+@pytest.mark.parametrize("shape", [(0,), (1,), (499,), (500,), (501,), (1234, 3), (70000,)])
+def test_elementwise_gives_numpys_numbers_bit_for_bit(ufunc, shape):
+    rng = np.random.default_rng(len(shape) * 1000 + shape[0])
+    a = rng.random(shape) * 10.0 ** rng.integers(-300, 300, shape)
+    a.reshape(-1)[::7] = 0.0               # log(0): -inf, as numpy gives it
+    a.reshape(-1)[::11] = 1.0
+    with np.errstate(divide="ignore"):
+        got, want = _bulk.elementwise(ufunc, a), ufunc(a)
+    assert got.shape == want.shape
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))

@@ -294,7 +294,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         """The logarithm of :meth:`predict_proba`: 0 for the predicted class, -inf
         for the others (as scikit-learn gives log(0))."""
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
+            return _bulk.elementwise(np.log, self.predict_proba(X))
 
     def __getstate__(self):
         state = dict(super().__getstate__())    # a copy: the model keeps its own
