@@ -16,7 +16,6 @@ from where the walk stops) gives 291 of the 316 classes, ``package`` all 316; wi
 another seed, ``package`` gives far fewer (the draws matter, not only the search).
 """
 import argparse
-import math
 import os
 import sys
 
@@ -63,57 +62,14 @@ class Problem:
             self.targets.append([i for i, r in enumerate(mine) if r.number in printed])
 
 
-def schedule(start=1000.0, cooling=0.95, stop=0.001, rejections=100, climb_from="best"):
-    """An annealing as SubsetSearch.anneal does it, with its constants as
-    parameters; climb_from: "best" (the cheapest subset visited), "end" (where the
-    walk stops) or None (no climb)."""
-    def anneal(s, rng):
-        R = len(s.masks)
-        inc = np.zeros(R, dtype=bool)
-        cnt, state = s._counts(inc)
-        cost = s.cost(*state)
-        best_inc, best_cost = inc.copy(), cost
-        temp, rej = start, 0
-        while temp > stop and rej < rejections:
-            i = int(rng.uniform() * R)
-            new = s._flipped(cnt, inc, state, i)
-            new_cost = s.cost(*new)
-            delta = new_cost - cost
-            if delta < 0 or rng.uniform() < math.exp(-delta / temp):
-                cnt[s.masks[i]] += -1 if inc[i] else 1
-                inc[i] = not inc[i]
-                state, cost = new, new_cost
-                if cost < best_cost:
-                    best_inc, best_cost = inc.copy(), cost
-                temp *= cooling
-                rej = 0
-            else:
-                rej += 1
-        if climb_from is None:
-            return list(np.flatnonzero(inc))
-        if climb_from == "best" and best_cost < cost:
-            inc = best_inc
-            cnt, state = s._counts(inc)
-            cost = s.cost(*state)
-        while True:                                   # the hill-climb
-            best_i, best_gain, best_new = -1, 0.0, None
-            for i in range(R):
-                new = s._flipped(cnt, inc, state, i)
-                gain = cost - s.cost(*new)
-                if gain > best_gain:
-                    best_i, best_gain, best_new = i, gain, new
-            if best_i < 0:
-                return list(np.flatnonzero(inc))
-            cnt[s.masks[best_i]] += -1 if inc[best_i] else 1
-            inc[best_i] = not inc[best_i]
-            state = best_new
-            cost = s.cost(*state)
-    return anneal
+def schedule(**constants):
+    """SubsetSearch.anneal with some of its constants (start, cooling, stop,
+    rejections, climb_from) set otherwise: the subset it chooses."""
+    return lambda s, rng: s.anneal(rng, **constants)[0]
 
 
 SCHEDULES = {
-    "package": lambda s, rng: s.anneal(rng)[0],
-    "best": schedule(),
+    "package": schedule(),
     "end": schedule(climb_from="end"),
     "no-climb": schedule(climb_from=None),
     "stop-99": schedule(rejections=99),

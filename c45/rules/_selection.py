@@ -184,7 +184,8 @@ class SubsetSearch:
         g, gp = int(new.sum()), int((new & pos).sum())
         return bits + self.bits[i], n_sel + 1, fires + g, fp + (g - gp), fn - gp
 
-    def anneal(self, rng):
+    def anneal(self, rng, start=None, cooling=None, stop=None, rejections=None,
+               climb_from="best"):
         """Simulated annealing from the empty subset at T = 1000: each proposal
         toggles the rule ``int(draw * R)``; a toggle that lowers the cost is taken
         without a further draw, any other when a second draw is below
@@ -193,14 +194,23 @@ class SubsetSearch:
         100 rejections in a row. Then the hill-climb of :meth:`greedy` from the
         cheapest subset the walk visited (the empty one counts): from where the
         walk ended when that costs no more, else from the first subset of that
-        least cost; so the subset is one no single toggle improves."""
+        least cost; so the subset is one no single toggle improves.
+
+        The constants and where the climb starts ("best", "end": where the walk
+        ended, None: no climb) are parameters for replaying other schedules
+        against Release 8's choices (tests/anneal_replay.py); the defaults are
+        Release 8's. Returns (subset, cost)."""
+        start = _ANNEAL_START if start is None else start
+        cooling = _ANNEAL_COOLING if cooling is None else cooling
+        stop = _ANNEAL_STOP if stop is None else stop
+        rejections = _ANNEAL_REJECTIONS if rejections is None else rejections
         R = len(self.masks)
         inc = np.zeros(R, dtype=bool)
         cnt, state = self._counts(inc)
         cost = self.cost(*state)
-        temp, rejections = _ANNEAL_START, 0
+        temp, rejected = start, 0
         best_inc, best_cost = inc.copy(), cost
-        while temp > _ANNEAL_STOP and rejections < _ANNEAL_REJECTIONS:
+        while temp > stop and rejected < rejections:
             i = int(rng.uniform() * R)
             new = self._flipped(cnt, inc, state, i)
             new_cost = self.cost(*new)
@@ -211,14 +221,16 @@ class SubsetSearch:
                 state, cost = new, new_cost
                 if cost < best_cost:
                     best_inc, best_cost = inc.copy(), cost
-                temp *= _ANNEAL_COOLING
-                rejections = 0
+                temp *= cooling
+                rejected = 0
             else:
-                rejections += 1
+                rejected += 1
+        if climb_from is None:
+            return list(np.flatnonzero(inc)), cost
         # Release 8 keeps the cheapest subset seen, not where the walk ends: with it
         # the climb gives Release 8's subset in all 316 annealed classes of the R8
         # corpus (from the end, in 291).
-        if best_cost < cost:
+        if climb_from == "best" and best_cost < cost:
             inc = best_inc
             cnt, state = self._counts(inc)
             cost = self.cost(*state)
