@@ -302,16 +302,26 @@ cdef void free_arena(Pruner* p) noexcept nogil:
     p.index = NULL
 
 
-cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
-    cdef Py_ssize_t cap
-    cdef Listed* grown
-    if p.arena_top + extra > p.arena_cap:
-        cap = p.arena_cap + p.arena_cap // 2 + extra + 1024
-        grown = <Listed*> c45_big_resize(p.arena, cap * sizeof(Listed))
+cdef int big_room(void** block, Py_ssize_t top, Py_ssize_t extra, Py_ssize_t* cap,
+                  size_t elem) noexcept nogil:
+    """Room for extra more items above top in a big block (c45_big_resize),
+    grown by half again when short."""
+    cdef Py_ssize_t n
+    cdef void* grown
+    if top + extra > cap[0]:
+        n = cap[0] + cap[0] // 2 + extra + 1024
+        grown = c45_big_resize(block[0], n * elem)
         if grown == NULL:
             return -1
-        p.arena = grown
-        p.arena_cap = cap
+        block[0] = grown
+        cap[0] = n
+    return 0
+
+
+cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept nogil:
+    cdef Py_ssize_t cap
+    if big_room(<void**> &p.arena, p.arena_top, extra, &p.arena_cap, sizeof(Listed)) < 0:
+        return -1
     if p.off_top + extra_offsets > p.off_cap:
         cap = 2 * p.off_cap + extra_offsets + 64
         if resize(<void**> &p.offsets, p.off_cap, cap, sizeof(Py_ssize_t), False) < 0:
@@ -321,16 +331,7 @@ cdef int reserve(Pruner* p, Py_ssize_t extra, Py_ssize_t extra_offsets) noexcept
 
 
 cdef int index_reserve(Pruner* p, Py_ssize_t extra) noexcept nogil:
-    cdef Py_ssize_t cap
-    cdef int32_t* grown
-    if p.index_top + extra > p.index_cap:
-        cap = p.index_cap + p.index_cap // 2 + extra + 1024
-        grown = <int32_t*> c45_big_resize(p.index, cap * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        p.index = grown
-        p.index_cap = cap
-    return 0
+    return big_room(<void**> &p.index, p.index_top, extra, &p.index_cap, sizeof(int32_t))
 
 
 cdef extern from "_prefetch.h":
