@@ -190,11 +190,16 @@ def ran(tmp_path_factory):
         stdout, stderr = proc.communicate(timeout=600)
         printed, pending = {}, []
         for line in stdout.replace("\n", "\n\0").split("\0"):   # keep the newlines
-            if line.startswith(MARK):
-                printed[int(line[len(MARK):].strip())] = "".join(pending)
-                pending = []
-            else:
-                pending.append(line)
+            # A mark may share its line with output that did not end in a newline
+            # (or, seen once on CI, with the next mark): each mark ends what came
+            # before it.
+            text, *marks = line.split(MARK)
+            pending.append(text)
+            for after in marks:
+                digits = len(after) - len(after.lstrip("0123456789"))
+                printed[int(after[:digits])] = "".join(pending)
+                rest = after[digits:]
+                pending = [rest[1:] if rest.startswith("\n") else rest]
         results[page] = (proc.returncode, printed, stderr)
     return results
 
