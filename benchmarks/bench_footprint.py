@@ -62,9 +62,15 @@ def array_bytes(model):
             continue
         seen.add(id(obj))
         if isinstance(obj, np.ndarray):
-            total += obj.nbytes if obj.base is None else 0
-            if obj.base is not None:
+            # An array owns its bytes, or views another array's, or views memory a
+            # non-array keeps alive (a capsule that frees it, a bytes object): that
+            # memory is counted once, as the outermost array over it.
+            if isinstance(obj.base, np.ndarray):
                 todo.append(obj.base)
+            elif obj.base is None or id(obj.base) not in seen:
+                total += obj.nbytes
+                if obj.base is not None:
+                    seen.add(id(obj.base))
         elif isinstance(obj, dict):
             todo.extend(obj.values())
         elif isinstance(obj, (list, tuple)):
