@@ -61,8 +61,8 @@ from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate
                             eval_continuous_list, select_feature, list_values)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
-                         stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
-                         empty_branch, collapse_if_no_better)
+                         stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
+                         store_map, set_test, empty_branch, collapse_if_no_better)
 
 
 cdef struct ListFrame:
@@ -210,7 +210,8 @@ cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil
 
 
 cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexcept nogil:
-    """Gain, info and bar of every feature at the node (§3-§5)."""
+    """Gain, info and bar of every feature at the node (§3-§5), whose class
+    weights are in w.dist."""
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
     cdef Py_ssize_t f, i, j, tid
@@ -249,7 +250,8 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0
             else:
-                eval_continuous_list(tw, f, values_at(g.lists, j, base), m, cw, total)
+                eval_continuous_list(tw, f, values_at(g.lists, j, base), m, cw, w.dist,
+                                     total)
         return
     for f in range(d.n_features):
         j = g.list_of[f]
@@ -262,7 +264,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             w.gain[f] = -EPSILON
             w.info[f] = 0.0
         else:
-            eval_continuous_list(w, f, values_at(g.lists, j, base), m, cw, total)
+            eval_continuous_list(w, f, values_at(g.lists, j, base), m, cw, w.dist, total)
 
 
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
@@ -353,7 +355,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
-    cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v
+    cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v, cut
     cdef Entry* rl = rows_at(g.lists, fr.base)
     cdef const Valued* fl
     cdef const double* vals
@@ -381,18 +383,30 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     # Each case's outcome: 0 unknown, else its branch.
     kind = test_kind(d, w.n_groups, feature, &n_branches)
     if kind == CONTINUOUS:
-        threshold = cut_of(d, w.bar, feature)
         fl = values_at(g.lists, g.list_of[feature], fr.base)
+        cut = w.cut_at[feature]           # the chosen cut's lower entry in fl
+        if 0 <= cut < m - 1:
+            threshold = cut_of_listed(d, w.bar, feature, fl[cut].key, fl[cut + 1].key)
+        else:
+            threshold = cut_of(d, w.bar, feature)
         vals = list_values(d, feature)
         while n_unknown < m and isnan(vals[fl[n_unknown].key]):
             n_unknown += 1
         if n_unknown >= m or not cut_separates(vals[fl[n_unknown].key],
                                                vals[fl[m - 1].key], threshold):
             return 0
-        for i in range(m):
-            if i < n_unknown:
-                g.outcome[fl[i].case] = 0
-            else:
+        for i in range(n_unknown):
+            g.outcome[fl[i].case] = 0
+        if (n_unknown <= cut < m - 1 and vals[fl[cut].key] <= threshold
+                and vals[fl[cut + 1].key] > threshold):
+            # The known entries are in value order: the cut's two sides are
+            # the entries up to it and those after it (no value read).
+            for i in range(n_unknown, cut + 1):
+                g.outcome[fl[i].case] = 1
+            for i in range(cut + 1, m):
+                g.outcome[fl[i].case] = 2
+        else:
+            for i in range(n_unknown, m):
                 g.outcome[fl[i].case] = 1 if vals[fl[i].key] <= threshold else 2
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
@@ -1116,8 +1130,10 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
         if ok == 0:
             ok = root_lists(&g)
         if ok == 0:
+            memset(w.dist, 0, w.data.n_classes * sizeof(double))
             for i in range(n):
                 total += rows_at(g.lists, 0)[i].weight
+                w.dist[w.data.y[i]] += rows_at(g.lists, 0)[i].weight
             evaluate(&g, 0, n, total)
             chosen = select_feature(w)
         grower_free(&g)
