@@ -73,6 +73,7 @@ cdef struct Work:
     Py_ssize_t snap_cap
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
+    uint8_t* y8             # float64, at most 256 classes: Dataset.y in one byte a case
     Py_ssize_t table_n
     # Parallel evaluation of a node's features (float64 mode): per-thread copies
     # of this struct with their own scratch, sharing the case array read-only.
