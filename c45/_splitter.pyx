@@ -1911,13 +1911,42 @@ cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double b
     so the search runs between them, not over the whole column. The same value:
     every rank up to below holds a value <= bar, every one from above a larger."""
     cdef const double* v
-    cdef Py_ssize_t lo
+    cdef Py_ssize_t lo, hi, at, step
+    cdef double share
     if d.listed or d.cut_from_distinct or below >= above or above >= d.n_known[feature]:
         return global_threshold(d, feature, bar)
     v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
     if not (v[below] <= bar and v[above] > bar):
         return global_threshold(d, feature, bar)
-    lo = below + 1 + count_at_most(v + below + 1, above - below - 1, bar)
+    # The first rank in (below, above] whose value exceeds bar. The ranks between
+    # belong to other nodes and may be many: start where bar lies between the
+    # two values (the values between are spread much like them), then gallop to
+    # a bracket and search it (the same rank from any start).
+    lo = below + 1                       # v[lo - 1] <= bar
+    hi = above                           # v[hi] > bar
+    share = (bar - v[below]) / (v[above] - v[below])
+    at = lo + <Py_ssize_t> (share * <double> (hi - lo)) if 0.0 <= share <= 1.0 else lo
+    if at < lo:
+        at = lo
+    if at > hi:
+        at = hi
+    step = 1
+    if v[at] <= bar:
+        lo = at + 1
+        while lo + step < hi and v[lo + step - 1] <= bar:
+            lo = lo + step
+            step *= 2
+        if lo + step < hi:
+            hi = lo + step - 1
+    else:
+        hi = at
+        while hi - step > lo and v[hi - step] > bar:
+            hi = hi - step
+            step *= 2
+        if hi - step > lo:
+            lo = hi - step + 1
+    # Now v[lo - 1] <= bar < v[hi]: the answer is in [lo, hi].
+    lo = lo + count_at_most(v + lo, hi - lo, bar)
     return v[lo - 1]
 
 
