@@ -4,11 +4,11 @@
 # once per node); the buffer's growth and compaction live in c45/_nodes.pyx.
 from libc.math cimport NAN
 from libc.string cimport memcpy
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd, EPSILON
-from c45._splitter cimport global_threshold, is_subset_feature
+from c45._splitter cimport global_threshold, global_threshold_near, is_subset_feature
 
 cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
 cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
@@ -91,6 +91,15 @@ cdef inline double cut_of(const Dataset* d, const double* bar, Py_ssize_t featur
     if d.midpoint:
         return bar[feature]
     return global_threshold(d, feature, bar[feature])
+
+
+cdef inline double cut_of_listed(const Dataset* d, const double* bar, Py_ssize_t feature,
+                                 uint32_t below, uint32_t above) noexcept nogil:
+    """cut_of on the presorted lists: below and above are the keys of the entries
+    either side of the chosen cut (global_threshold_near)."""
+    if d.midpoint:
+        return bar[feature]
+    return global_threshold_near(d, feature, bar[feature], below, above)
 
 
 cdef inline bint cut_separates(double lowest_known, double highest_known,

@@ -61,8 +61,8 @@ from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate
                             eval_continuous_list, select_feature, list_values)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
-                         stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
-                         empty_branch, collapse_if_no_better)
+                         stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
+                         store_map, set_test, empty_branch, collapse_if_no_better)
 
 
 cdef struct ListFrame:
@@ -210,7 +210,8 @@ cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil
 
 
 cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexcept nogil:
-    """Gain, info and bar of every feature at the node (§3-§5)."""
+    """Gain, info and bar of every feature at the node (§3-§5), whose class
+    weights are in w.dist."""
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
     cdef Py_ssize_t f, i, j, tid
@@ -249,7 +250,8 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0
             else:
-                eval_continuous_list(tw, f, values_at(g.lists, j, base), m, cw, total)
+                eval_continuous_list(tw, f, values_at(g.lists, j, base), m, cw, w.dist,
+                                     total)
         return
     for f in range(d.n_features):
         j = g.list_of[f]
@@ -262,7 +264,7 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             w.gain[f] = -EPSILON
             w.info[f] = 0.0
         else:
-            eval_continuous_list(w, f, values_at(g.lists, j, base), m, cw, total)
+            eval_continuous_list(w, f, values_at(g.lists, j, base), m, cw, w.dist, total)
 
 
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
@@ -353,7 +355,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
     cdef Work* w = g.w
     cdef const Dataset* d = w.data
-    cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v
+    cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v, cut
     cdef Entry* rl = rows_at(g.lists, fr.base)
     cdef const Valued* fl
     cdef const double* vals
@@ -381,18 +383,30 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     # Each case's outcome: 0 unknown, else its branch.
     kind = test_kind(d, w.n_groups, feature, &n_branches)
     if kind == CONTINUOUS:
-        threshold = cut_of(d, w.bar, feature)
         fl = values_at(g.lists, g.list_of[feature], fr.base)
+        cut = w.cut_at[feature]           # the chosen cut's lower entry in fl
+        if 0 <= cut < m - 1:
+            threshold = cut_of_listed(d, w.bar, feature, fl[cut].key, fl[cut + 1].key)
+        else:
+            threshold = cut_of(d, w.bar, feature)
         vals = list_values(d, feature)
         while n_unknown < m and isnan(vals[fl[n_unknown].key]):
             n_unknown += 1
         if n_unknown >= m or not cut_separates(vals[fl[n_unknown].key],
                                                vals[fl[m - 1].key], threshold):
             return 0
-        for i in range(m):
-            if i < n_unknown:
-                g.outcome[fl[i].case] = 0
-            else:
+        for i in range(n_unknown):
+            g.outcome[fl[i].case] = 0
+        if (n_unknown <= cut < m - 1 and vals[fl[cut].key] <= threshold
+                and vals[fl[cut + 1].key] > threshold):
+            # The known entries are in value order: the cut's two sides are
+            # the entries up to it and those after it (no value read).
+            for i in range(n_unknown, cut + 1):
+                g.outcome[fl[i].case] = 1
+            for i in range(cut + 1, m):
+                g.outcome[fl[i].case] = 2
+        else:
+            for i in range(n_unknown, m):
                 g.outcome[fl[i].case] = 1 if vals[fl[i].key] <= threshold else 2
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
@@ -472,6 +486,9 @@ cdef struct Deferral:
     int32_t* finish          # top nodes to settle after the tasks, children first
     Py_ssize_t n_finish
     Py_ssize_t finish_cap
+    Work* works              # the task workers' buffers (worker 0 grows with the main
+    Grower* growers          # work), made at the first flush that needs them and kept
+    int n_workers            # to the end of growing: n_workers of them so far
 
 
 cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
@@ -944,8 +961,6 @@ cdef int flush_tasks(Deferral* df) noexcept nogil:
     cdef const Dataset* d = main.w.data
     cdef Py_ssize_t first = df.first_pending, count = df.n_tasks - df.first_pending
     cdef int n_workers = df.n_threads if df.n_threads < count else <int> count
-    cdef Work* works = NULL
-    cdef Grower* growers = NULL
     cdef TaskOrder* order = NULL
     cdef GrowPool pool
     cdef Py_ssize_t i, extra
@@ -962,30 +977,17 @@ cdef int flush_tasks(Deferral* df) noexcept nogil:
     memcpy(saved_used, main.w.used, d.n_features * sizeof(int32_t))
     if n_workers < 1:
         n_workers = 1
-    works = <Work*> calloc(n_workers, sizeof(Work))
-    growers = <Grower*> calloc(n_workers, sizeof(Grower))
     order = <TaskOrder*> malloc(count * sizeof(TaskOrder))
-    if works == NULL or growers == NULL or order == NULL:
+    if order == NULL or workers_ready(df, n_workers) < 0:
         failed = 1
-    else:
-        # Worker 0 is the main work (its own threads idle meanwhile); the others
-        # get fresh buffers.
-        for i in range(1, n_workers):
-            if work_alloc(&works[i], d) < 0:
-                failed = 1
-                break
     main.w.n_threads = 1
     if failed == 0:
-        for i in range(n_workers):
-            if grower_init(&growers[i], main.w if i == 0 else &works[i], main) < 0:
-                failed = 1
         for i in range(count):
             order[i].m = df.tasks[first + i].m
             order[i].index = first + i
-        pool.growers = growers
+        pool.growers = df.growers
         pool.tasks = df.tasks
-        if failed == 0:
-            run_tasks(order, count, n_workers, grow_one, &pool)
+        run_tasks(order, count, n_workers, grow_one, &pool)
     # The tree's room for all of them at once: one resize, not one a task.
     extra = 0
     for i in range(first, df.n_tasks):
@@ -1006,17 +1008,48 @@ cdef int flush_tasks(Deferral* df) noexcept nogil:
     main.w.min_objs = saved_min_objs
     memcpy(main.w.used, saved_used, d.n_features * sizeof(int32_t))
     free(saved_used)
-    if growers != NULL:
-        for i in range(n_workers):
-            grower_free(&growers[i])
-    if works != NULL:
-        for i in range(1, n_workers):
-            if works[i].data != NULL:
-                work_free(&works[i])
-    free(works); free(growers); free(order)
+    free(order)
     if failed and d.intr != NULL and d.intr.stop:
         return 0        # interrupted: the caller's loop unwinds on the stop flag
     return -1 if failed else 0
+
+
+cdef int workers_ready(Deferral* df, int n_workers) noexcept nogil:
+    """df's first n_workers task workers, made once for all the flushes (their
+    buffers, of the data's size, would otherwise be allocated and their pages
+    zeroed again at every flush, while the other threads wait): worker 0 grows
+    with the main work, the others with work buffers of their own. -1 out of
+    memory (the workers made so far are kept, for free_workers)."""
+    cdef int i
+    if df.works == NULL:
+        df.works = <Work*> calloc(df.n_threads + 1, sizeof(Work))
+        df.growers = <Grower*> calloc(df.n_threads + 1, sizeof(Grower))
+        if df.works == NULL or df.growers == NULL:
+            return -1
+    while df.n_workers < n_workers:
+        i = df.n_workers
+        if i > 0 and work_alloc(&df.works[i], df.main.w.data) < 0:
+            return -1
+        if grower_init(&df.growers[i], df.main.w if i == 0 else &df.works[i], df.main) < 0:
+            grower_free(&df.growers[i])
+            if i > 0:
+                work_free(&df.works[i])
+            return -1
+        df.n_workers += 1
+    return 0
+
+
+cdef void free_workers(Deferral* df) noexcept nogil:
+    cdef int i
+    for i in range(df.n_workers):
+        grower_free(&df.growers[i])
+        if i > 0:
+            work_free(&df.works[i])
+    free(df.works)
+    free(df.growers)
+    df.works = NULL
+    df.growers = NULL
+    df.n_workers = 0
 
 
 cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
@@ -1096,6 +1129,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             buffer_free(&df.tasks[i].sub)
         free(df.tasks)
         free(df.finish)
+        free_workers(&df)
         grower_free(&g)
         # Pruning starts from the cases in row order with their initial weights.
         for i in range(n):
@@ -1116,8 +1150,10 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
         if ok == 0:
             ok = root_lists(&g)
         if ok == 0:
+            memset(w.dist, 0, w.data.n_classes * sizeof(double))
             for i in range(n):
                 total += rows_at(g.lists, 0)[i].weight
+                w.dist[w.data.y[i]] += rows_at(g.lists, 0)[i].weight
             evaluate(&g, 0, n, total)
             chosen = select_feature(w)
         grower_free(&g)

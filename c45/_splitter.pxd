@@ -41,6 +41,8 @@ cdef struct Work:
     double* info            # per feature: split info
     double* bar             # per feature: chosen midpoint of a continuous feature
     double* raw_gain        # per feature: best gain before the MDL penalty
+    Py_ssize_t* cut_at      # per feature: the chosen cut's position in the scan (float64
+                            # lists: its lower entry's in the node's list)
     Py_ssize_t* tries       # per feature: number of cuts evaluated
     int32_t* used           # per feature: discrete tests on the current path
     int32_t* drawn          # per feature: drawn for this node (max_features)
@@ -66,10 +68,12 @@ cdef struct Work:
     Py_ssize_t phi_updates  # they change (approximate); changes since it was summed
     Py_ssize_t* left_count  # k: the unit-weight scan's left class counts,
     Py_ssize_t* all_count   # k: and the known cases' (scan_estimated)
-    Py_ssize_t* quad_count  # 4 x k: unit_class_counts' counters
+    int32_t* checkpoint     # scan_estimated: left class counts every few cases
+    Py_ssize_t checkpoint_cap
     Py_ssize_t snap_cap
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
+    uint8_t* y8             # float64, at most 256 classes: Dataset.y in one byte a case
     Py_ssize_t table_n
     # Parallel evaluation of a node's features (float64 mode): per-thread copies
     # of this struct with their own scratch, sharing the case array read-only.
@@ -95,6 +99,8 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
 cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil
+cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double bar,
+                                  uint32_t below, uint32_t above) noexcept nogil
 cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil
 cdef bint is_subset_feature(const Dataset* d, Py_ssize_t feature) noexcept nogil
 cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
@@ -107,7 +113,8 @@ cdef void draw_features(Work* w) noexcept nogil
 cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                            double total, bint sample) noexcept nogil
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
-                               const double* cw, double total) noexcept nogil
+                               const double* cw, const double* counts,
+                               double total) noexcept nogil
 
 
 

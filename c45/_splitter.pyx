@@ -54,18 +54,18 @@ cdef int scratch_init(Work* w) noexcept nogil:
     w.moved = <int32_t*> calloc(k, sizeof(int32_t))
     w.left_count = <Py_ssize_t*> calloc(k, sizeof(Py_ssize_t))
     w.all_count = <Py_ssize_t*> calloc(k, sizeof(Py_ssize_t))
-    w.quad_count = <Py_ssize_t*> calloc(4 * k, sizeof(Py_ssize_t))
     w.n_moved = 0
     w.snap = NULL
     w.snap_cap = 0
+    w.checkpoint = NULL
+    w.checkpoint_cap = 0
     if (w.freq == NULL or w.totals == NULL or w.slot == NULL or w.block_freq == NULL
             or w.block_totals == NULL or w.trial_freq == NULL
             or w.trial_totals == NULL or w.rankbuf == NULL or w.ranktmp == NULL
             or w.cand_gain == NULL or w.cand_split == NULL
             or w.cand_below == NULL or w.cand_above == NULL
             or w.cand_pos == NULL or w.phi == NULL or w.phi_dirty == NULL
-            or w.moved == NULL or w.left_count == NULL or w.all_count == NULL
-            or w.quad_count == NULL):
+            or w.moved == NULL or w.left_count == NULL or w.all_count == NULL):
         return -1
     return 0
 
@@ -75,8 +75,7 @@ cdef void scratch_free(Work* w) noexcept nogil:
     free(w.trial_freq); free(w.trial_totals); free(w.rankbuf); free(w.ranktmp)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above)
     free(w.cand_pos); free(w.snap); free(w.phi); free(w.phi_dirty)
-    free(w.moved); free(w.left_count); free(w.all_count)
-    free(w.quad_count)
+    free(w.moved); free(w.left_count); free(w.all_count); free(w.checkpoint)
 
 
 cdef int work_init(Work* w, const Dataset* d) except -1:
@@ -110,6 +109,9 @@ cdef int work_alloc(Work* w, const Dataset* d) noexcept nogil:
     w.info = <double*> calloc(d.n_features + 1, sizeof(double))
     w.bar = <double*> calloc(d.n_features + 1, sizeof(double))
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
+    w.cut_at = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
+    if k <= 256 and not d.f32:
+        w.y8 = <uint8_t*> malloc(n + 1)
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 and not d.listed else 1, sizeof(SortItem))
@@ -122,15 +124,19 @@ cdef int work_alloc(Work* w, const Dataset* d) noexcept nogil:
             w.nlogn[f] = (<double> f) * log2_of(d.f32, <double> f)
     if (scratch_init(w) < 0 or w.cases == NULL or w.weight == NULL or w.dist == NULL
             or w.gain == NULL or w.info == NULL or w.bar == NULL
-            or w.raw_gain == NULL or w.tries == NULL
+            or w.raw_gain == NULL or w.tries == NULL or w.cut_at == NULL
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
-            or w.groups == NULL or w.used == NULL or w.sortbuf == NULL or w.nlogn == NULL):
+            or w.groups == NULL or w.used == NULL or w.sortbuf == NULL or w.nlogn == NULL
+            or (k <= 256 and not d.f32 and w.y8 == NULL)):
         work_free(w)
         memset(w, 0, sizeof(Work))      # freed: a second work_free is harmless
         return -1
     for f in range(n):
         w.cases[f] = <int32_t> f
         w.weight[f] = d.init_weight[f]
+    if w.y8 != NULL:
+        for f in range(n):
+            w.y8[f] = <uint8_t> d.y[f]
     return 0
 
 
@@ -144,6 +150,7 @@ cdef void work_free(Work* w) noexcept nogil:
     scratch_free(w)
     free(w.cases); free(w.weight); free(w.dist)
     free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used)
+    free(w.cut_at); free(w.y8)
     free(w.sortbuf); free(w.nlogn); free(w.pos_of); free(w.arena)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
@@ -829,6 +836,7 @@ cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcep
         return
     w.gain[f] = best
     w.info[f] = w.cand_split[best_j]
+    w.cut_at[f] = <Py_ssize_t> w.cand_pos[best_j]
     below, above = w.cand_below[best_j], w.cand_above[best_j]
     if not f32 and isinf(below + above):
         # Two values beyond half of float64's range: their sum overflows, and a
@@ -848,7 +856,13 @@ cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
 cdef Py_ssize_t AHEAD = 64
 
 
-cdef inline void fetch_ahead(const double* vals, const int32_t* y, const double* cw,
+# A class code as a scan reads it: Dataset.y's, or one byte (Work.y8).
+ctypedef fused ClassCode:
+    uint8_t
+    int32_t
+
+
+cdef inline void fetch_ahead(const double* vals, const ClassCode* y, const double* cw,
                              const Valued* e, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     """Start fetching the value, class and weight of entry i + AHEAD of e[.. n)."""
     if i + AHEAD < n:
@@ -1032,41 +1046,21 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     scan_cuts(w, f, e + n_unknown, vals, n - n_unknown, cw, u, known, unknown_frac, total)
 
 
-cdef inline void unit_class_counts(const Valued* e, const int32_t* y, Py_ssize_t n,
-                                   Py_ssize_t k, Py_ssize_t* q, double* out) noexcept nogil:
-    """out[c] (0 before) = the number of entries of class c: the sum of their
-    weights where every case weighs 1, exact in any order. Four counters a class,
-    so consecutive entries of one class make no chain of dependent additions."""
-    cdef Py_ssize_t i = 0, c
-    memset(q, 0, 4 * k * sizeof(Py_ssize_t))
-    while i + 4 <= n:
-        if i + AHEAD < n:                       # (the classes only)
-            C45_PREFETCH(&y[e[i + AHEAD].case])
-        q[y[e[i].case]] += 1
-        q[k + y[e[i + 1].case]] += 1
-        q[2 * k + y[e[i + 2].case]] += 1
-        q[3 * k + y[e[i + 3].case]] += 1
-        i += 4
-    while i < n:
-        q[y[e[i].case]] += 1
-        i += 1
-    for c in range(k):
-        out[c] = out[c] + <double> (q[c] + q[k + c] + q[2 * k + c] + q[3 * k + c])
-
-
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
-                               const double* cw, double total) noexcept nogil:
+                               const double* cw, const double* counts,
+                               double total) noexcept nogil:
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
     unknown values first in row order, then the known ones by (value, row), each
     entry the rank of its value, so the scan reads the sorted values in order
     (and each case's class by its id). cw: the
-    weight of each case id at the node, NULL when every case weighs 1. (float32
-    on the lists: R8's arithmetic, eval_continuous_sums_exact.)"""
+    weight of each case id at the node, NULL when every case weighs 1; counts:
+    then the node's class counts (whole numbers). (float32 on the lists: R8's
+    arithmetic, eval_continuous_sums_exact.)"""
     cdef const Dataset* d = w.data
     cdef const double* vals = list_values(d, f)
     cdef const int32_t* y = d.y
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
-    cdef bint blocked
+    cdef bint blocked, estimated
     if d.f32:
         eval_continuous_sums_exact(w, f, e, n, cw, total)
         return
@@ -1084,17 +1078,28 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     if known < 2 * w.min_objs:
         return
     if cw == NULL:
-        unit_class_counts(e + n_unknown, y, n - n_unknown, k, w.quad_count, freq + 2 * k)
+        # Whole counts: the known cases' are the node's less the unknown ones,
+        # exactly (no pass over the list).
+        for j in range(k):
+            freq[2 * k + j] = counts[j] - freq[j]
     else:
         for i in range(n_unknown, n):
             fetch_ahead(vals, y, cw, e, i, n)
             freq[2 * k + y[e[i].case]] += weight_of(cw, e[i].case)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
-    if cw == NULL and scan_estimated(w, e, vals, y, n_unknown, n, k, u, known, min_split,
-                                     unknown_frac, base, total, &scan):
-        choose_cut(w, f, &scan, total)
-        return
+    if cw == NULL:
+        # Each case's class read from one byte where the classes fit (a quarter
+        # of Dataset.y's room: a table that stays in a core's cache).
+        if w.y8 != NULL:
+            estimated = scan_estimated(w, e, vals, w.y8, n_unknown, n, k, u, known,
+                                       min_split, unknown_frac, base, total, &scan)
+        else:
+            estimated = scan_estimated(w, e, vals, y, n_unknown, n, k, u, known,
+                                       min_split, unknown_frac, base, total, &scan)
+        if estimated:
+            choose_cut(w, f, &scan, total)
+            return
     if n - n_unknown >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES:
         blocked = scan_blocks(w, e, vals, cw, n_unknown, n, k, u, low, known, min_split,
                               unknown_frac, base, total, &scan)
@@ -1207,9 +1212,13 @@ cdef inline double class_terms(const Py_ssize_t* left, const Py_ssize_t* all,
 # The unit-weight scan's running sum of class terms is summed again after this
 # many cases (its drift: a few ulps of a term per case).
 cdef Py_ssize_t TERMS_RESUM = 256
+# Its first pass keeps the left class counts every this many cases (at least 16
+# per class: a copy of k counts costs under a tenth of the cases between), where
+# its second pass restarts rather than walk the cases before a cut.
+cdef Py_ssize_t CHECKPOINT_EVERY = 256
 
 
-cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int32_t* y,
+cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const ClassCode* y,
                          Py_ssize_t first, Py_ssize_t n,
                          Py_ssize_t k, double u, double known, double min_split,
                          double unknown_frac, double base, double total,
@@ -1229,9 +1238,12 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int
     within that distance of the final best estimate can be within the keep
     margin of the best gain (keep_cut keeps exactly those, whatever the order),
     so pass 2 walks the plain scan's additions and computes just their gains,
-    exactly (exact_cut). Returns False (nothing done) if the notes cannot be
-    allocated."""
-    cdef Py_ssize_t i, j, c, nn = 0, cap, tries = 0, last, left, right, low_n = 0
+    exactly (exact_cut). Every count is whole, so the additions' sums are the
+    counts themselves: pass 2 jumps over a stretch with no note from the last
+    checkpoint of pass 1 before the next note (the counts, exactly as the walk
+    would leave them). Returns False (nothing done) if the notes or the
+    checkpoints cannot be allocated."""
+    cdef Py_ssize_t i, j, c, b, nn = 0, cap, tries = 0, last, left, right, low_n = 0
     cdef Py_ssize_t known_n = <Py_ssize_t> known, since = 0
     cdef Py_ssize_t* lc = w.left_count
     cdef Py_ssize_t* ac = w.all_count
@@ -1242,6 +1254,16 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int
     cdef double low = 0.0, est, best = -1e300, x, x_reject = 1e300, terms
     cdef double upper = known - min_split, slack = 2 * GAIN_ROUNDING + 1e-12
     cdef double share = 1.0 - unknown_frac
+    cdef Py_ssize_t every = max(CHECKPOINT_EVERY, 16 * k), n_checks = 0, until = 0
+    cdef Py_ssize_t need = ((n - first) // every + 1) * k
+    cdef int32_t* cp
+    if need > w.checkpoint_cap:
+        cp = <int32_t*> realloc(w.checkpoint, need * sizeof(int32_t))
+        if cp == NULL:
+            return False
+        w.checkpoint = cp
+        w.checkpoint_cap = need
+    cp = w.checkpoint
     cap = max(w.snap_cap, 64)
     if cap > w.snap_cap:
         grown = <double*> realloc(w.snap, cap * sizeof(double))
@@ -1256,6 +1278,12 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int
     # Pass 1. A cut's estimate is share * (base - x / known), x its information:
     # x beyond x_reject puts it more than slack below the best estimate.
     for i in range(first, n - 1):
+        if until == 0:                  # checkpoint n_checks: the counts before entry i
+            for c in range(k):
+                cp[n_checks * k + c] = <int32_t> lc[c]
+            n_checks += 1
+            until = every
+        until -= 1
         fetch_ahead(vals, y, NULL, e, i, n)
         c = y[e[i].case]
         left = lc[c]
@@ -1306,6 +1334,14 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int
         if note[2 * j + 1] < best - slack:
             continue
         last = <Py_ssize_t> note[2 * j]
+        b = (last + 1 - first) // every          # the last checkpoint at or before last + 1
+        if b < n_checks and first + b * every > i:
+            i = first + b * every
+            low = <double> (i - first)
+            for c in range(k):
+                freq[k + c] = <double> cp[b * k + c]
+                freq[2 * k + c] = <double> (ac[c] - cp[b * k + c])
+            forget_phi(w, k)
         while i <= last:
             move_case(w, k, y[e[i].case], 1.0, &low)
             i += 1
@@ -1866,6 +1902,52 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
         hi = d.n_known[feature]
     lo = count_at_most(v, hi, bar)
     return v[lo - 1] if lo > 0 else bar
+
+
+cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double bar,
+                                  uint32_t below, uint32_t above) noexcept nogil:
+    """global_threshold, float64 growing on the lists: below and above are the
+    ranks of the values either side of the chosen cut (the scan's neighbours),
+    so the search runs between them, not over the whole column. The same value:
+    every rank up to below holds a value <= bar, every one from above a larger."""
+    cdef const double* v
+    cdef Py_ssize_t lo, hi, at, step
+    cdef double share
+    if d.listed or d.cut_from_distinct or below >= above or above >= d.n_known[feature]:
+        return global_threshold(d, feature, bar)
+    v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
+    if not (v[below] <= bar and v[above] > bar):
+        return global_threshold(d, feature, bar)
+    # The first rank in (below, above] whose value exceeds bar. The ranks between
+    # belong to other nodes and may be many: start where bar lies between the
+    # two values (the values between are spread much like them), then gallop to
+    # a bracket and search it (the same rank from any start).
+    lo = below + 1                       # v[lo - 1] <= bar
+    hi = above                           # v[hi] > bar
+    share = (bar - v[below]) / (v[above] - v[below])
+    at = lo + <Py_ssize_t> (share * <double> (hi - lo)) if 0.0 <= share <= 1.0 else lo
+    if at < lo:
+        at = lo
+    if at > hi:
+        at = hi
+    step = 1
+    if v[at] <= bar:
+        lo = at + 1
+        while lo + step < hi and v[lo + step - 1] <= bar:
+            lo = lo + step
+            step *= 2
+        if lo + step < hi:
+            hi = lo + step - 1
+    else:
+        hi = at
+        while hi - step > lo and v[hi - step] > bar:
+            hi = hi - step
+            step *= 2
+        if hi - step > lo:
+            lo = hi - step + 1
+    # Now v[lo - 1] <= bar < v[hi]: the answer is in [lo, hi].
+    lo = lo + count_at_most(v + lo, hi - lo, bar)
+    return v[lo - 1]
 
 
 cdef inline Py_ssize_t count_at_most(const double* v, Py_ssize_t n, double x) noexcept nogil:
