@@ -785,6 +785,51 @@ cdef inline void list_cut(Work* w, Py_ssize_t k, double u, double low, double kn
     exact_cut(w, k, unknown_frac, base, known, total, below, above, scan)
 
 
+cdef inline void scan_step_f32(Work* w, Py_ssize_t k, int32_t cls, double wt,
+                               double* low) noexcept nogil:
+    """cut_scan_step (Release 8's rounded additions), its class marked as moved:
+    its two n*log2(n) terms are taken again before the next cut (cut_f32)."""
+    cut_scan_step(w, k, cls, wt, low)
+    if not w.phi_dirty[cls]:
+        w.phi_dirty[cls] = 1
+        w.moved[w.n_moved] = cls
+        w.n_moved += 1
+
+
+cdef inline void cut_f32(Work* w, Py_ssize_t k, double u, double low, double known,
+                         double unknown_frac, double base, double total,
+                         double below, double above, CutScan* scan) noexcept nogil:
+    """evaluate_cut in float32, the same bits: split_gain's steps in its order,
+    each class's n*log2(n) on both sides taken from w.phi, where it was taken (by
+    the same call, of the same count) when the class last moved; only the moved
+    classes' logarithms are taken again, not 2k a cut (forget_phi first)."""
+    cdef Py_ssize_t v, c
+    cdef double info = 0.0, s, t, g
+    cdef double* phi = w.phi
+    cdef double* freq = w.freq
+    w.totals[0] = u
+    w.totals[1] = low
+    w.totals[2] = rnd(True, known - low)
+    if known == 0 or w.totals[1] < w.min_objs or w.totals[2] < w.min_objs:
+        g = unusable(True)                 # (split_gain: two outcomes reach MINOBJS)
+    else:
+        while w.n_moved > 0:
+            w.n_moved -= 1
+            c = w.moved[w.n_moved]
+            w.phi_dirty[c] = 0
+            phi[c] = n_log2_n(True, freq[k + c], w.nlogn, w.table_n)
+            phi[k + c] = n_log2_n(True, freq[2 * k + c], w.nlogn, w.table_n)
+        for v in range(2):
+            s = 0.0
+            t = 0.0
+            for c in range(k):
+                s = rnd(True, s + phi[v * k + c])
+                t = rnd(True, t + freq[(v + 1) * k + c])
+            info = rnd(True, info + rnd(True, n_log2_n(True, t, w.nlogn, w.table_n) - s))
+        g = rnd(True, rnd(True, 1.0 - unknown_frac) * rnd(True, base - rnd(True, info / known)))
+    keep_cut(w, g, total, below, above, scan)
+
+
 cdef int grow_candidates(Work* w) noexcept nogil:
     cdef Py_ssize_t cap = doubled(w.cand_cap, w.cand_cap + 1), n = w.cand_cap
     if (resize(<void**> &w.cand_gain, n, cap, sizeof(double), False) < 0
@@ -919,6 +964,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
                                 unknown_frac, base, total, &scan)):
             choose_cut(w, f, &scan, total)
             return
+    forget_phi(w, k)
     for i in range(n - 1):
         if stop_at(d, i):
             return
@@ -927,14 +973,21 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
         else:
             fetch_case_ahead(d.y, cw, a, i, n)
         cls = class_at(d, a, i)
-        cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
+        if f32:
+            scan_step_f32(w, k, cls, weight_of(cw, a[i].case), &low)
+        else:
+            cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
         if low < min_split:
             continue
         if low > rnd(f32, known - min_split):
             break
         if value_at(vals, a, i) < value_at(vals, a, i + 1) - 1e-5:
-            evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                         value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
+            if f32:
+                cut_f32(w, k, u, low, known, unknown_frac, base, total,
+                        value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
+            else:
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
+                             value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
     choose_cut(w, f, &scan, total)
 
 
