@@ -792,6 +792,51 @@ cdef inline void list_cut(Work* w, Py_ssize_t k, double u, double low, double kn
     exact_cut(w, k, unknown_frac, base, known, total, below, above, scan)
 
 
+cdef inline void scan_step_f32(Work* w, Py_ssize_t k, int32_t cls, double wt,
+                               double* low) noexcept nogil:
+    """cut_scan_step (Release 8's rounded additions), its class marked as moved:
+    its two n*log2(n) terms are taken again before the next cut (cut_f32)."""
+    cut_scan_step(w, k, cls, wt, low)
+    if not w.phi_dirty[cls]:
+        w.phi_dirty[cls] = 1
+        w.moved[w.n_moved] = cls
+        w.n_moved += 1
+
+
+cdef inline void cut_f32(Work* w, Py_ssize_t k, double u, double low, double known,
+                         double unknown_frac, double base, double total,
+                         double below, double above, CutScan* scan) noexcept nogil:
+    """evaluate_cut in float32, the same bits: split_gain's steps in its order,
+    each class's n*log2(n) on both sides taken from w.phi, where it was taken (by
+    the same call, of the same count) when the class last moved; only the moved
+    classes' logarithms are taken again, not 2k a cut (forget_phi first)."""
+    cdef Py_ssize_t v, c
+    cdef double info = 0.0, s, t, g
+    cdef double* phi = w.phi
+    cdef double* freq = w.freq
+    w.totals[0] = u
+    w.totals[1] = low
+    w.totals[2] = rnd(True, known - low)
+    if known == 0 or w.totals[1] < w.min_objs or w.totals[2] < w.min_objs:
+        g = unusable(True)                 # (split_gain: two outcomes reach MINOBJS)
+    else:
+        while w.n_moved > 0:
+            w.n_moved -= 1
+            c = w.moved[w.n_moved]
+            w.phi_dirty[c] = 0
+            phi[c] = n_log2_n(True, freq[k + c], w.nlogn, w.table_n)
+            phi[k + c] = n_log2_n(True, freq[2 * k + c], w.nlogn, w.table_n)
+        for v in range(2):
+            s = 0.0
+            t = 0.0
+            for c in range(k):
+                s = rnd(True, s + phi[v * k + c])
+                t = rnd(True, t + freq[(v + 1) * k + c])
+            info = rnd(True, info + rnd(True, n_log2_n(True, t, w.nlogn, w.table_n) - s))
+        g = rnd(True, rnd(True, 1.0 - unknown_frac) * rnd(True, base - rnd(True, info / known)))
+    keep_cut(w, g, total, below, above, scan)
+
+
 cdef int grow_candidates(Work* w) noexcept nogil:
     cdef Py_ssize_t cap = doubled(w.cand_cap, w.cand_cap + 1), n = w.cand_cap
     if (resize(<void**> &w.cand_gain, n, cap, sizeof(double), False) < 0
@@ -933,6 +978,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
                                 unknown_frac, base, total, &scan)):
             choose_cut(w, f, &scan, total)
             return
+    forget_phi(w, k)
     for i in range(n - 1):
         if stop_at(d, i):
             return
@@ -941,14 +987,21 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
         else:
             fetch_case_ahead(d.y, cw, a, i, n)
         cls = class_at(d, a, i)
-        cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
+        if f32:
+            scan_step_f32(w, k, cls, weight_of(cw, a[i].case), &low)
+        else:
+            cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
         if low < min_split:
             continue
         if low > rnd(f32, known - min_split):
             break
         if value_at(vals, a, i) < value_at(vals, a, i + 1) - 1e-5:
-            evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                         value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
+            if f32:
+                cut_f32(w, k, u, low, known, unknown_frac, base, total,
+                        value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
+            else:
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
+                             value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1036,6 +1089,8 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     cdef Py_ssize_t k = d.n_classes, j, n_unknown = 0
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac
+    cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
+    cdef double base, min_split
     start_evaluation(w, f, f32)
     while n_unknown < n and isnan(vals[e[n_unknown].key]):
         freq[y[e[n_unknown].case]] = rnd(f32, freq[y[e[n_unknown].case]]
@@ -1043,7 +1098,154 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
         n_unknown += 1
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
-    scan_cuts(w, f, e + n_unknown, vals, n - n_unknown, cw, u, known, unknown_frac, total)
+    if cw != NULL or n_unknown > 0:
+        scan_cuts(w, f, e + n_unknown, vals, n - n_unknown, cw, u, known, unknown_frac,
+                  total)
+        return
+    # Every case weighs 1: the class weights are counts (exact in any order, as
+    # scan_cuts's rounded sums are), and the scan takes two passes (scan_counts_f32).
+    unit_class_counts(e, y, n, k, w.quad_count, freq + 2 * k)
+    base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
+    min_split = min_split_weight(w, known)
+    if scan_counts_f32(w, e, vals, y, n, k, known, min_split, base, total, &scan):
+        choose_cut(w, f, &scan, total)
+    else:                                  # (out of memory for the notes)
+        start_evaluation(w, f, f32)
+        scan_cuts(w, f, e, vals, n, cw, u, known, unknown_frac, total)
+
+
+cdef bint scan_counts_f32(Work* w, const Valued* e, const double* vals, const int32_t* y,
+                          Py_ssize_t n, Py_ssize_t k, double known, double min_split,
+                          double base, double total, CutScan* scan) noexcept nogil:
+    """scan_cuts's cut scan for float32 on the lists where every case weighs 1 and
+    none is unknown (w.freq's row 2 holding the class counts), in two passes:
+    scan_estimated's for float32.
+
+    Pass 1 walks the cases once, counts the candidate cuts (Release 8's Tries,
+    with the plain scan's window: low from MinSplit to rnd(known - MinSplit))
+    and estimates each cut's information x in double from whole counts with
+    the table's n*log2(n) terms, as scan_estimated does (off by at most
+    GAIN_ROUNDING * known), hence its gain E(c) = base - x / known. Pass 2
+    walks the cases again and gives every noted cut within `slack` of the best
+    estimate to evaluate_cut: Release 8's binary32 gain g(c), the plain scan's
+    bits (whole counts below 2**24: every count and every sum of counts is
+    exact in binary32, so both passes see the plain scan's counts).
+
+    How far g(c) lies from E(c) (u: binary32's unit roundoff, slightly raised
+    to cover the growth of a sum's error and the double roundings): g(c) =
+    rnd(base - rnd(info / known)) with info = rnd(TI_1 + TI_2), each side's
+    TI = rnd(T(side) - s), s = its k terms T(n_c) summed in class order, each
+    partial sum rounded. Class c's term is in k - c partial sums, and a
+    class's terms on both sides add up to at most T(n_c) (T(x) = x log2 x is
+    superadditive), so all the partial sums' roundings together are at most
+    u * sum_c (k - c) T(n_c) = u * W. The TIs, info and info / known round
+    values of at most T(known) (/ known), and the last subtraction a gain of
+    at most |base| + 1e-3 (a split's information is never above the node's).
+    So |g(c) - E(c)| <= R = u (W + 3 T(known)) / known + u (|base| + 0.0011)
+    + GAIN_ROUNDING (an unusable cut: E = -EPSILON, g = rnd(-EPSILON), 5e-11
+    apart).
+
+    Why no kept cut, and no bit of the result, can change: keep_cut keeps,
+    whatever cuts it is given in scan order, exactly those of
+    g(c) >= G - keep_margin(G), G the largest g it saw (a cut dropped when
+    the best rose would be dropped at the end too: best - keep_margin(best)
+    only grows with best). The cut of the best estimate E has g >= E - R, so
+    the largest g of all cuts G_all >= E - R, and a cut keep_cut would keep
+    from the plain scan has E(c) >= g(c) - R >= G_all - keep_margin(G_all) - R
+    >= E - 2R - M, M >= keep_margin(G_all) as |G_all| <= |base| + 0.0011 + R.
+    Pass 2 evaluates all of these (slack = 2R + M), the cut(s) of G_all among
+    them, in scan order: keep_cut sees G = G_all and keeps the same cuts with
+    the same gains and split info, and the best gain and Tries are the plain
+    scan's. Returns False (nothing done) if the notes cannot be allocated."""
+    cdef Py_ssize_t i, j, c, nn = 0, cap, tries = 0, last, left, right, low_n = 0
+    cdef Py_ssize_t known_n = <Py_ssize_t> known, since = 0
+    cdef Py_ssize_t* lc = w.left_count
+    cdef Py_ssize_t* ac = w.all_count
+    cdef const double* t = w.nlogn
+    cdef double* freq = w.freq
+    cdef double* note
+    cdef double* grown
+    cdef double low = 0.0, est, best = -1e300, x, x_reject = 1e300, terms
+    cdef double upper = rnd(True, known - min_split), weighted = 0.0, r, slack
+    cdef double u32 = (5.9604644775390625e-08 * (1.0 + 2.0 * (k + 2) * 5.9604644775390625e-08)
+                       + 2.3e-16)
+    cap = max(w.snap_cap, 64)
+    if cap > w.snap_cap:
+        grown = <double*> realloc(w.snap, cap * sizeof(double))
+        if grown == NULL:
+            return False
+        w.snap = grown
+        w.snap_cap = cap
+    for c in range(k):
+        lc[c] = 0
+        ac[c] = <Py_ssize_t> freq[2 * k + c]
+        weighted += <double> (k - c) * t[ac[c]]
+    terms = class_terms(lc, ac, k, t)
+    r = u32 * (weighted + 3.0 * t[known_n]) / known + u32 * (fabs(base) + 0.0011) + GAIN_ROUNDING
+    slack = 2.0 * r + keep_margin(True, fabs(base) + 0.0011 + r)
+    # Pass 1. x, a cut's information: beyond x_reject its estimate
+    # base - x / known is more than slack below the best one.
+    for i in range(n - 1):
+        fetch_ahead(vals, y, NULL, e, i, n)
+        c = y[e[i].case]
+        left = lc[c]
+        right = ac[c] - left
+        terms += (t[left + 1] - t[left]) + (t[right - 1] - t[right])
+        lc[c] = left + 1
+        low_n += 1
+        since += 1
+        if since == TERMS_RESUM:
+            terms = class_terms(lc, ac, k, t)
+            since = 0
+        low = <double> low_n
+        if low < min_split:
+            continue
+        if low > upper:
+            break
+        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+            tries += 1
+            if low >= w.min_objs and known - low >= w.min_objs:
+                x = t[low_n] + t[known_n - low_n] - terms
+                if x > x_reject:
+                    continue
+                est = base - x / known
+            else:
+                est = -EPSILON
+            if est < best - slack:
+                continue
+            if est > best:
+                best = est
+                x_reject = known * (base - (best - 2 * slack))
+            if 2 * nn + 2 > w.snap_cap:
+                cap = 2 * w.snap_cap
+                grown = <double*> realloc(w.snap, cap * sizeof(double))
+                if grown == NULL:
+                    return False
+                w.snap = grown
+                w.snap_cap = cap
+            note = w.snap + 2 * nn
+            note[0] = <double> i
+            note[1] = est
+            nn += 1
+    # Pass 2: the noted cuts within reach of the best, Release 8's gain of each.
+    note = w.snap
+    low = 0.0
+    i = 0
+    for j in range(nn):
+        if note[2 * j + 1] < best - slack:
+            continue
+        last = <Py_ssize_t> note[2 * j]
+        while i <= last:              # (whole counts: plain additions are exact)
+            c = y[e[i].case]
+            low += 1.0
+            freq[k + c] += 1.0
+            freq[2 * k + c] -= 1.0
+            i += 1
+        scan.position = last
+        evaluate_cut(w, k, 0.0, low, known, 0.0, base, total, vals[e[last].key],
+                     vals[e[last + 1].key], scan)
+    scan.tries = tries
+    return True
 
 
 cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
