@@ -1078,10 +1078,11 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
 
 cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
                                      Py_ssize_t n, const double* cw,
-                                     double total) noexcept nogil:
+                                     const double* counts, double total) noexcept nogil:
     """eval_continuous on a node's presorted list, float32 on the lists: with every
     sum exact, the list's order (unknown values in row order, then by value and
-    row) gives each of R8's sums the bits its case array does."""
+    row) gives each of R8's sums the bits its case array does. counts: the node's
+    class counts, read where every case weighs 1."""
     cdef const Dataset* d = w.data
     cdef const double* vals = list_values(d, f)
     cdef const int32_t* y = d.y
@@ -1102,9 +1103,11 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
         scan_cuts(w, f, e + n_unknown, vals, n - n_unknown, cw, u, known, unknown_frac,
                   total)
         return
-    # Every case weighs 1: the class weights are counts (exact in any order, as
-    # scan_cuts's rounded sums are), and the scan takes two passes (scan_counts_f32).
-    unit_class_counts(e, y, n, k, w.quad_count, freq + 2 * k)
+    # Every case weighs 1 and none is unknown: the class weights are the node's
+    # whole counts (exact in binary32, as scan_cuts's rounded sums are), and the
+    # scan takes two passes (scan_counts_f32).
+    for j in range(k):
+        freq[2 * k + j] = counts[j]
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
     if scan_counts_f32(w, e, vals, y, n, k, known, min_split, base, total, &scan):
@@ -1264,7 +1267,7 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
     cdef bint blocked, estimated
     if d.f32:
-        eval_continuous_sums_exact(w, f, e, n, cw, total)
+        eval_continuous_sums_exact(w, f, e, n, cw, counts, total)
         return
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double* freq = w.freq
