@@ -519,16 +519,24 @@ def test_the_compiled_passes_agree_with_masks_condition_by_condition():
         assert r.used == mine.sum() and r.wrong == (mine & (pred != y)).sum()
         assert r.better == (mine & (pred != alt) & (pred == y)).sum()
         assert r.worse == (mine & (pred != alt) & (alt == y)).sum()
-    # condition dropping: cases satisfying all, and failing each one alone
-    conds = [condition(f) for f in (0, 1, 2, 3, 0)]
-    sat = np.array([mask(c) for c in conds])
-    fails = (~sat).sum(axis=0)
+    # condition dropping: cases satisfying all, and failing each one alone; rules
+    # packed together are each weighed on their own, against their own class
+    rule_conds = [[condition(f) for f in (0, 1, 2, 3, 0)], [], [condition(2), condition(1)]]
+    targets = [1, 0, 2]
     total, errors, add_total, add_errors = _match.drop_counts(
-        cont, codes, pack_rules([conds], col), y, 1)
-    assert (total, errors) == ((fails == 0).sum(), ((fails == 0) & (y != 1)).sum())
-    alone = (fails == 1) & ~sat
-    assert add_total.tolist() == alone.sum(axis=1).tolist()
-    assert add_errors.tolist() == (alone & (y != 1)).sum(axis=1).tolist()
+        cont, codes, pack_rules(rule_conds, col), y, np.array(targets, dtype=np.int64))
+    assert len(add_total) == len(add_errors) == 7
+    start = 0
+    for r, (conds, target) in enumerate(zip(rule_conds, targets)):
+        sat = np.array([mask(c) for c in conds], dtype=bool).reshape(len(conds), n)
+        fails = (~sat).sum(axis=0)
+        assert (total[r], errors[r]) == ((fails == 0).sum(),
+                                         ((fails == 0) & (y != target)).sum())
+        alone = (fails == 1) & ~sat
+        end = start + len(conds)
+        assert add_total[start:end].tolist() == alone.sum(axis=1).tolist()
+        assert add_errors[start:end].tolist() == (alone & (y != target)).sum(axis=1).tolist()
+        start = end
     # the greedy search's counts, kept up to date toggle after toggle
     cover = np.array(covers, dtype=np.uint8)
     pos = (y == 0).view(np.uint8)

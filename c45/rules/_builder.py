@@ -14,7 +14,8 @@ from c45._criterion import pessimistic_extra_errors
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
 from c45._glibc_random import GlibcRandom
 from c45.rules import _match
-from c45.rules._ruleset import _MAX_SELECT_ERROR, Condition, Rule, counted, firing, pack_rules
+from c45.rules._ruleset import (_MAX_SELECT_ERROR, Condition, Rule, pack_rules,
+                                pack_ruleset, rule_classes)
 from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits,
                                   _bitset, _Lengths, _r32)
 from c45.rules._export import rule_table
@@ -151,9 +152,38 @@ class RuleBuilder:
             pess = (errors + self._u(total, errors)) / total
         return actual, pess
 
-    def prune(self, cand):
-        """Drop conditions by the pessimistic estimate; return the rule's Error, or
-        None if it is rejected."""
+    def prune(self, candidates):
+        """Drop conditions by the pessimistic estimate, each candidate on its own
+        (_drop_conditions) but all in step: a round weighs the next step of every
+        candidate still dropping in one pass over the cases (_match.drop_counts),
+        some ten passes in all rather than one a step. Returns per candidate the
+        rule's Error, or None if it is rejected."""
+        steps = [self._drop_conditions(cand) for cand in candidates]
+        asking = {i: next(step) for i, step in enumerate(steps)}
+        errors = [None] * len(candidates)
+        while asking:
+            who = list(asking)
+            rules = [asking[i] for i in who]
+            targets = np.array([candidates[i].class_index for i in who], dtype=np.int64)
+            total, wrong, add_total, add_errors = (c.tolist() for c in _match.drop_counts(
+                self.cont, self.codes, pack_rules(rules, self.col), self.y, targets))
+            asking = {}
+            start = 0
+            for j, i in enumerate(who):
+                end = start + len(rules[j])
+                try:
+                    asking[i] = steps[i].send((total[j], wrong[j], add_total[start:end],
+                                               add_errors[start:end]))
+                except StopIteration as done:
+                    errors[i] = done.value
+                start = end
+        return errors
+
+    def _drop_conditions(self, cand):
+        """One candidate's condition dropping, a generator: it yields the
+        conditions it keeps so far and is sent back their counts, drop_counts'
+        (total, errors, add_total, add_errors) for that one rule; it returns the
+        rule's Error, or None if it is rejected."""
         target = cand.class_index
         n = self.n
         default_error = _r32(self.f32, 1.0 - (self.class_count[target] + 1.0) / (n + 2.0))
@@ -163,10 +193,8 @@ class RuleBuilder:
         while True:
             m = len(conds)
             # Total[0] counts the cases satisfying every remaining condition;
-            # leaving condition d out adds those failing d alone (one pass).
-            total0, errors0, add_total, add_errors = _match.drop_counts(
-                self.cont, self.codes, pack_rules([conds], self.col), self.y, target)
-            add_total, add_errors = add_total.tolist(), add_errors.tolist()
+            # leaving condition d out adds those failing d alone.
+            total0, errors0, add_total, add_errors = yield conds
             actual0, pess0 = self._rates(total0, errors0, default_error)
             rows = [(errors0, total0, pess0, None)]
             if m == 0:
@@ -243,8 +271,8 @@ class RuleBuilder:
         """§11.2-§11.3: the numbered rules, after condition dropping and duplicates."""
         rules = []
         self.candidates = self.extract()
-        for cand in self.candidates:
-            if self.prune(cand) is None:
+        for cand, error in zip(self.candidates, self.prune(self.candidates)):
+            if error is None:
                 continue
             dup = self._find_duplicate(rules, cand)
             if dup is not None:             # rule n is rules[n - 1]
@@ -275,10 +303,6 @@ class RuleBuilder:
             s = _r32(self.f32, s + (self.att_test_bits / self.redundancy + a))
         m = len(rule.conditions)
         return _r32(self.f32, s + lg.log2i(m) - lg.log2fact(m))
-
-    def firing(self, rules):
-        """(first, second) firing rule of each training case (_ruleset.firing)."""
-        return firing(rules, self.cont, self.codes, self.col)
 
     def select(self, rules, rng):
         """Per class, the cheapest subset of its rules (§11.4)."""
@@ -348,22 +372,27 @@ class RuleBuilder:
     # -- §11.6 ------------------------------------------------------------
     def drop_rules(self, rules, default):
         """Evaluate on the training data and drop the first rule (used) that does
-        more harm than good, until none does. self.rounds keeps each evaluation's
-        table, as c4.5rules prints it before each "Drop rule N"."""
+        more harm than good, until none does: every round in one pass
+        (_match.drop_rounds). self.rounds keeps each evaluation's table, as
+        c4.5rules prints it before each "Drop rule N"; self.train_errors the
+        training cases the final rules and the default misclassify."""
         self.dropped = []
         self.rounds = []
         self.counted = {}           # rule number: the rule as its last round counted it
-        while True:
-            _, rules = counted(rules, self.firing(rules), default, self.y)
-            self.counted.update((r.number, r) for r in rules)
-            self.rounds.append(rule_table(rules))
-            for i, r in enumerate(rules):
-                if r.used > 0 and r.worse > r.better:
-                    self.dropped.append(r.number)
-                    del rules[i]
-                    break
-            else:
-                return rules
+        conditions, can = pack_ruleset(rules, self.col)
+        dropped, counts, default_wrong = _match.drop_rounds(
+            self.cont, self.codes, conditions, can, rule_classes(rules, default), self.y)
+        alive = list(range(len(rules)))
+        for drop, (used, wrong, better, worse) in zip(dropped.tolist(), counts.tolist()):
+            now = [replace(rules[i], used=used[i], wrong=wrong[i], better=better[i],
+                           worse=worse[i]) for i in alive]
+            self.counted.update((r.number, r) for r in now)
+            self.rounds.append(rule_table(now))
+            if drop >= 0:
+                self.dropped.append(rules[drop].number)
+                alive.remove(drop)
+        self.train_errors = sum(r.wrong for r in now) + default_wrong
+        return now
 
     def run(self):
         rules = self.form_rules()
