@@ -17,7 +17,7 @@ from c45.rules import _match
 from c45.rules._ruleset import (_MAX_SELECT_ERROR, Condition, Rule, pack_rules,
                                 pack_ruleset, rule_classes)
 from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits,
-                                  _bitset, _Lengths, _r32)
+                                  _bitsets, _Lengths, _r32)
 from c45.rules._export import rule_table
 
 
@@ -88,6 +88,7 @@ class RuleBuilder:
         self.lengths = _Lengths(f32)
         self.att_bits, self.att_test_bits = _attribute_bits(
             cont, codes, schema, self.n, self.lengths, f32)
+        self.class_masks = _match.class_masks(self.y, self.k)      # (classes, cases)
         self.class_count = np.bincount(self.y, minlength=self.k)
         self._u_cache = {}
 
@@ -306,21 +307,22 @@ class RuleBuilder:
 
     def select(self, rules, rng):
         """Per class, the cheapest subset of its rules (§11.4)."""
-        # Each rule's cover in one pass (none for a rule that takes no part), and
-        # as a bitset for the ordering (§11.5), packed in one call.
+        # Each rule's cover in one pass (none for a rule that takes no part),
+        # grouped by class (each class's rows a slice), and as a bitset for the
+        # ordering (§11.5), packed in one call.
+        by_class = sorted(rules, key=lambda r: r.class_index)
+        active = np.array([r.error <= _MAX_SELECT_ERROR for r in by_class], dtype=np.uint8)
         cover = _match.covers(self.cont, self.codes,
-                              pack_rules([r.conditions for r in rules], self.col))
-        cover[[i for i, r in enumerate(rules) if r.error > _MAX_SELECT_ERROR]] = False
-        packed = np.packbits(cover, axis=1, bitorder="little")
-        self.active = {r.number: cover[i] for i, r in enumerate(rules)}
-        self.active_bits = {r.number: int.from_bytes(packed[i].tobytes(), "little")
-                            for i, r in enumerate(rules)}
+                              pack_rules([r.conditions for r in by_class], self.col), active)
+        self.active = {r.number: cover[i] for i, r in enumerate(by_class)}
+        self.active_bits = dict(zip((r.number for r in by_class), _bitsets(cover)))
         selected = {}
         self.selection = {}
         for c in range(self.k):
             mine = [r for r in rules if r.class_index == c]
-            search = SubsetSearch(cover[[i for i, r in enumerate(rules) if r.class_index == c]],
-                                  [r.bits for r in mine], self.y == c, self.lengths)
+            first = sum(r.class_index < c for r in rules)
+            search = SubsetSearch(cover[first:first + len(mine)], [r.bits for r in mine],
+                                  self.class_masks[c], self.lengths)
             if len(mine) <= _EXHAUSTIVE_MAX:
                 best_sel, best_cost = search.exhaustive()
                 how = "exhaustive"
@@ -343,7 +345,7 @@ class RuleBuilder:
         unplaced = list(range(self.k))
         ordered = []
         self.class_order = []
-        class_bits = [_bitset(self.y == c) for c in range(self.k)]
+        class_bits = _bitsets(self.class_masks)
         sel_cover = {}
         for c in range(self.k):
             cov = 0
@@ -360,7 +362,7 @@ class RuleBuilder:
             self.class_order.append(best)
             ordered += sorted(selected[best], key=lambda r: (r.error, r.number))
             placed |= sel_cover[best]
-        uncovered = [(_bitset(self.y == c) & ~placed).bit_count() for c in range(self.k)]
+        uncovered = [(class_bits[c] & ~placed).bit_count() for c in range(self.k)]
         default = 0
         for c in range(1, self.k):
             if (uncovered[c], self.class_count[c]) > (uncovered[default],

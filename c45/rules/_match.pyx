@@ -11,6 +11,8 @@ pass, the GIL given up once:
 * ``first_two``: per case the first and second rule that fire (predict, apply,
   the evaluation of §11.6);
 * ``covers``: per rule the cases it covers (the subset selection of §11.4);
+* ``class_masks``, ``pack_bits``: the cases of each class, and masks as bits
+  (§11.4, §11.5);
 * ``rule_counts``: each rule's used, wrong, better and worse (§11.6);
 * ``drop_counts``: the counts condition dropping weighs (§11.3);
 * ``subset_counts``, ``toggle_rule``: the greedy subset search's counts (§11.4);
@@ -370,12 +372,16 @@ def drop_rounds(cont, disc, packed, const uint8_t[::1] can, const int64_t[::1] c
     for i in range(n):
         default_wrong += fv[i] < 0 and y[i] != cls[R]
     return dropped[:rounds], out.reshape(rounds, 4, R + 1)[:, :, :R], int(default_wrong)
-cdef void covers_pass(const Packed* p, uint8_t* out, Interrupt* intr) noexcept nogil:
+cdef void covers_pass(const Packed* p, const uint8_t* active, uint8_t* out,
+                      Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t n = p.n, i, r
     cdef int64_t c
     cdef uint8_t* row
     for r in range(p.n_rules):
         row = out + r * n
+        if active != NULL and not active[r]:
+            memset(row, 0, n)
+            continue
         for c in range(p.rule_start[r], p.rule_start[r + 1]):
             for i in range(n):
                 if row[i] and not holds(p, c, i):
@@ -384,28 +390,86 @@ cdef void covers_pass(const Packed* p, uint8_t* out, Interrupt* intr) noexcept n
             return
 
 
-def covers(cont, disc, packed):
+def covers(cont, disc, packed, const uint8_t[::1] active=None):
     """Boolean (rules, cases): whether each rule's conditions all hold on each case
-    (a rule without conditions covers every case)."""
+    (a rule without conditions covers every case); with active, none for a rule
+    whose flag is 0."""
     cdef _Rules rules = _Rules(cont, disc, packed)
     cdef Packed* p = &rules.p
-    out = np.ones((p.n_rules, p.n), dtype=np.uint8)
+    if active is not None and active.shape[0] != p.n_rules:
+        raise ValueError("c45: covers needs one flag per rule")
+    out = np.empty((p.n_rules, p.n), dtype=np.uint8)   # filled here: np.ones gives the GIL up
     cdef uint8_t[:, ::1] ov = out
     cdef uint8_t* op = &ov[0, 0] if p.n_rules and p.n else NULL
+    cdef const uint8_t* ap = &active[0] if active is not None and p.n_rules else NULL
     cdef Interrupt intr
     cdef Py_ssize_t tests = p.n * p.rule_start[p.n_rules]
+    if op != NULL:
+        memset(op, 1, p.n_rules * p.n)
     start_looking(&intr, tests)
     try:
         if tests >= RELEASE_FROM:
             with nogil:
-                covers_pass(p, op, &intr)
+                covers_pass(p, ap, op, &intr)
         else:
-            covers_pass(p, op, &intr)
+            covers_pass(p, ap, op, &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:
         raise_interrupt()
     return out.view(bool)
+
+
+cdef void class_masks_pass(const int64_t* y, Py_ssize_t n, Py_ssize_t k,
+                           uint8_t* out) noexcept nogil:
+    cdef Py_ssize_t i
+    memset(out, 0, k * n)
+    for i in range(n):
+        if 0 <= y[i] < k:
+            out[y[i] * n + i] = 1
+
+
+def class_masks(const int64_t[::1] y, Py_ssize_t k):
+    """Boolean (k, cases): whether each case is of class 0, 1, ..., k - 1 (y == c
+    for every c in one pass; numpy's comparisons give the GIL up each)."""
+    cdef Py_ssize_t n = y.shape[0]
+    out = np.empty((k, n), dtype=np.uint8)
+    cdef uint8_t[:, ::1] ov = out
+    if k == 0 or n == 0:
+        return out.view(bool)
+    if n * k >= RELEASE_FROM:
+        with nogil:
+            class_masks_pass(&y[0], n, k, &ov[0, 0])
+    else:
+        class_masks_pass(&y[0], n, k, &ov[0, 0])
+    return out.view(bool)
+
+
+cdef void pack_bits_pass(const uint8_t* masks, Py_ssize_t rows, Py_ssize_t n,
+                         Py_ssize_t width, uint8_t* out) noexcept nogil:
+    cdef Py_ssize_t r, i
+    memset(out, 0, rows * width)
+    for r in range(rows):
+        for i in range(n):
+            if masks[r * n + i]:
+                out[r * width + (i >> 3)] |= 1 << (i & 7)
+
+
+def pack_bits(const uint8_t[:, ::1] masks):
+    """Each row of 0/1 flags as bits, 8 to a byte, the first flag the lowest bit:
+    np.packbits(masks, axis=1, bitorder="little") in one pass (numpy's gives the
+    GIL up)."""
+    cdef Py_ssize_t rows = masks.shape[0], n = masks.shape[1], width = (n + 7) // 8
+    out = np.empty((rows, width), dtype=np.uint8)
+    cdef uint8_t[:, ::1] ov = out
+    if rows == 0 or width == 0:
+        return out
+    if rows * n >= RELEASE_FROM:
+        with nogil:
+            pack_bits_pass(&masks[0, 0], rows, n, width, &ov[0, 0])
+    else:
+        pack_bits_pass(&masks[0, 0], rows, n, width, &ov[0, 0])
+    return out
 
 
 cdef void drop_counts_pass(const Packed* p, const int64_t* y, const int64_t* targets,

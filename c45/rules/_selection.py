@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from c45 import _bulk, _ranks
+from c45 import _ranks
 from c45.rules import _match
 
 _LN2 = _match.LN2
@@ -26,10 +26,10 @@ def _log2(x):
     return math.log(x) / _LN2
 
 
-def _bitset(mask):
-    """A boolean mask as a Python int (bit i = case i)."""
-    return int.from_bytes(np.packbits(np.asarray(mask, dtype=bool),
-                                      bitorder="little").tobytes(), "little")
+def _bitsets(masks):
+    """Each row of a boolean (rows, cases) array as a Python int (bit i = case i)."""
+    packed = _match.pack_bits(np.ascontiguousarray(masks, dtype=bool).view(np.uint8))
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 class _Lengths:
@@ -64,12 +64,9 @@ def _attribute_bits(cont, codes, schema, n, lengths, f32):
                     s += (nv / n) * (lengths.log2i(n) - lengths.log2i(nv))
             bits[f] = _r32(f32, s)
         else:
-            x = cont[schema.col[f]]
-            x = np.where(np.isnan(x), -999.0, x)       # -999 counts as a value (Q12)
-            # len(np.unique(x)) by passes that look for Ctrl-C (np.unique's sort
-            # of a long column cannot be interrupted)
-            n_known = _ranks.rank_column(x, np.empty(len(x), dtype=np.uint32))
-            p = _bulk.distinct_sorted(x, n_known)
+            # an unknown value counts as -999 (Q12); one compiled pass (np.unique's
+            # sort of a long column cannot be interrupted)
+            p = _ranks.count_distinct(cont[schema.col[f]], -999.0)
             bits[f] = 0.0 if p <= 1 else _r32(f32, 1.0 + lengths.log2i(p) / 2.0)
     total = float(bits.sum())
     test_bits = 0.0
@@ -136,20 +133,19 @@ class SubsetSearch:
 
     def subset_cost(self, sel):
         """Cost of the subset (rule positions), computed from scratch."""
-        cover = np.zeros(self.n, dtype=bool)
-        for i in sel:
-            cover |= self.masks[i]
-        fires = int(cover.sum())
-        fp = int((cover & ~self.in_class).sum())
-        fn = int((~cover & self.in_class).sum())
+        inc = np.zeros(len(self.masks), dtype=np.uint8)
+        inc[list(sel)] = 1
+        *_, fires, fp, fn = _match.subset_counts(
+            np.ascontiguousarray(self.cover).view(np.uint8), inc,
+            np.ascontiguousarray(self.in_class).view(np.uint8))
         return self.cost(sum(self.bits[i] for i in sel), len(sel), fires, fp, fn)
 
     def exhaustive(self):
         """Every subset, counted in binary with rule 0 as the lowest bit; the first
         strictly cheapest wins."""
         R = len(self.masks)
-        masks = [_bitset(m) for m in self.masks]
-        cls = _bitset(self.in_class)
+        masks = _bitsets(self.cover)
+        cls = _bitsets(self.in_class[None])[0]
         covers = [0] * (1 << R)
         sums = [0] * (1 << R)
         counts = [0] * (1 << R)
