@@ -703,7 +703,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     pruned, so that neither is held beside the two trees; float32 on the lists
     of the features' orders once grown."""
     cdef Dataset d
-    cdef uint32_t* cut = NULL
+    cdef uint32_t* cut = NULL       # owned here until pruning takes it
+    cdef uint32_t* handed
     cdef Work w
     cdef NodeBuffer raw, grown_buf
     cdef int err = 0
@@ -758,10 +759,13 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             # features' orders
             data.order = np.zeros((1, 1), np.uint32)
             d.order = NULL
+        n_values = data.n_values
+        release = data if release_values and not d.f32 else None
+        handed, cut = cut, NULL         # pruning takes it (and frees it, however it ends)
         return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
-                                  data.n_values, cut,
-                                  data if release_values and not d.f32 else None), order
+                                  n_values, handed, release), order
     finally:
+        free(cut)                       # the cut ranks, unless pruning took them
         interrupt_end(&intr)
         work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
