@@ -623,6 +623,32 @@ def test_incremental_greedy_search_equals_the_naive_one(seed):
     assert cost == pytest.approx(ref_cost, abs=1e-9)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_greedy_trials_equal_the_climb_on_python_integers(seed, monkeypatch):
+    """The trials in one compiled pass (the bits' sums in 127-bit integers) give
+    the subsets and costs, bit for bit, of the climb that sums Python integers,
+    which runs when the sums would not fit (bits of very different magnitudes)."""
+    rs = np.random.RandomState(seed)
+    n, R = 300, 40
+    in_class = rs.rand(n) < 0.4
+    masks = [(rs.rand(n) < rs.uniform(0.02, 0.3)) & (rs.rand(n) < 0.5 + 0.5 * in_class)
+             for _ in range(R)]
+    bits = [float(np.float32(b)) for b in rs.uniform(2, 60, R)]
+    if seed % 2:
+        bits = list(rs.uniform(-3, 300, R))            # float64 bits, some negative
+    search = SubsetSearch(masks, bits, in_class, _Lengths(seed % 2 == 1))
+    assert search._scale() is not None
+    compiled = search.greedy(GlibcRandom(seed + 1))
+    monkeypatch.setattr(SubsetSearch, "_scale", lambda self: None)
+    assert search.greedy(GlibcRandom(seed + 1)) == compiled
+    assert compiled[1] == search.subset_cost(compiled[0])
+    monkeypatch.undo()
+    spread = SubsetSearch(masks, [1e-300] + bits[1:], in_class, _Lengths(False))
+    assert spread._scale() is None                       # 2**-1000 and 2**8: no room
+    sel, cost = spread.greedy(GlibcRandom(1))
+    assert cost == spread.subset_cost(sel)
+
+
 def test_exhaustive_search_takes_the_first_cheapest_subset():
     n = 40
     in_class = np.arange(n) < 10
