@@ -8,8 +8,8 @@ interval (5 ms): a mask per condition made one prediction of 95 rules some
 1,500 such calls, and a fit of 20,000 cases 37,000. Here each question is one
 pass, the GIL given up once:
 
-* ``first_two``: per case the first and second rule that fire (predict, apply,
-  the evaluation of §11.6);
+* ``first_two``: per case the first and second rule that fire (predict, apply);
+* ``drop_rounds``: the evaluation of §11.6 and its rounds of dropping rules;
 * ``covers``: per rule the cases it covers (the subset selection of §11.4);
 * ``class_masks``, ``pack_bits``: the cases of each class, and masks as bits
   (§11.4, §11.5);
