@@ -266,7 +266,7 @@ class SubsetSearch:
         pos = np.ascontiguousarray(self.in_class).view(np.uint8)
         # every trial's start first: the draws do not depend on the climbs
         incs = np.array([[rng.uniform() < t / 10.0 for _ in range(R)]
-                         for t in range(_GREEDY_TRIALS)], dtype=np.uint8).reshape(-1, R)
+                         for t in range(_GREEDY_TRIALS)], dtype=np.uint8).reshape(_GREEDY_TRIALS, R)
         scale = self._scale()
         if scale is not None:
             log2fact = np.array([self.lengths.log2fact(k) for k in range(R + 2)])
