@@ -275,17 +275,49 @@ def busy_calls(c45, X, y):
     }
 
 
+def run_queue_wait():
+    """Seconds the calling thread has waited on a run queue for a core (Linux
+    /proc/thread-self/schedstat), or None."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) * 1e-9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def timed_less_waits(fn):
+    """(wall, wall less the calling thread's run-queue waits or None) of fn()."""
+    r, w = run_queue_wait(), time.perf_counter()
+    fn()
+    wall = time.perf_counter() - w
+    return wall, (None if r is None else wall - (run_queue_wait() - r))
+
+
 def section_busy_thread(c45, X, y, repeat, only=None):
     """(busy) Each call alone, then beside a Python thread that never releases the
     GIL by itself (Python's default 5 ms switch interval), for c45 and for
     scikit-learn's tree: the ratio busy / alone, minimum wall time of `repeat`
-    runs each. Every release of the GIL can cost a switch interval there."""
+    runs each. Every release of the GIL can cost a switch interval there.
+    Also (Linux) the same less the calling thread's waits for a core (the
+    median of the runs): where
+    other processes load the cores, those waits are theirs, not the GIL's
+    (the busy thread then takes half of what cores the process gets, and every
+    call approaches 2x in wall time)."""
     work = busy_calls(c45, X, y)
     if only:
         work = {k: f for k, f in work.items() if any(o in k for o in only)}
     for f in work.values():
         f()                                     # warm: first-call imports, caches
-    alone = {k: best([timed(f)[1:] for _ in range(repeat)])["wall"] for k, f in work.items()}
+
+    def measure():
+        runs = {k: [timed_less_waits(f) for _ in range(repeat)] for k, f in work.items()}
+        wall = {k: min(r[0] for r in v) for k, v in runs.items()}
+        # the median: the waits' accounting is coarse, a call of a few ms can
+        # even come out below zero
+        less = {k: (float(np.median([r[1] for r in v])) if v[0][1] is not None else None)
+                for k, v in runs.items()}
+        return wall, less
+    alone, alone_less = measure()
     stop = threading.Event()
 
     def spin():
@@ -295,15 +327,21 @@ def section_busy_thread(c45, X, y, repeat, only=None):
     t = threading.Thread(target=spin, daemon=True)
     t.start()
     try:
-        busy = {k: best([timed(f)[1:] for _ in range(repeat)])["wall"] for k, f in work.items()}
+        busy, busy_less = measure()
     finally:
         stop.set()
         t.join()
-    print("(busy) beside a busy Python thread: wall time busy / alone")
+    print("(busy) beside a busy Python thread: wall time busy / alone; and less the "
+          "caller's waits for a core")
     for k in work:
-        print(f"  {k:<34} alone {alone[k]:7.3f} s   busy {busy[k]:7.3f} s   "
-              f"{busy[k] / alone[k]:5.2f}x", flush=True)
-    return {"alone": alone, "busy": busy}
+        line = (f"  {k:<34} alone {alone[k]:7.3f} s   busy {busy[k]:7.3f} s   "
+                f"{busy[k] / alone[k]:5.2f}x")
+        if alone_less[k] is not None:
+            line += (f"   less waits: alone {alone_less[k]:7.3f} s   busy "
+                     f"{busy_less[k]:7.3f} s   {busy_less[k] / max(alone_less[k], 1e-9):5.2f}x")
+        print(line, flush=True)
+    return {"alone": alone, "busy": busy, "alone_less_waits": alone_less,
+            "busy_less_waits": busy_less}
 
 
 # The counter of GIL releases: PyEval_SaveThread wrapped by a library that

@@ -1223,12 +1223,11 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         """Sparse indicator (n_samples, node_count) of the nodes each row visits;
         with unknown values a row visits every branch it is shared among."""
         from scipy.sparse import csr_matrix
-        indptr, nodes, _ = _tree.visit_rows(*self._rows(X), weights=False)
-        if len(nodes) <= np.iinfo(np.int32).max:
-            # int32 like nodes: scipy then neither scans nor casts the index arrays
-            # (three numpy calls, each handing the GIL to any other busy thread)
-            indptr = indptr.astype(np.int32)
-        return csr_matrix((np.ones(len(nodes), dtype=np.int8), nodes, indptr),
+        # int32 indptr like nodes (when they fit), int8 data, made in the walks:
+        # scipy then neither scans nor casts them (numpy calls, each handing the
+        # GIL to any other busy thread)
+        indptr, nodes, ones = _tree.visit_rows(*self._rows(X), weights=False, indicator=True)
+        return csr_matrix((ones, nodes, indptr),
                           shape=(len(indptr) - 1, self.tree_.node_count), copy=False)
 
     @property

@@ -15,6 +15,13 @@ entry point raises the exception. Calls on other threads never run handlers
 import signal
 import threading
 
+try:
+    # the C function: signal.getsignal's wrapper makes an enum of every answer,
+    # some 0.7 ms of Python for Python's 62 signals at each call that looks
+    from _signal import getsignal as _getsignal
+except ImportError:                 # pragma: no cover - not CPython
+    _getsignal = signal.getsignal
+
 from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -61,7 +68,7 @@ cdef int interrupt_init(Interrupt* it) except -1:
         c45_signal_seen = 0
         wrap_timed = not C45_HAVE_SIGACTION
         for sig in _SIGNALS:
-            if callable(signal.getsignal(sig)) and c45_signal_wrap(sig) < 0:
+            if callable(_getsignal(sig)) and c45_signal_wrap(sig) < 0:
                 wrap_timed = True
     wrap_depth += 1
     it.wrapping = 1

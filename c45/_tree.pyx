@@ -14,7 +14,7 @@ from libc.math cimport NAN, INFINITY, isnan, isinf
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd
@@ -703,7 +703,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     pruned, so that neither is held beside the two trees; float32 on the lists
     of the features' orders once grown."""
     cdef Dataset d
-    cdef uint32_t* cut = NULL
+    cdef uint32_t* cut = NULL       # owned here until pruning takes it
+    cdef uint32_t* handed
     cdef Work w
     cdef NodeBuffer raw, grown_buf
     cdef int err = 0
@@ -758,10 +759,13 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             # features' orders
             data.order = np.zeros((1, 1), np.uint32)
             d.order = NULL
+        n_values = data.n_values
+        release = data if release_values and not d.f32 else None
+        handed, cut = cut, NULL         # pruning takes it (and frees it, however it ends)
         return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
-                                  data.n_values, cut,
-                                  data if release_values and not d.f32 else None), order
+                                  n_values, handed, release), order
     finally:
+        free(cut)                       # the cut ranks, unless pruning took them
         interrupt_end(&intr)
         work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
@@ -1750,32 +1754,139 @@ cdef int walk_all(Descent d, Rows* rows, Sink* sink, str what) except -1:
     return 0
 
 
+cdef inline void blocks_restart(Blocks* b) noexcept nogil:
+    """The blocks from the first row again (a second walk), looking for signals
+    as the first walk ended."""
+    b.lo, b.hi, b.size = 0, 0, 16
+    b.poll.left = POLL_NODES if b.poll.armed else PAUSE_NODES
+
+
+# indptr fits int32 when the nodes do
+cdef Py_ssize_t INT32_LIMIT = 2147483647
+
+
+cdef struct Visit:
+    # visit_rows' arrays, malloc'd in its walks (the arrays returned own them)
+    int64_t* indptr           # (m + 1): where each row's nodes end (int32 if narrow)
+    int32_t* node             # the nodes (as many as the first walk counted)
+    double* weight            # their shares of the row's weight, if want_weights
+    int8_t* ones              # int8 ones (an indicator's data), if want_ones
+    bint want_weights, want_ones
+    bint narrow               # indptr converted to int32 in place (the nodes fit)
+    Py_ssize_t n              # the nodes
+
+
+cdef bint visit_walks(Descent d, Blocks* b, const Rows* rows, int32_t* stack_node,
+                      double* stack_w, Sink* s, Visit* v) noexcept nogil:
+    """visit_rows' walks from where they are: the first (SINK_COUNT) to its end,
+    then room for the path and the second (SINK_PATH), then indptr as int32 when
+    the nodes fit; until done, interrupted or paused (blocks_resume). False when
+    memory runs out."""
+    cdef Py_ssize_t i, n
+    cdef int32_t* narrow
+    cdef void* kept
+    if not walk_blocks(d, b, rows, stack_node, stack_w, NULL, s):
+        return False
+    if b.intr.stop or b.hi < b.m:
+        return True                     # interrupted or paused
+    if s.kind == SINK_COUNT:
+        v.n = n = s.count
+        v.node = <int32_t*> malloc(max(n, 1) * sizeof(int32_t))
+        if v.want_weights:
+            v.weight = <double*> malloc(max(n, 1) * sizeof(double))
+        if v.want_ones:
+            v.ones = <int8_t*> malloc(max(n, 1))
+        if (v.node == NULL or (v.want_weights and v.weight == NULL)
+                or (v.want_ones and v.ones == NULL)):
+            return False
+        if v.want_ones:
+            memset(v.ones, 1, n)
+        s.kind, s.cap, s.count = SINK_PATH, n, 0
+        s.node, s.weight = v.node, v.weight
+        blocks_restart(b)
+        if not walk_blocks(d, b, rows, stack_node, stack_w, NULL, s):
+            return False
+        if b.intr.stop or b.hi < b.m:
+            return True
+    if v.n <= INT32_LIMIT and not v.narrow:
+        narrow = <int32_t*> v.indptr    # in place: entry i moves from byte 8i to 4i,
+        for i in range(b.m + 1):        # below every entry not read yet
+            narrow[i] = <int32_t> v.indptr[i]
+        v.narrow = True
+        kept = realloc(v.indptr, (b.m + 1) * sizeof(int32_t))   # the half unused back
+        if kept != NULL:
+            v.indptr = <int64_t*> kept
+    return True
+
+
+cdef object owned_array(void** data, Py_ssize_t n, int typenum):
+    """A 1-D array of n items over malloc'd *data, which it then owns (freed with
+    it, by a capsule as its base); *data is set to NULL once the capsule has it."""
+    cdef cnp.npy_intp dims = n
+    capsule = PyCapsule_New(data[0], NULL, free_capsule)
+    data[0] = NULL
+    arr = cnp.PyArray_SimpleNewFromData(1, &dims, typenum,
+                                        PyCapsule_GetPointer(capsule, NULL))
+    cnp.set_array_base(arr, capsule)        # takes its own reference
+    return arr
+
+
 def visit_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
-               const int32_t[::1] col, const int32_t[::1] n_values, bint weights=True):
+               const int32_t[::1] col, const int32_t[::1] n_values, bint weights=True,
+               bint indicator=False):
     """The nodes each row visits in classification and (with weights) the share
     of the row's weight reaching them (several leaves when unknown values split
-    the row): CSR arrays (indptr, nodes, weights or None). The rows are walked
-    twice, first to count the nodes, so that the arrays are allocated once at
-    their size: memory is the output's (a row may reach every node)."""
+    the row): CSR arrays (indptr, nodes, data): data is the shares, or with
+    indicator int8 ones (a 0/1 indicator's), else None. indptr is int32 when the
+    nodes fit, as nodes is (scipy then neither scans nor casts them), else int64.
+    The rows are walked twice, first to count the nodes, so that the arrays are
+    allocated once at their size: memory is the output's (a row may reach every
+    node). The walks and the arrays' making run without the GIL in one go:
+    taking it back between them would wait on any busy Python thread."""
     cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
     row_view(cont, codes, col, n_values, &rows)
-    cdef Py_ssize_t m = rows.m
-    indptr = zeros(m + 1, dtype=np.int64)
-    cdef int64_t[::1] ip = indptr
+    cdef Py_ssize_t m = rows.m, need = d.stack_need
+    cdef Visit v
     cdef Sink sink
-    sink.kind = SINK_COUNT
-    sink.indptr = &ip[0]
-    sink.count = 0
-    walk_all(d, &rows, &sink, "tracing the rows")
-    nodes = np.empty(sink.count, dtype=np.int32)
-    out_w = np.empty(sink.count if weights else 0, dtype=np.float64)
-    sink.kind = SINK_PATH
-    sink.cap, sink.count = sink.count, 0
-    sink.node = <int32_t*> cnp.PyArray_DATA(nodes)
-    sink.weight = <double*> cnp.PyArray_DATA(out_w) if weights else NULL
-    walk_all(d, &rows, &sink, "tracing the rows")
-    return indptr, nodes, (out_w if weights else None)
+    cdef Blocks blocks
+    cdef bint ok
+    memset(&v, 0, sizeof(Visit))
+    v.want_weights, v.want_ones = weights, indicator and not weights
+    cdef int32_t* stack_node = <int32_t*> malloc(need * sizeof(int32_t))
+    cdef double* stack_w = <double*> malloc(need * sizeof(double))
+    v.indptr = <int64_t*> malloc((m + 1) * sizeof(int64_t))
+    blocks_init(&blocks, m)
+    try:
+        if stack_node == NULL or stack_w == NULL or v.indptr == NULL:
+            raise MemoryError("c45: out of memory tracing the rows")
+        v.indptr[0] = 0
+        sink.kind = SINK_COUNT
+        sink.indptr = v.indptr
+        sink.count = 0
+        with nogil:
+            ok = visit_walks(d, &blocks, &rows, stack_node, stack_w, &sink, &v)
+        while ok and blocks_resume(&blocks):
+            with nogil:
+                ok = visit_walks(d, &blocks, &rows, stack_node, stack_w, &sink, &v)
+        if not ok:
+            raise MemoryError("c45: out of memory tracing the rows")
+        blocks_end(&blocks, True)
+        indptr = owned_array(<void**> &v.indptr, m + 1,
+                             cnp.NPY_INT32 if v.narrow else cnp.NPY_INT64)
+        nodes = owned_array(<void**> &v.node, v.n, cnp.NPY_INT32)
+        data = (owned_array(<void**> &v.weight, v.n, cnp.NPY_FLOAT64) if weights
+                else owned_array(<void**> &v.ones, v.n, cnp.NPY_INT8) if indicator
+                else None)
+        return indptr, nodes, data
+    finally:
+        blocks_end(&blocks, False)
+        free(stack_node)
+        free(stack_w)
+        free(v.indptr)          # (each NULL once an array owns it)
+        free(v.node)
+        free(v.weight)
+        free(v.ones)
 
 
 def apply_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,

@@ -519,16 +519,24 @@ def test_the_compiled_passes_agree_with_masks_condition_by_condition():
         assert r.used == mine.sum() and r.wrong == (mine & (pred != y)).sum()
         assert r.better == (mine & (pred != alt) & (pred == y)).sum()
         assert r.worse == (mine & (pred != alt) & (alt == y)).sum()
-    # condition dropping: cases satisfying all, and failing each one alone
-    conds = [condition(f) for f in (0, 1, 2, 3, 0)]
-    sat = np.array([mask(c) for c in conds])
-    fails = (~sat).sum(axis=0)
+    # condition dropping: cases satisfying all, and failing each one alone; rules
+    # packed together are each weighed on their own, against their own class
+    rule_conds = [[condition(f) for f in (0, 1, 2, 3, 0)], [], [condition(2), condition(1)]]
+    targets = [1, 0, 2]
     total, errors, add_total, add_errors = _match.drop_counts(
-        cont, codes, pack_rules([conds], col), y, 1)
-    assert (total, errors) == ((fails == 0).sum(), ((fails == 0) & (y != 1)).sum())
-    alone = (fails == 1) & ~sat
-    assert add_total.tolist() == alone.sum(axis=1).tolist()
-    assert add_errors.tolist() == (alone & (y != 1)).sum(axis=1).tolist()
+        cont, codes, pack_rules(rule_conds, col), y, np.array(targets, dtype=np.int64))
+    assert len(add_total) == len(add_errors) == 7
+    start = 0
+    for r, (conds, target) in enumerate(zip(rule_conds, targets)):
+        sat = np.array([mask(c) for c in conds], dtype=bool).reshape(len(conds), n)
+        fails = (~sat).sum(axis=0)
+        assert (total[r], errors[r]) == ((fails == 0).sum(),
+                                         ((fails == 0) & (y != target)).sum())
+        alone = (fails == 1) & ~sat
+        end = start + len(conds)
+        assert add_total[start:end].tolist() == alone.sum(axis=1).tolist()
+        assert add_errors[start:end].tolist() == (alone & (y != target)).sum(axis=1).tolist()
+        start = end
     # the greedy search's counts, kept up to date toggle after toggle
     cover = np.array(covers, dtype=np.uint8)
     pos = (y == 0).view(np.uint8)
@@ -613,6 +621,32 @@ def test_incremental_greedy_search_equals_the_naive_one(seed):
     ref_sel, ref_cost = _naive_greedy(masks, bits, in_class, GlibcRandom(1))
     assert sel == ref_sel
     assert cost == pytest.approx(ref_cost, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_greedy_trials_equal_the_climb_on_python_integers(seed, monkeypatch):
+    """The trials in one compiled pass (the bits' sums in 127-bit integers) give
+    the subsets and costs, bit for bit, of the climb that sums Python integers,
+    which runs when the sums would not fit (bits of very different magnitudes)."""
+    rs = np.random.RandomState(seed)
+    n, R = 300, 40
+    in_class = rs.rand(n) < 0.4
+    masks = [(rs.rand(n) < rs.uniform(0.02, 0.3)) & (rs.rand(n) < 0.5 + 0.5 * in_class)
+             for _ in range(R)]
+    bits = [float(np.float32(b)) for b in rs.uniform(2, 60, R)]
+    if seed % 2:
+        bits = list(rs.uniform(-3, 300, R))            # float64 bits, some negative
+    search = SubsetSearch(masks, bits, in_class, _Lengths(seed % 2 == 1))
+    assert search._scale() is not None
+    compiled = search.greedy(GlibcRandom(seed + 1))
+    monkeypatch.setattr(SubsetSearch, "_scale", lambda self: None)
+    assert search.greedy(GlibcRandom(seed + 1)) == compiled
+    assert compiled[1] == search.subset_cost(compiled[0])
+    monkeypatch.undo()
+    spread = SubsetSearch(masks, [1e-300] + bits[1:], in_class, _Lengths(False))
+    assert spread._scale() is None                       # 2**-1000 and 2**8: no room
+    sel, cost = spread.greedy(GlibcRandom(1))
+    assert cost == spread.subset_cost(sel)
 
 
 def test_exhaustive_search_takes_the_first_cheapest_subset():

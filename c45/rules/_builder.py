@@ -14,9 +14,10 @@ from c45._criterion import pessimistic_extra_errors
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
 from c45._glibc_random import GlibcRandom
 from c45.rules import _match
-from c45.rules._ruleset import _MAX_SELECT_ERROR, Condition, Rule, counted, firing, pack_rules
+from c45.rules._ruleset import (_MAX_SELECT_ERROR, Condition, Rule, pack_rules,
+                                pack_ruleset, rule_classes)
 from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits,
-                                  _bitset, _Lengths, _r32)
+                                  _bitsets, _Lengths, _r32)
 from c45.rules._export import rule_table
 
 
@@ -87,6 +88,7 @@ class RuleBuilder:
         self.lengths = _Lengths(f32)
         self.att_bits, self.att_test_bits = _attribute_bits(
             cont, codes, schema, self.n, self.lengths, f32)
+        self.class_masks = _match.class_masks(self.y, self.k)      # (classes, cases)
         self.class_count = np.bincount(self.y, minlength=self.k)
         self._u_cache = {}
 
@@ -151,9 +153,38 @@ class RuleBuilder:
             pess = (errors + self._u(total, errors)) / total
         return actual, pess
 
-    def prune(self, cand):
-        """Drop conditions by the pessimistic estimate; return the rule's Error, or
-        None if it is rejected."""
+    def prune(self, candidates):
+        """Drop conditions by the pessimistic estimate, each candidate on its own
+        (_drop_conditions) but all in step: a round weighs the next step of every
+        candidate still dropping in one pass over the cases (_match.drop_counts),
+        some ten passes in all rather than one a step. Returns per candidate the
+        rule's Error, or None if it is rejected."""
+        steps = [self._drop_conditions(cand) for cand in candidates]
+        asking = {i: next(step) for i, step in enumerate(steps)}
+        errors = [None] * len(candidates)
+        while asking:
+            who = list(asking)
+            rules = [asking[i] for i in who]
+            targets = np.array([candidates[i].class_index for i in who], dtype=np.int64)
+            total, wrong, add_total, add_errors = (c.tolist() for c in _match.drop_counts(
+                self.cont, self.codes, pack_rules(rules, self.col), self.y, targets))
+            asking = {}
+            start = 0
+            for j, i in enumerate(who):
+                end = start + len(rules[j])
+                try:
+                    asking[i] = steps[i].send((total[j], wrong[j], add_total[start:end],
+                                               add_errors[start:end]))
+                except StopIteration as done:
+                    errors[i] = done.value
+                start = end
+        return errors
+
+    def _drop_conditions(self, cand):
+        """One candidate's condition dropping, a generator: it yields the
+        conditions it keeps so far and is sent back their counts, drop_counts'
+        (total, errors, add_total, add_errors) for that one rule; it returns the
+        rule's Error, or None if it is rejected."""
         target = cand.class_index
         n = self.n
         default_error = _r32(self.f32, 1.0 - (self.class_count[target] + 1.0) / (n + 2.0))
@@ -163,10 +194,8 @@ class RuleBuilder:
         while True:
             m = len(conds)
             # Total[0] counts the cases satisfying every remaining condition;
-            # leaving condition d out adds those failing d alone (one pass).
-            total0, errors0, add_total, add_errors = _match.drop_counts(
-                self.cont, self.codes, pack_rules([conds], self.col), self.y, target)
-            add_total, add_errors = add_total.tolist(), add_errors.tolist()
+            # leaving condition d out adds those failing d alone.
+            total0, errors0, add_total, add_errors = yield conds
             actual0, pess0 = self._rates(total0, errors0, default_error)
             rows = [(errors0, total0, pess0, None)]
             if m == 0:
@@ -243,8 +272,8 @@ class RuleBuilder:
         """§11.2-§11.3: the numbered rules, after condition dropping and duplicates."""
         rules = []
         self.candidates = self.extract()
-        for cand in self.candidates:
-            if self.prune(cand) is None:
+        for cand, error in zip(self.candidates, self.prune(self.candidates)):
+            if error is None:
                 continue
             dup = self._find_duplicate(rules, cand)
             if dup is not None:             # rule n is rules[n - 1]
@@ -276,27 +305,24 @@ class RuleBuilder:
         m = len(rule.conditions)
         return _r32(self.f32, s + lg.log2i(m) - lg.log2fact(m))
 
-    def firing(self, rules):
-        """(first, second) firing rule of each training case (_ruleset.firing)."""
-        return firing(rules, self.cont, self.codes, self.col)
-
     def select(self, rules, rng):
         """Per class, the cheapest subset of its rules (§11.4)."""
-        # Each rule's cover in one pass (none for a rule that takes no part), and
-        # as a bitset for the ordering (§11.5), packed in one call.
+        # Each rule's cover in one pass (none for a rule that takes no part),
+        # grouped by class (each class's rows a slice), and as a bitset for the
+        # ordering (§11.5), packed in one call.
+        by_class = sorted(rules, key=lambda r: r.class_index)
+        active = np.array([r.error <= _MAX_SELECT_ERROR for r in by_class], dtype=np.uint8)
         cover = _match.covers(self.cont, self.codes,
-                              pack_rules([r.conditions for r in rules], self.col))
-        cover[[i for i, r in enumerate(rules) if r.error > _MAX_SELECT_ERROR]] = False
-        packed = np.packbits(cover, axis=1, bitorder="little")
-        self.active = {r.number: cover[i] for i, r in enumerate(rules)}
-        self.active_bits = {r.number: int.from_bytes(packed[i].tobytes(), "little")
-                            for i, r in enumerate(rules)}
+                              pack_rules([r.conditions for r in by_class], self.col), active)
+        self.active = {r.number: cover[i] for i, r in enumerate(by_class)}
+        self.active_bits = dict(zip((r.number for r in by_class), _bitsets(cover)))
         selected = {}
         self.selection = {}
         for c in range(self.k):
             mine = [r for r in rules if r.class_index == c]
-            search = SubsetSearch(cover[[i for i, r in enumerate(rules) if r.class_index == c]],
-                                  [r.bits for r in mine], self.y == c, self.lengths)
+            first = sum(r.class_index < c for r in rules)
+            search = SubsetSearch(cover[first:first + len(mine)], [r.bits for r in mine],
+                                  self.class_masks[c], self.lengths)
             if len(mine) <= _EXHAUSTIVE_MAX:
                 best_sel, best_cost = search.exhaustive()
                 how = "exhaustive"
@@ -319,7 +345,7 @@ class RuleBuilder:
         unplaced = list(range(self.k))
         ordered = []
         self.class_order = []
-        class_bits = [_bitset(self.y == c) for c in range(self.k)]
+        class_bits = _bitsets(self.class_masks)
         sel_cover = {}
         for c in range(self.k):
             cov = 0
@@ -336,7 +362,7 @@ class RuleBuilder:
             self.class_order.append(best)
             ordered += sorted(selected[best], key=lambda r: (r.error, r.number))
             placed |= sel_cover[best]
-        uncovered = [(_bitset(self.y == c) & ~placed).bit_count() for c in range(self.k)]
+        uncovered = [(class_bits[c] & ~placed).bit_count() for c in range(self.k)]
         default = 0
         for c in range(1, self.k):
             if (uncovered[c], self.class_count[c]) > (uncovered[default],
@@ -348,22 +374,27 @@ class RuleBuilder:
     # -- §11.6 ------------------------------------------------------------
     def drop_rules(self, rules, default):
         """Evaluate on the training data and drop the first rule (used) that does
-        more harm than good, until none does. self.rounds keeps each evaluation's
-        table, as c4.5rules prints it before each "Drop rule N"."""
+        more harm than good, until none does: every round in one pass
+        (_match.drop_rounds). self.rounds keeps each evaluation's table, as
+        c4.5rules prints it before each "Drop rule N"; self.train_errors the
+        training cases the final rules and the default misclassify."""
         self.dropped = []
         self.rounds = []
         self.counted = {}           # rule number: the rule as its last round counted it
-        while True:
-            _, rules = counted(rules, self.firing(rules), default, self.y)
-            self.counted.update((r.number, r) for r in rules)
-            self.rounds.append(rule_table(rules))
-            for i, r in enumerate(rules):
-                if r.used > 0 and r.worse > r.better:
-                    self.dropped.append(r.number)
-                    del rules[i]
-                    break
-            else:
-                return rules
+        conditions, can = pack_ruleset(rules, self.col)
+        dropped, counts, default_wrong = _match.drop_rounds(
+            self.cont, self.codes, conditions, can, rule_classes(rules, default), self.y)
+        alive = list(range(len(rules)))
+        for drop, (used, wrong, better, worse) in zip(dropped.tolist(), counts.tolist()):
+            now = [replace(rules[i], used=used[i], wrong=wrong[i], better=better[i],
+                           worse=worse[i]) for i in alive]
+            self.counted.update((r.number, r) for r in now)
+            self.rounds.append(rule_table(now))
+            if drop >= 0:
+                self.dropped.append(rules[drop].number)
+                alive.remove(drop)
+        self.train_errors = sum(r.wrong for r in now) + default_wrong
+        return now
 
     def run(self):
         rules = self.form_rules()

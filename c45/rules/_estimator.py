@@ -11,7 +11,7 @@ from c45._classifier import (Accuracy, C45Classifier, ClassCounts, InputTags, cl
                              require_y)
 from c45._encode import encode_predict, encode_target, plain_rows
 from c45.rules._builder import RuleBuilder
-from c45.rules._ruleset import firing, pack_ruleset, rule_classes, tally
+from c45.rules._ruleset import firing, pack_ruleset, rule_classes
 from c45.rules._state import checked_assigned_rules, checked_rules_state
 
 
@@ -234,8 +234,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
             dict(leaf_conditions=list(c.path), class_=classes[c.class_index],
                  steps=c.trace, rule=c.rule_number or None)
             for c in builder.candidates]
-        pred, _ = tally(final, builder.firing(final), default)
-        fitted["_train_summary"] = (builder.n, int(np.sum(pred != builder.y)))
+        fitted["_train_summary"] = (builder.n, builder.train_errors)
         _packed(fitted)                 # predict then leaves __dict__ as it is
         state = {k: v for k, v in self.__dict__.items() if k != "feature_names_in_"}
         state.update(fitted)

@@ -8,12 +8,16 @@ interval (5 ms): a mask per condition made one prediction of 95 rules some
 1,500 such calls, and a fit of 20,000 cases 37,000. Here each question is one
 pass, the GIL given up once:
 
-* ``first_two``: per case the first and second rule that fire (predict, apply,
-  the evaluation of §11.6);
+* ``first_two``: per case the first and second rule that fire (predict, apply);
+* ``drop_rounds``: the evaluation of §11.6 and its rounds of dropping rules;
 * ``covers``: per rule the cases it covers (the subset selection of §11.4);
+* ``class_masks``, ``pack_bits``: the cases of each class, and masks as bits
+  (§11.4, §11.5);
 * ``rule_counts``: each rule's used, wrong, better and worse (§11.6);
 * ``drop_counts``: the counts condition dropping weighs (§11.3);
-* ``subset_counts``, ``toggle_rule``: the greedy subset search's counts (§11.4).
+* ``subset_counts``, ``toggle_rule``: the greedy subset search's counts (§11.4);
+* ``greedy_trials``: the trials of the greedy subset search, their hill-climbs
+  included, and ``description_cost``, the cost it minimises (§11.4).
 
 A short pass keeps the GIL (``releases``): handing it over costs more than the
 pass.
@@ -29,8 +33,10 @@ set (§11: an unknown value satisfies no condition).
 import numpy as np
 
 cimport numpy as cnp
+from libc.math cimport ldexp, log
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
-from libc.string cimport memset
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
@@ -241,6 +247,26 @@ def first_two(cont, disc, packed, const uint8_t[::1] can):
     return first, second
 
 
+cdef void counts_pass(const int64_t* first, const int64_t* second, const int64_t* cls,
+                      const int64_t* y, Py_ssize_t n, Py_ssize_t n_rules,
+                      int64_t* o) noexcept nogil:
+    """rule_counts' counts into o (4 rows of n_rules + 1, zeroed), first and
+    second in range."""
+    cdef Py_ssize_t i, w = n_rules + 1
+    cdef int64_t r, p, a
+    for i in range(n):
+        r = first[i]
+        if r < 0:
+            continue
+        p = cls[r]
+        a = cls[second[i]] if second[i] >= 0 else cls[n_rules]
+        o[r] += 1
+        o[w + r] += p != y[i]
+        if p != a:
+            o[2 * w + r] += p == y[i]
+            o[3 * w + r] += a == y[i]
+
+
 def rule_counts(const int64_t[::1] first, const int64_t[::1] second,
                 const int64_t[::1] cls, const int64_t[::1] y):
     """Per rule (cls: each rule's class, then the default's), over the cases it
@@ -248,33 +274,114 @@ def rule_counts(const int64_t[::1] first, const int64_t[::1] second,
     of those whose next choice (second, else the default) gives another class,
     better: of its class, worse: of the next choice's."""
     cdef Py_ssize_t n = first.shape[0], n_rules = cls.shape[0] - 1, i
-    cdef int64_t r, p, a
     if second.shape[0] != n or y.shape[0] != n or n_rules < 0:
         raise ValueError("c45: rule_counts needs first, second and y per case")
+    for i in range(n):
+        if first[i] >= n_rules or not -1 <= second[i] < n_rules:
+            raise ValueError("c45: rule_counts given a rule out of range")
     out = np.zeros((4, n_rules + 1), dtype=np.int64)
     cdef int64_t[:, ::1] o = out
-    for i in range(n):
-        r = first[i]
-        if r < 0:
-            continue
-        if r >= n_rules or not -1 <= second[i] < n_rules:
-            raise ValueError("c45: rule_counts given a rule out of range")
-        p = cls[r]
-        a = cls[second[i]] if second[i] >= 0 else cls[n_rules]
-        o[0, r] += 1
-        o[1, r] += p != y[i]
-        if p != a:
-            o[2, r] += p == y[i]
-            o[3, r] += a == y[i]
+    if n:
+        counts_pass(&first[0], &second[0], &cls[0], &y[0], n, n_rules, &o[0, 0])
     return out[0, :n_rules], out[1, :n_rules], out[2, :n_rules], out[3, :n_rules]
 
 
-cdef void covers_pass(const Packed* p, uint8_t* out, Interrupt* intr) noexcept nogil:
+cdef Py_ssize_t drop_rounds_pass(const Packed* p, uint8_t* can, const int64_t* cls,
+                                 const int64_t* y, int64_t* first, int64_t* second,
+                                 int64_t** counts, Py_ssize_t* capacity, int64_t* dropped,
+                                 Interrupt* intr) noexcept nogil:
+    """drop_rounds' rounds; can is cleared for each rule dropped. Returns the
+    rounds, or -1 when out of memory (or interrupted: intr.stop)."""
+    cdef Py_ssize_t R = p.n_rules, w = 4 * (R + 1), rounds = 0, r
+    cdef int64_t* o
+    cdef int64_t* grown
+    while True:
+        if rounds == capacity[0]:
+            grown = <int64_t*> realloc(counts[0], 2 * capacity[0] * w * sizeof(int64_t))
+            if grown == NULL:
+                return -1
+            counts[0] = grown
+            capacity[0] *= 2
+        o = counts[0] + rounds * w
+        memset(o, 0, w * sizeof(int64_t))
+        first_two_pass(p, can, first, second, intr)
+        if intr.stop:
+            return -1
+        counts_pass(first, second, cls, y, p.n, R, o)
+        rounds += 1
+        for r in range(R):
+            # the first rule used that does more harm than good (worse > better)
+            if can[r] and o[r] > 0 and o[3 * (R + 1) + r] > o[2 * (R + 1) + r]:
+                can[r] = 0
+                dropped[rounds - 1] = r
+                break
+        else:
+            dropped[rounds - 1] = -1
+            return rounds
+
+
+def drop_rounds(cont, disc, packed, const uint8_t[::1] can, const int64_t[::1] cls,
+                const int64_t[::1] y):
+    """§11.6 in one pass over its rounds: evaluate the rules (those with can[r]
+    set fire) on the cases of classes y, as rule_counts does (cls: each rule's
+    class, then the default's), and drop the first rule used with worse > better,
+    until none is. Returns (dropped, counts, default_wrong): the position of the
+    rule each round dropped (-1 in the last round), each round's counts (rounds,
+    4, rules: used, wrong, better, worse; zeros for rules dropped before), and the
+    cases the last round left to the default that are not of its class."""
+    cdef _Rules rules = _Rules(cont, disc, packed)
+    cdef Packed* p = &rules.p
+    cdef Py_ssize_t n = p.n, R = p.n_rules, rounds, i
+    if can.shape[0] != R or cls.shape[0] != R + 1 or y.shape[0] != n:
+        raise ValueError("c45: drop_rounds needs a flag and a class per rule, a class per case")
+    alive = np.zeros(R + 1, dtype=np.uint8)     # + 1: never empty
+    alive[:R] = can
+    first = np.empty(n + 1, dtype=np.int64)
+    second = np.empty(n + 1, dtype=np.int64)
+    dropped = np.empty(R + 1, dtype=np.int64)   # a rule a round, and the last round
+    cdef uint8_t[::1] av = alive
+    cdef int64_t[::1] fv = first, sv = second, dv = dropped, ov
+    cdef Py_ssize_t capacity = 4
+    cdef int64_t* counts = <int64_t*> malloc(capacity * 4 * (R + 1) * sizeof(int64_t))
+    if counts == NULL:
+        raise MemoryError()
+    cdef Interrupt intr
+    cdef const int64_t* yp = &y[0] if n else NULL
+    cdef int64_t default_wrong = 0
+    try:
+        start_looking(&intr, n * p.rule_start[R])
+        try:
+            if n * p.rule_start[R] >= RELEASE_FROM:
+                with nogil:
+                    rounds = drop_rounds_pass(p, &av[0], &cls[0], yp, &fv[0], &sv[0],
+                                              &counts, &capacity, &dv[0], &intr)
+            else:
+                rounds = drop_rounds_pass(p, &av[0], &cls[0], yp, &fv[0], &sv[0],
+                                          &counts, &capacity, &dv[0], &intr)
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
+        if rounds < 0:
+            raise MemoryError()
+        out = np.empty(rounds * 4 * (R + 1), dtype=np.int64)
+        ov = out
+        memcpy(&ov[0], counts, rounds * 4 * (R + 1) * sizeof(int64_t))
+    finally:
+        free(counts)
+    for i in range(n):
+        default_wrong += fv[i] < 0 and y[i] != cls[R]
+    return dropped[:rounds], out.reshape(rounds, 4, R + 1)[:, :, :R], int(default_wrong)
+cdef void covers_pass(const Packed* p, const uint8_t* active, uint8_t* out,
+                      Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t n = p.n, i, r
     cdef int64_t c
     cdef uint8_t* row
     for r in range(p.n_rules):
         row = out + r * n
+        if active != NULL and not active[r]:
+            memset(row, 0, n)
+            continue
         for c in range(p.rule_start[r], p.rule_start[r + 1]):
             for i in range(n):
                 if row[i] and not holds(p, c, i):
@@ -283,23 +390,29 @@ cdef void covers_pass(const Packed* p, uint8_t* out, Interrupt* intr) noexcept n
             return
 
 
-def covers(cont, disc, packed):
+def covers(cont, disc, packed, const uint8_t[::1] active=None):
     """Boolean (rules, cases): whether each rule's conditions all hold on each case
-    (a rule without conditions covers every case)."""
+    (a rule without conditions covers every case); with active, none for a rule
+    whose flag is 0."""
     cdef _Rules rules = _Rules(cont, disc, packed)
     cdef Packed* p = &rules.p
-    out = np.ones((p.n_rules, p.n), dtype=np.uint8)
+    if active is not None and active.shape[0] != p.n_rules:
+        raise ValueError("c45: covers needs one flag per rule")
+    out = np.empty((p.n_rules, p.n), dtype=np.uint8)   # filled here: np.ones gives the GIL up
     cdef uint8_t[:, ::1] ov = out
     cdef uint8_t* op = &ov[0, 0] if p.n_rules and p.n else NULL
+    cdef const uint8_t* ap = &active[0] if active is not None and p.n_rules else NULL
     cdef Interrupt intr
     cdef Py_ssize_t tests = p.n * p.rule_start[p.n_rules]
+    if op != NULL:
+        memset(op, 1, p.n_rules * p.n)
     start_looking(&intr, tests)
     try:
         if tests >= RELEASE_FROM:
             with nogil:
-                covers_pass(p, op, &intr)
+                covers_pass(p, ap, op, &intr)
         else:
-            covers_pass(p, op, &intr)
+            covers_pass(p, ap, op, &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:
@@ -307,60 +420,123 @@ def covers(cont, disc, packed):
     return out.view(bool)
 
 
-cdef void drop_counts_pass(const Packed* p, const int64_t* y, int64_t target, int64_t* counts,
-                           int64_t* add_total, int64_t* add_errors,
+cdef void class_masks_pass(const int64_t* y, Py_ssize_t n, Py_ssize_t k,
+                           uint8_t* out) noexcept nogil:
+    cdef Py_ssize_t i
+    memset(out, 0, k * n)
+    for i in range(n):
+        if 0 <= y[i] < k:
+            out[y[i] * n + i] = 1
+
+
+def class_masks(const int64_t[::1] y, Py_ssize_t k):
+    """Boolean (k, cases): whether each case is of class 0, 1, ..., k - 1 (y == c
+    for every c in one pass; numpy's comparisons give the GIL up each)."""
+    cdef Py_ssize_t n = y.shape[0]
+    out = np.empty((k, n), dtype=np.uint8)
+    cdef uint8_t[:, ::1] ov = out
+    if k == 0 or n == 0:
+        return out.view(bool)
+    if n * k >= RELEASE_FROM:
+        with nogil:
+            class_masks_pass(&y[0], n, k, &ov[0, 0])
+    else:
+        class_masks_pass(&y[0], n, k, &ov[0, 0])
+    return out.view(bool)
+
+
+cdef void pack_bits_pass(const uint8_t* masks, Py_ssize_t rows, Py_ssize_t n,
+                         Py_ssize_t width, uint8_t* out) noexcept nogil:
+    cdef Py_ssize_t r, i
+    memset(out, 0, rows * width)
+    for r in range(rows):
+        for i in range(n):
+            if masks[r * n + i]:
+                out[r * width + (i >> 3)] |= 1 << (i & 7)
+
+
+def pack_bits(const uint8_t[:, ::1] masks):
+    """Each row of 0/1 flags as bits, 8 to a byte, the first flag the lowest bit:
+    np.packbits(masks, axis=1, bitorder="little") in one pass (numpy's gives the
+    GIL up)."""
+    cdef Py_ssize_t rows = masks.shape[0], n = masks.shape[1], width = (n + 7) // 8
+    out = np.empty((rows, width), dtype=np.uint8)
+    cdef uint8_t[:, ::1] ov = out
+    if rows == 0 or width == 0:
+        return out
+    if rows * n >= RELEASE_FROM:
+        with nogil:
+            pack_bits_pass(&masks[0, 0], rows, n, width, &ov[0, 0])
+    else:
+        pack_bits_pass(&masks[0, 0], rows, n, width, &ov[0, 0])
+    return out
+
+
+cdef void drop_counts_pass(const Packed* p, const int64_t* y, const int64_t* targets,
+                           int64_t* counts, int64_t* add_total, int64_t* add_errors,
                            Interrupt* intr) noexcept nogil:
-    cdef Py_ssize_t i, c, which, fails, m = p.rule_start[1]
-    for i in range(p.n):
-        fails = 0
-        which = -1
-        for c in range(m):
-            if not holds(p, c, i):
-                fails += 1
-                if fails == 2:
-                    break
-                which = c
-        if fails == 0:
-            counts[0] += 1
-            counts[1] += y[i] != target
-        elif fails == 1:
-            add_total[which] += 1
-            add_errors[which] += y[i] != target
-        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
-            return
+    cdef Py_ssize_t i, r, c, which, fails, first, last
+    cdef int64_t target
+    for r in range(p.n_rules):
+        first, last, target = p.rule_start[r], p.rule_start[r + 1], targets[r]
+        for i in range(p.n):
+            fails = 0
+            which = -1
+            for c in range(first, last):
+                if not holds(p, c, i):
+                    fails += 1
+                    if fails == 2:
+                        break
+                    which = c
+            if fails == 0:
+                counts[2 * r] += 1
+                counts[2 * r + 1] += y[i] != target
+            elif fails == 1:
+                add_total[which] += 1
+                add_errors[which] += y[i] != target
+            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+                return
 
 
-def drop_counts(cont, disc, packed, const int64_t[::1] y, int64_t target):
-    """For one rule (packed alone) of m conditions and the cases' classes y, the
-    rule's being target: (total, errors, add_total, add_errors). total and errors
-    count the cases satisfying every condition (and of them those of another
-    class); add_total[d] and add_errors[d] those failing condition d alone, which
-    leaving d out adds."""
+def drop_counts(cont, disc, packed, const int64_t[::1] y, const int64_t[::1] targets):
+    """For rules (packed together, each weighed on its own) and the cases'
+    classes y, rule r's being of class targets[r]: (total, errors, add_total,
+    add_errors). total[r] and errors[r] count the cases satisfying every
+    condition of rule r (and of them those of another class); add_total[c] and
+    add_errors[c] those failing condition c (of the packed conditions) alone,
+    which leaving c out of its rule adds. All the rules in one pass: condition
+    dropping weighs every candidate rule's step at once (§11.3)."""
     cdef _Rules rules = _Rules(cont, disc, packed)
     cdef Packed* p = &rules.p
-    cdef int64_t counts[2]
-    if p.n_rules != 1 or y.shape[0] != p.n:
-        raise ValueError("c45: drop_counts takes one rule and a class per case")
-    cdef Py_ssize_t m = p.rule_start[1]
-    add_total = np.zeros(m + 1, dtype=np.int64)     # + 1: never empty
-    add_errors = np.zeros(m + 1, dtype=np.int64)
+    if targets.shape[0] != p.n_rules or y.shape[0] != p.n:
+        raise ValueError("c45: drop_counts takes a class per rule and per case")
+    cdef Py_ssize_t m = p.rule_start[p.n_rules]
+    # np.empty, zeroed here (+ 1: never empty): numpy's zeroed allocations of
+    # more than a few KB give the GIL up
+    counts = np.empty((p.n_rules + 1, 2), dtype=np.int64)
+    add_total = np.empty(m + 1, dtype=np.int64)
+    add_errors = np.empty(m + 1, dtype=np.int64)
+    cdef int64_t[:, ::1] cv = counts
     cdef int64_t[::1] at = add_total, ae = add_errors
+    memset(&cv[0, 0], 0, 2 * (p.n_rules + 1) * sizeof(int64_t))
+    memset(&at[0], 0, (m + 1) * sizeof(int64_t))
+    memset(&ae[0], 0, (m + 1) * sizeof(int64_t))
     cdef const int64_t* yp = &y[0] if p.n else NULL
-    counts[0] = counts[1] = 0
+    cdef const int64_t* tp = &targets[0] if p.n_rules else NULL
     cdef Interrupt intr
     cdef Py_ssize_t tests = p.n * m
     start_looking(&intr, tests)
     try:
         if tests >= RELEASE_FROM:
             with nogil:
-                drop_counts_pass(p, yp, target, counts, &at[0], &ae[0], &intr)
+                drop_counts_pass(p, yp, tp, &cv[0, 0], &at[0], &ae[0], &intr)
         else:
-            drop_counts_pass(p, yp, target, counts, &at[0], &ae[0], &intr)
+            drop_counts_pass(p, yp, tp, &cv[0, 0], &at[0], &ae[0], &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:
         raise_interrupt()
-    return int(counts[0]), int(counts[1]), add_total[:m], add_errors[:m]
+    return counts[:p.n_rules, 0], counts[:p.n_rules, 1], add_total[:m], add_errors[:m]
 
 
 # -- the greedy subset search's counts (§11.4) ---------------------------------
@@ -508,3 +684,150 @@ def toggle_rule(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, Py_ssize_t 
             toggle_pass(&s, i, adding)
     else:
         toggle_pass(&s, i, adding)
+
+
+# -- the description cost of a subset, and the greedy search's trials (§11.4) ----
+
+LN2 = 0.69314718055994530942    # log 2 as c4.5rules writes it (the code lengths' too)
+cdef double C_LN2 = LN2
+
+
+cdef inline double log2_(double x) noexcept nogil:
+    return log(x) / C_LN2
+
+
+cdef inline double biased(double n, double e, double x) noexcept nogil:
+    """Bits to identify e exceptions among n cases at the expected rate x/n."""
+    if x <= 1e-6:
+        return 0.0 if e == 0 else 1e6
+    if x >= n - 1e-6:
+        return 0.0 if e == n else 1e6
+    return -e * log2_(x / n) - (n - e) * log2_(1.0 - x / n)
+
+
+cdef inline double cost_of(double bits, double log2fact_sel, double log2n, int64_t n,
+                           int64_t fires, int64_t fp, int64_t fn) noexcept nogil:
+    cdef double exc
+    if fires > n / 2.0:
+        exc = biased(fires, fp, (fp + fn) / 2.0) + biased(n - fires, fn, fn)
+    else:
+        exc = biased(fires, fp, fp) + biased(n - fires, fn, (fp + fn) / 2.0)
+    return 0.5 * (bits - log2fact_sel) + (log2n + exc)
+
+
+def description_cost(double bits, double log2fact_sel, double log2n, int64_t n,
+                     int64_t fires, int64_t fp, int64_t fn):
+    """The cost of a subset of one class's rules among n cases: bits, the sum of
+    its rules' bits; log2fact_sel, log2 (its rules)!; log2n, log2 n; fires, the
+    cases it covers, fp of them not of the class, fn the class's cases it does
+    not cover: 0.5 (bits - log2 k!) + log2 n + the exceptions' bits."""
+    return cost_of(bits, log2fact_sel, log2n, n, fires, fp, fn)
+
+
+# The bits of a subset are its rules' bits summed exactly and rounded once. Here
+# each rule's bits times 2**scale, an integer, and their sums are __int128: the
+# caller checks that they fit (SubsetSearch._scale), so that a sum is exact and
+# its conversion back the one rounding.
+cdef extern from *:
+    ctypedef long long int128 "__int128"
+
+
+cdef inline double rounded(int128 fixed, int scale) noexcept nogil:
+    return ldexp(<double>fixed, -scale)
+
+
+cdef double climb(Subset* s, uint8_t* inc, const int64_t* totals, const int128* fixed,
+                  int scale, const double* log2fact, double log2n) noexcept nogil:
+    """The hill-climb from the subset inc (its counts in s, its fires, fp and fn
+    in totals): while toggling a rule lowers the cost, toggle the one that lowers
+    it most (the first on ties). Returns the final cost; inc is the final subset."""
+    cdef Py_ssize_t R = s.n_rules, i, best_i
+    cdef int64_t n = s.n, n_sel = 0, fires = totals[0], fp = totals[1], fn = totals[2]
+    cdef int128 bits = 0
+    cdef double cost, gain, best_gain
+    for i in range(R):
+        if inc[i]:
+            bits += fixed[i]
+            n_sel += 1
+    cost = cost_of(rounded(bits, scale), log2fact[n_sel], log2n, n, fires, fp, fn)
+    while True:
+        best_i, best_gain = -1, 0.0
+        for i in range(R):
+            if inc[i]:
+                gain = cost - cost_of(rounded(bits - fixed[i], scale), log2fact[n_sel - 1],
+                                      log2n, n, fires - (s.sp[i] + s.sn[i]), fp - s.sn[i],
+                                      fn + s.sp[i])
+            else:
+                gain = cost - cost_of(rounded(bits + fixed[i], scale), log2fact[n_sel + 1],
+                                      log2n, n, fires + (s.up[i] + s.un[i]), fp + s.un[i],
+                                      fn - s.up[i])
+            if gain > best_gain:
+                best_i, best_gain = i, gain
+        if best_i < 0:
+            return cost
+        i = best_i
+        if inc[i]:
+            bits -= fixed[i]
+            n_sel -= 1
+            fires, fp, fn = fires - (s.sp[i] + s.sn[i]), fp - s.sn[i], fn + s.sp[i]
+        else:
+            bits += fixed[i]
+            n_sel += 1
+            fires, fp, fn = fires + (s.up[i] + s.un[i]), fp + s.un[i], fn - s.up[i]
+        toggle_pass(s, i, not inc[i])
+        inc[i] = not inc[i]
+        cost = cost_of(rounded(bits, scale), log2fact[n_sel], log2n, n, fires, fp, fn)
+
+
+cdef int greedy_pass(Subset* s, uint8_t* incs, Py_ssize_t trials, double* costs,
+                     const int128* fixed, int scale, const double* log2fact,
+                     double log2n) noexcept nogil:
+    cdef int64_t totals[3]
+    cdef Py_ssize_t t, R = s.n_rules
+    for t in range(trials):
+        memset(s.cnt, 0, s.n * sizeof(int64_t))
+        memset(s.up, 0, (R + 1) * sizeof(int64_t))
+        memset(s.un, 0, (R + 1) * sizeof(int64_t))
+        memset(s.sp, 0, (R + 1) * sizeof(int64_t))
+        memset(s.sn, 0, (R + 1) * sizeof(int64_t))
+        totals[0] = totals[1] = totals[2] = 0
+        subset_counts_pass(s, incs + t * R, totals)
+        costs[t] = climb(s, incs + t * R, totals, fixed, scale, log2fact, log2n)
+    return 0
+
+
+def greedy_trials(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, uint8_t[:, ::1] incs,
+                  const double[::1] bits, int scale, const double[::1] log2fact,
+                  double log2n):
+    """The trials of the greedy search, each from its subset incs[t] (rules: rows
+    of cover; pos: the class's cases): the hill-climb of SubsetSearch.greedy, all
+    in one pass. bits: each rule's bits, integers once times 2**scale (with their
+    sums, under 2**126 in magnitude: the caller checks); log2fact[k] = log2 k!
+    for k up to the rules + 1. Returns each trial's final cost; incs[t] holds
+    its final subset."""
+    cdef Subset s
+    cdef Py_ssize_t R = cover.shape[0], n = cover.shape[1], trials = incs.shape[0], i
+    if incs.shape[1] != R or bits.shape[0] != R or log2fact.shape[0] < R + 2:
+        raise ValueError("c45: greedy_trials needs a flag and bits per rule")
+    if not 0 <= scale <= 1022:
+        raise ValueError("c45: greedy_trials' scale is out of range")
+    cnt = np.empty(n, dtype=np.int64)
+    up, un, sp, sn = (np.empty(R + 1, dtype=np.int64) for _ in range(4))
+    costs = np.empty(trials + 1, dtype=np.float64)
+    cdef double[::1] cv = costs
+    subset_of(&s, cover, pos, cnt, up, un, sp, sn)
+    cdef uint8_t* ip = &incs[0, 0] if R and trials else NULL
+    cdef int128* fixed = <int128*> malloc((R + 1) * sizeof(int128))   # malloc: aligned
+    if fixed == NULL:
+        raise MemoryError()
+    try:
+        for i in range(R):
+            fixed[i] = <int128> ldexp(bits[i], scale)
+        if trials * n * R >= RELEASE_FROM:
+            with nogil:
+                greedy_pass(&s, ip, trials, &cv[0], fixed, scale, &log2fact[0], log2n)
+        else:
+            greedy_pass(&s, ip, trials, &cv[0], fixed, scale, &log2fact[0], log2n)
+    finally:
+        free(fixed)
+    return costs[:trials]

@@ -5,10 +5,10 @@ import math
 
 import numpy as np
 
-from c45 import _bulk, _ranks
+from c45 import _ranks
 from c45.rules import _match
 
-_LN2 = 0.69314718055994530942
+_LN2 = _match.LN2
 _EXHAUSTIVE_MAX = 10          # classes with more rules get the greedy search
 _GREEDY_TRIALS = 11           # trials t = 0..10, inclusion probability t/10
 # Simulated annealing (-a): the temperature starts at _ANNEAL_START and is multiplied
@@ -26,10 +26,10 @@ def _log2(x):
     return math.log(x) / _LN2
 
 
-def _bitset(mask):
-    """A boolean mask as a Python int (bit i = case i)."""
-    return int.from_bytes(np.packbits(np.asarray(mask, dtype=bool),
-                                      bitorder="little").tobytes(), "little")
+def _bitsets(masks):
+    """Each row of a boolean (rows, cases) array as a Python int (bit i = case i)."""
+    packed = _match.pack_bits(np.ascontiguousarray(masks, dtype=bool).view(np.uint8))
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 class _Lengths:
@@ -64,12 +64,9 @@ def _attribute_bits(cont, codes, schema, n, lengths, f32):
                     s += (nv / n) * (lengths.log2i(n) - lengths.log2i(nv))
             bits[f] = _r32(f32, s)
         else:
-            x = cont[schema.col[f]]
-            x = np.where(np.isnan(x), -999.0, x)       # -999 counts as a value (Q12)
-            # len(np.unique(x)) by passes that look for Ctrl-C (np.unique's sort
-            # of a long column cannot be interrupted)
-            n_known = _ranks.rank_column(x, np.empty(len(x), dtype=np.uint32))
-            p = _bulk.distinct_sorted(x, n_known)
+            # an unknown value counts as -999 (Q12); one compiled pass (np.unique's
+            # sort of a long column cannot be interrupted)
+            p = _ranks.count_distinct(cont[schema.col[f]], -999.0)
             bits[f] = 0.0 if p <= 1 else _r32(f32, 1.0 + lengths.log2i(p) / 2.0)
     total = float(bits.sum())
     test_bits = 0.0
@@ -79,15 +76,6 @@ def _attribute_bits(cont, codes, schema, n, lengths, f32):
                 p = b / total
                 test_bits -= p * _log2(p)
     return bits, _r32(f32, test_bits)
-
-
-def _biased(n, e, x):
-    """Bits to identify e exceptions among n cases at the expected rate x/n (§11.4)."""
-    if x <= 1e-6:
-        return 0.0 if e == 0 else 1e6
-    if x >= n - 1e-6:
-        return 0.0 if e == n else 1e6
-    return -e * _log2(x / n) - (n - e) * _log2(1.0 - x / n)
 
 
 _EXACT_SHIFT = 1100          # bits are summed exactly, as integers times 2**-1100
@@ -113,6 +101,7 @@ class SubsetSearch:
         # One matrix, rules x cases (one call when masks is one already).
         self.cover = np.asarray(masks, dtype=bool).reshape(len(masks), len(in_class))
         self.masks = list(self.cover)
+        self.bit_values = np.array(bits, dtype=np.float64).reshape(len(self.masks))
         self.bits = [_exact(b) for b in bits]
         self.in_class = np.asarray(in_class, dtype=bool)
         self.n = len(self.in_class)
@@ -120,30 +109,43 @@ class SubsetSearch:
         self.log2n = _log2(self.n) if self.n > 0 else 0.0
 
     def cost(self, bits_exact, n_sel, fires, fp, fn):
-        n = self.n
-        bits = bits_exact / (1 << _EXACT_SHIFT)           # correctly rounded
-        if fires > n / 2.0:
-            exc = _biased(fires, fp, (fp + fn) / 2.0) + _biased(n - fires, fn, fn)
-        else:
-            exc = _biased(fires, fp, fp) + _biased(n - fires, fn, (fp + fn) / 2.0)
-        return 0.5 * (bits - self.lengths.log2fact(n_sel)) + (self.log2n + exc)
+        return _match.description_cost(bits_exact / (1 << _EXACT_SHIFT),   # correctly rounded
+                                       self.lengths.log2fact(n_sel), self.log2n, self.n,
+                                       fires, fp, fn)
+
+    def _scale(self):
+        """The power of two that makes every rule's bits an integer, when those
+        integers and their sums fit in 127 bits (and the sums scale back without
+        underflow): the greedy trials' sums, exact, in compiled code. None when
+        they do not (bits of very different magnitudes), and the trials sum big
+        Python integers."""
+        if not self.bits:
+            return 0
+        scale = max(_EXACT_SHIFT - ((b & -b).bit_length() - 1) if b else 0
+                    for b in self.bits)
+        scale = max(scale, 0)
+        if scale > 1022:
+            return None
+        shift = _EXACT_SHIFT - scale
+        if sum(abs(b) for b in self.bits) >> shift >= 1 << 126:
+            return None
+        return scale
 
     def subset_cost(self, sel):
         """Cost of the subset (rule positions), computed from scratch."""
-        cover = np.zeros(self.n, dtype=bool)
-        for i in sel:
-            cover |= self.masks[i]
-        fires = int(cover.sum())
-        fp = int((cover & ~self.in_class).sum())
-        fn = int((~cover & self.in_class).sum())
+        inc = np.zeros(len(self.masks), dtype=np.uint8)
+        inc[list(sel)] = 1
+        *_, fires, fp, fn = _match.subset_counts(
+            np.ascontiguousarray(self.cover).view(np.uint8), inc,
+            np.ascontiguousarray(self.in_class).view(np.uint8))
         return self.cost(sum(self.bits[i] for i in sel), len(sel), fires, fp, fn)
 
     def exhaustive(self):
         """Every subset, counted in binary with rule 0 as the lowest bit; the first
         strictly cheapest wins."""
         R = len(self.masks)
-        masks = [_bitset(m) for m in self.masks]
-        cls = _bitset(self.in_class)
+        masks = _bitsets(self.cover)
+        cls = _bitsets(self.in_class[None])[0]
         covers = [0] * (1 << R)
         sums = [0] * (1 << R)
         counts = [0] * (1 << R)
@@ -256,39 +258,49 @@ class SubsetSearch:
 
         The effect of toggling each rule is kept up to date incrementally: per rule,
         its cases (in and out of the class) that no selected rule covers, and those
-        that only one selected rule covers (c45.rules._match: a pass over the cases
-        per trial and per toggle, not a numpy call per rule)."""
+        that only one selected rule covers. The trials are one compiled pass
+        (c45.rules._match.greedy_trials) when the bits' sums fit in 127 bits (_scale),
+        else a pass per trial and per toggle with the sums in Python."""
         R = len(self.masks)
         cover = np.ascontiguousarray(self.cover).view(np.uint8)
         pos = np.ascontiguousarray(self.in_class).view(np.uint8)
-        best_sel, best_cost = None, None
-        for t in range(_GREEDY_TRIALS):
-            p = t / 10.0
-            inc = [rng.uniform() < p for _ in range(R)]
-            # up/un: uncovered cases in/out of the class; sp/sn: covered once
-            cnt, up, un, sp, sn, fires, fp, fn = _match.subset_counts(
-                cover, np.array(inc, dtype=np.uint8), pos)
-            bits = sum(self.bits[i] for i in range(R) if inc[i])
-            n_sel = sum(inc)
+        # every trial's start first: the draws do not depend on the climbs
+        incs = np.array([[rng.uniform() < t / 10.0 for _ in range(R)]
+                         for t in range(_GREEDY_TRIALS)], dtype=np.uint8).reshape(_GREEDY_TRIALS, R)
+        scale = self._scale()
+        if scale is not None:
+            log2fact = np.array([self.lengths.log2fact(k) for k in range(R + 2)])
+            costs = _match.greedy_trials(cover, pos, incs, self.bit_values, scale,
+                                         log2fact, self.log2n).tolist()
+        else:
+            costs = [self._climb(cover, pos, inc) for inc in incs]
+        best = min(range(_GREEDY_TRIALS), key=lambda t: (costs[t], t))
+        return np.flatnonzero(incs[best]).tolist(), costs[best]
+
+    def _climb(self, cover, pos, inc):
+        """greedy_trials' hill-climb with the bits summed as Python integers; inc
+        (uint8) ends as the final subset. Returns its cost."""
+        R = len(self.masks)
+        # up/un: uncovered cases in/out of the class; sp/sn: covered once
+        cnt, up, un, sp, sn, fires, fp, fn = _match.subset_counts(cover, inc, pos)
+        bits = sum(self.bits[i] for i in range(R) if inc[i])
+        n_sel = int(inc.sum())
+        cost = self.cost(bits, n_sel, fires, fp, fn)
+        while True:
+            best_i, best_gain, best_new = -1, 0.0, None
+            for i in range(R):
+                if inc[i]:
+                    new = (bits - self.bits[i], n_sel - 1, fires - int(sp[i] + sn[i]),
+                           fp - int(sn[i]), fn + int(sp[i]))
+                else:
+                    new = (bits + self.bits[i], n_sel + 1, fires + int(up[i] + un[i]),
+                           fp + int(un[i]), fn - int(up[i]))
+                gain = cost - self.cost(*new)
+                if gain > best_gain:
+                    best_i, best_gain, best_new = i, gain, new
+            if best_i < 0:
+                return cost
+            _match.toggle_rule(cover, pos, best_i, not inc[best_i], cnt, up, un, sp, sn)
+            inc[best_i] = not inc[best_i]
+            bits, n_sel, fires, fp, fn = best_new
             cost = self.cost(bits, n_sel, fires, fp, fn)
-            while True:
-                best_i, best_gain, best_new = -1, 0.0, None
-                for i in range(R):
-                    if inc[i]:
-                        new = (bits - self.bits[i], n_sel - 1, fires - int(sp[i] + sn[i]),
-                               fp - int(sn[i]), fn + int(sp[i]))
-                    else:
-                        new = (bits + self.bits[i], n_sel + 1, fires + int(up[i] + un[i]),
-                               fp + int(un[i]), fn - int(up[i]))
-                    gain = cost - self.cost(*new)
-                    if gain > best_gain:
-                        best_i, best_gain, best_new = i, gain, new
-                if best_i < 0:
-                    break
-                _match.toggle_rule(cover, pos, best_i, not inc[best_i], cnt, up, un, sp, sn)
-                inc[best_i] = not inc[best_i]
-                bits, n_sel, fires, fp, fn = best_new
-                cost = self.cost(bits, n_sel, fires, fp, fn)
-            if best_cost is None or cost < best_cost:
-                best_sel, best_cost = [i for i in range(R) if inc[i]], cost
-        return best_sel, best_cost
