@@ -6,6 +6,7 @@ duplicates merged (§11.2-11.3); per class the subset of shortest description
 (§11.5); rules that do more harm than good dropped (§11.6).
 """
 import math
+from collections import deque
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -293,10 +294,13 @@ class RuleBuilder:
                             for i, r in enumerate(rules)}
         selected = {}
         self.selection = {}
+        of_class = [[] for _ in range(self.k)]      # rule indices by class, in order
+        for i, r in enumerate(rules):
+            of_class[r.class_index].append(i)
         for c in range(self.k):
-            mine = [r for r in rules if r.class_index == c]
-            search = SubsetSearch(cover[[i for i, r in enumerate(rules) if r.class_index == c]],
-                                  [r.bits for r in mine], self.y == c, self.lengths)
+            mine = [rules[i] for i in of_class[c]]
+            search = SubsetSearch(cover[of_class[c]], [r.bits for r in mine],
+                                  self.y == c, self.lengths)
             if len(mine) <= _EXHAUSTIVE_MAX:
                 best_sel, best_cost = search.exhaustive()
                 how = "exhaustive"
@@ -326,17 +330,30 @@ class RuleBuilder:
             for r in selected[c]:
                 cov |= self.active_bits[r.number]
             sel_cover[c] = cov
-        while unplaced:
-            best, best_fp = None, None
-            for c in unplaced:
-                fp = (sel_cover[c] & ~placed & ~class_bits[c]).bit_count()
-                if best_fp is None or fp < best_fp:
-                    best, best_fp = c, fp
-            unplaced.remove(best)
+        # Next, the first class (by index) of fewest false positives among the cases
+        # not yet covered. A class without selected rules has none, whatever is
+        # placed, and placing it changes nothing: such classes are taken in index
+        # order without counting, and the others' counts are taken again only
+        # when one of them is placed (counting every class for every place was
+        # K^2 counts: 2 * 10^4 classes did not finish in 5 minutes).
+        empty = deque(c for c in unplaced if not sel_cover[c])
+        ruled = [c for c in unplaced if sel_cover[c]]
+
+        def false_positives():
+            return {c: (sel_cover[c] & ~placed & ~class_bits[c]).bit_count()
+                    for c in ruled}
+        fp = false_positives()
+        while empty or ruled:
+            best = min(ruled, key=lambda c: (fp[c], c)) if ruled else None
+            if empty and (best is None or fp[best] > 0 or empty[0] < best):
+                best = empty.popleft()
+            else:
+                ruled.remove(best)
+                placed |= sel_cover[best]
+                fp = false_positives()
             self.class_order.append(best)
             ordered += sorted(selected[best], key=lambda r: (r.error, r.number))
-            placed |= sel_cover[best]
-        uncovered = [(_bitset(self.y == c) & ~placed).bit_count() for c in range(self.k)]
+        uncovered = [(class_bits[c] & ~placed).bit_count() for c in range(self.k)]
         default = 0
         for c in range(1, self.k):
             if (uncovered[c], self.class_count[c]) > (uncovered[default],
