@@ -205,11 +205,13 @@ def _auto_kind(col):
             return "discrete"
         if pd.api.types.is_bool_dtype(dt):
             return "bool"
-        if pd.api.types.is_string_dtype(dt) or dt == object:
-            kind = pd.api.types.infer_dtype(col, skipna=True)
-            return "numeric" if kind in numeric else "bool" if kind == "boolean" \
-                else "discrete"
-        return "numeric"
+        if pd.api.types.is_numeric_dtype(dt):
+            return "numeric"
+        # Any other dtype (object, strings, an Arrow dictionary of strings...):
+        # by its values, as an object column.
+        kind = pd.api.types.infer_dtype(col, skipna=True)
+        return "numeric" if kind in numeric else "bool" if kind == "boolean" \
+            else "discrete"
     a = np.asarray(col)
     if a.dtype.kind == "b":
         return "bool"

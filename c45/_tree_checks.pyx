@@ -398,12 +398,16 @@ cdef enum:      # the invariants, in the order they are reported
     M_FEATURE
     M_DISCRETE
     M_SUBSET
+    M_THRESHOLD
+    M_OFFSET
+    M_SHARED_MAP
     M_NO_MEMORY
 
 MODEL_CHECKS = {M_F32_WEIGHT: "float32 weight", M_F32_VALUE: "float32 value",
                 M_SUMS: "sums", M_CLASS: "class", M_ERRORS: "errors",
                 M_CHILDREN: "children", M_FEATURE: "feature", M_DISCRETE: "discrete",
-                M_SUBSET: "subset", M_NO_MEMORY: "memory"}
+                M_SUBSET: "subset", M_THRESHOLD: "threshold", M_OFFSET: "map_offset",
+                M_SHARED_MAP: "shared map", M_NO_MEMORY: "memory"}
 
 
 cdef inline bint not_f32(double x) noexcept nogil:
@@ -419,7 +423,8 @@ cdef inline bint off(double got, double want, double rtol, double atol) noexcept
 
 cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                         const int32_t[::1] first, const int32_t[::1] nch,
-                        const int32_t[::1] node_class, const double[::1] weight,
+                        const int32_t[::1] node_class, const double[::1] threshold,
+                        const double[::1] weight,
                         const double[::1] errors, const double[:, ::1] value,
                         const double[::1] sums, const Py_ssize_t[::1] starts,
                         const double[::1] child_sums, const int64_t[::1] offset,
@@ -434,6 +439,7 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
     cdef double best, limit, low
     cdef int32_t* rank
     cdef int64_t* held
+    cdef unsigned char* mapped
     if f32:
         for i in range(n):
             if not_f32(weight[i]):
@@ -498,6 +504,25 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                 free(held)
                 return fail(out, M_SUBSET, i)
     free(held)
+    # What fit leaves empty off a test's kind: a value there is a damaged file,
+    # and a map read by two nodes is no map fit makes.
+    for i in range(n):
+        if kind[i] != CONTINUOUS and threshold[i] == threshold[i]:
+            return fail(out, M_THRESHOLD, i)
+    for i in range(n):
+        if kind[i] != SUBSET and offset[i] != -1:
+            return fail(out, M_OFFSET, i)
+    mapped = <unsigned char*> calloc(n_maps + 1, 1)
+    if mapped == NULL:
+        return fail(out, M_NO_MEMORY, 0)
+    for i in range(n):
+        if kind[i] == SUBSET:
+            for j in range(offset[i], offset[i] + n_values[feature[i]] + 1):
+                if mapped[j]:
+                    free(mapped)
+                    return fail(out, M_SHARED_MAP, i)
+                mapped[j] = 1
+    free(mapped)
     return False
 
 
@@ -575,6 +600,7 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
     cdef const signed char[::1] kv = tree.kind
     cdef const int32_t[::1] fv = tree.feature, cv = tree.first_child
     cdef const int32_t[::1] bv = tree.n_children, lv = tree.node_class
+    cdef const double[::1] tv = tree.threshold
     cdef const double[::1] wv = weight, ev = tree.errors, sv = sums, csv = child_sums
     cdef const double[:, ::1] vv = tree.value
     cdef const Py_ssize_t[::1] stv = starts
@@ -583,10 +609,10 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
     cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
     if kv.shape[0] >= NOGIL_NODES:
         with nogil:
-            model_failure(kv, fv, cv, bv, lv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
+            model_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
                           f32, rtol, atol, pruned, &f)
     else:
-        model_failure(kv, fv, cv, bv, lv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
+        model_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
                       f32, rtol, atol, pruned, &f)
     if f.check == M_OK:
         return None

@@ -19,6 +19,8 @@ subset tests, pruned or not:
   C4.5's pessimistic estimate E + U(N, E) with U <= N, so in [0, 2 * weight];
 * a discrete test has one branch per category, a subset test's map sends every
   category to a branch or to none, and every branch holds some category;
+* a threshold only at a continuous test (NaN elsewhere), a map offset only at a
+  subset test (-1 elsewhere), and no two subset tests reading one map;
 * soft thresholds' bounds (``lower``, ``upper``, when the tree has them) are
   finite at a continuous test with ``lower <= threshold <= upper`` and NaN
   elsewhere (``Tree``'s own check, c45/_tree_checks.pyx), and in a float32
@@ -101,5 +103,14 @@ def check_model_tree(tree, where, n_values, precision, pruned):
         v, b = int(n_values[tree.feature[i]]), int(tree.n_children[i])
         _refuse(where, "n_children", i, f"is {b}: a discrete test has a branch per "
                 f"category of feature {int(tree.feature[i])} ({v})")
+    if check == "threshold":
+        _refuse(where, "threshold", i, f"is {float(tree.threshold[i])!r}, but node {i} is "
+                f"not a continuous test (null there)")
+    if check == "map_offset":
+        _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}, but node {i} is not "
+                f"a subset test (-1 there)")
+    if check == "shared map":
+        _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}: its subset map "
+                f"overlaps another node's (each subset test has a map of its own)")
     _refuse(where, "value_map", i, f"sends no category to branch {int(extra)} of the subset "
             f"test (every branch holds one or more)")

@@ -371,6 +371,10 @@ RULES_TAMPERINGS = {
     "rule number 0": (False, _rule(number=0), r"\.number"),
     "rule used negative": (False, _rule(used=-1), r"\.used"),
     "rule bits infinite": (False, _rule(bits=float("inf")), r"\.bits"),
+    # A rule without conditions fires on every case: fit never keeps one.
+    "rule without conditions": (False, _rule(conditions=()), r"rules_\[0\]\.conditions is"),
+    "rule number given twice": (False, lambda s: s.update(
+        rules_=s["rules_"] + s["rules_"][:1]), r"rules_\[\d+\]\.number is"),
     "rule conditions a list": (False, lambda s: vars(s["rules_"][0]).update(
         conditions=list(s["rules_"][0].conditions)), r"\.conditions is"),
     "rule missing a field": (False, lambda s: vars(s["rules_"][0]).pop("error"),

@@ -179,6 +179,28 @@ def test_pyarrow_decimal_column_is_continuous():
     assert np.array_equal(got.predict(X), got.predict(want))
 
 
+
+def test_arrow_dictionary_of_strings_is_discrete():
+    """A column of another pandas dtype was read as numbers unless pandas called it
+    a string dtype: an Arrow dictionary of strings (what pyarrow makes of a
+    categorical) failed in fit with "continuous (numbers in training)". It is
+    read by its values, as the same strings in an object column."""
+    pa = pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(4)
+    words = np.array(list("pqr"), dtype=object)[rng.integers(0, 3, 120)]
+    words[::9] = None
+    y = (words == "q").astype(int)
+    arrow = pa.array(list(words)).dictionary_encode()
+    X = pd.DataFrame({"a": pd.Series(arrow, dtype=pd.ArrowDtype(arrow.type)),
+                      "b": rng.normal(size=120)})
+    want = pd.DataFrame({"a": words, "b": X["b"]})
+    got = C45Classifier().fit(X, y)
+    assert got.categories_[0] == ["p", "q", "r"]
+    assert export_text(got) == export_text(C45Classifier().fit(want, y))
+    assert np.array_equal(got.predict_proba(X), got.predict_proba(want))
+    loaded = c45.from_json(c45.to_json(got))
+    assert np.array_equal(loaded.predict_proba(X), got.predict_proba(X))
+
 # -- numpy masked arrays: a masked cell is an unknown value ----------------------
 
 def _masked_problem(dtype):

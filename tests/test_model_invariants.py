@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from c45 import C45Classifier, from_json, to_json
-from c45._tree import DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
+from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from model_files import canonical_checksum, sealed, sealed_format1
 
 
@@ -134,8 +134,39 @@ def _class_not_largest(a, t):
     return i
 
 
+def _first(t, kind):
+    return int(np.flatnonzero(t.kind == kind)[0])
+
+
+def _set(field, node_of, value):
+    def mutate(a, t):
+        i = node_of(t)
+        a[field][i] = value
+        return i
+    return mutate
+
+
+def _shared_subset_map(a, t):
+    """The later of two subset tests of one feature and branch count reads the
+    earlier one's map."""
+    subsets = np.flatnonzero(t.kind == SUBSET_KIND)
+    for i in subsets:
+        for j in subsets[subsets > i]:
+            if t.feature[j] == t.feature[i] and t.n_children[j] == t.n_children[i]:
+                a["map_offset"][j] = t.map_offset[i]
+                return int(j)
+    raise AssertionError("no two subset tests of one feature")
+
+
 # name: (model, field named, mutation returning the node named)
 TAMPERINGS = {
+    "threshold at a discrete test": ("plain", "threshold",
+                                     _set("threshold", lambda t: _first(t, DISCRETE_KIND), 0.5)),
+    "threshold at a leaf": ("plain", "threshold",
+                            _set("threshold", lambda t: _first(t, LEAF_KIND), 0.5)),
+    "map offset at a continuous test": ("subset", "map_offset",
+                                        _set("map_offset", lambda t: _first(t, CONTINUOUS_KIND), 0)),
+    "two subset tests sharing a map": ("subset", "map_offset", _shared_subset_map),
     "root weight 5e-324": ("plain", "weight", lambda a, t: (
         a["weight"].__setitem__(0, 5e-324), 0)[1]),
     "leaf class weights 5e-324": ("plain", "value", lambda a, t: (

@@ -221,6 +221,23 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
             _refuse(where, "value_map", i, f"sends no category to branch "
                     f"{_first(held == 0)} of the subset test (every branch holds one "
                     f"or more)")
+    bad = (kind != CONTINUOUS_KIND) & ~np.isnan(tree.threshold)
+    if bad.any():
+        i = _first(bad)
+        _refuse(where, "threshold", i, f"is {float(tree.threshold[i])!r}, but node {i} is "
+                f"not a continuous test (null there)")
+    bad = (kind != SUBSET_KIND) & (tree.map_offset != -1)
+    if bad.any():
+        i = _first(bad)
+        _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}, but node {i} is not "
+                f"a subset test (-1 there)")
+    mapped = np.zeros(len(tree.value_map) + 1, dtype=int)
+    for i in np.flatnonzero(kind == SUBSET_KIND):
+        o, v = int(tree.map_offset[i]), int(n_values[tree.feature[i]])
+        if mapped[o:o + v + 1].any():
+            _refuse(where, "map_offset", i, f"is {o}: its subset map overlaps another "
+                    f"node's (each subset test has a map of its own)")
+        mapped[o:o + v + 1] = 1
     if precision == "float32":      # then the cuts, binary32 too (NaN off the tests)
         th = tree.threshold
         with np.errstate(over="ignore"):

@@ -420,18 +420,19 @@ def covers(cont, disc, packed, const uint8_t[::1] active=None):
     return out.view(bool)
 
 
-cdef void class_masks_pass(const int64_t* y, Py_ssize_t n, Py_ssize_t k,
-                           uint8_t* out) noexcept nogil:
+cdef void class_masks_pass(const int64_t* y, Py_ssize_t n, Py_ssize_t first,
+                           Py_ssize_t k, uint8_t* out) noexcept nogil:
     cdef Py_ssize_t i
     memset(out, 0, k * n)
     for i in range(n):
-        if 0 <= y[i] < k:
-            out[y[i] * n + i] = 1
+        if first <= y[i] < first + k:
+            out[(y[i] - first) * n + i] = 1
 
 
-def class_masks(const int64_t[::1] y, Py_ssize_t k):
-    """Boolean (k, cases): whether each case is of class 0, 1, ..., k - 1 (y == c
-    for every c in one pass; numpy's comparisons give the GIL up each)."""
+def class_masks(const int64_t[::1] y, Py_ssize_t first, Py_ssize_t k):
+    """Boolean (k, cases): whether each case is of class first, first + 1, ...,
+    first + k - 1 (y == c for every such c in one pass; numpy's comparisons give
+    the GIL up each)."""
     cdef Py_ssize_t n = y.shape[0]
     out = np.empty((k, n), dtype=np.uint8)
     cdef uint8_t[:, ::1] ov = out
@@ -439,9 +440,9 @@ def class_masks(const int64_t[::1] y, Py_ssize_t k):
         return out.view(bool)
     if n * k >= RELEASE_FROM:
         with nogil:
-            class_masks_pass(&y[0], n, k, &ov[0, 0])
+            class_masks_pass(&y[0], n, first, k, &ov[0, 0])
     else:
-        class_masks_pass(&y[0], n, k, &ov[0, 0])
+        class_masks_pass(&y[0], n, first, k, &ov[0, 0])
     return out.view(bool)
 
 

@@ -95,8 +95,9 @@ def _check_rule(r, where, schema, classes):
         _refuse(f"{where}.error", r.error, "an error rate in [0, 1]")
     if not _finite_number(r.bits):
         _refuse(f"{where}.bits", r.bits, "a finite number of bits")
-    if type(r.conditions) is not tuple:
-        _refuse(f"{where}.conditions", r.conditions, "a tuple of Conditions")
+    if type(r.conditions) is not tuple or not r.conditions:
+        # c4.5rules rejects a rule left without conditions: it would fire on every case.
+        _refuse(f"{where}.conditions", r.conditions, "a tuple of one or more Conditions")
     for j, c in enumerate(r.conditions):
         _check_condition(c, f"{where}.conditions[{j}]", schema)
 
@@ -117,8 +118,12 @@ def _checked_rules(state, name, schema, classes):
     rules = state.get(name)
     if type(rules) not in (tuple, list):
         _refuse(name, rules, "a tuple of Rules")
+    seen = set()
     for i, r in enumerate(rules):
         _check_rule(r, f"{name}[{i}]", schema, classes)
+        if r.number in seen:            # a rule is listed once, by its own number
+            _refuse(f"{name}[{i}].number", r.number, "a number no other rule has")
+        seen.add(r.number)
     return tuple(rules)
 
 
