@@ -350,8 +350,10 @@ def check_category_values(values, label):
     """Raise ValueError unless a discrete column's known values are of one kind
     and of types a model keeps through pickle and JSON alike. Reads the raw
     column (before distinct values are taken: those would merge True and 1)."""
-    kinds = set()
-    for t in set(map(type, values)):
+    kinds, types = set(), set()
+    for i in range(0, len(values), UNIQUE_CHUNK):      # (chunks: see UNIQUE_CHUNK)
+        types.update(map(type, values[i:i + UNIQUE_CHUNK]))
+    for t in types:
         kind = next((k for base, k in _STORABLE if issubclass(t, base)), None)
         if kind is None:
             value = next((v for v in values if type(v) is t and not _is_missing_scalar(v)),
@@ -384,6 +386,15 @@ def _category_list(values, label):
     return categories
 
 
+def _object_values(s):
+    """A pandas column's values as an object array, copied chunk by chunk (one
+    to_numpy of millions of strings is deaf to Ctrl-C for a second or more)."""
+    out = np.empty(len(s), dtype=object)
+    for i in range(0, len(s), UNIQUE_CHUNK):
+        out[i:i + UNIQUE_CHUNK] = s.iloc[i:i + UNIQUE_CHUNK].to_numpy(dtype=object)
+    return out
+
+
 def _discrete_codes(col, categories, label):
     """(codes, categories): 1-based codes in categories, 0 for a missing or unseen
     value. With categories None they are learnt: a pandas Categorical's declared
@@ -393,6 +404,7 @@ def _discrete_codes(col, categories, label):
         # the strings and refuses lone surrogates.
         s = col if isinstance(col, pd.Series) else pd.Series(np.asarray(col, dtype=object),
                                                              dtype=object, copy=False)
+        values = None                   # the column as objects, once read
         if categories is None:
             if isinstance(s.dtype, pd.CategoricalDtype):
                 categories = list(s.cat.categories)
@@ -400,13 +412,18 @@ def _discrete_codes(col, categories, label):
                 check_labels(categories, f"the categories of X {label}")
                 check_category_values(categories, label)
             else:
-                check_category_values(s.to_numpy(dtype=object), label)
+                values = _object_values(s)
+                check_category_values(values, label)
                 try:
-                    present = pd.unique(s.to_numpy(dtype=object))
+                    # The distinct values, chunk by chunk (their order does not
+                    # matter: _category_list sorts them).
+                    present = set()
+                    for i in range(0, len(values), UNIQUE_CHUNK):
+                        present.update(pd.unique(values[i:i + UNIQUE_CHUNK]))
                 except TypeError as exc:          # an unhashable value: a list, a dict
                     raise TypeError(f"X {label}: its values must be hashable to be "
                                     f"categories ({exc})") from None
-                categories = _category_list(present, label)
+                categories = _category_list(list(present), label)
         index = pd.Index(categories, dtype=object)
         try:
             if isinstance(s.dtype, pd.CategoricalDtype):
@@ -417,11 +434,15 @@ def _discrete_codes(col, categories, label):
                 # By the distinct values: index.get_indexer(values) would widen
                 # every value to an Arrow string and back (a long string copied
                 # twice per row), and Arrow refuses lone surrogates.
-                local, distinct = pd.factorize(s.to_numpy(dtype=object))
+                # Chunk by chunk, as above.
+                values = values if values is not None else _object_values(s)
                 lookup = {c: i + 1 for i, c in enumerate(categories)}
-                mapping = np.fromiter((lookup.get(v, 0) for v in distinct), dtype=np.int64,
-                                      count=len(distinct))
-                codes = np.append(mapping, 0)[local]        # -1 (missing) -> 0
+                codes = np.empty(len(values), dtype=np.int64)
+                for i in range(0, len(values), UNIQUE_CHUNK):
+                    local, distinct = pd.factorize(values[i:i + UNIQUE_CHUNK])
+                    mapping = np.fromiter((lookup.get(v, 0) for v in distinct),
+                                          dtype=np.int64, count=len(distinct))
+                    codes[i:i + UNIQUE_CHUNK] = np.append(mapping, 0)[local]  # -1 (missing): 0
         except TypeError as exc:
             raise TypeError(f"X {label}: {exc}") from None
         return codes.astype(np.int32), categories
@@ -919,8 +940,8 @@ def class_columns(classes, declared):
 
 
 # np.unique sorts a whole column in one call, deaf to Ctrl-C for seconds on
-# millions of labels (strings above all): in chunks of this many, the interpreter
-# handles signals between them.
+# millions of labels (strings above all), as pandas' unique and factorize hash
+# one: in chunks of this many, the interpreter handles signals between them.
 UNIQUE_CHUNK = 1 << 16
 
 
