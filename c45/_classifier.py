@@ -970,9 +970,15 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             state = {("_grown" if k == "grown_tree_" else k): v for k, v in state.items()
                      if k != "_grown"}
             state.update(checked)
-        super().__setstate__(state)
+        # Made and checked on a fresh estimator, then swapped in as one dict (as
+        # fit's state is): called on a live one (pickle never does), a thread
+        # reading it sees the old state or the new one, and a refused state or
+        # the old state's other keys are never left in it.
+        fresh = object.__new__(type(self))
+        super(C45Classifier, fresh).__setstate__(state)
         if "tree_" in state:
-            self._check_unpickled_params()
+            fresh._check_unpickled_params()
+        self.__dict__ = fresh.__dict__
 
     def _prepare(self, X, y, sample_weight):
         """Validate and encode the training data: (schema, Target, TrainingData)."""

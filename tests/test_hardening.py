@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pytest
 
-from c45 import C45Classifier, from_json, to_json
+from c45 import C45Classifier, C45RulesClassifier, from_json, to_json
 from c45 import _tree
 from c45._encode import Schema
 import c45_process
@@ -1100,3 +1100,26 @@ def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     assert "INTERRUPTED after" in run.stdout and "USABLE True" in run.stdout, run.stdout
     delay = float(run.stdout.split("INTERRUPTED after")[1].split()[0])
     assert delay < 1.0, delay
+
+
+@pytest.mark.parametrize("Est", [C45Classifier, C45RulesClassifier])
+def test_setstate_on_a_live_estimator_replaces_its_state_in_one_step(Est):
+    """__setstate__ called on a fitted estimator (pickle never does; a user may)
+    swaps the new state in whole, as fit does: no key of the old state is left
+    beside it, and a state refused by the parameters' check leaves the estimator
+    as it was (it was merged into the old state first, then checked)."""
+    rng = np.random.default_rng(0)
+    X = rng.random((300, 3))
+    y = (X[:, 0] > 0.5).astype(int)
+    other = Est().fit(X[:, :2], y)
+    live = Est().fit(X, y)
+    live.left_over_ = 1
+    live.__setstate__(other.__getstate__())
+    assert not hasattr(live, "left_over_") and live.n_features_in_ == 2
+    np.testing.assert_array_equal(live.predict(X[:, :2]), other.predict(X[:, :2]))
+    before = dict(live.__dict__)
+    bad = dict(Est().fit(X, y).__getstate__(), precision="float16")
+    with pytest.raises(ValueError, match="precision"):
+        live.__setstate__(bad)
+    assert live.__dict__.keys() == before.keys()
+    assert all(live.__dict__[k] is v for k, v in before.items())

@@ -308,10 +308,14 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         state = {k: v for k, v in state.items() if k != _PACKED}
         if "rules_" in state:
             state = dict(state, **checked_rules_state(state))
-        super().__setstate__(state)
+        # Made and checked on a fresh estimator, then swapped in as one dict
+        # (C45Classifier.__setstate__ says why).
+        fresh = object.__new__(type(self))
+        super(C45RulesClassifier, fresh).__setstate__(state)
         if "rules_" in state:
-            self._check_unpickled_params()
-            _packed(self.__dict__)
+            fresh._check_unpickled_params()
+            _packed(fresh.__dict__)
+        self.__dict__ = fresh.__dict__
 
 
 # Where a fitted model keeps its ruleset packed for predict: (the rules_ object
