@@ -430,6 +430,9 @@ ONLY_ACTS_WHEN = tuple(OnlyActsWhen(*entry) for entry in (
                                 "lighter than that is a leaf already)"),)),
 ))
 
+# Where each parameter is in SPEC: checks run in this order.
+_SPEC_ORDER = {name: i for i, name in enumerate(SPEC)}
+
 
 def _is_default(name, value):
     default = SPEC[name].default
@@ -516,10 +519,12 @@ class Parameters:
         super().__init_subclass__(**kwargs)
 
     def _check_named(self, *names):
-        """Check the parameters names (in SPEC's order)."""
-        for p in SPEC.values():
-            if p.check is not None and p.name in names:
-                p.check(p.name, getattr(self, p.name), self)
+        """Check the parameters names (in SPEC's order: the first bad one is
+        named). Predict checks one or two: only those are visited."""
+        for name in sorted(names, key=_SPEC_ORDER.__getitem__):
+            p = SPEC[name]
+            if p.check is not None:
+                p.check(name, getattr(self, name), self)
 
     def _check_params(self):
         self._check_named(*self._parameters)
