@@ -5,12 +5,13 @@ Every feature is sorted once. A node then owns a list of its cases in row order
 first (row order) and the known ones by (value, row): the canonical order of
 project decision 7. Each list has an arena of its own (list j of every node is in
 arena j, all nodes at the same offset in every arena), so a split works on one
-list at a time. A feature's entries hold the case's rank in the feature, which
-says where its value is in the feature's sorted column, and the case's id (8
-bytes), so evaluating a feature is one scan in order that reads the sorted values
-in sequence, and no node ever sorts; the case's class, and its weight at the node
-(the row list's 16-byte entries; not at all where every case weighs 1), are read
-by case id, fetched ahead of the scan. A split
+list at a time. A feature's entries hold only the case's rank in the feature (4
+bytes), which says where its value is in the feature's sorted column and where
+its id is in the feature's order (the rank table inverted in place while growing:
+rank_order), so evaluating a feature is one scan in order that reads the sorted
+values and the ids in sequence, and no node ever sorts; the case's class, and its
+weight at the node (the row list's 16-byte entries; not at all where every case
+weighs 1), are read by case id, fetched ahead of the scan. A split
 builds each child's lists by a stable filter of the parent's: the child keeps
 the cases of its branch and every case of unknown outcome, whose weight is
 scaled by the branch's share (§2 step 9). A test of many branches indexes its
@@ -58,7 +59,8 @@ from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature, list_values)
+                            eval_continuous_list, select_feature, list_values, list_cases,
+                            case_of)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
@@ -115,6 +117,11 @@ cdef inline Entry* rows_at(void** lists, Py_ssize_t base) noexcept nogil:
 
 cdef inline Valued* values_at(void** lists, Py_ssize_t j, Py_ssize_t base) noexcept nogil:
     return (<Valued*> lists[j]) + base
+
+
+cdef inline const uint32_t* cases_of(const Grower* g, Py_ssize_t j) noexcept nogil:
+    """What gives the case of an entry of list j >= 1 (list_cases)."""
+    return list_cases(g.w.data, g.feature_of[j])
 
 
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
@@ -190,23 +197,82 @@ cdef int root_lists(Grower* g) noexcept nogil:
 
 
 cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
-    """The root's list of continuous feature f: each case placed by its rank, the
-    key its rank (float64), or taken in the feature's order, the key its row
-    (float32, its values by row)."""
-    cdef Py_ssize_t n = d.n_cases, c, pos, col = <Py_ssize_t> d.col[f] * n
-    cdef uint32_t r, n_known = <uint32_t> d.n_known[f]
-    if d.listed:
-        for r in range(n):
-            c = d.order[col + r]
-            pos = r - n_known if r >= n_known else r + (n - n_known)
-            e[pos].key = <uint32_t> c
-            e[pos].case = <int32_t> c
+    """The root's list of continuous feature f, the cases in the feature's order
+    with the unknown ones (ranks n_known..) first: the key a case's rank (float64)
+    or its row (float32, its values by row)."""
+    cdef Py_ssize_t n = d.n_cases, col = <Py_ssize_t> d.col[f] * n
+    cdef Py_ssize_t n_known = d.n_known[f], r
+    for r in range(n):
+        e[r - n_known if r >= n_known else r + (n - n_known)] = (
+            d.order[col + r] if d.listed else <uint32_t> r)
+
+
+cdef enum:
+    PLACED = 0x80000000U     # invert_column: the entry holds its inverse already
+
+
+cdef void invert_column(uint32_t* a, Py_ssize_t n, uint32_t* scratch) noexcept nogil:
+    """a, a permutation of 0 .. n - 1, becomes its inverse: through scratch (room
+    for n entries), or without it (NULL; n < 2**31) in place along its cycles,
+    which is slower (each step waits for the last) but needs no memory."""
+    cdef Py_ssize_t i, start
+    cdef uint32_t prev, cur, nxt
+    if scratch != NULL:
+        memcpy(scratch, a, n * sizeof(uint32_t))
+        for i in range(n):
+            a[scratch[i]] = <uint32_t> i
         return
-    for c in range(n):
-        r = d.rank[col + c]
-        pos = r - n_known if r >= n_known else r + (n - n_known)
-        e[pos].key = r
-        e[pos].case = <int32_t> c
+    for start in range(n):
+        if a[start] & PLACED:
+            continue
+        prev = <uint32_t> start
+        cur = a[start]
+        while cur != start:
+            nxt = a[cur]
+            a[cur] = prev | PLACED
+            prev = cur
+            cur = nxt
+        a[start] = prev | PLACED
+    for i in range(n):
+        a[i] &= ~PLACED
+
+
+cdef void rank_order(Dataset* d, int n_threads) noexcept nogil:
+    """float64: turn the rank table (each case's place in each continuous feature's
+    order) into the features' orders (the case at each place) in place, d.rank
+    becoming d.order, or back. The lists then need no case id beside a rank (4
+    bytes an entry, not 8) and the fit no second table. A column of scratch per
+    thread; where that memory is short, in place without it: this cannot fail."""
+    cdef uint32_t* table = <uint32_t*> (d.rank if d.rank != NULL else d.order)
+    cdef Py_ssize_t n = d.n_cases, f, n_cont = 0
+    cdef uint32_t* scratch = NULL
+    cdef int threads
+    for f in range(d.n_features):
+        if d.n_values[f] == 0:
+            n_cont += 1
+    threads = team_for(n_threads, n * n_cont)
+    if n > 0 and n_cont > 0:
+        scratch = <uint32_t*> malloc(threads * n * sizeof(uint32_t))
+        if scratch == NULL:
+            threads = 1
+            scratch = <uint32_t*> malloc(n * sizeof(uint32_t))
+        if threads > 1:
+            for f in prange(d.n_features, nogil=True, schedule="dynamic",
+                            num_threads=threads):
+                if d.n_values[f] == 0:
+                    invert_column(table + <Py_ssize_t> d.col[f] * n, n,
+                                  scratch + threadid() * n)
+        else:       # no OpenMP region at all: a forked child must not enter one
+            for f in range(d.n_features):
+                if d.n_values[f] == 0:
+                    invert_column(table + <Py_ssize_t> d.col[f] * n, n, scratch)
+        free(scratch)
+    if d.rank != NULL:
+        d.order = table
+        d.rank = NULL
+    else:
+        d.rank = table
+        d.order = NULL
 
 
 cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexcept nogil:
@@ -267,14 +333,15 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
 
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
                             Py_ssize_t m_child, const uint8_t* mark,
-                            double factor) noexcept nogil:
+                            double factor, const uint32_t* cs) noexcept nogil:
     """One list of a child from its parent's: a stable filter keeping the cases
     marked 1 (the child's branch) and 2 (unknown outcome, weight scaled). o may
     equal s (in place): every entry is written at or before where it was read.
     Branch-free (a child's cases are interleaved unpredictably with the others):
     every entry is written at o[t] and t advances only for a kept one; the loop
     ends at the child's last case, so no write passes o[m_child - 1]. Only the
-    row list's entries carry a weight to scale."""
+    row list's entries carry a weight to scale; a feature's give their case
+    through cs (list_cases)."""
     cdef Py_ssize_t i, t = 0
     cdef uint8_t b
     cdef AnyEntry e
@@ -286,9 +353,11 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
         return
     for i in range(m):
         e = s[i]
-        b = mark[e.case]
         if AnyEntry is Entry:
+            b = mark[e.case]
             e.weight = e.weight * scale[b]
+        else:
+            b = mark[case_of(cs, e)]
         o[t] = e
         t += b != 0
         if t == m_child:
@@ -301,10 +370,10 @@ cdef inline void filter_list(Grower* g, void** src, Py_ssize_t src_base, Py_ssiz
     """List j of the child, from src[j] + src_base to dst[j] + dst_base."""
     if j == 0:
         filter_one(rows_at(src, src_base), m, rows_at(dst, dst_base), m_child, g.mark,
-                   factor)
+                   factor, NULL)
     else:
         filter_one(values_at(src, j, src_base), m, values_at(dst, j, dst_base), m_child,
-                   g.mark, factor)
+                   g.mark, factor, cases_of(g, j))
 
 
 cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
@@ -357,6 +426,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Entry* rl = rows_at(g.lists, fr.base)
     cdef const Valued* fl
     cdef const double* vals
+    cdef const uint32_t* cs
     cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
     cdef int kind
     cdef int32_t best
@@ -384,16 +454,17 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         threshold = cut_of(d, w.bar, feature)
         fl = values_at(g.lists, g.list_of[feature], fr.base)
         vals = list_values(d, feature)
-        while n_unknown < m and isnan(vals[fl[n_unknown].key]):
+        cs = list_cases(d, feature)
+        while n_unknown < m and isnan(vals[fl[n_unknown]]):
             n_unknown += 1
-        if n_unknown >= m or not cut_separates(vals[fl[n_unknown].key],
-                                               vals[fl[m - 1].key], threshold):
+        if n_unknown >= m or not cut_separates(vals[fl[n_unknown]],
+                                               vals[fl[m - 1]], threshold):
             return 0
         for i in range(m):
             if i < n_unknown:
-                g.outcome[fl[i].case] = 0
+                g.outcome[case_of(cs, fl[i])] = 0
             else:
-                g.outcome[fl[i].case] = 1 if vals[fl[i].key] <= threshold else 2
+                g.outcome[case_of(cs, fl[i])] = 1 if vals[fl[i]] <= threshold else 2
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
         if kind == SUBSET:
@@ -560,6 +631,7 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
     cdef int32_t* out
     cdef const Entry* er
     cdef const Valued* ev
+    cdef const uint32_t* cs
     if index == NULL:
         return -1
     start = index + g.n_lists * m
@@ -578,8 +650,9 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
                 cursor[v] += 1
         else:
             ev = values_at(g.lists, j, fr.base)
+            cs = cases_of(g, j)
             for i in range(m):
-                v = g.outcome[ev[i].case]
+                v = g.outcome[case_of(cs, ev[i])]
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
     fr.index = index
@@ -643,12 +716,12 @@ cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
 cdef inline void split_one(AnyEntry* e, Py_ssize_t m, AnyEntry* scratch, Py_ssize_t m_small,
                            Py_ssize_t m_large, const uint8_t* mark_small,
                            const uint8_t* mark_large, double f_small,
-                           double f_large) noexcept nogil:
+                           double f_large, const uint32_t* cs) noexcept nogil:
     """One list of a binary split: the small child's into scratch, the large one's
     in place, then the small one's right above it (e[m_large .. m_large + m_small),
     which may pass the parent's end by the cases of unknown outcome)."""
-    filter_one(e, m, scratch, m_small, mark_small, f_small)
-    filter_one(e, m, e, m_large, mark_large, f_large)
+    filter_one(e, m, scratch, m_small, mark_small, f_small, cs)
+    filter_one(e, m, e, m_large, mark_large, f_large, cs)
     memcpy(e + m_large, scratch, m_small * sizeof(AnyEntry))
 
 
@@ -658,10 +731,10 @@ cdef inline void split_list(Grower* g, Py_ssize_t base, Py_ssize_t m, char* scra
     """split_one on list j (scratch: room for m_small entries of any list)."""
     if j == 0:
         split_one(rows_at(g.lists, base), m, <Entry*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large)
+                  g.mark_small, g.mark, f_small, f_large, NULL)
     else:
         split_one(values_at(g.lists, j, base), m, <Valued*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large)
+                  g.mark_small, g.mark, f_small, f_large, cases_of(g, j))
 
 
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
@@ -1057,14 +1130,20 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     cdef Deferral df
     cdef Py_ssize_t n = d.n_cases, i
     cdef int ok = 0
+    cdef bint ordered = False
     memset(&df, 0, sizeof(Deferral))
     memset(&g, 0, sizeof(Grower))
     df.limit = max(n // 16, 1000)
     df.main = &g
     df.tree = t
     df.n_threads = w.n_threads
+    if n >= 0x80000000:
+        raise ValueError("c45: more than 2**31 - 1 cases cannot be grown")
     try:
         with nogil:
+            if not d.listed:
+                rank_order(<Dataset*> d, w.n_threads)
+                ordered = True
             ok = grower_init(&g, w, NULL)
             if ok == 0:
                 # Only the main grower splits in two at once (split_binary).
@@ -1097,6 +1176,9 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
         free(df.tasks)
         free(df.finish)
         grower_free(&g)
+        if ordered:      # the ranks back, for pruning (the lists are freed)
+            with nogil:
+                rank_order(<Dataset*> d, w.n_threads)
         # Pruning starts from the cases in row order with their initial weights.
         for i in range(n):
             w.cases[i] = <int32_t> i
@@ -1111,7 +1193,11 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
     cdef Py_ssize_t i, chosen = -1, n = w.data.n_cases
     cdef double total = 0.0
     cdef int ok
+    if n >= 0x80000000:
+        raise ValueError("c45: more than 2**31 - 1 cases cannot be evaluated")
     with nogil:
+        if not w.data.listed:
+            rank_order(<Dataset*> w.data, w.n_threads)
         ok = grower_init(&g, w, NULL)
         if ok == 0:
             ok = root_lists(&g)
@@ -1121,6 +1207,8 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
             evaluate(&g, 0, n, total)
             chosen = select_feature(w)
         grower_free(&g)
+        if not w.data.listed:
+            rank_order(<Dataset*> w.data, w.n_threads)
     if ok < 0:
         raise MemoryError("c45: out of memory evaluating the features")
     return chosen

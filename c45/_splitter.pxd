@@ -116,3 +116,17 @@ cdef inline const double* list_values(const Dataset* d, Py_ssize_t f) noexcept n
     sorted (float64, key = rank), or by row (float32 on the lists, key = row)."""
     cdef Py_ssize_t at = <Py_ssize_t> d.col[f] * d.n_cases
     return d.cont + at if d.listed else d.sorted_value + at
+
+
+cdef inline const uint32_t* list_cases(const Dataset* d, Py_ssize_t f) noexcept nogil:
+    """The column that gives a Valued entry's case for continuous feature f: the
+    feature's order (float64, key = rank), or NULL: the key is the case (float32
+    on the lists)."""
+    if d.listed:
+        return NULL
+    return d.order + <Py_ssize_t> d.col[f] * d.n_cases
+
+
+cdef inline int32_t case_of(const uint32_t* cs, Valued key) noexcept nogil:
+    """The case of a list entry (cs: list_cases)."""
+    return <int32_t> (key if cs == NULL else cs[key])

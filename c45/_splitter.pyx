@@ -848,14 +848,21 @@ cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
 cdef Py_ssize_t AHEAD = 64
 
 
-cdef inline void fetch_ahead(const double* vals, const int32_t* y, const double* cw,
-                             const Valued* e, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """Start fetching the value, class and weight of entry i + AHEAD of e[.. n)."""
+cdef inline void fetch_ahead(const double* vals, const uint32_t* cs, const int32_t* y,
+                             const double* cw, const Valued* e, Py_ssize_t i,
+                             Py_ssize_t n) noexcept nogil:
+    """Start fetching the value, class and weight of entry i + AHEAD of e[.. n),
+    and the case id (cs: list_cases) of entry i + 2 AHEAD, which the class of
+    that entry needs first."""
+    cdef int32_t c
+    if cs != NULL and i + 2 * AHEAD < n:
+        C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
     if i + AHEAD < n:
-        C45_PREFETCH(&vals[e[i + AHEAD].key])
-        C45_PREFETCH(&y[e[i + AHEAD].case])
+        C45_PREFETCH(&vals[e[i + AHEAD]])
+        c = case_of(cs, e[i + AHEAD])
+        C45_PREFETCH(&y[c])
         if cw != NULL:
-            C45_PREFETCH(&cw[e[i + AHEAD].case])
+            C45_PREFETCH(&cw[c])
 
 
 cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const SortItem* a,
@@ -873,25 +880,30 @@ ctypedef fused Sorted:
     Valued          # a node's presorted list (float32 on the lists)
 
 
-cdef inline int32_t class_at(const Dataset* d, const Sorted* a, Py_ssize_t i) noexcept nogil:
-    return d.y[a[i].case]
+cdef inline int32_t case_at(const uint32_t* cs, const Sorted* a, Py_ssize_t i) noexcept nogil:
+    """The case of the i-th item (cs: a list's list_cases)."""
+    if Sorted is Valued:
+        return case_of(cs, a[i])
+    else:
+        return a[i].case
 
 
 cdef inline double value_at(const double* vals, const Sorted* a, Py_ssize_t i) noexcept nogil:
     """The value of the i-th case: a list's entry says where it is in vals
     (list_values), a sorted case array's carries it."""
     if Sorted is Valued:
-        return vals[a[i].key]
+        return vals[a[i]]
     else:
         return a[i].value
 
 
-cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double* vals,
-                           Py_ssize_t n,
+cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const uint32_t* cs,
+                           const double* vals, Py_ssize_t n,
                            const double* cw, double u, double known,
                            double unknown_frac, double total) noexcept nogil:
     """The cut scan of §5.2 in Release 8's arithmetic over the node's known cases
-    in value order, a[0 .. n) (vals: a list's values, list_values; cw: each case's weight, NULL where all weigh 1),
+    in value order, a[0 .. n) (vals, cs: a list's values and cases, list_values,
+    list_cases; cw: each case's weight, NULL where all weigh 1),
     freq's row 0 holding the unknown cases' class weights: the weights of the
     right side, then each cut between two values, then the choice (§5.3). A
     list of BLOCKED_MIN cases or more is scanned by blocks (scan_blocks)."""
@@ -901,21 +913,22 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double* freq = w.freq
     cdef double base, min_split, low = 0.0
-    cdef int32_t cls
+    cdef int32_t cls, c
     for i in range(n):
         if stop_at(d, i):
             return              # no cut chosen: the gain stays unusable
         if Sorted is Valued:
-            fetch_ahead(vals, d.y, cw, a, i, n)
+            fetch_ahead(vals, cs, d.y, cw, a, i, n)
         else:
             fetch_case_ahead(d.y, cw, a, i, n)
-        cls = class_at(d, a, i)
-        freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
+        c = case_at(cs, a, i)
+        cls = d.y[c]
+        freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, c))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
     if Sorted is Valued:
         if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
-                and scan_blocks(w, a, vals, cw, 0, n, k, u, low, known, min_split,
+                and scan_blocks(w, a, cs, vals, cw, 0, n, k, u, low, known, min_split,
                                 unknown_frac, base, total, &scan)):
             choose_cut(w, f, &scan, total)
             return
@@ -923,11 +936,11 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
         if stop_at(d, i):
             return
         if Sorted is Valued:
-            fetch_ahead(vals, d.y, cw, a, i, n)
+            fetch_ahead(vals, cs, d.y, cw, a, i, n)
         else:
             fetch_case_ahead(d.y, cw, a, i, n)
-        cls = class_at(d, a, i)
-        cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
+        c = case_at(cs, a, i)
+        cut_scan_step(w, k, d.y[c], weight_of(cw, c), &low)
         if low < min_split:
             continue
         if low > rnd(f32, known - min_split):
@@ -1005,7 +1018,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
     sort_range(w, values, first, hi, keyed)
-    scan_cuts(w, f, w.sortbuf + first, NULL, hi - first + 1, w.weight, u, known,
+    scan_cuts(w, f, w.sortbuf + first, NULL, NULL, hi - first + 1, w.weight, u, known,
               unknown_frac, total)
 
 
@@ -1017,22 +1030,25 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     row) gives each of R8's sums the bits its case array does."""
     cdef const Dataset* d = w.data
     cdef const double* vals = list_values(d, f)
+    cdef const uint32_t* cs = list_cases(d, f)
     cdef const int32_t* y = d.y
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, j, n_unknown = 0
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac
+    cdef int32_t c
     start_evaluation(w, f, f32)
-    while n_unknown < n and isnan(vals[e[n_unknown].key]):
-        freq[y[e[n_unknown].case]] = rnd(f32, freq[y[e[n_unknown].case]]
-                                         + weight_of(cw, e[n_unknown].case))
+    while n_unknown < n and isnan(vals[e[n_unknown]]):
+        c = case_of(cs, e[n_unknown])
+        freq[y[c]] = rnd(f32, freq[y[c]] + weight_of(cw, c))
         n_unknown += 1
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
-    scan_cuts(w, f, e + n_unknown, vals, n - n_unknown, cw, u, known, unknown_frac, total)
+    scan_cuts(w, f, e + n_unknown, cs, vals, n - n_unknown, cw, u, known, unknown_frac, total)
 
 
-cdef inline void unit_class_counts(const Valued* e, const int32_t* y, Py_ssize_t n,
+cdef inline void unit_class_counts(const Valued* e, const uint32_t* cs, const int32_t* y,
+                                   Py_ssize_t n,
                                    Py_ssize_t k, Py_ssize_t* q, double* out) noexcept nogil:
     """out[c] (0 before) = the number of entries of class c: the sum of their
     weights where every case weighs 1, exact in any order. Four counters a class,
@@ -1040,15 +1056,17 @@ cdef inline void unit_class_counts(const Valued* e, const int32_t* y, Py_ssize_t
     cdef Py_ssize_t i = 0, c
     memset(q, 0, 4 * k * sizeof(Py_ssize_t))
     while i + 4 <= n:
-        if i + AHEAD < n:                       # (the classes only)
-            C45_PREFETCH(&y[e[i + AHEAD].case])
-        q[y[e[i].case]] += 1
-        q[k + y[e[i + 1].case]] += 1
-        q[2 * k + y[e[i + 2].case]] += 1
-        q[3 * k + y[e[i + 3].case]] += 1
+        if cs != NULL and i + 2 * AHEAD < n:    # (the classes only)
+            C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
+        if i + AHEAD < n:
+            C45_PREFETCH(&y[case_of(cs, e[i + AHEAD])])
+        q[y[case_of(cs, e[i])]] += 1
+        q[k + y[case_of(cs, e[i + 1])]] += 1
+        q[2 * k + y[case_of(cs, e[i + 2])]] += 1
+        q[3 * k + y[case_of(cs, e[i + 3])]] += 1
         i += 4
     while i < n:
-        q[y[e[i].case]] += 1
+        q[y[case_of(cs, e[i])]] += 1
         i += 1
     for c in range(k):
         out[c] = out[c] + <double> (q[c] + q[k + c] + q[2 * k + c] + q[3 * k + c])
@@ -1064,8 +1082,10 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     on the lists: R8's arithmetic, eval_continuous_sums_exact.)"""
     cdef const Dataset* d = w.data
     cdef const double* vals = list_values(d, f)
+    cdef const uint32_t* cs = list_cases(d, f)
     cdef const int32_t* y = d.y
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
+    cdef int32_t c
     cdef bint blocked
     if d.f32:
         eval_continuous_sums_exact(w, f, e, n, cw, total)
@@ -1074,8 +1094,9 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
     start_evaluation(w, f, False)
-    while n_unknown < n and isnan(vals[e[n_unknown].key]):
-        freq[y[e[n_unknown].case]] += weight_of(cw, e[n_unknown].case)
+    while n_unknown < n and isnan(vals[e[n_unknown]]):
+        c = case_of(cs, e[n_unknown])
+        freq[y[c]] += weight_of(cw, c)
         n_unknown += 1
     for j in range(k):
         u += freq[j]
@@ -1084,19 +1105,20 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     if known < 2 * w.min_objs:
         return
     if cw == NULL:
-        unit_class_counts(e + n_unknown, y, n - n_unknown, k, w.quad_count, freq + 2 * k)
+        unit_class_counts(e + n_unknown, cs, y, n - n_unknown, k, w.quad_count, freq + 2 * k)
     else:
         for i in range(n_unknown, n):
-            fetch_ahead(vals, y, cw, e, i, n)
-            freq[2 * k + y[e[i].case]] += weight_of(cw, e[i].case)
+            fetch_ahead(vals, cs, y, cw, e, i, n)
+            c = case_of(cs, e[i])
+            freq[2 * k + y[c]] += weight_of(cw, c)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
-    if cw == NULL and scan_estimated(w, e, vals, y, n_unknown, n, k, u, known, min_split,
+    if cw == NULL and scan_estimated(w, e, cs, vals, y, n_unknown, n, k, u, known, min_split,
                                      unknown_frac, base, total, &scan):
         choose_cut(w, f, &scan, total)
         return
     if n - n_unknown >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES:
-        blocked = scan_blocks(w, e, vals, cw, n_unknown, n, k, u, low, known, min_split,
+        blocked = scan_blocks(w, e, cs, vals, cw, n_unknown, n, k, u, low, known, min_split,
                               unknown_frac, base, total, &scan)
         if blocked:
             choose_cut(w, f, &scan, total)
@@ -1104,16 +1126,17 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
         # (Out of memory for the block states: the plain scan below.)
     forget_phi(w, k)
     for i in range(n_unknown, n - 1):
-        fetch_ahead(vals, y, cw, e, i, n)
-        move_case(w, k, y[e[i].case], weight_of(cw, e[i].case), &low)
+        fetch_ahead(vals, cs, y, cw, e, i, n)
+        c = case_of(cs, e[i])
+        move_case(w, k, y[c], weight_of(cw, c), &low)
         if low < min_split:
             continue
         if low > known - min_split:
             break
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
             scan.position = i
-            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
-                     vals[e[i + 1].key], &scan)
+            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i]],
+                     vals[e[i + 1]], &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1209,7 +1232,8 @@ cdef inline double class_terms(const Py_ssize_t* left, const Py_ssize_t* all,
 cdef Py_ssize_t TERMS_RESUM = 256
 
 
-cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int32_t* y,
+cdef bint scan_estimated(Work* w, const Valued* e, const uint32_t* cs, const double* vals,
+                         const int32_t* y,
                          Py_ssize_t first, Py_ssize_t n,
                          Py_ssize_t k, double u, double known, double min_split,
                          double unknown_frac, double base, double total,
@@ -1256,8 +1280,8 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int
     # Pass 1. A cut's estimate is share * (base - x / known), x its information:
     # x beyond x_reject puts it more than slack below the best estimate.
     for i in range(first, n - 1):
-        fetch_ahead(vals, y, NULL, e, i, n)
-        c = y[e[i].case]
+        fetch_ahead(vals, cs, y, NULL, e, i, n)
+        c = y[case_of(cs, e[i])]
         left = lc[c]
         right = ac[c] - left
         terms += (t[left + 1] - t[left]) + (t[right - 1] - t[right])
@@ -1272,7 +1296,7 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int
             continue
         if low > upper:
             break
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
             tries += 1
             if low >= w.min_objs and known - low >= w.min_objs:
                 x = t[low_n] + t[known_n - low_n] - terms
@@ -1307,19 +1331,20 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const int
             continue
         last = <Py_ssize_t> note[2 * j]
         while i <= last:
-            move_case(w, k, y[e[i].case], 1.0, &low)
+            move_case(w, k, y[case_of(cs, e[i])], 1.0, &low)
             i += 1
         scan.position = last
         if reasonable_cut(w, u, low, known):
-            exact_cut(w, k, unknown_frac, base, known, total, vals[e[last].key],
-                      vals[e[last + 1].key], scan)
+            exact_cut(w, k, unknown_frac, base, known, total, vals[e[last]],
+                      vals[e[last + 1]], scan)
         else:
-            keep_cut(w, -EPSILON, total, vals[e[last].key], vals[e[last + 1].key], scan)
+            keep_cut(w, -EPSILON, total, vals[e[last]], vals[e[last + 1]], scan)
     scan.tries = tries
     return True
 
 
-cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double* cw,
+cdef bint scan_blocks(Work* w, const Valued* e, const uint32_t* cs, const double* vals,
+                      const double* cw,
                       Py_ssize_t first, Py_ssize_t n,
                       Py_ssize_t k, double u, double low, double known,
                       double min_split, double unknown_frac, double base,
@@ -1355,11 +1380,12 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
     raw = w.snap + cap * stride
     # Pass 1.
     for i in range(first, n - 1):
-        fetch_ahead(vals, y, cw, e, i, n)
-        wt = weight_of(cw, e[i].case)
+        fetch_ahead(vals, cs, y, cw, e, i, n)
+        c = case_of(cs, e[i])
+        wt = weight_of(cw, c)
         low = low + wt
-        freq[k + y[e[i].case]] = freq[k + y[e[i].case]] + wt
-        freq[2 * k + y[e[i].case]] = freq[2 * k + y[e[i].case]] - wt
+        freq[k + y[c]] = freq[k + y[c]] + wt
+        freq[2 * k + y[c]] = freq[2 * k + y[c]] - wt
         if low < min_split:
             continue
         if low > upper:
@@ -1367,7 +1393,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
             nb += 1
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
             scan.tries += 1
         last = i
     if last < 0:
@@ -1378,10 +1404,11 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
         low = raw[(nb - 1) * rstride + 1]
         memcpy(freq + k, raw + (nb - 1) * rstride + 2, 2 * k * sizeof(double))
         for j in range(i + 1, last + 1):
-            wt = weight_of(cw, e[j].case)
+            c = case_of(cs, e[j])
+            wt = weight_of(cw, c)
             low = low + wt
-            freq[k + y[e[j].case]] = freq[k + y[e[j].case]] + wt
-            freq[2 * k + y[e[j].case]] = freq[2 * k + y[e[j].case]] - wt
+            freq[k + y[c]] = freq[k + y[c]] + wt
+            freq[2 * k + y[c]] = freq[2 * k + y[c]] - wt
         snapshot(bound + nb * stride, freq, k, low, last, raw + nb * rstride)
         nb += 1
     # Block b holds the cuts raw[b].position .. raw[b + 1].position - 1, the last
@@ -1404,7 +1431,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
         if bound[b * stride] > best_bound:
             best_bound = bound[b * stride]
             best_b = b
-    evaluate_block(w, e, vals, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
+    evaluate_block(w, e, cs, vals, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
     # (float32: 1e-5 exceeds keep_margin, a gain being at most log2(classes) <= 16)
     rounding = (1e-5 + f32_gain_rounding(k, known) if w.data.f32
@@ -1412,7 +1439,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
     for b in range(max(nb - 1, 1)):
         reach = scan.best_gain - rounding
         if b != best_b and bound[b * stride] >= reach:
-            evaluate_block(w, e, vals, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
+            evaluate_block(w, e, cs, vals, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
                            total, scan)
     scan.tries = tries
     # The kept cuts back in scan order (stable insertion sort: they are few).
@@ -1432,7 +1459,8 @@ cdef inline void swap_cut(Work* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     w.cand_pos[a], w.cand_pos[b] = w.cand_pos[b], w.cand_pos[a]
 
 
-cdef void evaluate_block(Work* w, const Valued* e, const double* vals, const double* cw,
+cdef void evaluate_block(Work* w, const Valued* e, const uint32_t* cs, const double* vals,
+                         const double* cw,
                          Py_ssize_t b, Py_ssize_t nb,
                          const double* raw, Py_ssize_t rstride, Py_ssize_t k, double u,
                          double known, double unknown_frac, double base, double total,
@@ -1440,6 +1468,7 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* vals, const dou
     """Evaluate the cuts of block b, restarting from its recorded counts."""
     cdef const int32_t* y = w.data.y
     cdef Py_ssize_t i = <Py_ssize_t> raw[b * rstride], stop
+    cdef int32_t c
     cdef double low = raw[b * rstride + 1], wt
     cdef double* freq = w.freq
     if b + 1 < nb - 1 or nb == 1:
@@ -1449,18 +1478,19 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* vals, const dou
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
     forget_phi(w, k)
     while True:
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
             scan.position = i
             if w.data.f32:
-                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
-                             vals[e[i + 1].key], scan)
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i]],
+                             vals[e[i + 1]], scan)
             else:
-                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
-                         vals[e[i + 1].key], scan)
+                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i]],
+                         vals[e[i + 1]], scan)
         if i >= stop:
             break
         i += 1
-        move_case(w, k, y[e[i].case], weight_of(cw, e[i].case), &low)
+        c = case_of(cs, e[i])
+        move_case(w, k, y[c], weight_of(cw, c), &low)
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,

@@ -602,6 +602,10 @@ cdef class GrowOptions:
 cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except -1:
     """Point d at the arrays of data (which keeps them alive) and copy the
     growing options."""
+    if not data.f32 and not np.asarray(data.rank).flags.writeable:
+        # float64 growing turns the ranks into the features' orders and back
+        # in place (c45/_presorted.pyx: rank_order): its own copy of them
+        data.rank = np.array(data.rank)
     cdef const double[:, ::1] cont = data.cont
     cdef const int32_t[:, ::1] codes = data.codes
     cdef const int32_t[::1] col = data.col
