@@ -1044,7 +1044,7 @@ cdef int flush_tasks(Deferral* df) noexcept nogil:
         # Worker 0 is the main work (its own threads idle meanwhile); the others
         # get fresh buffers.
         for i in range(1, n_workers):
-            if work_alloc(&works[i], d) < 0:
+            if work_alloc(&works[i], d, False) < 0:
                 failed = 1
                 break
     main.w.n_threads = 1
@@ -1123,6 +1123,22 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
     g.arena_cap = 0
 
 
+cdef void grow_end(Deferral* df, Grower* g) noexcept nogil:
+    """Free what growing holds (the tasks' lists, the grower's): a second call
+    frees nothing."""
+    cdef Py_ssize_t i
+    for i in range(df.n_tasks):
+        free_lists(df.tasks[i].lists, g.n_lists)
+        free(df.tasks[i].used)
+        buffer_free(&df.tasks[i].sub)
+    free(df.tasks)
+    free(df.finish)
+    df.tasks = NULL
+    df.finish = NULL
+    df.n_tasks = 0
+    grower_free(g)
+
+
 cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
     cdef const Dataset* d = w.data
@@ -1164,21 +1180,18 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             if ok == 0 and not (d.intr != NULL and d.intr.stop):
                 for i in range(df.n_finish):
                     settle(t, df.finish[i], d.f32)
+            grow_end(&df, &g)
+            if ordered:      # the ranks back, for pruning (the lists are freed)
+                rank_order(<Dataset*> d, w.n_threads)
+                ordered = False
         if d.intr != NULL and d.intr.stop:
             raise_interrupt()
         if ok < 0:
             raise MemoryError("c45: out of memory while growing the tree")
     finally:
-        for i in range(df.n_tasks):
-            free_lists(df.tasks[i].lists, g.n_lists)
-            free(df.tasks[i].used)
-            buffer_free(&df.tasks[i].sub)
-        free(df.tasks)
-        free(df.finish)
-        grower_free(&g)
-        if ordered:      # the ranks back, for pruning (the lists are freed)
-            with nogil:
-                rank_order(<Dataset*> d, w.n_threads)
+        grow_end(&df, &g)
+        if ordered:
+            rank_order(<Dataset*> d, w.n_threads)
         # Pruning starts from the cases in row order with their initial weights.
         for i in range(n):
             w.cases[i] = <int32_t> i

@@ -82,8 +82,8 @@ cdef struct Work:
     Py_ssize_t arena_top
     Py_ssize_t arena_cap
 
-cdef int work_init(Work* w, const Dataset* data) except -1
-cdef int work_alloc(Work* w, const Dataset* data) noexcept nogil
+cdef int work_init(Work* w, const Dataset* data, bint rows) except -1
+cdef int work_alloc(Work* w, const Dataset* data, bint rows) noexcept nogil
 cdef int work_threads_init(Work* w, int n_threads) except -1
 cdef void work_free(Work* w) noexcept nogil
 

@@ -79,14 +79,18 @@ cdef void scratch_free(Work* w) noexcept nogil:
     free(w.quad_count)
 
 
-cdef int work_init(Work* w, const Dataset* d) except -1:
-    if work_alloc(w, d) < 0:
+cdef int work_init(Work* w, const Dataset* d, bint rows) except -1:
+    if work_alloc(w, d, rows) < 0:
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
     return 0
 
 
-cdef int work_alloc(Work* w, const Dataset* d) noexcept nogil:
-    """work_init without the GIL: -1 (and w freed) when memory runs out."""
+cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
+    """work_init without the GIL: -1 (and w freed) when memory runs out. rows:
+    the case array holds the rows in order, the weights their initial ones
+    (R8's case array and pruning start from them); without, they are left
+    untouched (growing on the presorted lists fills them where it reads them,
+    and their pages then take no memory while the lists are the largest)."""
     cdef Py_ssize_t n = d.n_cases, k = d.n_classes, f
     memset(w, 0, sizeof(Work))
     w.data = d
@@ -128,9 +132,10 @@ cdef int work_alloc(Work* w, const Dataset* d) noexcept nogil:
         work_free(w)
         memset(w, 0, sizeof(Work))      # freed: a second work_free is harmless
         return -1
-    for f in range(n):
-        w.cases[f] = <int32_t> f
-        w.weight[f] = d.init_weight[f]
+    if rows:
+        for f in range(n):
+            w.cases[f] = <int32_t> f
+            w.weight[f] = d.init_weight[f]
     return 0
 
 

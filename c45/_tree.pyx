@@ -717,7 +717,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
-    work_init(&w, &d)
+    work_init(&w, &d, d.f32 and not d.listed)
     try:
         interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
@@ -806,7 +806,7 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
     memset(&intr, 0, sizeof(Interrupt))
     check_prunable(grown)
     d.intr = &intr
-    work_init(&w, &d)
+    work_init(&w, &d, True)
     try:
         interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
@@ -841,7 +841,7 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
     set_dataset(&d, data, options)
     d.intr = &intr
     nf = d.n_features
-    work_init(&w, &d)
+    work_init(&w, &d, d.f32 and not d.listed)
     try:
         interrupt_init(&intr)
         if d.f32 and not d.listed:
