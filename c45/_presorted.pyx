@@ -33,8 +33,10 @@ tests/oracle.py states the same orders and is compared with this on random data.
 
 Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
 every child with fewer than n/16 cases (at least 1,000) is set aside as a task
-with a copy of its lists. Whenever the waiting tasks hold a quarter of the root's
-lists (and at the end) they are grown by the threads, each with its own buffers,
+with a copy of its lists, whose entries carry the case beside the rank (Pair:
+below the top a node's ranks are spread thin, and reading each case from the
+order would be a cache miss an entry). Whenever the waiting tasks hold a quarter
+of the root's entries (and at the end) they are grown by the threads, each with its own buffers,
 into small trees grafted back in the order the tasks were made; the top nodes'
 errors and collapse (§2 step 11) are settled last, children first.
 The tasks are made the same way whatever n_jobs is, so the tree never depends on
@@ -53,14 +55,14 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from c45._types cimport (Dataset, Entry, Valued, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
+from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, list_values, list_cases,
-                            case_of)
+                            case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map, set_test,
@@ -96,6 +98,10 @@ cdef struct Grower:
     Py_ssize_t* size         # per branch: known cases of the branch
     Py_ssize_t info_cap
     Py_ssize_t info_top
+    Py_ssize_t width         # words a feature's entry: 1 the rank (the top of the tree,
+                             # the case from the order), 2 rank and case (Pair: a
+                             # set-aside subtree, whose sparse ranks would make every
+                             # read of the order a cache miss)
     bint any_discrete
     bint shares_tables       # list_of, feature_of belong to another grower
     bint big                 # the arenas are big blocks (c45/_scratch.pxd)
@@ -104,19 +110,31 @@ cdef struct Grower:
 ctypedef fused AnyEntry:
     Entry
     Valued
+    Pair
 
 
-cdef inline size_t entry_size(Py_ssize_t j) noexcept nogil:
-    """Bytes of an entry of list j: the row list's carry the weight."""
-    return sizeof(Entry) if j == 0 else sizeof(Valued)
+cdef extern from "_prefetch.h":
+    void C45_PREFETCH(const void* addr) noexcept nogil
+
+
+# Entries ahead whose case id (a feature list's, from its order) is fetched early:
+# below the root a list's ranks are spread over the whole order, a cache miss each.
+cdef Py_ssize_t CASES_AHEAD = 32
+
+
+cdef inline size_t entry_size(Py_ssize_t j, Py_ssize_t width) noexcept nogil:
+    """Bytes of an entry of list j: the row list's carry the weight, a feature's
+    are `width` words (Grower.width)."""
+    return sizeof(Entry) if j == 0 else width * sizeof(Valued)
 
 
 cdef inline Entry* rows_at(void** lists, Py_ssize_t base) noexcept nogil:
     return (<Entry*> lists[0]) + base
 
 
-cdef inline Valued* values_at(void** lists, Py_ssize_t j, Py_ssize_t base) noexcept nogil:
-    return (<Valued*> lists[j]) + base
+cdef inline Valued* values_at(void** lists, Py_ssize_t j, Py_ssize_t base,
+                              Py_ssize_t width) noexcept nogil:
+    return (<Valued*> lists[j]) + base * width
 
 
 cdef inline const uint32_t* cases_of(const Grower* g, Py_ssize_t j) noexcept nogil:
@@ -133,7 +151,7 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
     for j in range(g.n_lists):
-        grown = block_resize(g.lists[j], cap * entry_size(j), g.big)
+        grown = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
         g.lists[j] = grown
@@ -152,7 +170,7 @@ cdef void arena_trim(Grower* g) noexcept nogil:
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        kept = block_resize(g.lists[j], cap * entry_size(j), g.big)
+        kept = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -188,10 +206,10 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].outcome = 0
     if threads > 1:
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
-            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
+            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0, 1))
     else:       # no OpenMP region at all: a forked child must not enter one
         for j in range(1, g.n_lists):
-            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
+            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0, 1))
     g.arena_top = n
     return 0
 
@@ -315,7 +333,8 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0
             else:
-                eval_continuous_list(tw, f, values_at(g.lists, j, base), m, cw, total)
+                eval_continuous_list(tw, f, values_at(g.lists, j, base, g.width), g.width, m, cw,
+                                     total)
         return
     for f in range(d.n_features):
         j = g.list_of[f]
@@ -328,7 +347,8 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             w.gain[f] = -EPSILON
             w.info[f] = 0.0
         else:
-            eval_continuous_list(w, f, values_at(g.lists, j, base), m, cw, total)
+            eval_continuous_list(w, f, values_at(g.lists, j, base, g.width), g.width, m, cw,
+                                     total)
 
 
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
@@ -356,7 +376,11 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
         if AnyEntry is Entry:
             b = mark[e.case]
             e.weight = e.weight * scale[b]
+        elif AnyEntry is Pair:
+            b = mark[e.case]
         else:
+            if cs != NULL and i + CASES_AHEAD < m:
+                C45_PREFETCH(&cs[s[i + CASES_AHEAD]])
             b = mark[case_of(cs, e)]
         o[t] = e
         t += b != 0
@@ -372,8 +396,12 @@ cdef inline void filter_list(Grower* g, void** src, Py_ssize_t src_base, Py_ssiz
         filter_one(rows_at(src, src_base), m, rows_at(dst, dst_base), m_child, g.mark,
                    factor, NULL)
     else:
-        filter_one(values_at(src, j, src_base), m, values_at(dst, j, dst_base), m_child,
-                   g.mark, factor, cases_of(g, j))
+        if g.width == 2:
+            filter_one(<Pair*> values_at(src, j, src_base, 2), m,
+                       <Pair*> values_at(dst, j, dst_base, 2), m_child, g.mark, factor, NULL)
+        else:
+            filter_one(values_at(src, j, src_base, 1), m, values_at(dst, j, dst_base, 1),
+                       m_child, g.mark, factor, cases_of(g, j))
 
 
 cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
@@ -391,13 +419,14 @@ cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
 
 
 cdef void** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
-    """n_lists arenas of m entries each; NULL when memory runs out."""
+    """n_lists arenas of m entries each, a set-aside subtree's (width 2); NULL
+    when memory runs out."""
     cdef void** lists = <void**> calloc(n_lists, sizeof(void*))
     cdef Py_ssize_t j
     if lists == NULL:
         return NULL
     for j in range(n_lists):
-        lists[j] = malloc(m * entry_size(j) + 1)
+        lists[j] = malloc(m * entry_size(j, 2) + 1)
         if lists[j] == NULL:
             free_lists(lists, n_lists)
             return NULL
@@ -427,6 +456,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef const Valued* fl
     cdef const double* vals
     cdef const uint32_t* cs
+    cdef Py_ssize_t wd
     cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
     cdef int kind
     cdef int32_t best
@@ -452,19 +482,20 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     kind = test_kind(d, w.n_groups, feature, &n_branches)
     if kind == CONTINUOUS:
         threshold = cut_of(d, w.bar, feature)
-        fl = values_at(g.lists, g.list_of[feature], fr.base)
+        fl = values_at(g.lists, g.list_of[feature], fr.base, g.width)
         vals = list_values(d, feature)
         cs = list_cases(d, feature)
-        while n_unknown < m and isnan(vals[fl[n_unknown]]):
+        wd = g.width
+        while n_unknown < m and isnan(vals[fl[n_unknown * wd]]):
             n_unknown += 1
-        if n_unknown >= m or not cut_separates(vals[fl[n_unknown]],
-                                               vals[fl[m - 1]], threshold):
+        if n_unknown >= m or not cut_separates(vals[fl[n_unknown * wd]],
+                                               vals[fl[(m - 1) * wd]], threshold):
             return 0
         for i in range(m):
             if i < n_unknown:
-                g.outcome[case_of(cs, fl[i])] = 0
+                g.outcome[list_case(fl, wd, cs, i)] = 0
             else:
-                g.outcome[case_of(cs, fl[i])] = 1 if vals[fl[i]] <= threshold else 2
+                g.outcome[list_case(fl, wd, cs, i)] = 1 if vals[fl[i * wd]] <= threshold else 2
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
         if kind == SUBSET:
@@ -550,7 +581,7 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
     """Set the child of branch v of fr's node aside as a task, with a copy of its
     lists."""
     cdef Task* task
-    cdef Py_ssize_t nf = g.w.data.n_features
+    cdef Py_ssize_t nf = g.w.data.n_features, j
     if room_for(<void**> &df.tasks, df.n_tasks, 1, &df.cap, sizeof(Task), 16) < 0:
         return -1
     task = &df.tasks[df.n_tasks]
@@ -569,10 +600,26 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
     child_lists(g, fr, v, task.lists, 0, m_child,
                 threads_for(g, m_child))
+    for j in range(1, g.n_lists):
+        widen(<Valued*> task.lists[j], m_child, cases_of(g, j))
     df.pending += g.n_lists * m_child
     if df.pending >= df.budget and flush_tasks(df) < 0:
         return -1
     return 0
+
+
+cdef void widen(Valued* e, Py_ssize_t m, const uint32_t* cs) noexcept nogil:
+    """m ranks at the start of room for m pairs become (rank, case) pairs (Pair),
+    the last one first: pair i covers words 2i and 2i + 1, past every rank not
+    yet read."""
+    cdef Py_ssize_t i
+    cdef Valued r
+    for i in range(m - 1, -1, -1):
+        if cs != NULL and i >= CASES_AHEAD:
+            C45_PREFETCH(&cs[e[i - CASES_AHEAD]])
+        r = e[i]
+        e[2 * i + 1] = <Valued> case_of(cs, r)
+        e[2 * i] = r
 
 
 cdef int note_finish(Deferral* df, int32_t node) noexcept nogil:
@@ -649,10 +696,12 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
         else:
-            ev = values_at(g.lists, j, fr.base)
+            ev = values_at(g.lists, j, fr.base, g.width)
             cs = cases_of(g, j)
             for i in range(m):
-                v = g.outcome[case_of(cs, ev[i])]
+                if g.width == 1 and cs != NULL and i + CASES_AHEAD < m:
+                    C45_PREFETCH(&cs[ev[i + CASES_AHEAD]])
+                v = g.outcome[list_case(ev, g.width, cs, i)]
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
     fr.index = index
@@ -691,8 +740,14 @@ cdef inline void gather_list(Grower* g, const ListFrame* fr, int32_t v, void** d
         gather_one(rows_at(g.lists, fr.base), fr.index + start[v], n_branch, fr.index,
                    fr.n_unknown, rows_at(dst, dst_base), factor)
     else:
-        gather_one(values_at(g.lists, j, fr.base), fr.index + j * m + start[v], n_branch,
-                   fr.index + j * m, fr.n_unknown, values_at(dst, j, dst_base), factor)
+        if g.width == 2:
+            gather_one(<Pair*> values_at(g.lists, j, fr.base, 2), fr.index + j * m + start[v],
+                       n_branch, fr.index + j * m, fr.n_unknown,
+                       <Pair*> values_at(dst, j, dst_base, 2), factor)
+        else:
+            gather_one(values_at(g.lists, j, fr.base, 1), fr.index + j * m + start[v],
+                       n_branch, fr.index + j * m, fr.n_unknown,
+                       values_at(dst, j, dst_base, 1), factor)
 
 
 cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
@@ -733,7 +788,7 @@ cdef inline void split_list(Grower* g, Py_ssize_t base, Py_ssize_t m, char* scra
         split_one(rows_at(g.lists, base), m, <Entry*> scratch, m_small, m_large,
                   g.mark_small, g.mark, f_small, f_large, NULL)
     else:
-        split_one(values_at(g.lists, j, base), m, <Valued*> scratch, m_small, m_large,
+        split_one(values_at(g.lists, j, base, 1), m, <Valued*> scratch, m_small, m_large,
                   g.mark_small, g.mark, f_small, f_large, cases_of(g, j))
 
 
@@ -942,6 +997,7 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     # A root grower's lists are the fit's largest buffers: big blocks; a task's
     # lists are malloc's.
     g.big = model == NULL
+    g.width = 1 if model == NULL else 2
     if model != NULL:
         g.list_of = model.list_of
         g.feature_of = model.feature_of
@@ -1166,7 +1222,8 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 g.mark_small = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
                 if g.mark_small == NULL:
                     ok = -1
-            # The pending tasks hold at most about a quarter of the root's lists.
+            # The pending tasks hold at most about a quarter of the root's entries.
+            # (When they are grown decides where subset maps are stored.)
             df.budget = max(g.n_lists * n // 4, 1)
             if ok == 0 and buffer_reserve(t, 1) < 0:
                 ok = -1

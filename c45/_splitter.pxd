@@ -106,8 +106,8 @@ cdef Py_ssize_t select_feature(Work* w) noexcept nogil
 cdef void draw_features(Work* w) noexcept nogil
 cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                            double total, bint sample) noexcept nogil
-cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
-                               const double* cw, double total) noexcept nogil
+cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t width,
+                               Py_ssize_t n, const double* cw, double total) noexcept nogil
 
 
 
@@ -130,3 +130,13 @@ cdef inline const uint32_t* list_cases(const Dataset* d, Py_ssize_t f) noexcept 
 cdef inline int32_t case_of(const uint32_t* cs, Valued key) noexcept nogil:
     """The case of a list entry (cs: list_cases)."""
     return <int32_t> (key if cs == NULL else cs[key])
+
+
+cdef inline int32_t list_case(const Valued* e, Py_ssize_t width, const uint32_t* cs,
+                              Py_ssize_t i) noexcept nogil:
+    """The case of entry i of a feature's list of `width` words an entry: a
+    set-aside subtree's lists carry it (2: rank, case), the top of the tree's
+    give it through cs (1: the rank alone, case_of)."""
+    if width == 2:
+        return <int32_t> e[2 * i + 1]
+    return case_of(cs, e[i])

@@ -15,7 +15,7 @@ from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
 from c45._interrupt cimport interrupted
-from c45._types cimport Interrupt, Valued, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -853,18 +853,44 @@ cdef inline double weight_of(const double* cw, int32_t case) noexcept nogil:
 cdef Py_ssize_t AHEAD = 64
 
 
+# A node's list of a continuous feature, as its grower holds it (c45/_presorted):
+# the rank alone (the top of the tree; the case from the feature's order, cs) or
+# the rank and the case (a set-aside subtree's).
+ctypedef fused ListEntry:
+    Valued
+    Pair
+
+
+cdef inline Valued key_of(const ListEntry* e, Py_ssize_t i) noexcept nogil:
+    """The key of entry i (list_values(d, f)[key] is its value)."""
+    if ListEntry is Pair:
+        return e[i].key
+    else:
+        return e[i]
+
+
+cdef inline int32_t entry_case(const ListEntry* e, const uint32_t* cs,
+                               Py_ssize_t i) noexcept nogil:
+    """The case of entry i (cs: list_cases, for an entry of the rank alone)."""
+    if ListEntry is Pair:
+        return e[i].case
+    else:
+        return case_of(cs, e[i])
+
+
 cdef inline void fetch_ahead(const double* vals, const uint32_t* cs, const int32_t* y,
-                             const double* cw, const Valued* e, Py_ssize_t i,
-                             Py_ssize_t n) noexcept nogil:
+                             const double* cw, const ListEntry* e,
+                             Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     """Start fetching the value, class and weight of entry i + AHEAD of e[.. n),
     and the case id (cs: list_cases) of entry i + 2 AHEAD, which the class of
-    that entry needs first."""
+    that entry needs first (an entry of the rank alone)."""
     cdef int32_t c
-    if cs != NULL and i + 2 * AHEAD < n:
-        C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
+    if ListEntry is Valued:
+        if cs != NULL and i + 2 * AHEAD < n:
+            C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
     if i + AHEAD < n:
-        C45_PREFETCH(&vals[e[i + AHEAD]])
-        c = case_of(cs, e[i + AHEAD])
+        C45_PREFETCH(&vals[key_of(e, i + AHEAD)])
+        c = entry_case(e, cs, i + AHEAD)
         C45_PREFETCH(&y[c])
         if cw != NULL:
             C45_PREFETCH(&cw[c])
@@ -882,28 +908,29 @@ cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const Sort
 
 ctypedef fused Sorted:
     SortItem        # R8's case array, sorted (sort_range)
-    Valued          # a node's presorted list (float32 on the lists)
+    Valued          # a node's presorted list (float32 on the lists), ListEntry's
+    Pair
 
 
 cdef inline int32_t case_at(const uint32_t* cs, const Sorted* a, Py_ssize_t i) noexcept nogil:
     """The case of the i-th item (cs: a list's list_cases)."""
-    if Sorted is Valued:
-        return case_of(cs, a[i])
-    else:
+    if Sorted is SortItem:
         return a[i].case
+    else:
+        return entry_case(a, cs, i)
 
 
 cdef inline double value_at(const double* vals, const Sorted* a, Py_ssize_t i) noexcept nogil:
     """The value of the i-th case: a list's entry says where it is in vals
     (list_values), a sorted case array's carries it."""
-    if Sorted is Valued:
-        return vals[a[i]]
-    else:
+    if Sorted is SortItem:
         return a[i].value
+    else:
+        return vals[key_of(a, i)]
 
 
-cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const uint32_t* cs,
-                           const double* vals, Py_ssize_t n,
+cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
+                           const uint32_t* cs, const double* vals, Py_ssize_t n,
                            const double* cw, double u, double known,
                            double unknown_frac, double total) noexcept nogil:
     """The cut scan of §5.2 in Release 8's arithmetic over the node's known cases
@@ -922,16 +949,16 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const uint32_
     for i in range(n):
         if stop_at(d, i):
             return              # no cut chosen: the gain stays unusable
-        if Sorted is Valued:
-            fetch_ahead(vals, cs, d.y, cw, a, i, n)
-        else:
+        if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
+        else:
+            fetch_ahead(vals, cs, d.y, cw, a, i, n)
         c = case_at(cs, a, i)
         cls = d.y[c]
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, c))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
-    if Sorted is Valued:
+    if Sorted is not SortItem:
         if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
                 and scan_blocks(w, a, cs, vals, cw, 0, n, k, u, low, known, min_split,
                                 unknown_frac, base, total, &scan)):
@@ -940,10 +967,10 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const uint32_
     for i in range(n - 1):
         if stop_at(d, i):
             return
-        if Sorted is Valued:
-            fetch_ahead(vals, cs, d.y, cw, a, i, n)
-        else:
+        if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
+        else:
+            fetch_ahead(vals, cs, d.y, cw, a, i, n)
         c = case_at(cs, a, i)
         cut_scan_step(w, k, d.y[c], weight_of(cw, c), &low)
         if low < min_split:
@@ -1027,7 +1054,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
               unknown_frac, total)
 
 
-cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
+cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const ListEntry* e,
                                      Py_ssize_t n, const double* cw,
                                      double total) noexcept nogil:
     """eval_continuous on a node's presorted list, float32 on the lists: with every
@@ -1043,8 +1070,8 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     cdef double u = 0.0, known, unknown_frac
     cdef int32_t c
     start_evaluation(w, f, f32)
-    while n_unknown < n and isnan(vals[e[n_unknown]]):
-        c = case_of(cs, e[n_unknown])
+    while n_unknown < n and isnan(vals[key_of(e, n_unknown)]):
+        c = entry_case(e, cs, n_unknown)
         freq[y[c]] = rnd(f32, freq[y[c]] + weight_of(cw, c))
         n_unknown += 1
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
@@ -1052,33 +1079,43 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     scan_cuts(w, f, e + n_unknown, cs, vals, n - n_unknown, cw, u, known, unknown_frac, total)
 
 
-cdef inline void unit_class_counts(const Valued* e, const uint32_t* cs, const int32_t* y,
-                                   Py_ssize_t n,
-                                   Py_ssize_t k, Py_ssize_t* q, double* out) noexcept nogil:
+cdef inline void unit_class_counts(const ListEntry* e, const uint32_t* cs, const int32_t* y,
+                                   Py_ssize_t n, Py_ssize_t k, Py_ssize_t* q, double* out) noexcept nogil:
     """out[c] (0 before) = the number of entries of class c: the sum of their
     weights where every case weighs 1, exact in any order. Four counters a class,
     so consecutive entries of one class make no chain of dependent additions."""
     cdef Py_ssize_t i = 0, c
     memset(q, 0, 4 * k * sizeof(Py_ssize_t))
     while i + 4 <= n:
-        if cs != NULL and i + 2 * AHEAD < n:    # (the classes only)
-            C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
+        if ListEntry is Valued:                 # (the classes only)
+            if cs != NULL and i + 2 * AHEAD < n:
+                C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
         if i + AHEAD < n:
-            C45_PREFETCH(&y[case_of(cs, e[i + AHEAD])])
-        q[y[case_of(cs, e[i])]] += 1
-        q[k + y[case_of(cs, e[i + 1])]] += 1
-        q[2 * k + y[case_of(cs, e[i + 2])]] += 1
-        q[3 * k + y[case_of(cs, e[i + 3])]] += 1
+            C45_PREFETCH(&y[entry_case(e, cs, i + AHEAD)])
+        q[y[entry_case(e, cs, i)]] += 1
+        q[k + y[entry_case(e, cs, i + 1)]] += 1
+        q[2 * k + y[entry_case(e, cs, i + 2)]] += 1
+        q[3 * k + y[entry_case(e, cs, i + 3)]] += 1
         i += 4
     while i < n:
-        q[y[case_of(cs, e[i])]] += 1
+        q[y[entry_case(e, cs, i)]] += 1
         i += 1
     for c in range(k):
         out[c] = out[c] + <double> (q[c] + q[k + c] + q[2 * k + c] + q[3 * k + c])
 
 
-cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
-                               const double* cw, double total) noexcept nogil:
+cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t width,
+                               Py_ssize_t n, const double* cw, double total) noexcept nogil:
+    """eval_continuous_entries on a list of `width` words an entry (1: the rank
+    alone, 2: a Pair)."""
+    if width == 2:
+        eval_continuous_entries(w, f, <const Pair*> e, n, cw, total)
+    else:
+        eval_continuous_entries(w, f, e, n, cw, total)
+
+
+cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_ssize_t n,
+                                  const double* cw, double total) noexcept nogil:
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
     unknown values first in row order, then the known ones by (value, row), each
     entry the rank of its value, so the scan reads the sorted values in order
@@ -1099,8 +1136,8 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
     start_evaluation(w, f, False)
-    while n_unknown < n and isnan(vals[e[n_unknown]]):
-        c = case_of(cs, e[n_unknown])
+    while n_unknown < n and isnan(vals[key_of(e, n_unknown)]):
+        c = entry_case(e, cs, n_unknown)
         freq[y[c]] += weight_of(cw, c)
         n_unknown += 1
     for j in range(k):
@@ -1114,7 +1151,7 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     else:
         for i in range(n_unknown, n):
             fetch_ahead(vals, cs, y, cw, e, i, n)
-            c = case_of(cs, e[i])
+            c = entry_case(e, cs, i)
             freq[2 * k + y[c]] += weight_of(cw, c)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
@@ -1132,16 +1169,16 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     forget_phi(w, k)
     for i in range(n_unknown, n - 1):
         fetch_ahead(vals, cs, y, cw, e, i, n)
-        c = case_of(cs, e[i])
+        c = entry_case(e, cs, i)
         move_case(w, k, y[c], weight_of(cw, c), &low)
         if low < min_split:
             continue
         if low > known - min_split:
             break
-        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             scan.position = i
-            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i]],
-                     vals[e[i + 1]], &scan)
+            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
+                     vals[key_of(e, i + 1)], &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1237,9 +1274,8 @@ cdef inline double class_terms(const Py_ssize_t* left, const Py_ssize_t* all,
 cdef Py_ssize_t TERMS_RESUM = 256
 
 
-cdef bint scan_estimated(Work* w, const Valued* e, const uint32_t* cs, const double* vals,
-                         const int32_t* y,
-                         Py_ssize_t first, Py_ssize_t n,
+cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
+                         const double* vals, const int32_t* y, Py_ssize_t first, Py_ssize_t n,
                          Py_ssize_t k, double u, double known, double min_split,
                          double unknown_frac, double base, double total,
                          CutScan* scan) noexcept nogil:
@@ -1286,7 +1322,7 @@ cdef bint scan_estimated(Work* w, const Valued* e, const uint32_t* cs, const dou
     # x beyond x_reject puts it more than slack below the best estimate.
     for i in range(first, n - 1):
         fetch_ahead(vals, cs, y, NULL, e, i, n)
-        c = y[case_of(cs, e[i])]
+        c = y[entry_case(e, cs, i)]
         left = lc[c]
         right = ac[c] - left
         terms += (t[left + 1] - t[left]) + (t[right - 1] - t[right])
@@ -1301,7 +1337,7 @@ cdef bint scan_estimated(Work* w, const Valued* e, const uint32_t* cs, const dou
             continue
         if low > upper:
             break
-        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             tries += 1
             if low >= w.min_objs and known - low >= w.min_objs:
                 x = t[low_n] + t[known_n - low_n] - terms
@@ -1336,21 +1372,20 @@ cdef bint scan_estimated(Work* w, const Valued* e, const uint32_t* cs, const dou
             continue
         last = <Py_ssize_t> note[2 * j]
         while i <= last:
-            move_case(w, k, y[case_of(cs, e[i])], 1.0, &low)
+            move_case(w, k, y[entry_case(e, cs, i)], 1.0, &low)
             i += 1
         scan.position = last
         if reasonable_cut(w, u, low, known):
-            exact_cut(w, k, unknown_frac, base, known, total, vals[e[last]],
-                      vals[e[last + 1]], scan)
+            exact_cut(w, k, unknown_frac, base, known, total, vals[key_of(e, last)],
+                      vals[key_of(e, last + 1)], scan)
         else:
-            keep_cut(w, -EPSILON, total, vals[e[last]], vals[e[last + 1]], scan)
+            keep_cut(w, -EPSILON, total, vals[key_of(e, last)], vals[key_of(e, last + 1)], scan)
     scan.tries = tries
     return True
 
 
-cdef bint scan_blocks(Work* w, const Valued* e, const uint32_t* cs, const double* vals,
-                      const double* cw,
-                      Py_ssize_t first, Py_ssize_t n,
+cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const double* vals,
+                      const double* cw, Py_ssize_t first, Py_ssize_t n,
                       Py_ssize_t k, double u, double low, double known,
                       double min_split, double unknown_frac, double base,
                       double total, CutScan* scan) noexcept nogil:
@@ -1386,7 +1421,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const uint32_t* cs, const double
     # Pass 1.
     for i in range(first, n - 1):
         fetch_ahead(vals, cs, y, cw, e, i, n)
-        c = case_of(cs, e[i])
+        c = entry_case(e, cs, i)
         wt = weight_of(cw, c)
         low = low + wt
         freq[k + y[c]] = freq[k + y[c]] + wt
@@ -1398,7 +1433,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const uint32_t* cs, const double
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
             nb += 1
-        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             scan.tries += 1
         last = i
     if last < 0:
@@ -1409,7 +1444,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const uint32_t* cs, const double
         low = raw[(nb - 1) * rstride + 1]
         memcpy(freq + k, raw + (nb - 1) * rstride + 2, 2 * k * sizeof(double))
         for j in range(i + 1, last + 1):
-            c = case_of(cs, e[j])
+            c = entry_case(e, cs, j)
             wt = weight_of(cw, c)
             low = low + wt
             freq[k + y[c]] = freq[k + y[c]] + wt
@@ -1464,9 +1499,8 @@ cdef inline void swap_cut(Work* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     w.cand_pos[a], w.cand_pos[b] = w.cand_pos[b], w.cand_pos[a]
 
 
-cdef void evaluate_block(Work* w, const Valued* e, const uint32_t* cs, const double* vals,
-                         const double* cw,
-                         Py_ssize_t b, Py_ssize_t nb,
+cdef void evaluate_block(Work* w, const ListEntry* e, const uint32_t* cs,
+                         const double* vals, const double* cw, Py_ssize_t b, Py_ssize_t nb,
                          const double* raw, Py_ssize_t rstride, Py_ssize_t k, double u,
                          double known, double unknown_frac, double base, double total,
                          CutScan* scan) noexcept nogil:
@@ -1483,18 +1517,18 @@ cdef void evaluate_block(Work* w, const Valued* e, const uint32_t* cs, const dou
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
     forget_phi(w, k)
     while True:
-        if vals[e[i]] < vals[e[i + 1]] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             scan.position = i
             if w.data.f32:
-                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i]],
-                             vals[e[i + 1]], scan)
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
+                             vals[key_of(e, i + 1)], scan)
             else:
-                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i]],
-                         vals[e[i + 1]], scan)
+                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
+                         vals[key_of(e, i + 1)], scan)
         if i >= stop:
             break
         i += 1
-        c = case_of(cs, e[i])
+        c = entry_case(e, cs, i)
         move_case(w, k, y[c], weight_of(cw, c), &low)
 
 

@@ -109,6 +109,13 @@ cdef struct Entry:
 # feature (c45/_splitter.pxd: list_values, list_cases, case_of).
 ctypedef uint32_t Valued
 
+# The same entry in a set-aside subtree's list (c45/_presorted.pyx: tasks): its rank
+# and its case, 8 bytes, so that growing there, where a node's ranks are spread
+# thin over the feature's order, reads no order table (a cache miss an entry).
+cdef struct Pair:
+    uint32_t key
+    int32_t case
+
 # A test as the reordering primitives see it.
 cdef struct Test:
     int32_t kind
