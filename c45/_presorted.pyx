@@ -36,9 +36,9 @@ every child with fewer than n/16 cases (at least 1,000) is set aside as a task
 with a copy of its lists, whose entries carry the case beside the rank (Pair:
 below the top a node's ranks are spread thin, and reading each case from the
 order would be a cache miss an entry). Whenever the waiting tasks hold a quarter
-of the root's entries (and at the end) they are grown by the threads, each with its own buffers,
-into small trees grafted back in the order the tasks were made; the top nodes'
-errors and collapse (§2 step 11) are settled last, children first.
+of the root's entries (and at the end) they are grown by the threads, each with
+its own buffers, into small trees grafted back in the order the tasks were made;
+the top nodes' errors and collapse (§2 step 11) are settled last, children first.
 The tasks are made the same way whatever n_jobs is, so the tree never depends on
 it (with max_features, each task draws from its own seeded stream).
 
@@ -55,7 +55,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
+from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, DISCRETE,
+                         CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
@@ -119,7 +120,7 @@ cdef extern from "_prefetch.h":
 
 # Entries ahead whose case id (a feature list's, from its order) is fetched early:
 # below the root a list's ranks are spread over the whole order, a cache miss each.
-cdef Py_ssize_t CASES_AHEAD = 32
+cdef Py_ssize_t ORDER_AHEAD = 32
 
 
 cdef inline size_t entry_size(Py_ssize_t j, Py_ssize_t width) noexcept nogil:
@@ -333,8 +334,8 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0
             else:
-                eval_continuous_list(tw, f, values_at(g.lists, j, base, g.width), g.width, m, cw,
-                                     total)
+                eval_continuous_list(tw, f, values_at(g.lists, j, base, g.width), g.width,
+                                     m, cw, total)
         return
     for f in range(d.n_features):
         j = g.list_of[f]
@@ -379,8 +380,8 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
         elif AnyEntry is Pair:
             b = mark[e.case]
         else:
-            if cs != NULL and i + CASES_AHEAD < m:
-                C45_PREFETCH(&cs[s[i + CASES_AHEAD]])
+            if cs != NULL and i + ORDER_AHEAD < m:
+                C45_PREFETCH(&cs[s[i + ORDER_AHEAD]])
             b = mark[case_of(cs, e)]
         o[t] = e
         t += b != 0
@@ -615,8 +616,8 @@ cdef void widen(Valued* e, Py_ssize_t m, const uint32_t* cs) noexcept nogil:
     cdef Py_ssize_t i
     cdef Valued r
     for i in range(m - 1, -1, -1):
-        if cs != NULL and i >= CASES_AHEAD:
-            C45_PREFETCH(&cs[e[i - CASES_AHEAD]])
+        if cs != NULL and i >= ORDER_AHEAD:
+            C45_PREFETCH(&cs[e[i - ORDER_AHEAD]])
         r = e[i]
         e[2 * i + 1] = <Valued> case_of(cs, r)
         e[2 * i] = r
@@ -699,8 +700,8 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
             ev = values_at(g.lists, j, fr.base, g.width)
             cs = cases_of(g, j)
             for i in range(m):
-                if g.width == 1 and cs != NULL and i + CASES_AHEAD < m:
-                    C45_PREFETCH(&cs[ev[i + CASES_AHEAD]])
+                if g.width == 1 and cs != NULL and i + ORDER_AHEAD < m:
+                    C45_PREFETCH(&cs[ev[i + ORDER_AHEAD]])
                 v = g.outcome[list_case(ev, g.width, cs, i)]
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1

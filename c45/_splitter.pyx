@@ -1080,7 +1080,8 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const ListEntry* e,
 
 
 cdef inline void unit_class_counts(const ListEntry* e, const uint32_t* cs, const int32_t* y,
-                                   Py_ssize_t n, Py_ssize_t k, Py_ssize_t* q, double* out) noexcept nogil:
+                                   Py_ssize_t n, Py_ssize_t k, Py_ssize_t* q,
+                                   double* out) noexcept nogil:
     """out[c] (0 before) = the number of entries of class c: the sum of their
     weights where every case weighs 1, exact in any order. Four counters a class,
     so consecutive entries of one class make no chain of dependent additions."""
