@@ -5,12 +5,13 @@ Every feature is sorted once. A node then owns a list of its cases in row order
 first (row order) and the known ones by (value, row): the canonical order of
 project decision 7. Each list has an arena of its own (list j of every node is in
 arena j, all nodes at the same offset in every arena), so a split works on one
-list at a time. A feature's entries hold the case's rank in the feature, which
-says where its value is in the feature's sorted column, and the case's id (8
-bytes), so evaluating a feature is one scan in order that reads the sorted values
-in sequence, and no node ever sorts; the case's class, and its weight at the node
-(the row list's 16-byte entries; not at all where every case weighs 1), are read
-by case id, fetched ahead of the scan. A split
+list at a time. A feature's entries hold only the case's rank in the feature (4
+bytes), which says where its value is in the feature's sorted column and where
+its id is in the feature's order (the rank table inverted in place while growing:
+rank_order), so evaluating a feature is one scan in order that reads the sorted
+values and the ids in sequence, and no node ever sorts; the case's class, and its
+weight at the node (the row list's 16-byte entries; not at all where every case
+weighs 1), are read by case id, fetched ahead of the scan. A split
 builds each child's lists by a stable filter of the parent's: the child keeps
 the cases of its branch and every case of unknown outcome, whose weight is
 scaled by the branch's share (§2 step 9). A test of many branches indexes its
@@ -32,10 +33,12 @@ tests/oracle.py states the same orders and is compared with this on random data.
 
 Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
 every child with fewer than n/16 cases (at least 1,000) is set aside as a task
-with a copy of its lists. Whenever the waiting tasks hold a quarter of the root's
-lists (and at the end) they are grown by the threads, each with its own buffers,
-into small trees grafted back in the order the tasks were made; the top nodes'
-errors and collapse (§2 step 11) are settled last, children first.
+with a copy of its lists, whose entries carry the case beside the rank (Pair:
+below the top a node's ranks are spread thin, and reading each case from the
+order would be a cache miss an entry). Whenever the waiting tasks hold a quarter
+of the root's entries (and at the end) they are grown by the threads, each with
+its own buffers, into small trees grafted back in the order the tasks were made;
+the top nodes' errors and collapse (§2 step 11) are settled last, children first.
 The tasks are made the same way whatever n_jobs is, so the tree never depends on
 it (with max_features, each task draws from its own seeded stream).
 
@@ -52,13 +55,15 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from c45._types cimport (Dataset, Entry, Valued, Node, NodeBuffer, LEAF, DISCRETE, CONTINUOUS,
+from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, DISCRETE,
+                         CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature, list_values)
+                            eval_continuous_list, select_feature, list_values, list_cases,
+                            case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
@@ -94,6 +99,10 @@ cdef struct Grower:
     Py_ssize_t* size         # per branch: known cases of the branch
     Py_ssize_t info_cap
     Py_ssize_t info_top
+    Py_ssize_t width         # words a feature's entry: 1 the rank (the top of the tree,
+                             # the case from the order), 2 rank and case (Pair: a
+                             # set-aside subtree, whose sparse ranks would make every
+                             # read of the order a cache miss)
     bint any_discrete
     bint shares_tables       # list_of, feature_of belong to another grower
     bint big                 # the arenas are big blocks (c45/_scratch.pxd)
@@ -102,19 +111,36 @@ cdef struct Grower:
 ctypedef fused AnyEntry:
     Entry
     Valued
+    Pair
 
 
-cdef inline size_t entry_size(Py_ssize_t j) noexcept nogil:
-    """Bytes of an entry of list j: the row list's carry the weight."""
-    return sizeof(Entry) if j == 0 else sizeof(Valued)
+cdef extern from "_prefetch.h":
+    void C45_PREFETCH(const void* addr) noexcept nogil
+
+
+# Entries ahead whose case id (a feature list's, from its order) is fetched early:
+# below the root a list's ranks are spread over the whole order, a cache miss each.
+cdef Py_ssize_t ORDER_AHEAD = 32
+
+
+cdef inline size_t entry_size(Py_ssize_t j, Py_ssize_t width) noexcept nogil:
+    """Bytes of an entry of list j: the row list's carry the weight, a feature's
+    are `width` words (Grower.width)."""
+    return sizeof(Entry) if j == 0 else width * sizeof(Valued)
 
 
 cdef inline Entry* rows_at(void** lists, Py_ssize_t base) noexcept nogil:
     return (<Entry*> lists[0]) + base
 
 
-cdef inline Valued* values_at(void** lists, Py_ssize_t j, Py_ssize_t base) noexcept nogil:
-    return (<Valued*> lists[j]) + base
+cdef inline Valued* values_at(void** lists, Py_ssize_t j, Py_ssize_t base,
+                              Py_ssize_t width) noexcept nogil:
+    return (<Valued*> lists[j]) + base * width
+
+
+cdef inline const uint32_t* cases_of(const Grower* g, Py_ssize_t j) noexcept nogil:
+    """What gives the case of an entry of list j >= 1 (list_cases)."""
+    return list_cases(g.w.data, g.feature_of[j])
 
 
 cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
@@ -126,7 +152,7 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
     for j in range(g.n_lists):
-        grown = block_resize(g.lists[j], cap * entry_size(j), g.big)
+        grown = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
         g.lists[j] = grown
@@ -145,7 +171,7 @@ cdef void arena_trim(Grower* g) noexcept nogil:
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        kept = block_resize(g.lists[j], cap * entry_size(j), g.big)
+        kept = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -181,32 +207,91 @@ cdef int root_lists(Grower* g) noexcept nogil:
         e[c].outcome = 0
     if threads > 1:
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
-            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
+            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0, 1))
     else:       # no OpenMP region at all: a forked child must not enter one
         for j in range(1, g.n_lists):
-            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0))
+            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0, 1))
     g.arena_top = n
     return 0
 
 
 cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
-    """The root's list of continuous feature f: each case placed by its rank, the
-    key its rank (float64), or taken in the feature's order, the key its row
-    (float32, its values by row)."""
-    cdef Py_ssize_t n = d.n_cases, c, pos, col = <Py_ssize_t> d.col[f] * n
-    cdef uint32_t r, n_known = <uint32_t> d.n_known[f]
-    if d.listed:
-        for r in range(n):
-            c = d.order[col + r]
-            pos = r - n_known if r >= n_known else r + (n - n_known)
-            e[pos].key = <uint32_t> c
-            e[pos].case = <int32_t> c
+    """The root's list of continuous feature f, the cases in the feature's order
+    with the unknown ones (ranks n_known..) first: the key a case's rank (float64)
+    or its row (float32, its values by row)."""
+    cdef Py_ssize_t n = d.n_cases, col = <Py_ssize_t> d.col[f] * n
+    cdef Py_ssize_t n_known = d.n_known[f], r
+    for r in range(n):
+        e[r - n_known if r >= n_known else r + (n - n_known)] = (
+            d.order[col + r] if d.listed else <uint32_t> r)
+
+
+cdef enum:
+    PLACED = 0x80000000U     # invert_column: the entry holds its inverse already
+
+
+cdef void invert_column(uint32_t* a, Py_ssize_t n, uint32_t* scratch) noexcept nogil:
+    """a, a permutation of 0 .. n - 1, becomes its inverse: through scratch (room
+    for n entries), or without it (NULL; n < 2**31) in place along its cycles,
+    which is slower (each step waits for the last) but needs no memory."""
+    cdef Py_ssize_t i, start
+    cdef uint32_t prev, cur, nxt
+    if scratch != NULL:
+        memcpy(scratch, a, n * sizeof(uint32_t))
+        for i in range(n):
+            a[scratch[i]] = <uint32_t> i
         return
-    for c in range(n):
-        r = d.rank[col + c]
-        pos = r - n_known if r >= n_known else r + (n - n_known)
-        e[pos].key = r
-        e[pos].case = <int32_t> c
+    for start in range(n):
+        if a[start] & PLACED:
+            continue
+        prev = <uint32_t> start
+        cur = a[start]
+        while cur != start:
+            nxt = a[cur]
+            a[cur] = prev | PLACED
+            prev = cur
+            cur = nxt
+        a[start] = prev | PLACED
+    for i in range(n):
+        a[i] &= ~PLACED
+
+
+cdef void rank_order(Dataset* d, int n_threads) noexcept nogil:
+    """float64: turn the rank table (each case's place in each continuous feature's
+    order) into the features' orders (the case at each place) in place, d.rank
+    becoming d.order, or back. The lists then need no case id beside a rank (4
+    bytes an entry, not 8) and the fit no second table. A column of scratch per
+    thread; where that memory is short, in place without it: this cannot fail."""
+    cdef uint32_t* table = <uint32_t*> (d.rank if d.rank != NULL else d.order)
+    cdef Py_ssize_t n = d.n_cases, f, n_cont = 0
+    cdef uint32_t* scratch = NULL
+    cdef int threads
+    for f in range(d.n_features):
+        if d.n_values[f] == 0:
+            n_cont += 1
+    threads = team_for(n_threads, n * n_cont)
+    if n > 0 and n_cont > 0:
+        scratch = <uint32_t*> malloc(threads * n * sizeof(uint32_t))
+        if scratch == NULL:
+            threads = 1
+            scratch = <uint32_t*> malloc(n * sizeof(uint32_t))
+        if threads > 1:
+            for f in prange(d.n_features, nogil=True, schedule="dynamic",
+                            num_threads=threads):
+                if d.n_values[f] == 0:
+                    invert_column(table + <Py_ssize_t> d.col[f] * n, n,
+                                  scratch + threadid() * n)
+        else:       # no OpenMP region at all: a forked child must not enter one
+            for f in range(d.n_features):
+                if d.n_values[f] == 0:
+                    invert_column(table + <Py_ssize_t> d.col[f] * n, n, scratch)
+        free(scratch)
+    if d.rank != NULL:
+        d.order = table
+        d.rank = NULL
+    else:
+        d.rank = table
+        d.order = NULL
 
 
 cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexcept nogil:
@@ -250,8 +335,8 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                 w.gain[f] = -EPSILON
                 w.info[f] = 0.0
             else:
-                eval_continuous_list(tw, f, values_at(g.lists, j, base), m, cw, w.dist,
-                                     total)
+                eval_continuous_list(tw, f, values_at(g.lists, j, base, g.width), g.width,
+                                     m, cw, w.dist, total)
         return
     for f in range(d.n_features):
         j = g.list_of[f]
@@ -264,19 +349,21 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
             w.gain[f] = -EPSILON
             w.info[f] = 0.0
         else:
-            eval_continuous_list(w, f, values_at(g.lists, j, base), m, cw, w.dist, total)
+            eval_continuous_list(w, f, values_at(g.lists, j, base, g.width), g.width, m, cw,
+                                 w.dist, total)
 
 
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
                             Py_ssize_t m_child, const uint8_t* mark,
-                            double factor) noexcept nogil:
+                            double factor, const uint32_t* cs) noexcept nogil:
     """One list of a child from its parent's: a stable filter keeping the cases
     marked 1 (the child's branch) and 2 (unknown outcome, weight scaled). o may
     equal s (in place): every entry is written at or before where it was read.
     Branch-free (a child's cases are interleaved unpredictably with the others):
     every entry is written at o[t] and t advances only for a kept one; the loop
     ends at the child's last case, so no write passes o[m_child - 1]. Only the
-    row list's entries carry a weight to scale."""
+    row list's entries carry a weight to scale; a feature's give their case
+    through cs (list_cases)."""
     cdef Py_ssize_t i, t = 0
     cdef uint8_t b
     cdef AnyEntry e
@@ -288,9 +375,15 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
         return
     for i in range(m):
         e = s[i]
-        b = mark[e.case]
         if AnyEntry is Entry:
+            b = mark[e.case]
             e.weight = e.weight * scale[b]
+        elif AnyEntry is Pair:
+            b = mark[e.case]
+        else:
+            if cs != NULL and i + ORDER_AHEAD < m:
+                C45_PREFETCH(&cs[s[i + ORDER_AHEAD]])
+            b = mark[case_of(cs, e)]
         o[t] = e
         t += b != 0
         if t == m_child:
@@ -303,10 +396,14 @@ cdef inline void filter_list(Grower* g, void** src, Py_ssize_t src_base, Py_ssiz
     """List j of the child, from src[j] + src_base to dst[j] + dst_base."""
     if j == 0:
         filter_one(rows_at(src, src_base), m, rows_at(dst, dst_base), m_child, g.mark,
-                   factor)
+                   factor, NULL)
     else:
-        filter_one(values_at(src, j, src_base), m, values_at(dst, j, dst_base), m_child,
-                   g.mark, factor)
+        if g.width == 2:
+            filter_one(<Pair*> values_at(src, j, src_base, 2), m,
+                       <Pair*> values_at(dst, j, dst_base, 2), m_child, g.mark, factor, NULL)
+        else:
+            filter_one(values_at(src, j, src_base, 1), m, values_at(dst, j, dst_base, 1),
+                       m_child, g.mark, factor, cases_of(g, j))
 
 
 cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
@@ -324,13 +421,14 @@ cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
 
 
 cdef void** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
-    """n_lists arenas of m entries each; NULL when memory runs out."""
+    """n_lists arenas of m entries each, a set-aside subtree's (width 2); NULL
+    when memory runs out."""
     cdef void** lists = <void**> calloc(n_lists, sizeof(void*))
     cdef Py_ssize_t j
     if lists == NULL:
         return NULL
     for j in range(n_lists):
-        lists[j] = malloc(m * entry_size(j) + 1)
+        lists[j] = malloc(m * entry_size(j, 2) + 1)
         if lists[j] == NULL:
             free_lists(lists, n_lists)
             return NULL
@@ -359,6 +457,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Entry* rl = rows_at(g.lists, fr.base)
     cdef const Valued* fl
     cdef const double* vals
+    cdef const uint32_t* cs
+    cdef Py_ssize_t wd
     cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
     cdef int kind
     cdef int32_t best
@@ -383,31 +483,34 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     # Each case's outcome: 0 unknown, else its branch.
     kind = test_kind(d, w.n_groups, feature, &n_branches)
     if kind == CONTINUOUS:
-        fl = values_at(g.lists, g.list_of[feature], fr.base)
+        fl = values_at(g.lists, g.list_of[feature], fr.base, g.width)
+        wd = g.width
         cut = w.cut_at[feature]           # the chosen cut's lower entry in fl
         if 0 <= cut < m - 1:
-            threshold = cut_of_listed(d, w.bar, feature, fl[cut].key, fl[cut + 1].key)
+            threshold = cut_of_listed(d, w.bar, feature, fl[cut * wd], fl[(cut + 1) * wd])
         else:
             threshold = cut_of(d, w.bar, feature)
         vals = list_values(d, feature)
-        while n_unknown < m and isnan(vals[fl[n_unknown].key]):
+        cs = list_cases(d, feature)
+        while n_unknown < m and isnan(vals[fl[n_unknown * wd]]):
             n_unknown += 1
-        if n_unknown >= m or not cut_separates(vals[fl[n_unknown].key],
-                                               vals[fl[m - 1].key], threshold):
+        if n_unknown >= m or not cut_separates(vals[fl[n_unknown * wd]],
+                                               vals[fl[(m - 1) * wd]], threshold):
             return 0
         for i in range(n_unknown):
-            g.outcome[fl[i].case] = 0
-        if (n_unknown <= cut < m - 1 and vals[fl[cut].key] <= threshold
-                and vals[fl[cut + 1].key] > threshold):
+            g.outcome[list_case(fl, wd, cs, i)] = 0
+        if (n_unknown <= cut < m - 1 and vals[fl[cut * wd]] <= threshold
+                and vals[fl[(cut + 1) * wd]] > threshold):
             # The known entries are in value order: the cut's two sides are
             # the entries up to it and those after it (no value read).
             for i in range(n_unknown, cut + 1):
-                g.outcome[fl[i].case] = 1
+                g.outcome[list_case(fl, wd, cs, i)] = 1
             for i in range(cut + 1, m):
-                g.outcome[fl[i].case] = 2
+                g.outcome[list_case(fl, wd, cs, i)] = 2
         else:
             for i in range(n_unknown, m):
-                g.outcome[fl[i].case] = 1 if vals[fl[i].key] <= threshold else 2
+                g.outcome[list_case(fl, wd, cs, i)] = (1 if vals[fl[i * wd]] <= threshold
+                                                       else 2)
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
         if kind == SUBSET:
@@ -496,7 +599,7 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
     """Set the child of branch v of fr's node aside as a task, with a copy of its
     lists."""
     cdef Task* task
-    cdef Py_ssize_t nf = g.w.data.n_features
+    cdef Py_ssize_t nf = g.w.data.n_features, j
     if room_for(<void**> &df.tasks, df.n_tasks, 1, &df.cap, sizeof(Task), 16) < 0:
         return -1
     task = &df.tasks[df.n_tasks]
@@ -515,10 +618,26 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
     child_lists(g, fr, v, task.lists, 0, m_child,
                 threads_for(g, m_child))
+    for j in range(1, g.n_lists):
+        widen(<Valued*> task.lists[j], m_child, cases_of(g, j))
     df.pending += g.n_lists * m_child
     if df.pending >= df.budget and flush_tasks(df) < 0:
         return -1
     return 0
+
+
+cdef void widen(Valued* e, Py_ssize_t m, const uint32_t* cs) noexcept nogil:
+    """m ranks at the start of room for m pairs become (rank, case) pairs (Pair),
+    the last one first: pair i covers words 2i and 2i + 1, past every rank not
+    yet read."""
+    cdef Py_ssize_t i
+    cdef Valued r
+    for i in range(m - 1, -1, -1):
+        if cs != NULL and i >= ORDER_AHEAD:
+            C45_PREFETCH(&cs[e[i - ORDER_AHEAD]])
+        r = e[i]
+        e[2 * i + 1] = <Valued> case_of(cs, r)
+        e[2 * i] = r
 
 
 cdef int note_finish(Deferral* df, int32_t node) noexcept nogil:
@@ -577,6 +696,7 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
     cdef int32_t* out
     cdef const Entry* er
     cdef const Valued* ev
+    cdef const uint32_t* cs
     if index == NULL:
         return -1
     start = index + g.n_lists * m
@@ -594,9 +714,12 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
         else:
-            ev = values_at(g.lists, j, fr.base)
+            ev = values_at(g.lists, j, fr.base, g.width)
+            cs = cases_of(g, j)
             for i in range(m):
-                v = g.outcome[ev[i].case]
+                if g.width == 1 and cs != NULL and i + ORDER_AHEAD < m:
+                    C45_PREFETCH(&cs[ev[i + ORDER_AHEAD]])
+                v = g.outcome[list_case(ev, g.width, cs, i)]
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
     fr.index = index
@@ -635,8 +758,14 @@ cdef inline void gather_list(Grower* g, const ListFrame* fr, int32_t v, void** d
         gather_one(rows_at(g.lists, fr.base), fr.index + start[v], n_branch, fr.index,
                    fr.n_unknown, rows_at(dst, dst_base), factor)
     else:
-        gather_one(values_at(g.lists, j, fr.base), fr.index + j * m + start[v], n_branch,
-                   fr.index + j * m, fr.n_unknown, values_at(dst, j, dst_base), factor)
+        if g.width == 2:
+            gather_one(<Pair*> values_at(g.lists, j, fr.base, 2), fr.index + j * m + start[v],
+                       n_branch, fr.index + j * m, fr.n_unknown,
+                       <Pair*> values_at(dst, j, dst_base, 2), factor)
+        else:
+            gather_one(values_at(g.lists, j, fr.base, 1), fr.index + j * m + start[v],
+                       n_branch, fr.index + j * m, fr.n_unknown,
+                       values_at(dst, j, dst_base, 1), factor)
 
 
 cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
@@ -660,12 +789,12 @@ cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
 cdef inline void split_one(AnyEntry* e, Py_ssize_t m, AnyEntry* scratch, Py_ssize_t m_small,
                            Py_ssize_t m_large, const uint8_t* mark_small,
                            const uint8_t* mark_large, double f_small,
-                           double f_large) noexcept nogil:
+                           double f_large, const uint32_t* cs) noexcept nogil:
     """One list of a binary split: the small child's into scratch, the large one's
     in place, then the small one's right above it (e[m_large .. m_large + m_small),
     which may pass the parent's end by the cases of unknown outcome)."""
-    filter_one(e, m, scratch, m_small, mark_small, f_small)
-    filter_one(e, m, e, m_large, mark_large, f_large)
+    filter_one(e, m, scratch, m_small, mark_small, f_small, cs)
+    filter_one(e, m, e, m_large, mark_large, f_large, cs)
     memcpy(e + m_large, scratch, m_small * sizeof(AnyEntry))
 
 
@@ -675,10 +804,10 @@ cdef inline void split_list(Grower* g, Py_ssize_t base, Py_ssize_t m, char* scra
     """split_one on list j (scratch: room for m_small entries of any list)."""
     if j == 0:
         split_one(rows_at(g.lists, base), m, <Entry*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large)
+                  g.mark_small, g.mark, f_small, f_large, NULL)
     else:
-        split_one(values_at(g.lists, j, base), m, <Valued*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large)
+        split_one(values_at(g.lists, j, base, 1), m, <Valued*> scratch, m_small, m_large,
+                  g.mark_small, g.mark, f_small, f_large, cases_of(g, j))
 
 
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
@@ -886,6 +1015,7 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     # A root grower's lists are the fit's largest buffers: big blocks; a task's
     # lists are malloc's.
     g.big = model == NULL
+    g.width = 1 if model == NULL else 2
     if model != NULL:
         g.list_of = model.list_of
         g.feature_of = model.feature_of
@@ -1028,7 +1158,7 @@ cdef int workers_ready(Deferral* df, int n_workers) noexcept nogil:
             return -1
     while df.n_workers < n_workers:
         i = df.n_workers
-        if i > 0 and work_alloc(&df.works[i], df.main.w.data) < 0:
+        if i > 0 and work_alloc(&df.works[i], df.main.w.data, False) < 0:
             return -1
         if grower_init(&df.growers[i], df.main.w if i == 0 else &df.works[i], df.main) < 0:
             grower_free(&df.growers[i])
@@ -1083,6 +1213,23 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
     g.arena_cap = 0
 
 
+cdef void grow_end(Deferral* df, Grower* g) noexcept nogil:
+    """Free what growing holds (the tasks' lists, the task workers', the
+    grower's): a second call frees nothing."""
+    cdef Py_ssize_t i
+    for i in range(df.n_tasks):
+        free_lists(df.tasks[i].lists, g.n_lists)
+        free(df.tasks[i].used)
+        buffer_free(&df.tasks[i].sub)
+    free(df.tasks)
+    free(df.finish)
+    df.tasks = NULL
+    df.finish = NULL
+    df.n_tasks = 0
+    free_workers(df)
+    grower_free(g)
+
+
 cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
     cdef const Dataset* d = w.data
@@ -1090,21 +1237,28 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     cdef Deferral df
     cdef Py_ssize_t n = d.n_cases, i
     cdef int ok = 0
+    cdef bint ordered = False
     memset(&df, 0, sizeof(Deferral))
     memset(&g, 0, sizeof(Grower))
     df.limit = max(n // 16, 1000)
     df.main = &g
     df.tree = t
     df.n_threads = w.n_threads
+    if n >= 0x80000000:
+        raise ValueError("c45: more than 2**31 - 1 cases cannot be grown")
     try:
         with nogil:
+            if not d.listed:
+                rank_order(<Dataset*> d, w.n_threads)
+                ordered = True
             ok = grower_init(&g, w, NULL)
             if ok == 0:
                 # Only the main grower splits in two at once (split_binary).
                 g.mark_small = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
                 if g.mark_small == NULL:
                     ok = -1
-            # The pending tasks hold at most about a quarter of the root's lists.
+            # The pending tasks hold at most about a quarter of the root's entries.
+            # (When they are grown decides where subset maps are stored.)
             df.budget = max(g.n_lists * n // 4, 1)
             if ok == 0 and buffer_reserve(t, 1) < 0:
                 ok = -1
@@ -1118,19 +1272,18 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             if ok == 0 and not (d.intr != NULL and d.intr.stop):
                 for i in range(df.n_finish):
                     settle(t, df.finish[i], d.f32)
+            grow_end(&df, &g)
+            if ordered:      # the ranks back, for pruning (the lists are freed)
+                rank_order(<Dataset*> d, w.n_threads)
+                ordered = False
         if d.intr != NULL and d.intr.stop:
             raise_interrupt()
         if ok < 0:
             raise MemoryError("c45: out of memory while growing the tree")
     finally:
-        for i in range(df.n_tasks):
-            free_lists(df.tasks[i].lists, g.n_lists)
-            free(df.tasks[i].used)
-            buffer_free(&df.tasks[i].sub)
-        free(df.tasks)
-        free(df.finish)
-        free_workers(&df)
-        grower_free(&g)
+        grow_end(&df, &g)
+        if ordered:
+            rank_order(<Dataset*> d, w.n_threads)
         # Pruning starts from the cases in row order with their initial weights.
         for i in range(n):
             w.cases[i] = <int32_t> i
@@ -1145,7 +1298,11 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
     cdef Py_ssize_t i, chosen = -1, n = w.data.n_cases
     cdef double total = 0.0
     cdef int ok
+    if n >= 0x80000000:
+        raise ValueError("c45: more than 2**31 - 1 cases cannot be evaluated")
     with nogil:
+        if not w.data.listed:
+            rank_order(<Dataset*> w.data, w.n_threads)
         ok = grower_init(&g, w, NULL)
         if ok == 0:
             ok = root_lists(&g)
@@ -1157,6 +1314,8 @@ cdef Py_ssize_t root_split_listed(Work* w) except -2:
             evaluate(&g, 0, n, total)
             chosen = select_feature(w)
         grower_free(&g)
+        if not w.data.listed:
+            rank_order(<Dataset*> w.data, w.n_threads)
     if ok < 0:
         raise MemoryError("c45: out of memory evaluating the features")
     return chosen

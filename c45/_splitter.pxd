@@ -86,8 +86,8 @@ cdef struct Work:
     Py_ssize_t arena_top
     Py_ssize_t arena_cap
 
-cdef int work_init(Work* w, const Dataset* data) except -1
-cdef int work_alloc(Work* w, const Dataset* data) noexcept nogil
+cdef int work_init(Work* w, const Dataset* data, bint rows) except -1
+cdef int work_alloc(Work* w, const Dataset* data, bint rows) noexcept nogil
 cdef int work_threads_init(Work* w, int n_threads) except -1
 cdef void work_free(Work* w) noexcept nogil
 
@@ -112,8 +112,8 @@ cdef Py_ssize_t select_feature(Work* w) noexcept nogil
 cdef void draw_features(Work* w) noexcept nogil
 cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                            double total, bint sample) noexcept nogil
-cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
-                               const double* cw, const double* counts,
+cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t width,
+                               Py_ssize_t n, const double* cw, const double* counts,
                                double total) noexcept nogil
 
 
@@ -123,3 +123,27 @@ cdef inline const double* list_values(const Dataset* d, Py_ssize_t f) noexcept n
     sorted (float64, key = rank), or by row (float32 on the lists, key = row)."""
     cdef Py_ssize_t at = <Py_ssize_t> d.col[f] * d.n_cases
     return d.cont + at if d.listed else d.sorted_value + at
+
+
+cdef inline const uint32_t* list_cases(const Dataset* d, Py_ssize_t f) noexcept nogil:
+    """The column that gives a Valued entry's case for continuous feature f: the
+    feature's order (float64, key = rank), or NULL: the key is the case (float32
+    on the lists)."""
+    if d.listed:
+        return NULL
+    return d.order + <Py_ssize_t> d.col[f] * d.n_cases
+
+
+cdef inline int32_t case_of(const uint32_t* cs, Valued key) noexcept nogil:
+    """The case of a list entry (cs: list_cases)."""
+    return <int32_t> (key if cs == NULL else cs[key])
+
+
+cdef inline int32_t list_case(const Valued* e, Py_ssize_t width, const uint32_t* cs,
+                              Py_ssize_t i) noexcept nogil:
+    """The case of entry i of a feature's list of `width` words an entry: a
+    set-aside subtree's lists carry it (2: rank, case), the top of the tree's
+    give it through cs (1: the rank alone, case_of)."""
+    if width == 2:
+        return <int32_t> e[2 * i + 1]
+    return case_of(cs, e[i])

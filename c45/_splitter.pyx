@@ -15,7 +15,7 @@ from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
 from c45._interrupt cimport interrupted
-from c45._types cimport Interrupt, Valued, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -78,14 +78,18 @@ cdef void scratch_free(Work* w) noexcept nogil:
     free(w.moved); free(w.left_count); free(w.all_count); free(w.checkpoint)
 
 
-cdef int work_init(Work* w, const Dataset* d) except -1:
-    if work_alloc(w, d) < 0:
+cdef int work_init(Work* w, const Dataset* d, bint rows) except -1:
+    if work_alloc(w, d, rows) < 0:
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
     return 0
 
 
-cdef int work_alloc(Work* w, const Dataset* d) noexcept nogil:
-    """work_init without the GIL: -1 (and w freed) when memory runs out."""
+cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
+    """work_init without the GIL: -1 (and w freed) when memory runs out. rows:
+    the case array holds the rows in order, the weights their initial ones
+    (R8's case array and pruning start from them); without, they are left
+    untouched (growing on the presorted lists fills them where it reads them,
+    and their pages then take no memory while the lists are the largest)."""
     cdef Py_ssize_t n = d.n_cases, k = d.n_classes, f
     memset(w, 0, sizeof(Work))
     w.data = d
@@ -131,9 +135,10 @@ cdef int work_alloc(Work* w, const Dataset* d) noexcept nogil:
         work_free(w)
         memset(w, 0, sizeof(Work))      # freed: a second work_free is harmless
         return -1
-    for f in range(n):
-        w.cases[f] = <int32_t> f
-        w.weight[f] = d.init_weight[f]
+    if rows:
+        for f in range(n):
+            w.cases[f] = <int32_t> f
+            w.weight[f] = d.init_weight[f]
     if w.y8 != NULL:
         for f in range(n):
             w.y8[f] = <uint8_t> d.y[f]
@@ -907,14 +912,47 @@ ctypedef fused ClassCode:
     int32_t
 
 
-cdef inline void fetch_ahead(const double* vals, const ClassCode* y, const double* cw,
-                             const Valued* e, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """Start fetching the value, class and weight of entry i + AHEAD of e[.. n)."""
+# A node's list of a continuous feature, as its grower holds it (c45/_presorted):
+# the rank alone (the top of the tree; the case from the feature's order, cs) or
+# the rank and the case (a set-aside subtree's).
+ctypedef fused ListEntry:
+    Valued
+    Pair
+
+
+cdef inline Valued key_of(const ListEntry* e, Py_ssize_t i) noexcept nogil:
+    """The key of entry i (list_values(d, f)[key] is its value)."""
+    if ListEntry is Pair:
+        return e[i].key
+    else:
+        return e[i]
+
+
+cdef inline int32_t entry_case(const ListEntry* e, const uint32_t* cs,
+                               Py_ssize_t i) noexcept nogil:
+    """The case of entry i (cs: list_cases, for an entry of the rank alone)."""
+    if ListEntry is Pair:
+        return e[i].case
+    else:
+        return case_of(cs, e[i])
+
+
+cdef inline void fetch_ahead(const double* vals, const uint32_t* cs, const ClassCode* y,
+                             const double* cw, const ListEntry* e,
+                             Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Start fetching the value, class and weight of entry i + AHEAD of e[.. n),
+    and the case id (cs: list_cases) of entry i + 2 AHEAD, which the class of
+    that entry needs first (an entry of the rank alone)."""
+    cdef int32_t c
+    if ListEntry is Valued:
+        if cs != NULL and i + 2 * AHEAD < n:
+            C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
     if i + AHEAD < n:
-        C45_PREFETCH(&vals[e[i + AHEAD].key])
-        C45_PREFETCH(&y[e[i + AHEAD].case])
+        C45_PREFETCH(&vals[key_of(e, i + AHEAD)])
+        c = entry_case(e, cs, i + AHEAD)
+        C45_PREFETCH(&y[c])
         if cw != NULL:
-            C45_PREFETCH(&cw[e[i + AHEAD].case])
+            C45_PREFETCH(&cw[c])
 
 
 cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const SortItem* a,
@@ -929,28 +967,34 @@ cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const Sort
 
 ctypedef fused Sorted:
     SortItem        # R8's case array, sorted (sort_range)
-    Valued          # a node's presorted list (float32 on the lists)
+    Valued          # a node's presorted list (float32 on the lists), ListEntry's
+    Pair
 
 
-cdef inline int32_t class_at(const Dataset* d, const Sorted* a, Py_ssize_t i) noexcept nogil:
-    return d.y[a[i].case]
+cdef inline int32_t case_at(const uint32_t* cs, const Sorted* a, Py_ssize_t i) noexcept nogil:
+    """The case of the i-th item (cs: a list's list_cases)."""
+    if Sorted is SortItem:
+        return a[i].case
+    else:
+        return entry_case(a, cs, i)
 
 
 cdef inline double value_at(const double* vals, const Sorted* a, Py_ssize_t i) noexcept nogil:
     """The value of the i-th case: a list's entry says where it is in vals
     (list_values), a sorted case array's carries it."""
-    if Sorted is Valued:
-        return vals[a[i].key]
-    else:
+    if Sorted is SortItem:
         return a[i].value
+    else:
+        return vals[key_of(a, i)]
 
 
-cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double* vals,
-                           Py_ssize_t n,
+cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
+                           const uint32_t* cs, const double* vals, Py_ssize_t n,
                            const double* cw, double u, double known,
                            double unknown_frac, double total) noexcept nogil:
     """The cut scan of §5.2 in Release 8's arithmetic over the node's known cases
-    in value order, a[0 .. n) (vals: a list's values, list_values; cw: each case's weight, NULL where all weigh 1),
+    in value order, a[0 .. n) (vals, cs: a list's values and cases, list_values,
+    list_cases; cw: each case's weight, NULL where all weigh 1),
     freq's row 0 holding the unknown cases' class weights: the weights of the
     right side, then each cut between two values, then the choice (§5.3). A
     list of BLOCKED_MIN cases or more is scanned by blocks (scan_blocks)."""
@@ -960,21 +1004,22 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double* freq = w.freq
     cdef double base, min_split, low = 0.0
-    cdef int32_t cls
+    cdef int32_t cls, c
     for i in range(n):
         if stop_at(d, i):
             return              # no cut chosen: the gain stays unusable
-        if Sorted is Valued:
-            fetch_ahead(vals, d.y, cw, a, i, n)
-        else:
+        if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
-        cls = class_at(d, a, i)
-        freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, a[i].case))
+        else:
+            fetch_ahead(vals, cs, d.y, cw, a, i, n)
+        c = case_at(cs, a, i)
+        cls = d.y[c]
+        freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, c))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
-    if Sorted is Valued:
+    if Sorted is not SortItem:
         if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
-                and scan_blocks(w, a, vals, cw, 0, n, k, u, low, known, min_split,
+                and scan_blocks(w, a, cs, vals, cw, 0, n, k, u, low, known, min_split,
                                 unknown_frac, base, total, &scan)):
             choose_cut(w, f, &scan, total)
             return
@@ -982,15 +1027,15 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a, const double*
     for i in range(n - 1):
         if stop_at(d, i):
             return
-        if Sorted is Valued:
-            fetch_ahead(vals, d.y, cw, a, i, n)
-        else:
+        if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
-        cls = class_at(d, a, i)
-        if f32:
-            scan_step_f32(w, k, cls, weight_of(cw, a[i].case), &low)
         else:
-            cut_scan_step(w, k, cls, weight_of(cw, a[i].case), &low)
+            fetch_ahead(vals, cs, d.y, cw, a, i, n)
+        c = case_at(cs, a, i)
+        if f32:
+            scan_step_f32(w, k, d.y[c], weight_of(cw, c), &low)
+        else:
+            cut_scan_step(w, k, d.y[c], weight_of(cw, c), &low)
         if low < min_split:
             continue
         if low > rnd(f32, known - min_split):
@@ -1072,11 +1117,11 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
     sort_range(w, values, first, hi, keyed)
-    scan_cuts(w, f, w.sortbuf + first, NULL, hi - first + 1, w.weight, u, known,
+    scan_cuts(w, f, w.sortbuf + first, NULL, NULL, hi - first + 1, w.weight, u, known,
               unknown_frac, total)
 
 
-cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
+cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const ListEntry* e,
                                      Py_ssize_t n, const double* cw,
                                      const double* counts, double total) noexcept nogil:
     """eval_continuous on a node's presorted list, float32 on the lists: with every
@@ -1085,6 +1130,7 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     class counts, read where every case weighs 1."""
     cdef const Dataset* d = w.data
     cdef const double* vals = list_values(d, f)
+    cdef const uint32_t* cs = list_cases(d, f)
     cdef const int32_t* y = d.y
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, j, n_unknown = 0
@@ -1092,15 +1138,16 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
     cdef double u = 0.0, known, unknown_frac
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double base, min_split
+    cdef int32_t c
     start_evaluation(w, f, f32)
-    while n_unknown < n and isnan(vals[e[n_unknown].key]):
-        freq[y[e[n_unknown].case]] = rnd(f32, freq[y[e[n_unknown].case]]
-                                         + weight_of(cw, e[n_unknown].case))
+    while n_unknown < n and isnan(vals[key_of(e, n_unknown)]):
+        c = entry_case(e, cs, n_unknown)
+        freq[y[c]] = rnd(f32, freq[y[c]] + weight_of(cw, c))
         n_unknown += 1
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
     if cw != NULL or n_unknown > 0:
-        scan_cuts(w, f, e + n_unknown, vals, n - n_unknown, cw, u, known, unknown_frac,
+        scan_cuts(w, f, e + n_unknown, cs, vals, n - n_unknown, cw, u, known, unknown_frac,
                   total)
         return
     # Every case weighs 1 and none is unknown: the class weights are the node's
@@ -1110,15 +1157,16 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const Valued* e,
         freq[2 * k + j] = counts[j]
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
-    if scan_counts_f32(w, e, vals, y, n, k, known, min_split, base, total, &scan):
+    if scan_counts_f32(w, e, cs, vals, y, n, k, known, min_split, base, total, &scan):
         choose_cut(w, f, &scan, total)
     else:                                  # (out of memory for the notes)
         start_evaluation(w, f, f32)
-        scan_cuts(w, f, e, vals, n, cw, u, known, unknown_frac, total)
+        scan_cuts(w, f, e, cs, vals, n, cw, u, known, unknown_frac, total)
 
 
-cdef bint scan_counts_f32(Work* w, const Valued* e, const double* vals, const int32_t* y,
-                          Py_ssize_t n, Py_ssize_t k, double known, double min_split,
+cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
+                          const double* vals, const int32_t* y, Py_ssize_t n,
+                          Py_ssize_t k, double known, double min_split,
                           double base, double total, CutScan* scan) noexcept nogil:
     """scan_cuts's cut scan for float32 on the lists where every case weighs 1 and
     none is unknown (w.freq's row 2 holding the class counts), in two passes:
@@ -1189,8 +1237,8 @@ cdef bint scan_counts_f32(Work* w, const Valued* e, const double* vals, const in
     # Pass 1. x, a cut's information: beyond x_reject its estimate
     # base - x / known is more than slack below the best one.
     for i in range(n - 1):
-        fetch_ahead(vals, y, NULL, e, i, n)
-        c = y[e[i].case]
+        fetch_ahead(vals, cs, y, NULL, e, i, n)
+        c = y[entry_case(e, cs, i)]
         left = lc[c]
         right = ac[c] - left
         terms += (t[left + 1] - t[left]) + (t[right - 1] - t[right])
@@ -1205,7 +1253,7 @@ cdef bint scan_counts_f32(Work* w, const Valued* e, const double* vals, const in
             continue
         if low > upper:
             break
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             tries += 1
             if low >= w.min_objs and known - low >= w.min_objs:
                 x = t[low_n] + t[known_n - low_n] - terms
@@ -1239,21 +1287,32 @@ cdef bint scan_counts_f32(Work* w, const Valued* e, const double* vals, const in
             continue
         last = <Py_ssize_t> note[2 * j]
         while i <= last:              # (whole counts: plain additions are exact)
-            c = y[e[i].case]
+            c = y[entry_case(e, cs, i)]
             low += 1.0
             freq[k + c] += 1.0
             freq[2 * k + c] -= 1.0
             i += 1
         scan.position = last
-        evaluate_cut(w, k, 0.0, low, known, 0.0, base, total, vals[e[last].key],
-                     vals[e[last + 1].key], scan)
+        evaluate_cut(w, k, 0.0, low, known, 0.0, base, total, vals[key_of(e, last)],
+                     vals[key_of(e, last + 1)], scan)
     scan.tries = tries
     return True
 
 
-cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t n,
-                               const double* cw, const double* counts,
+cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_t width,
+                               Py_ssize_t n, const double* cw, const double* counts,
                                double total) noexcept nogil:
+    """eval_continuous_entries on a list of `width` words an entry (1: the rank
+    alone, 2: a Pair)."""
+    if width == 2:
+        eval_continuous_entries(w, f, <const Pair*> e, n, cw, counts, total)
+    else:
+        eval_continuous_entries(w, f, e, n, cw, counts, total)
+
+
+cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_ssize_t n,
+                                  const double* cw, const double* counts,
+                                  double total) noexcept nogil:
     """The float64 evaluation on a node's case list for feature f (c45/_presorted):
     unknown values first in row order, then the known ones by (value, row), each
     entry the rank of its value, so the scan reads the sorted values in order
@@ -1263,8 +1322,10 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     arithmetic, eval_continuous_sums_exact.)"""
     cdef const Dataset* d = w.data
     cdef const double* vals = list_values(d, f)
+    cdef const uint32_t* cs = list_cases(d, f)
     cdef const int32_t* y = d.y
     cdef Py_ssize_t k = d.n_classes, i, j, n_unknown = 0
+    cdef int32_t c
     cdef bint blocked, estimated
     if d.f32:
         eval_continuous_sums_exact(w, f, e, n, cw, counts, total)
@@ -1273,8 +1334,9 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
     start_evaluation(w, f, False)
-    while n_unknown < n and isnan(vals[e[n_unknown].key]):
-        freq[y[e[n_unknown].case]] += weight_of(cw, e[n_unknown].case)
+    while n_unknown < n and isnan(vals[key_of(e, n_unknown)]):
+        c = entry_case(e, cs, n_unknown)
+        freq[y[c]] += weight_of(cw, c)
         n_unknown += 1
     for j in range(k):
         u += freq[j]
@@ -1289,24 +1351,25 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
             freq[2 * k + j] = counts[j] - freq[j]
     else:
         for i in range(n_unknown, n):
-            fetch_ahead(vals, y, cw, e, i, n)
-            freq[2 * k + y[e[i].case]] += weight_of(cw, e[i].case)
+            fetch_ahead(vals, cs, y, cw, e, i, n)
+            c = entry_case(e, cs, i)
+            freq[2 * k + y[c]] += weight_of(cw, c)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
     min_split = min_split_weight(w, known)
     if cw == NULL:
         # Each case's class read from one byte where the classes fit (a quarter
         # of Dataset.y's room: a table that stays in a core's cache).
         if w.y8 != NULL:
-            estimated = scan_estimated(w, e, vals, w.y8, n_unknown, n, k, u, known,
+            estimated = scan_estimated(w, e, cs, vals, w.y8, n_unknown, n, k, u, known,
                                        min_split, unknown_frac, base, total, &scan)
         else:
-            estimated = scan_estimated(w, e, vals, y, n_unknown, n, k, u, known,
+            estimated = scan_estimated(w, e, cs, vals, y, n_unknown, n, k, u, known,
                                        min_split, unknown_frac, base, total, &scan)
         if estimated:
             choose_cut(w, f, &scan, total)
             return
     if n - n_unknown >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES:
-        blocked = scan_blocks(w, e, vals, cw, n_unknown, n, k, u, low, known, min_split,
+        blocked = scan_blocks(w, e, cs, vals, cw, n_unknown, n, k, u, low, known, min_split,
                               unknown_frac, base, total, &scan)
         if blocked:
             choose_cut(w, f, &scan, total)
@@ -1314,16 +1377,17 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
         # (Out of memory for the block states: the plain scan below.)
     forget_phi(w, k)
     for i in range(n_unknown, n - 1):
-        fetch_ahead(vals, y, cw, e, i, n)
-        move_case(w, k, y[e[i].case], weight_of(cw, e[i].case), &low)
+        fetch_ahead(vals, cs, y, cw, e, i, n)
+        c = entry_case(e, cs, i)
+        move_case(w, k, y[c], weight_of(cw, c), &low)
         if low < min_split:
             continue
         if low > known - min_split:
             break
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             scan.position = i
-            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
-                     vals[e[i + 1].key], &scan)
+            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
+                     vals[key_of(e, i + 1)], &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1423,8 +1487,9 @@ cdef Py_ssize_t TERMS_RESUM = 256
 cdef Py_ssize_t CHECKPOINT_EVERY = 256
 
 
-cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const ClassCode* y,
-                         Py_ssize_t first, Py_ssize_t n,
+cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
+                         const double* vals, const ClassCode* y, Py_ssize_t first,
+                         Py_ssize_t n,
                          Py_ssize_t k, double u, double known, double min_split,
                          double unknown_frac, double base, double total,
                          CutScan* scan) noexcept nogil:
@@ -1489,8 +1554,8 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const Cla
             n_checks += 1
             until = every
         until -= 1
-        fetch_ahead(vals, y, NULL, e, i, n)
-        c = y[e[i].case]
+        fetch_ahead(vals, cs, y, NULL, e, i, n)
+        c = y[entry_case(e, cs, i)]
         left = lc[c]
         right = ac[c] - left
         terms += (t[left + 1] - t[left]) + (t[right - 1] - t[right])
@@ -1505,7 +1570,7 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const Cla
             continue
         if low > upper:
             break
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             tries += 1
             if low >= w.min_objs and known - low >= w.min_objs:
                 x = t[low_n] + t[known_n - low_n] - terms
@@ -1548,20 +1613,20 @@ cdef bint scan_estimated(Work* w, const Valued* e, const double* vals, const Cla
                 freq[2 * k + c] = <double> (ac[c] - cp[b * k + c])
             forget_phi(w, k)
         while i <= last:
-            move_case(w, k, y[e[i].case], 1.0, &low)
+            move_case(w, k, y[entry_case(e, cs, i)], 1.0, &low)
             i += 1
         scan.position = last
         if reasonable_cut(w, u, low, known):
-            exact_cut(w, k, unknown_frac, base, known, total, vals[e[last].key],
-                      vals[e[last + 1].key], scan)
+            exact_cut(w, k, unknown_frac, base, known, total, vals[key_of(e, last)],
+                      vals[key_of(e, last + 1)], scan)
         else:
-            keep_cut(w, -EPSILON, total, vals[e[last].key], vals[e[last + 1].key], scan)
+            keep_cut(w, -EPSILON, total, vals[key_of(e, last)], vals[key_of(e, last + 1)], scan)
     scan.tries = tries
     return True
 
 
-cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double* cw,
-                      Py_ssize_t first, Py_ssize_t n,
+cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const double* vals,
+                      const double* cw, Py_ssize_t first, Py_ssize_t n,
                       Py_ssize_t k, double u, double low, double known,
                       double min_split, double unknown_frac, double base,
                       double total, CutScan* scan) noexcept nogil:
@@ -1596,11 +1661,12 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
     raw = w.snap + cap * stride
     # Pass 1.
     for i in range(first, n - 1):
-        fetch_ahead(vals, y, cw, e, i, n)
-        wt = weight_of(cw, e[i].case)
+        fetch_ahead(vals, cs, y, cw, e, i, n)
+        c = entry_case(e, cs, i)
+        wt = weight_of(cw, c)
         low = low + wt
-        freq[k + y[e[i].case]] = freq[k + y[e[i].case]] + wt
-        freq[2 * k + y[e[i].case]] = freq[2 * k + y[e[i].case]] - wt
+        freq[k + y[c]] = freq[k + y[c]] + wt
+        freq[2 * k + y[c]] = freq[2 * k + y[c]] - wt
         if low < min_split:
             continue
         if low > upper:
@@ -1608,7 +1674,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
             nb += 1
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             scan.tries += 1
         last = i
     if last < 0:
@@ -1619,10 +1685,11 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
         low = raw[(nb - 1) * rstride + 1]
         memcpy(freq + k, raw + (nb - 1) * rstride + 2, 2 * k * sizeof(double))
         for j in range(i + 1, last + 1):
-            wt = weight_of(cw, e[j].case)
+            c = entry_case(e, cs, j)
+            wt = weight_of(cw, c)
             low = low + wt
-            freq[k + y[e[j].case]] = freq[k + y[e[j].case]] + wt
-            freq[2 * k + y[e[j].case]] = freq[2 * k + y[e[j].case]] - wt
+            freq[k + y[c]] = freq[k + y[c]] + wt
+            freq[2 * k + y[c]] = freq[2 * k + y[c]] - wt
         snapshot(bound + nb * stride, freq, k, low, last, raw + nb * rstride)
         nb += 1
     # Block b holds the cuts raw[b].position .. raw[b + 1].position - 1, the last
@@ -1645,7 +1712,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
         if bound[b * stride] > best_bound:
             best_bound = bound[b * stride]
             best_b = b
-    evaluate_block(w, e, vals, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
+    evaluate_block(w, e, cs, vals, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
     # (float32: 1e-5 exceeds keep_margin, a gain being at most log2(classes) <= 16)
     rounding = (1e-5 + f32_gain_rounding(k, known) if w.data.f32
@@ -1653,7 +1720,7 @@ cdef bint scan_blocks(Work* w, const Valued* e, const double* vals, const double
     for b in range(max(nb - 1, 1)):
         reach = scan.best_gain - rounding
         if b != best_b and bound[b * stride] >= reach:
-            evaluate_block(w, e, vals, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
+            evaluate_block(w, e, cs, vals, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
                            total, scan)
     scan.tries = tries
     # The kept cuts back in scan order (stable insertion sort: they are few).
@@ -1673,14 +1740,15 @@ cdef inline void swap_cut(Work* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     w.cand_pos[a], w.cand_pos[b] = w.cand_pos[b], w.cand_pos[a]
 
 
-cdef void evaluate_block(Work* w, const Valued* e, const double* vals, const double* cw,
-                         Py_ssize_t b, Py_ssize_t nb,
+cdef void evaluate_block(Work* w, const ListEntry* e, const uint32_t* cs,
+                         const double* vals, const double* cw, Py_ssize_t b, Py_ssize_t nb,
                          const double* raw, Py_ssize_t rstride, Py_ssize_t k, double u,
                          double known, double unknown_frac, double base, double total,
                          CutScan* scan) noexcept nogil:
     """Evaluate the cuts of block b, restarting from its recorded counts."""
     cdef const int32_t* y = w.data.y
     cdef Py_ssize_t i = <Py_ssize_t> raw[b * rstride], stop
+    cdef int32_t c
     cdef double low = raw[b * rstride + 1], wt
     cdef double* freq = w.freq
     if b + 1 < nb - 1 or nb == 1:
@@ -1690,18 +1758,19 @@ cdef void evaluate_block(Work* w, const Valued* e, const double* vals, const dou
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
     forget_phi(w, k)
     while True:
-        if vals[e[i].key] < vals[e[i + 1].key] - 1e-5:
+        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
             scan.position = i
             if w.data.f32:
-                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
-                             vals[e[i + 1].key], scan)
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
+                             vals[key_of(e, i + 1)], scan)
             else:
-                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[e[i].key],
-                         vals[e[i + 1].key], scan)
+                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
+                         vals[key_of(e, i + 1)], scan)
         if i >= stop:
             break
         i += 1
-        move_case(w, k, y[e[i].case], weight_of(cw, e[i].case), &low)
+        c = entry_case(e, cs, i)
+        move_case(w, k, y[c], weight_of(cw, c), &low)
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,

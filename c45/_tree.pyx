@@ -602,6 +602,10 @@ cdef class GrowOptions:
 cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except -1:
     """Point d at the arrays of data (which keeps them alive) and copy the
     growing options."""
+    if not data.f32 and not np.asarray(data.rank).flags.writeable:
+        # float64 growing turns the ranks into the features' orders and back
+        # in place (c45/_presorted.pyx: rank_order): its own copy of them
+        data.rank = np.array(data.rank)
     cdef const double[:, ::1] cont = data.cont
     cdef const int32_t[:, ::1] codes = data.codes
     cdef const int32_t[::1] col = data.col
@@ -714,7 +718,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
-    work_init(&w, &d)
+    work_init(&w, &d, d.f32 and not d.listed)
     try:
         interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
@@ -806,7 +810,7 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
     memset(&intr, 0, sizeof(Interrupt))
     check_prunable(grown)
     d.intr = &intr
-    work_init(&w, &d)
+    work_init(&w, &d, True)
     try:
         interrupt_init(&intr)
         work_threads_init(&w, n_jobs)
@@ -841,7 +845,7 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
     set_dataset(&d, data, options)
     d.intr = &intr
     nf = d.n_features
-    work_init(&w, &d)
+    work_init(&w, &d, d.f32 and not d.listed)
     try:
         interrupt_init(&intr)
         if d.f32 and not d.listed:

@@ -42,8 +42,10 @@ cdef struct Dataset:
     const uint32_t* rank
     const double* sorted_value
     const int64_t* n_known      # per feature
-    # float32 on the lists (listed): each continuous feature's cases in the order
-    # by (value, row), unknown values last; the values are cont's
+    # each continuous feature's cases in the order by (value, row), unknown values
+    # last: float32 on the lists (listed), whose values are cont's; float64 while
+    # growing on the lists, where it is the ranks' table inverted in place (rank
+    # is then NULL; c45/_presorted.pyx: rank_order)
     const uint32_t* order
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
     const int32_t* col          # feature -> column in cont or codes
@@ -97,14 +99,21 @@ cdef struct Entry:
     int32_t outcome       # its branch of the node's test (0: unknown)
 
 # One case in a node's list of a continuous feature: the unknown values first (row
-# order) then the known ones by (value, row). The entry holds where its value is,
-# not the value: key indexes the feature's column of values in the list's order
-# (Dataset.sorted_value, float64: the case's rank) or by row (Dataset.cont, float32
-# on the lists: the row), so a float64 scan reads the values in sequence. The class
-# (Dataset.y) and the weight at the node (the row list's) are read by case id: 8
-# bytes a case a feature.
-cdef struct Valued:
-    uint32_t key          # the value is list_values(d, f)[key] (c45/_splitter.pxd)
+# order) then the known ones by (value, row). The entry is a key that says where
+# the case's value is, not the value: it indexes the feature's column of values in
+# the list's order (Dataset.sorted_value, float64: the case's rank) or by row
+# (Dataset.cont, float32 on the lists: the row), so a float64 scan reads the values
+# in sequence. The case is the feature's order at the rank (Dataset.order, float64:
+# read in sequence too) or the key itself (float32: the row); its class (Dataset.y)
+# and weight at the node (the row list's) are read by case id: 4 bytes a case a
+# feature (c45/_splitter.pxd: list_values, list_cases, case_of).
+ctypedef uint32_t Valued
+
+# The same entry in a set-aside subtree's list (c45/_presorted.pyx: tasks): its rank
+# and its case, 8 bytes, so that growing there, where a node's ranks are spread
+# thin over the feature's order, reads no order table (a cache miss an entry).
+cdef struct Pair:
+    uint32_t key
     int32_t case
 
 # A test as the reordering primitives see it.
