@@ -92,7 +92,7 @@ def _date_kind(col):
         if values.dtype.kind != "O":
             return None
     if pd is not None:
-        kind = pd.api.types.infer_dtype(values, skipna=True)
+        kind = _inferred_kind(values)
         return {"datetime": "datetime", "datetime64": "datetime", "date": "datetime",
                 "time": "datetime", "timedelta": "timedelta", "timedelta64": "timedelta",
                 "period": "period"}.get(kind)
@@ -209,7 +209,7 @@ def _auto_kind(col):
             return "numeric"
         # Any other dtype (object, strings, an Arrow dictionary of strings...):
         # by its values, as an object column.
-        kind = pd.api.types.infer_dtype(col, skipna=True)
+        kind = _inferred_kind(col)
         return "numeric" if kind in numeric else "bool" if kind == "boolean" \
             else "discrete"
     a = np.asarray(col)
@@ -219,11 +219,30 @@ def _auto_kind(col):
         return "discrete"
     if a.dtype.kind == "O":
         if pd is not None:
-            kind = pd.api.types.infer_dtype(a, skipna=True)
+            kind = _inferred_kind(a)
             return "numeric" if kind in numeric else "bool" if kind == "boolean" \
                 else "discrete"
         return "discrete" if _object_holds_strings(a) else "numeric"
     return "numeric"
+
+
+def _inferred_kind(values):
+    """pandas' infer_dtype(values, skipna=True) of an object array or Series, a
+    chunk at a time (one call over tens of millions of values is deaf to Ctrl-C
+    for a third of a second: chunks, see UNIQUE_CHUNK). When every chunk's
+    values are of one kind, so are the whole column's (chunks of missing
+    values only, "empty", aside); chunks of different kinds are rare (a mixed
+    column) and take pandas' rule for the mix over the whole column."""
+    infer = pd.api.types.infer_dtype
+    if len(values) <= UNIQUE_CHUNK or values.dtype != object:
+        return infer(values, skipna=True)
+    rows = values.iloc if isinstance(values, pd.Series) else values
+    kinds = {infer(rows[i:i + UNIQUE_CHUNK], skipna=True)
+             for i in range(0, len(values), UNIQUE_CHUNK)}
+    kinds.discard("empty")
+    if len(kinds) <= 1:
+        return kinds.pop() if kinds else "empty"
+    return infer(values, skipna=True)
 
 
 def _object_holds_strings(a):

@@ -17,7 +17,8 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._encode import (Schema, _is_missing_scalar, _unmasked, check_labels, check_text,
+from c45._encode import (UNIQUE_CHUNK, Schema, _is_missing_scalar, _unmasked, check_labels,
+                         check_text,
                          class_columns, sorted_classes)
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import check_held_classes, checked_fitted_state
@@ -414,22 +415,51 @@ def _decode_value(v, where):
     raise _corrupt(f"{where} holds {v!r}, which is not a value of the format")
 
 
+class _Column:
+    """A tree array in to_json's document, written out a chunk at a time by
+    _dumps_pieces (never a whole Python list: one tolist and one json.dumps of a
+    big tree's array are single C calls, deaf to Ctrl-C, and millions of short
+    lived lists and tuples set off the garbage collector's full passes).
+    nan_null: NaN is written null."""
+    __slots__ = ("array", "nan_null")
+
+    def __init__(self, array, nan_null=False):
+        self.array, self.nan_null = array, nan_null
+
+    def items(self, start, stop):
+        items = self.array[start:stop].tolist()
+        return [None if v != v else v for v in items] if self.nan_null else items
+
+    def text(self, start, stop):
+        """The JSON text of items start:stop, without the brackets around them."""
+        if self.array.ndim == 1:
+            return _dumps_plain(self.items(start, stop))[1:-1]
+        # Rows (value's): written from the numbers' own text, regrouped, not
+        # from a list per row (thousands of lists alive at once set off the
+        # garbage collector's full passes, 0.1-0.2 s each beside pandas and
+        # sklearn's objects).
+        block = self.array[start:stop]
+        numbers = _dumps_plain(block.ravel().tolist())[1:-1].split(", ")
+        k = block.shape[1]
+        return "[" + "], [".join(map(", ".join, zip(*[numbers[j::k] for j in range(k)]))) + "]"
+
+    def tolist(self):
+        return self.items(0, len(self.array))
+
+
 def _encode_tree(t):
     doc = {"n_nodes": t.node_count, "n_classes": t.n_classes}
     for name in ("kind", "feature", "first_child", "n_children", "node_class"):
-        doc[name] = getattr(t, name).tolist()
-    doc["threshold"] = [None if v != v else v for v in t.threshold.tolist()]   # NaN
-    doc["weight"] = t.weight.tolist()
-    doc["errors"] = t.errors.tolist()
-    # Rows as tuples, built a column at a time: a list per row would be a
-    # container the garbage collector walks again and again while the rest are
-    # made (3x the time for a 360k-node tree); tuples of floats it untracks.
-    doc["value"] = list(zip(*t.value.T.tolist()))
-    doc["map_offset"] = t.map_offset.tolist()
-    doc["value_map"] = t.value_map.tolist()
+        doc[name] = _Column(getattr(t, name))
+    doc["threshold"] = _Column(t.threshold, nan_null=True)
+    doc["weight"] = _Column(t.weight)
+    doc["errors"] = _Column(t.errors)
+    doc["value"] = _Column(t.value)             # a list per node
+    doc["map_offset"] = _Column(t.map_offset)
+    doc["value_map"] = _Column(t.value_map)
     if getattr(t, "lower", None) is not None:     # soft thresholds: NaN off the tests
         for name in _TREE_SOFT:
-            doc[name] = [None if v != v else v for v in getattr(t, name).tolist()]
+            doc[name] = _Column(getattr(t, name), nan_null=True)
     return doc
 
 
@@ -454,9 +484,6 @@ def _canonical(doc):
     return _dumps_canonical(doc).encode("utf-8")
 
 
-_CHUNK = 4096       # list items written at a time by _digest
-
-
 def _canonical_chunks(v):
     # The canonical form in pieces, so that a model's arrays are never written
     # out whole (json.dumps builds the whole text, a Python string per token).
@@ -466,13 +493,43 @@ def _canonical_chunks(v):
             yield ("," if i else "") + _dumps_canonical(key) + ":"
             yield from _canonical_chunks(v[key])
         yield "}"
-    elif isinstance(v, list) and len(v) > _CHUNK:
+    elif isinstance(v, list) and len(v) > UNIQUE_CHUNK:
         yield "["
-        for start in range(0, len(v), _CHUNK):
-            yield ("," if start else "") + _dumps_canonical(v[start:start + _CHUNK])[1:-1]
+        for start in range(0, len(v), UNIQUE_CHUNK):
+            yield ("," if start else "") + _dumps_canonical(v[start:start + UNIQUE_CHUNK])[1:-1]
         yield "]"
     else:
         yield _dumps_canonical(v)
+
+
+def _dumps_pieces(v):
+    """json.dumps(v, ensure_ascii=False, allow_nan=False), the same text (a
+    _Column as its list), as pieces: one json.dumps of a model's arrays is a
+    single C call, deaf to Ctrl-C for as long as the tree is big (0.77 s for 520k
+    nodes); written a chunk of a list at a time (see UNIQUE_CHUNK), signals are
+    seen between."""
+    if isinstance(v, _Column):
+        yield "["
+        for start in range(0, len(v.array), UNIQUE_CHUNK):
+            yield (", " if start else "") + v.text(start, start + UNIQUE_CHUNK)
+        yield "]"
+    elif isinstance(v, dict):
+        yield "{"
+        for i, (key, item) in enumerate(v.items()):
+            yield (", " if i else "") + _dumps_plain(key) + ": "
+            yield from _dumps_pieces(item)
+        yield "}"
+    elif isinstance(v, list) and len(v) > UNIQUE_CHUNK:
+        yield "["
+        for start in range(0, len(v), UNIQUE_CHUNK):
+            yield (", " if start else "") + _dumps_plain(v[start:start + UNIQUE_CHUNK])[1:-1]
+        yield "]"
+    else:
+        yield _dumps_plain(v)
+
+
+def _dumps_plain(v):
+    return json.dumps(v, ensure_ascii=False, allow_nan=False)
 
 
 _HASH_BATCH = 4 << 20     # bytes (characters) hashed at a time
@@ -641,7 +698,13 @@ def to_json(clf, indent=None):
         "trees": {"final": _encode_tree(clf.tree_), "grown": _encode_tree(clf.grown_tree_)},
     }
     doc["checksum"] = _UNSEALED         # last: the checksum seals what comes before
-    return _sealed(json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False))
+    if indent is None:
+        text = "".join(_dumps_pieces(doc))
+    else:       # json.dumps writes an indented text in Python, token by token
+        text = json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False,
+                          default=_Column.tolist)
+    del doc
+    return _sealed(text)
 
 
 def _corrupt(msg):

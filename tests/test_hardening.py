@@ -1102,6 +1102,69 @@ def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     assert delay < 1.0, delay
 
 
+# Outside the compiled core the interpreter handles a signal between bytecodes:
+# one C call over a whole input (json.dumps, pandas' infer_dtype) kept it deaf.
+DEAF_SCRIPT = r"""import signal, sys, time
+import numpy as np
+mode, size = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(0)
+if mode == "to_json":
+    # a model whose tree has 2^size - 1 nodes: its text was one json.dumps
+    import c45
+    from c45 import C45Classifier
+    from c45._tree import Tree
+    X = rng.normal(size=(2000, 2)); y = (X[:, 0] > 0).astype(int)
+    clf = C45Classifier().fit(X, y)
+    nn = 2 ** size - 1
+    i = np.arange(nn)
+    leaf = i >= 2 ** (size - 1) - 1
+    cls = (i % 2).astype(np.int32)
+    value = np.zeros((nn, 2)); value[i, cls] = 1.0
+    clf.tree_ = Tree(np.where(leaf, 0, 2), np.where(leaf, -1, 0), np.where(leaf, -1, 2 * i + 1),
+                     np.where(leaf, 0, 2), cls, np.where(leaf, np.nan, 0.5), np.ones(nn),
+                     np.zeros(nn), value, n_values=clf._schema.n_values)
+    work = lambda: c45.to_json(clf)
+elif mode == "column_kind":
+    # an object column of `size` million strings: its kind (string? date?) was
+    # one pandas infer_dtype call over the whole column, twice
+    from c45._encode import _auto_kind, _date_kind
+    xs = np.array(["no", "yes", "maybe", None], dtype=object)[rng.integers(0, 4, size * 10**6)]
+    work = lambda: (_auto_kind(xs), _date_kind(xs))
+# A handler that notes the time, run by the interpreter between bytecodes every
+# 2 ms of a timer: the longest time between two runs is the longest the work
+# kept the interpreter from handling a signal (Ctrl-C's too).
+last, worst = time.perf_counter(), 0.0
+def note(*_):
+    global last, worst
+    now = time.perf_counter()
+    worst, last = max(worst, now - last), now
+signal.signal(signal.SIGALRM, note)
+signal.setitimer(signal.ITIMER_REAL, 0.002, 0.002)
+t0 = time.perf_counter()
+work()
+signal.setitimer(signal.ITIMER_REAL, 0, 0)
+note()
+print("DEAF", round(worst, 3), "of", round(time.perf_counter() - t0, 3), "s")
+"""
+
+
+@pytest.mark.parametrize("mode, size", [
+    ("to_json", 19),            # 524,287 nodes: 0.77 s deaf before, 0.03-0.04 s now
+    ("column_kind", 30),        # 30 million strings: 0.74 s deaf before, 0.02 s now
+])
+def test_ctrl_c_is_heard_outside_the_compiled_core(mode, size, tmp_path):
+    """No single call of the work keeps the interpreter from handling a signal
+    for more than 0.25 s (whole-input calls, made in chunks: see UNIQUE_CHUNK).
+    The longest wait is printed (pytest -s shows it)."""
+    script = tmp_path / "deaf.py"
+    script.write_text(DEAF_SCRIPT)
+    run = c45_process.run([script, mode, size], timeout=240)
+    print(mode, run.stdout.strip())
+    assert run.returncode == 0, run.stderr[-2000:]
+    deaf = float(run.stdout.split("DEAF")[1].split()[0])
+    assert deaf < 0.25, run.stdout
+
+
 @pytest.mark.parametrize("Est", [C45Classifier, C45RulesClassifier])
 def test_setstate_on_a_live_estimator_replaces_its_state_in_one_step(Est):
     """__setstate__ called on a fitted estimator (pickle never does; a user may)
