@@ -32,6 +32,7 @@ weights so small that they are subnormal numbers.
 """
 import numpy as np
 
+from c45._tree import SUBSET_KIND
 from c45._tree_checks import first_not_binary32, model_tree_failure
 
 PRECISIONS = ("float32", "float64")
@@ -60,6 +61,18 @@ def _check_binary32_cuts(tree, where, precision):
                     f"number (the model's precision is float32)")
 
 
+def _check_unknown_slots(tree, where):
+    """A subset test's map starts with the slot of an unknown value, which fit
+    sets to 0 and no walk reads (an unknown value goes down every branch): any
+    other value is refused rather than loaded unread."""
+    offsets = tree.map_offset[tree.kind == SUBSET_KIND]
+    bad = np.flatnonzero(tree.value_map[offsets] != 0)
+    if bad.size:
+        o = int(offsets[bad[0]])
+        _refuse(where, "value_map", o, f"is {int(tree.value_map[o])}, but it is the "
+                f"unknown-value slot of a subset test's map (0 there)")
+
+
 def check_model_tree(tree, where, n_values, precision, pruned):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
@@ -76,6 +89,7 @@ def check_model_tree(tree, where, n_values, precision, pruned):
                                  _RTOL[precision], _ATOL[precision], pruned)
     if failure is None:
         _check_binary32_cuts(tree, where, precision)
+        _check_unknown_slots(tree, where)
         return
     check, i, extra = failure
     weight, value = tree.weight, tree.value

@@ -1186,3 +1186,100 @@ def test_setstate_on_a_live_estimator_replaces_its_state_in_one_step(Est):
         live.__setstate__(bad)
     assert live.__dict__.keys() == before.keys()
     assert all(live.__dict__[k] is v for k, v in before.items())
+
+
+# -- fields a load kept without reading ------------------------------------------
+
+def _subset_model(**kw):
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 12, (3000, 3)).astype(str).astype(object)
+    y = (rng.random(3000) < 0.3 + 0.04 * (X[:, 0].astype(int) % 5)).astype(int)
+    return C45Classifier(subset_splits=True, **kw).fit(X, y)
+
+
+def _json_doc(clf):
+    import json
+    from c45 import to_json
+    return json.loads(to_json(clf))
+
+
+def test_subset_maps_unknown_slot_is_refused_unless_zero():
+    """The first entry of a subset test's map (an unknown value's, never read:
+    such a case goes down every branch) loaded whatever it held."""
+    from c45 import from_json
+    from model_files import sealed
+    clf = _subset_model()
+    doc = _json_doc(clf)
+    final = doc["trees"]["final"]
+    o = next(m for m, k in zip(final["map_offset"], final["kind"]) if k == 3)
+    assert final["value_map"][o] == 0
+    final["value_map"][o] = 1
+    with pytest.raises(ValueError, match=rf"value_map\[{o}\] is 1, but it is the "
+                                         r"unknown-value slot"):
+        from_json(sealed(doc))
+    arrays = tampered_arrays(clf.grown_tree_,
+                             lambda a, t: a["value_map"].__setitem__(o, 2))
+    with pytest.raises(ValueError, match=rf"value_map\[{o}\] is 2, but it is the "
+                                         r"unknown-value slot"):
+        pickle.loads(tampered_pickle(clf, arrays))
+
+
+@pytest.mark.parametrize("soft", [False, True])
+def test_soft_bounds_must_agree_with_soft_thresholds(soft):
+    """predict follows the tree's bounds, not the parameter: a model whose
+    soft_thresholds says otherwise is refused, by JSON and pickle alike."""
+    from c45 import from_json
+    from model_files import sealed
+    rng = np.random.default_rng(0)
+    X = rng.random((500, 3)); y = (X[:, 0] + 0.2 * rng.random(500) > 0.6).astype(int)
+    clf = C45Classifier(soft_thresholds=soft).fit(X, y)
+    want = "present, but the model's soft_thresholds is False" if soft else \
+        "missing, but the model's soft_thresholds is True"
+    doc = _json_doc(clf)
+    doc["params"]["soft_thresholds"] = not soft
+    with pytest.raises(ValueError, match=rf"trees.final: lower and upper .* are {want}"):
+        from_json(sealed(doc))
+    state = clf.__getstate__()
+    state["soft_thresholds"] = not soft
+    with pytest.raises(ValueError, match=rf"tree_: lower and upper .* are {want}"):
+        object.__new__(C45Classifier).__setstate__(state)
+    if soft:        # bounds in the grown tree
+        doc = _json_doc(clf)
+        for name in ("lower", "upper"):
+            doc["trees"]["grown"][name] = doc["trees"]["final"][name]
+        if doc["trees"]["grown"]["n_nodes"] == doc["trees"]["final"]["n_nodes"]:
+            with pytest.raises(ValueError, match=r"trees.grown: lower and upper .* "
+                                                 r"are present, but a grown tree has none"):
+                from_json(sealed(doc))
+
+
+def test_rule_conditions_are_their_grown_trees_tests():
+    """A subset condition's branch (and any condition's node) was read nowhere:
+    a changed branch loaded. Each condition is now checked against its node."""
+    import dataclasses
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 7, (600, 2)).astype(str).astype(object)
+    y = np.isin(X[:, 0], ["1", "3", "5"]).astype(int) ^ (X[:, 1] == "2")
+    model = C45RulesClassifier(subset_splits=True).fit(X, y)
+    pickle.loads(pickle.dumps(model))
+    i, j, c = next((i, j, c) for i, r in enumerate(model.rules_)
+                   for j, c in enumerate(r.conditions) if c.kind == 3)
+    n_branches = int(model.grown_tree_.n_children[c.node])
+
+    def load_with(**change):
+        state = model.__getstate__()
+        rule = state["rules_"][i]
+        conds = list(rule.conditions)
+        conds[j] = dataclasses.replace(c, **change)
+        state["rules_"] = tuple(dataclasses.replace(rule, conditions=tuple(conds))
+                                if k == i else r for k, r in enumerate(state["rules_"]))
+        object.__new__(C45RulesClassifier).__setstate__(state)
+
+    with pytest.raises(ValueError, match=rf"rules_\[{i}\].conditions\[{j}\].branch and "
+                                         rf"codes is"):
+        load_with(branch=(c.branch + 1) % n_branches)
+    with pytest.raises(ValueError, match=rf"conditions\[{j}\].branch is {n_branches}; "
+                                         rf"expected a branch of node"):
+        load_with(branch=n_branches)
+    with pytest.raises(ValueError, match=rf"conditions\[{j}\].node is"):
+        load_with(node=0 if c.node else 1)
