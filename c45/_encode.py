@@ -145,6 +145,26 @@ def _columns(X):
     return columns, names
 
 
+def list_array(values, dtype=None):
+    """np.asarray(values, dtype), a list's or tuple's rows converted a chunk at
+    a time (one np.asarray of a million-row list is deaf to Ctrl-C for most of a
+    second: chunks, see UNIQUE_CHUNK). When every chunk gives one dtype and row
+    shape, the whole list gives them too; chunks that differ (ints beside
+    floats, rows of two lengths) take numpy's own rule over the whole list."""
+    if not isinstance(values, (list, tuple)) or len(values) <= UNIQUE_CHUNK:
+        return np.asarray(values, dtype=dtype)
+    first = np.asarray(values[:UNIQUE_CHUNK], dtype=dtype)
+    out = np.empty((len(values),) + first.shape[1:], dtype=first.dtype)
+    out[:UNIQUE_CHUNK] = first
+    for i in range(UNIQUE_CHUNK, len(values), UNIQUE_CHUNK):
+        part = np.asarray(values[i:i + UNIQUE_CHUNK], dtype=dtype)
+        if part.dtype != first.dtype or part.shape[1:] != first.shape[1:]:
+            del out
+            return np.asarray(values, dtype=dtype)
+        out[i:i + len(part)] = part
+    return out
+
+
 def _array_columns(X):
     if pd is not None and isinstance(X, pd.Series):
         raise ValueError("X must be 2-dimensional (a DataFrame or a 2-D array), "
@@ -154,7 +174,7 @@ def _array_columns(X):
     if isinstance(X, np.ma.MaskedArray):
         X = _unmasked(X)
     try:
-        arr = np.asarray(X)
+        arr = list_array(X)
     except ValueError:          # numpy's "inhomogeneous shape": ragged rows
         raise ValueError("X rows have different lengths") from None
     if arr.dtype.kind == "O" and arr.ndim == 1 and len(arr) and isinstance(
@@ -1038,8 +1058,8 @@ def encode_target(y, n_rows):
     else:
         if not isinstance(y, np.ndarray):
             # A list of mixed labels would become strings silently: [1, "a"] -> "1".
-            _check_label_kinds(np.asarray(y, dtype=object).ravel())
-        arr = np.asarray(y)
+            _check_label_kinds(list_array(y, dtype=object).ravel())
+        arr = list_array(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = column_or_1d(arr, warn=True)
     _check_length(arr, n_rows)

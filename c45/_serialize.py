@@ -988,6 +988,122 @@ def _class_dtype(text, values, file_size):
     return dtype
 
 
+_JSON_WS = re.compile(r"[ \t\n\r]*")
+# Where a run of an array's elements read by one json.loads stops: a string or
+# object (read element by element), the array's end, or for rows (arrays) two
+# closing brackets in a row (the end of the array of rows).
+_RUN_END = re.compile(r'[{}"\]]')
+_ROWS_END = re.compile(r'[{}"]|\][ \t\n\r]*\]')
+
+
+class _Reader:
+    """json.loads(text, object_pairs_hook=_unique_keys) of a model file, read in
+    pieces: one json.loads of a file is a single C call, deaf to Ctrl-C (0.36 s
+    for a 14 MB model). Objects are read key by key, arrays of numbers (or of
+    rows of numbers) a run of about UNIQUE_CHUNK characters at a time by
+    json.loads of the run, other elements one by one by json's own scanner.
+    Anything it does not read as json.loads would raises ValueError, and the
+    caller reads the text with json.loads itself: its answer, or its error, is
+    the one given."""
+
+    def __init__(self, text):
+        self.text = text
+        self.scan = json.JSONDecoder(object_pairs_hook=_unique_keys).scan_once
+
+    def skip(self, i):
+        return _JSON_WS.match(self.text, i).end()
+
+    def document(self):
+        i = self.skip(0)
+        doc, i = self.value(i)
+        if self.skip(i) != len(self.text):
+            raise ValueError("extra data")
+        return doc
+
+    def value(self, i):
+        c = self.text[i:i + 1]
+        if c == "{":
+            return self.object(i)
+        if c == "[":
+            return self.array(i)
+        try:
+            return self.scan(self.text, i)
+        except StopIteration:
+            raise ValueError("no value") from None
+
+    def object(self, i):
+        text, pairs = self.text, []
+        i = self.skip(i + 1)
+        if text[i:i + 1] == "}":
+            return _unique_keys(pairs), i + 1
+        while True:
+            if text[i:i + 1] != '"':
+                raise ValueError("no key")
+            key, i = json.decoder.scanstring(text, i + 1, True)
+            i = self.skip(i)
+            if text[i:i + 1] != ":":
+                raise ValueError("no colon")
+            item, i = self.value(self.skip(i + 1))
+            pairs.append((key, item))
+            i = self.skip(i)
+            if text[i:i + 1] == "}":
+                return _unique_keys(pairs), i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError("no comma")
+            i = self.skip(i + 1)
+
+    def array(self, i):
+        text, out = self.text, []
+        i = self.skip(i + 1)
+        if text[i:i + 1] == "]":
+            return out, i + 1
+        fast = True
+        while True:
+            if fast:
+                i, fast = self.run(out, i)
+            item, i = self.value(i)
+            out.append(item)
+            i = self.skip(i)
+            if text[i:i + 1] == "]":
+                return out, i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError("no comma")
+            i = self.skip(i + 1)
+
+    def run(self, out, i):
+        """Read whole elements from i (an element's start) by json.loads while
+        they are numbers or rows of numbers: (where the next element starts,
+        whether to try again at the array's next element). A run json.loads
+        refuses leaves the rest of the array to be read element by element (it
+        would be tried, and refused, again at every element)."""
+        text = self.text
+        while True:
+            rows = text[i:i + 1] == "["
+            limit = min(i + UNIQUE_CHUNK, len(text))
+            stop = (_ROWS_END if rows else _RUN_END).search(text, i, limit)
+            stop = limit if stop is None else stop.start()
+            # The last separating comma before stop: after a row's bracket, or
+            # any comma between numbers.
+            cut = text.rfind("],", i, stop) + 1 if rows else text.rfind(",", i, stop)
+            if cut <= i:
+                return i, True
+            try:
+                items = json.loads("[" + text[i:cut] + "]")
+            except ValueError:          # not whole elements: one by one
+                return i, False
+            out += items
+            i = self.skip(cut + 1)
+
+
+def _loads(text):
+    """json.loads(text, object_pairs_hook=_unique_keys), in pieces (_Reader)."""
+    try:
+        return _Reader(text).document()
+    except (ValueError, RecursionError):
+        pass                    # json.loads's own answer or error, below
+    return json.loads(text, object_pairs_hook=_unique_keys)
+
+
 def from_json(text):
     """Load a model written by :func:`to_json`: a fitted C45Classifier.
 
@@ -1010,7 +1126,7 @@ def from_json(text):
         raise TypeError(f"from_json expects str or bytes, got {type(text).__name__}")
     text_digest = _text_digest(text)
     try:
-        doc = json.loads(text, object_pairs_hook=_unique_keys)
+        doc = _loads(text)
     except ValueError as exc:
         if str(exc).startswith("c45 model file is corrupted"):
             raise        # JSONDecodeError, or an integer too long to read
