@@ -431,7 +431,8 @@ class _Column:
         return [None if v != v else v for v in items] if self.nan_null else items
 
     def text(self, start, stop):
-        """The JSON text of items start:stop, without the brackets around them."""
+        """The JSON text of items start:stop, without the brackets around them
+        (json.dumps's default separators)."""
         if self.array.ndim == 1:
             return _dumps_plain(self.items(start, stop))[1:-1]
         # Rows (value's): written from the numbers' own text, regrouped, not
@@ -487,19 +488,7 @@ def _canonical(doc):
 def _canonical_chunks(v):
     # The canonical form in pieces, so that a model's arrays are never written
     # out whole (json.dumps builds the whole text, a Python string per token).
-    if isinstance(v, dict):
-        yield "{"
-        for i, key in enumerate(sorted(v)):
-            yield ("," if i else "") + _dumps_canonical(key) + ":"
-            yield from _canonical_chunks(v[key])
-        yield "}"
-    elif isinstance(v, list) and len(v) > UNIQUE_CHUNK:
-        yield "["
-        for start in range(0, len(v), UNIQUE_CHUNK):
-            yield ("," if start else "") + _dumps_canonical(v[start:start + UNIQUE_CHUNK])[1:-1]
-        yield "]"
-    else:
-        yield _dumps_canonical(v)
+    return _json_pieces(v, _dumps_canonical, ",", ":", sort_keys=True)
 
 
 def _dumps_pieces(v):
@@ -508,24 +497,31 @@ def _dumps_pieces(v):
     single C call, deaf to Ctrl-C for as long as the tree is big (0.77 s for 520k
     nodes); written a chunk of a list at a time (see UNIQUE_CHUNK), signals are
     seen between."""
-    if isinstance(v, _Column):
+    return _json_pieces(v, _dumps_plain, ", ", ": ", sort_keys=False)
+
+
+def _json_pieces(v, dumps, comma, colon, sort_keys):
+    """dumps(v) as pieces, objects a member at a time and lists (and _Columns)
+    longer than UNIQUE_CHUNK a chunk at a time; comma and colon: dumps'
+    separators."""
+    if isinstance(v, _Column):          # in to_json's documents: its separators
         yield "["
         for start in range(0, len(v.array), UNIQUE_CHUNK):
-            yield (", " if start else "") + v.text(start, start + UNIQUE_CHUNK)
+            yield (comma if start else "") + v.text(start, start + UNIQUE_CHUNK)
         yield "]"
     elif isinstance(v, dict):
         yield "{"
-        for i, (key, item) in enumerate(v.items()):
-            yield (", " if i else "") + _dumps_plain(key) + ": "
-            yield from _dumps_pieces(item)
+        for i, key in enumerate(sorted(v) if sort_keys else v):
+            yield (comma if i else "") + dumps(key) + colon
+            yield from _json_pieces(v[key], dumps, comma, colon, sort_keys)
         yield "}"
     elif isinstance(v, list) and len(v) > UNIQUE_CHUNK:
         yield "["
         for start in range(0, len(v), UNIQUE_CHUNK):
-            yield (", " if start else "") + _dumps_plain(v[start:start + UNIQUE_CHUNK])[1:-1]
+            yield (comma if start else "") + dumps(v[start:start + UNIQUE_CHUNK])[1:-1]
         yield "]"
     else:
-        yield _dumps_plain(v)
+        yield dumps(v)
 
 
 def _dumps_plain(v):
@@ -1082,17 +1078,23 @@ class _Reader:
             limit = min(i + UNIQUE_CHUNK, len(text))
             stop = (_ROWS_END if rows else _RUN_END).search(text, i, limit)
             stop = limit if stop is None else stop.start()
-            # The last separating comma before stop: after a row's bracket, or
-            # any comma between numbers.
-            cut = text.rfind("],", i, stop) + 1 if rows else text.rfind(",", i, stop)
-            if cut <= i:
+            # The run ends before the last separating comma before stop: the
+            # one after a row's closing bracket, or any between numbers.
+            if rows:
+                end = text.rfind("]", i, stop) + 1
+                comma = self.skip(end) if end else i
+                if text[comma:comma + 1] != ",":
+                    return i, True
+            else:
+                end = comma = text.rfind(",", i, stop)
+            if end <= i:
                 return i, True
             try:
-                items = json.loads("[" + text[i:cut] + "]")
+                items = json.loads("[" + text[i:end] + "]")
             except ValueError:          # not whole elements: one by one
                 return i, False
             out += items
-            i = self.skip(cut + 1)
+            i = self.skip(comma + 1)
 
 
 def _loads(text):

@@ -41,6 +41,12 @@ _RTOL = {"float32": 1e-3, "float64": 1e-7}
 _ATOL = {"float32": 2.0 ** -149 * 2 ** 20, "float64": 2.0 ** -1074 * 2 ** 20}
 
 
+# Fields that hold a value at one kind of test only: that test, what they hold
+# elsewhere, and their value as Python reads it.
+_OFF_TEST = {"threshold": ("continuous", "null", float),
+             "map_offset": ("subset", "-1", int)}
+
+
 def _refuse(where, field, node, msg):
     raise ValueError(f"{where}: {field}[{node}] {msg}")
 
@@ -117,12 +123,11 @@ def check_model_tree(tree, where, n_values, precision, pruned):
         v, b = int(n_values[tree.feature[i]]), int(tree.n_children[i])
         _refuse(where, "n_children", i, f"is {b}: a discrete test has a branch per "
                 f"category of feature {int(tree.feature[i])} ({v})")
-    if check == "threshold":
-        _refuse(where, "threshold", i, f"is {float(tree.threshold[i])!r}, but node {i} is "
-                f"not a continuous test (null there)")
-    if check == "map_offset":
-        _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}, but node {i} is not "
-                f"a subset test (-1 there)")
+    if check in _OFF_TEST:
+        # a field fit leaves empty off one kind of test
+        test, empty, read = _OFF_TEST[check]
+        _refuse(where, check, i, f"is {read(getattr(tree, check)[i])!r}, but node {i} is "
+                f"not a {test} test ({empty} there)")
     if check == "shared map":
         _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}: its subset map "
                 f"overlaps another node's (each subset test has a map of its own)")

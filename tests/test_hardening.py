@@ -1303,3 +1303,47 @@ def test_rule_conditions_are_their_grown_trees_tests():
         load_with(branch=n_branches)
     with pytest.raises(ValueError, match=rf"conditions\[{j}\].node is"):
         load_with(node=0 if c.node else 1)
+
+
+def test_model_file_reader_reads_as_json_loads_does():
+    """from_json reads a file in pieces (signals are seen between them); what it
+    reads, or the error it gives, is json.loads's own, on texts of numbers, rows,
+    strings and objects longer than one piece, and on corrupted copies of them."""
+    import random
+    from c45._serialize import _loads, _unique_keys
+
+    def outcome(read, text):
+        try:
+            return "ok", read(text)
+        except (ValueError, RecursionError) as exc:
+            return "error", type(exc).__name__, str(exc)
+
+    def same(a, b):         # == that tells 1 from 1.0 and lists from tuples
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, list):
+            return len(a) == len(b) and all(map(same, a, b))
+        if isinstance(a, dict):
+            return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+        return a == b or (a != a and b != b)
+
+    rng = random.Random(0)
+    # each array longer than a piece (UNIQUE_CHUNK characters)
+    doc = {"n": list(range(15000)), "f": [rng.random() * 10 ** rng.randint(-300, 300)
+                                         for _ in range(4000)],
+           "rows": [[rng.random(), 0.0, 5e-324] for _ in range(3000)],
+           "s": ["q"] * 2000 + [1.5], "o": [{"x": [1]}] * 3,
+           "deep": [[1, [2, 3]], [4]] * 1000, "e": [], "d": {}}
+    texts = [json.dumps(doc), json.dumps(doc, indent=1), '{"a": 1, "a": 2}',
+             "[" + "1, " * 30000 + "1,]", "[" + "[1], " * 30000 + "]",
+             "[" + "1, " * 30000 + "NaN, -Infinity, 1" + "0" * 5000 + "]"]
+    for text in texts[:2]:
+        for _ in range(5):
+            at = rng.randrange(len(text))
+            for put in ("", ",", "]", "[", "}", "x", '"', ",,", "-", "1e999", "00"):
+                texts.append(text[:at] + put + text[at + 1:])
+    for text in texts:
+        want = outcome(lambda t: json.loads(t, object_pairs_hook=_unique_keys), text)
+        got = outcome(_loads, text)
+        assert got[0] == want[0] and (same(got[1], want[1]) if got[0] == "ok"
+                                      else got == want), text[:100]
