@@ -13,7 +13,8 @@ from sklearn.utils.validation import check_is_fitted
 from c45 import _bulk, _grown, _params, _pruning, _split, _tree, _windowing
 from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
-                         n_rows, plain_rows, rank_tables, refuse_masked, value_orders)
+                         list_array, n_rows, plain_rows, rank_tables, refuse_masked,
+                         value_orders)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -1076,7 +1077,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         if sample_weight is None:
             return _bulk.ones(n), True
         refuse_masked(sample_weight, "sample_weight")   # np.asarray drops the mask
-        w = np.asarray(sample_weight)
+        w = list_array(sample_weight)
         if w.ndim != 0 and (w.ndim != 1 or len(w) != n):
             raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
         if w.dtype.kind == "c":             # astype would drop the imaginary parts

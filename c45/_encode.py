@@ -92,7 +92,7 @@ def _date_kind(col):
         if values.dtype.kind != "O":
             return None
     if pd is not None:
-        kind = pd.api.types.infer_dtype(values, skipna=True)
+        kind = _inferred_kind(values)
         return {"datetime": "datetime", "datetime64": "datetime", "date": "datetime",
                 "time": "datetime", "timedelta": "timedelta", "timedelta64": "timedelta",
                 "period": "period"}.get(kind)
@@ -145,6 +145,26 @@ def _columns(X):
     return columns, names
 
 
+def list_array(values, dtype=None):
+    """np.asarray(values, dtype), a list's or tuple's rows converted a chunk at
+    a time (one np.asarray of a million-row list is deaf to Ctrl-C for most of a
+    second: chunks, see UNIQUE_CHUNK). When every chunk gives one dtype and row
+    shape, the whole list gives them too; chunks that differ (ints beside
+    floats, rows of two lengths) take numpy's own rule over the whole list."""
+    if not isinstance(values, (list, tuple)) or len(values) <= UNIQUE_CHUNK:
+        return np.asarray(values, dtype=dtype)
+    first = np.asarray(values[:UNIQUE_CHUNK], dtype=dtype)
+    out = np.empty((len(values),) + first.shape[1:], dtype=first.dtype)
+    out[:UNIQUE_CHUNK] = first
+    for i in range(UNIQUE_CHUNK, len(values), UNIQUE_CHUNK):
+        part = np.asarray(values[i:i + UNIQUE_CHUNK], dtype=dtype)
+        if part.dtype != first.dtype or part.shape[1:] != first.shape[1:]:
+            del out
+            return np.asarray(values, dtype=dtype)
+        out[i:i + len(part)] = part
+    return out
+
+
 def _array_columns(X):
     if pd is not None and isinstance(X, pd.Series):
         raise ValueError("X must be 2-dimensional (a DataFrame or a 2-D array), "
@@ -154,7 +174,7 @@ def _array_columns(X):
     if isinstance(X, np.ma.MaskedArray):
         X = _unmasked(X)
     try:
-        arr = np.asarray(X)
+        arr = list_array(X)
     except ValueError:          # numpy's "inhomogeneous shape": ragged rows
         raise ValueError("X rows have different lengths") from None
     if arr.dtype.kind == "O" and arr.ndim == 1 and len(arr) and isinstance(
@@ -209,7 +229,7 @@ def _auto_kind(col):
             return "numeric"
         # Any other dtype (object, strings, an Arrow dictionary of strings...):
         # by its values, as an object column.
-        kind = pd.api.types.infer_dtype(col, skipna=True)
+        kind = _inferred_kind(col)
         return "numeric" if kind in numeric else "bool" if kind == "boolean" \
             else "discrete"
     a = np.asarray(col)
@@ -219,11 +239,30 @@ def _auto_kind(col):
         return "discrete"
     if a.dtype.kind == "O":
         if pd is not None:
-            kind = pd.api.types.infer_dtype(a, skipna=True)
+            kind = _inferred_kind(a)
             return "numeric" if kind in numeric else "bool" if kind == "boolean" \
                 else "discrete"
         return "discrete" if _object_holds_strings(a) else "numeric"
     return "numeric"
+
+
+def _inferred_kind(values):
+    """pandas' infer_dtype(values, skipna=True) of an object array or Series, a
+    chunk at a time (one call over tens of millions of values is deaf to Ctrl-C
+    for a third of a second: chunks, see UNIQUE_CHUNK). When every chunk's
+    values are of one kind, so are the whole column's (chunks of missing
+    values only, "empty", aside); chunks of different kinds are rare (a mixed
+    column) and take pandas' rule for the mix over the whole column."""
+    infer = pd.api.types.infer_dtype
+    if len(values) <= UNIQUE_CHUNK or values.dtype != object:
+        return infer(values, skipna=True)
+    rows = values.iloc if isinstance(values, pd.Series) else values
+    kinds = {infer(rows[i:i + UNIQUE_CHUNK], skipna=True)
+             for i in range(0, len(values), UNIQUE_CHUNK)}
+    kinds.discard("empty")
+    if len(kinds) <= 1:
+        return kinds.pop() if kinds else "empty"
+    return infer(values, skipna=True)
 
 
 def _object_holds_strings(a):
@@ -1019,8 +1058,8 @@ def encode_target(y, n_rows):
     else:
         if not isinstance(y, np.ndarray):
             # A list of mixed labels would become strings silently: [1, "a"] -> "1".
-            _check_label_kinds(np.asarray(y, dtype=object).ravel())
-        arr = np.asarray(y)
+            _check_label_kinds(list_array(y, dtype=object).ravel())
+        arr = list_array(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = column_or_1d(arr, warn=True)
     _check_length(arr, n_rows)

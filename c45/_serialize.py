@@ -17,7 +17,8 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from c45._encode import (Schema, _is_missing_scalar, _unmasked, check_labels, check_text,
+from c45._encode import (UNIQUE_CHUNK, Schema, _is_missing_scalar, _unmasked, check_labels,
+                         check_text,
                          class_columns, sorted_classes)
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import check_held_classes, checked_fitted_state
@@ -414,22 +415,52 @@ def _decode_value(v, where):
     raise _corrupt(f"{where} holds {v!r}, which is not a value of the format")
 
 
+class _Column:
+    """A tree array in to_json's document, written out a chunk at a time by
+    _dumps_pieces (never a whole Python list: one tolist and one json.dumps of a
+    big tree's array are single C calls, deaf to Ctrl-C, and millions of short
+    lived lists and tuples set off the garbage collector's full passes).
+    nan_null: NaN is written null."""
+    __slots__ = ("array", "nan_null")
+
+    def __init__(self, array, nan_null=False):
+        self.array, self.nan_null = array, nan_null
+
+    def items(self, start, stop):
+        items = self.array[start:stop].tolist()
+        return [None if v != v else v for v in items] if self.nan_null else items
+
+    def text(self, start, stop):
+        """The JSON text of items start:stop, without the brackets around them
+        (json.dumps's default separators)."""
+        if self.array.ndim == 1:
+            return _dumps_plain(self.items(start, stop))[1:-1]
+        # Rows (value's): written from the numbers' own text, regrouped, not
+        # from a list per row (thousands of lists alive at once set off the
+        # garbage collector's full passes, 0.1-0.2 s each beside pandas and
+        # sklearn's objects).
+        block = self.array[start:stop]
+        numbers = _dumps_plain(block.ravel().tolist())[1:-1].split(", ")
+        k = block.shape[1]
+        return "[" + "], [".join(map(", ".join, zip(*[numbers[j::k] for j in range(k)]))) + "]"
+
+    def tolist(self):
+        return self.items(0, len(self.array))
+
+
 def _encode_tree(t):
     doc = {"n_nodes": t.node_count, "n_classes": t.n_classes}
     for name in ("kind", "feature", "first_child", "n_children", "node_class"):
-        doc[name] = getattr(t, name).tolist()
-    doc["threshold"] = [None if v != v else v for v in t.threshold.tolist()]   # NaN
-    doc["weight"] = t.weight.tolist()
-    doc["errors"] = t.errors.tolist()
-    # Rows as tuples, built a column at a time: a list per row would be a
-    # container the garbage collector walks again and again while the rest are
-    # made (3x the time for a 360k-node tree); tuples of floats it untracks.
-    doc["value"] = list(zip(*t.value.T.tolist()))
-    doc["map_offset"] = t.map_offset.tolist()
-    doc["value_map"] = t.value_map.tolist()
+        doc[name] = _Column(getattr(t, name))
+    doc["threshold"] = _Column(t.threshold, nan_null=True)
+    doc["weight"] = _Column(t.weight)
+    doc["errors"] = _Column(t.errors)
+    doc["value"] = _Column(t.value)             # a list per node
+    doc["map_offset"] = _Column(t.map_offset)
+    doc["value_map"] = _Column(t.value_map)
     if getattr(t, "lower", None) is not None:     # soft thresholds: NaN off the tests
         for name in _TREE_SOFT:
-            doc[name] = [None if v != v else v for v in getattr(t, name).tolist()]
+            doc[name] = _Column(getattr(t, name), nan_null=True)
     return doc
 
 
@@ -454,25 +485,47 @@ def _canonical(doc):
     return _dumps_canonical(doc).encode("utf-8")
 
 
-_CHUNK = 4096       # list items written at a time by _digest
-
-
 def _canonical_chunks(v):
     # The canonical form in pieces, so that a model's arrays are never written
     # out whole (json.dumps builds the whole text, a Python string per token).
-    if isinstance(v, dict):
-        yield "{"
-        for i, key in enumerate(sorted(v)):
-            yield ("," if i else "") + _dumps_canonical(key) + ":"
-            yield from _canonical_chunks(v[key])
-        yield "}"
-    elif isinstance(v, list) and len(v) > _CHUNK:
+    return _json_pieces(v, _dumps_canonical, ",", ":", sort_keys=True)
+
+
+def _dumps_pieces(v):
+    """json.dumps(v, ensure_ascii=False, allow_nan=False), the same text (a
+    _Column as its list), as pieces: one json.dumps of a model's arrays is a
+    single C call, deaf to Ctrl-C for as long as the tree is big (0.77 s for 520k
+    nodes); written a chunk of a list at a time (see UNIQUE_CHUNK), signals are
+    seen between."""
+    return _json_pieces(v, _dumps_plain, ", ", ": ", sort_keys=False)
+
+
+def _json_pieces(v, dumps, comma, colon, sort_keys):
+    """dumps(v) as pieces, objects a member at a time and lists (and _Columns)
+    longer than UNIQUE_CHUNK a chunk at a time; comma and colon: dumps'
+    separators."""
+    if isinstance(v, _Column):          # in to_json's documents: its separators
         yield "["
-        for start in range(0, len(v), _CHUNK):
-            yield ("," if start else "") + _dumps_canonical(v[start:start + _CHUNK])[1:-1]
+        for start in range(0, len(v.array), UNIQUE_CHUNK):
+            yield (comma if start else "") + v.text(start, start + UNIQUE_CHUNK)
+        yield "]"
+    elif isinstance(v, dict):
+        yield "{"
+        for i, key in enumerate(sorted(v) if sort_keys else v):
+            yield (comma if i else "") + dumps(key) + colon
+            yield from _json_pieces(v[key], dumps, comma, colon, sort_keys)
+        yield "}"
+    elif isinstance(v, list) and len(v) > UNIQUE_CHUNK:
+        yield "["
+        for start in range(0, len(v), UNIQUE_CHUNK):
+            yield (comma if start else "") + dumps(v[start:start + UNIQUE_CHUNK])[1:-1]
         yield "]"
     else:
-        yield _dumps_canonical(v)
+        yield dumps(v)
+
+
+def _dumps_plain(v):
+    return json.dumps(v, ensure_ascii=False, allow_nan=False)
 
 
 _HASH_BATCH = 4 << 20     # bytes (characters) hashed at a time
@@ -641,7 +694,13 @@ def to_json(clf, indent=None):
         "trees": {"final": _encode_tree(clf.tree_), "grown": _encode_tree(clf.grown_tree_)},
     }
     doc["checksum"] = _UNSEALED         # last: the checksum seals what comes before
-    return _sealed(json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False))
+    if indent is None:
+        text = "".join(_dumps_pieces(doc))
+    else:       # json.dumps writes an indented text in Python, token by token
+        text = json.dumps(doc, indent=indent, ensure_ascii=False, allow_nan=False,
+                          default=_Column.tolist)
+    del doc
+    return _sealed(text)
 
 
 def _corrupt(msg):
@@ -925,6 +984,128 @@ def _class_dtype(text, values, file_size):
     return dtype
 
 
+_JSON_WS = re.compile(r"[ \t\n\r]*")
+# Where a run of an array's elements read by one json.loads stops: a string or
+# object (read element by element), the array's end, or for rows (arrays) two
+# closing brackets in a row (the end of the array of rows).
+_RUN_END = re.compile(r'[{}"\]]')
+_ROWS_END = re.compile(r'[{}"]|\][ \t\n\r]*\]')
+
+
+class _Reader:
+    """json.loads(text, object_pairs_hook=_unique_keys) of a model file, read in
+    pieces: one json.loads of a file is a single C call, deaf to Ctrl-C (0.36 s
+    for a 14 MB model). Objects are read key by key, arrays of numbers (or of
+    rows of numbers) a run of about UNIQUE_CHUNK characters at a time by
+    json.loads of the run, other elements one by one by json's own scanner.
+    Anything it does not read as json.loads would raises ValueError, and the
+    caller reads the text with json.loads itself: its answer, or its error, is
+    the one given."""
+
+    def __init__(self, text):
+        self.text = text
+        self.scan = json.JSONDecoder(object_pairs_hook=_unique_keys).scan_once
+
+    def skip(self, i):
+        return _JSON_WS.match(self.text, i).end()
+
+    def document(self):
+        i = self.skip(0)
+        doc, i = self.value(i)
+        if self.skip(i) != len(self.text):
+            raise ValueError("extra data")
+        return doc
+
+    def value(self, i):
+        c = self.text[i:i + 1]
+        if c == "{":
+            return self.object(i)
+        if c == "[":
+            return self.array(i)
+        try:
+            return self.scan(self.text, i)
+        except StopIteration:
+            raise ValueError("no value") from None
+
+    def object(self, i):
+        text, pairs = self.text, []
+        i = self.skip(i + 1)
+        if text[i:i + 1] == "}":
+            return _unique_keys(pairs), i + 1
+        while True:
+            if text[i:i + 1] != '"':
+                raise ValueError("no key")
+            key, i = json.decoder.scanstring(text, i + 1, True)
+            i = self.skip(i)
+            if text[i:i + 1] != ":":
+                raise ValueError("no colon")
+            item, i = self.value(self.skip(i + 1))
+            pairs.append((key, item))
+            i = self.skip(i)
+            if text[i:i + 1] == "}":
+                return _unique_keys(pairs), i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError("no comma")
+            i = self.skip(i + 1)
+
+    def array(self, i):
+        text, out = self.text, []
+        i = self.skip(i + 1)
+        if text[i:i + 1] == "]":
+            return out, i + 1
+        fast = True
+        while True:
+            if fast:
+                i, fast = self.run(out, i)
+            item, i = self.value(i)
+            out.append(item)
+            i = self.skip(i)
+            if text[i:i + 1] == "]":
+                return out, i + 1
+            if text[i:i + 1] != ",":
+                raise ValueError("no comma")
+            i = self.skip(i + 1)
+
+    def run(self, out, i):
+        """Read whole elements from i (an element's start) by json.loads while
+        they are numbers or rows of numbers: (where the next element starts,
+        whether to try again at the array's next element). A run json.loads
+        refuses leaves the rest of the array to be read element by element (it
+        would be tried, and refused, again at every element)."""
+        text = self.text
+        while True:
+            rows = text[i:i + 1] == "["
+            limit = min(i + UNIQUE_CHUNK, len(text))
+            stop = (_ROWS_END if rows else _RUN_END).search(text, i, limit)
+            stop = limit if stop is None else stop.start()
+            # The run ends before the last separating comma before stop: the
+            # one after a row's closing bracket, or any between numbers.
+            if rows:
+                end = text.rfind("]", i, stop) + 1
+                comma = self.skip(end) if end else i
+                if text[comma:comma + 1] != ",":
+                    return i, True
+            else:
+                end = comma = text.rfind(",", i, stop)
+            if end <= i:
+                return i, True
+            try:
+                items = json.loads("[" + text[i:end] + "]")
+            except ValueError:          # not whole elements: one by one
+                return i, False
+            out += items
+            i = self.skip(comma + 1)
+
+
+def _loads(text):
+    """json.loads(text, object_pairs_hook=_unique_keys), in pieces (_Reader)."""
+    try:
+        return _Reader(text).document()
+    except (ValueError, RecursionError):
+        pass                    # json.loads's own answer or error, below
+    return json.loads(text, object_pairs_hook=_unique_keys)
+
+
 def from_json(text):
     """Load a model written by :func:`to_json`: a fitted C45Classifier.
 
@@ -947,7 +1128,7 @@ def from_json(text):
         raise TypeError(f"from_json expects str or bytes, got {type(text).__name__}")
     text_digest = _text_digest(text)
     try:
-        doc = json.loads(text, object_pairs_hook=_unique_keys)
+        doc = _loads(text)
     except ValueError as exc:
         if str(exc).startswith("c45 model file is corrupted"):
             raise        # JSONDecodeError, or an integer too long to read

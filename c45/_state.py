@@ -21,6 +21,7 @@ def checked_fitted_state(state, places=None):
     final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
     grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
                          classes, places.get("grown_tree_"))
+    check_soft_bounds_kept(final, grown, bool(state.get("soft_thresholds")), places)
     if final.node_count > grown.node_count:     # pruning never adds nodes
         raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
                          f"than its grown_tree_'s {grown.node_count}: the final tree "
@@ -68,6 +69,21 @@ def checked_trials(state, schema, classes):
                          name, schema, classes,
                          f"c45: the pickled model's trials_[{i}].{part}")
     return {"trials_": trials, "best_trial_": best}
+
+
+def check_soft_bounds_kept(final, grown, soft, places):
+    """Soft thresholds' bounds are in the final tree exactly when the model's
+    soft_thresholds is True, as fit makes them, and never in the grown tree:
+    predict follows the tree, so a mismatch would give predictions its
+    parameters do not describe."""
+    for name, tree, want in (("tree_", final, soft), ("grown_tree_", grown, False)):
+        if (tree.lower is not None) != want:
+            place = places.get(name) or f"c45: the pickled model's {name}"
+            raise ValueError(
+                f"{place}: lower and upper (soft thresholds' bounds) are "
+                f"{'missing' if want else 'present'}, but "
+                + (f"the model's soft_thresholds is {soft}" if name == "tree_" else
+                   "a grown tree has none (they are the final tree's)"))
 
 
 def grown_in(state):

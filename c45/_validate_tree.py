@@ -32,12 +32,19 @@ weights so small that they are subnormal numbers.
 """
 import numpy as np
 
+from c45._tree import SUBSET_KIND
 from c45._tree_checks import first_not_binary32, model_tree_failure
 
 PRECISIONS = ("float32", "float64")
 _RTOL = {"float32": 1e-3, "float64": 1e-7}
 # A million of the smallest subnormal steps: sums of subnormal case weights.
 _ATOL = {"float32": 2.0 ** -149 * 2 ** 20, "float64": 2.0 ** -1074 * 2 ** 20}
+
+
+# Fields that hold a value at one kind of test only: that test, what they hold
+# elsewhere, and their value as Python reads it.
+_OFF_TEST = {"threshold": ("continuous", "null", float),
+             "map_offset": ("subset", "-1", int)}
 
 
 def _refuse(where, field, node, msg):
@@ -60,6 +67,18 @@ def _check_binary32_cuts(tree, where, precision):
                     f"number (the model's precision is float32)")
 
 
+def _check_unknown_slots(tree, where):
+    """A subset test's map starts with the slot of an unknown value, which fit
+    sets to 0 and no walk reads (an unknown value goes down every branch): any
+    other value is refused rather than loaded unread."""
+    offsets = tree.map_offset[tree.kind == SUBSET_KIND]
+    bad = np.flatnonzero(tree.value_map[offsets] != 0)
+    if bad.size:
+        o = int(offsets[bad[0]])
+        _refuse(where, "value_map", o, f"is {int(tree.value_map[o])}, but it is the "
+                f"unknown-value slot of a subset test's map (0 there)")
+
+
 def check_model_tree(tree, where, n_values, precision, pruned):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
@@ -76,6 +95,7 @@ def check_model_tree(tree, where, n_values, precision, pruned):
                                  _RTOL[precision], _ATOL[precision], pruned)
     if failure is None:
         _check_binary32_cuts(tree, where, precision)
+        _check_unknown_slots(tree, where)
         return
     check, i, extra = failure
     weight, value = tree.weight, tree.value
@@ -103,12 +123,11 @@ def check_model_tree(tree, where, n_values, precision, pruned):
         v, b = int(n_values[tree.feature[i]]), int(tree.n_children[i])
         _refuse(where, "n_children", i, f"is {b}: a discrete test has a branch per "
                 f"category of feature {int(tree.feature[i])} ({v})")
-    if check == "threshold":
-        _refuse(where, "threshold", i, f"is {float(tree.threshold[i])!r}, but node {i} is "
-                f"not a continuous test (null there)")
-    if check == "map_offset":
-        _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}, but node {i} is not "
-                f"a subset test (-1 there)")
+    if check in _OFF_TEST:
+        # a field fit leaves empty off one kind of test
+        test, empty, read = _OFF_TEST[check]
+        _refuse(where, check, i, f"is {read(getattr(tree, check)[i])!r}, but node {i} is "
+                f"not a {test} test ({empty} there)")
     if check == "shared map":
         _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}: its subset map "
                 f"overlaps another node's (each subset test has a map of its own)")

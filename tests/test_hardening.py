@@ -1102,6 +1102,89 @@ def test_ctrl_c_interrupts_the_compiled_core(mode, rows, at, tmp_path):
     assert delay < 1.0, delay
 
 
+# Outside the compiled core the interpreter handles a signal between bytecodes:
+# one C call over a whole input (json.dumps, pandas' infer_dtype) kept it deaf.
+DEAF_SCRIPT = r"""import signal, sys, time
+import numpy as np
+mode, size = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(0)
+if mode == "to_json":
+    # a model whose tree has 2^size - 1 nodes: its text was one json.dumps
+    import c45
+    from c45 import C45Classifier
+    from c45._tree import Tree
+    X = rng.normal(size=(2000, 2)); y = (X[:, 0] > 0).astype(int)
+    clf = C45Classifier().fit(X, y)
+    nn = 2 ** size - 1
+    i = np.arange(nn)
+    leaf = i >= 2 ** (size - 1) - 1
+    cls = (i % 2).astype(np.int32)
+    value = np.zeros((nn, 2)); value[i, cls] = 1.0
+    clf.tree_ = Tree(np.where(leaf, 0, 2), np.where(leaf, -1, 0), np.where(leaf, -1, 2 * i + 1),
+                     np.where(leaf, 0, 2), cls, np.where(leaf, np.nan, 0.5), np.ones(nn),
+                     np.zeros(nn), value, n_values=clf._schema.n_values)
+    work = lambda: c45.to_json(clf)
+elif mode == "column_kind":
+    # an object column of `size` million strings: its kind (string? date?) was
+    # one pandas infer_dtype call over the whole column, twice
+    from c45._encode import _auto_kind, _date_kind
+    xs = np.array(["no", "yes", "maybe", None], dtype=object)[rng.integers(0, 4, size * 10**6)]
+    work = lambda: (_auto_kind(xs), _date_kind(xs))
+elif mode == "from_json":
+    # a model file of a tree grown from `size` thousand rows of noise (17 MB
+    # for 250): it was read by one json.loads
+    import c45
+    from c45 import C45Classifier
+    X = rng.random((size * 1000, 4)); y = rng.integers(0, 3, len(X))
+    text = c45.to_json(C45Classifier(pruning=None, min_samples_leaf=1,
+                                     mdl_correction=False).fit(X, y))
+    work = lambda: c45.from_json(text)
+elif mode == "list_rows":
+    # X as a list of `size` million rows (one object, shared: little memory):
+    # its array was one np.asarray of the whole list
+    from c45._encode import _array_columns
+    rows = [[0.5, 1.0, 2]] * (size * 10**6)
+    work = lambda: _array_columns(rows)
+# A handler that notes the time, run by the interpreter between bytecodes every
+# 2 ms of CPU time: the longest CPU time between two runs is the longest the
+# work kept the interpreter from handling a signal (Ctrl-C's too). CPU time, so
+# that other processes' load does not count.
+last, worst = time.process_time(), 0.0
+def note(*_):
+    global last, worst
+    now = time.process_time()
+    worst, last = max(worst, now - last), now
+signal.signal(signal.SIGPROF, note)
+signal.setitimer(signal.ITIMER_PROF, 0.002, 0.002)
+t0 = time.process_time()
+work()
+signal.setitimer(signal.ITIMER_PROF, 0, 0)
+note()
+print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU)")
+"""
+
+
+@pytest.mark.parametrize("mode, size", [
+    # CPU seconds deaf measured here before the chunks, then with them
+    ("to_json", 19),            # 524,287 nodes: 0.31 s, 0.02 s
+    ("column_kind", 30),        # 30 million strings: 0.33 s, 0.006 s
+    ("list_rows", 6),           # 6 million rows in a list: 1.3 s, 0.02 s
+    ("from_json", 250),         # a 17 MB file: 0.51 s, 0.1 s (the garbage collector)
+])
+def test_ctrl_c_is_heard_outside_the_compiled_core(mode, size, tmp_path):
+    """No single call of the work keeps the interpreter from handling a signal
+    for more than 0.2 s of CPU (whole-input calls, made in chunks: see
+    UNIQUE_CHUNK).
+    The longest wait is printed (pytest -s shows it)."""
+    script = tmp_path / "deaf.py"
+    script.write_text(DEAF_SCRIPT)
+    run = c45_process.run([script, mode, size], timeout=240)
+    print(mode, run.stdout.strip())
+    assert run.returncode == 0, run.stderr[-2000:]
+    deaf = float(run.stdout.split("DEAF")[1].split()[0])
+    assert deaf < 0.2, run.stdout
+
+
 @pytest.mark.parametrize("Est", [C45Classifier, C45RulesClassifier])
 def test_setstate_on_a_live_estimator_replaces_its_state_in_one_step(Est):
     """__setstate__ called on a fitted estimator (pickle never does; a user may)
@@ -1123,3 +1206,144 @@ def test_setstate_on_a_live_estimator_replaces_its_state_in_one_step(Est):
         live.__setstate__(bad)
     assert live.__dict__.keys() == before.keys()
     assert all(live.__dict__[k] is v for k, v in before.items())
+
+
+# -- fields a load kept without reading ------------------------------------------
+
+def _subset_model(**kw):
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 12, (3000, 3)).astype(str).astype(object)
+    y = (rng.random(3000) < 0.3 + 0.04 * (X[:, 0].astype(int) % 5)).astype(int)
+    return C45Classifier(subset_splits=True, **kw).fit(X, y)
+
+
+def _json_doc(clf):
+    import json
+    from c45 import to_json
+    return json.loads(to_json(clf))
+
+
+def test_subset_maps_unknown_slot_is_refused_unless_zero():
+    """The first entry of a subset test's map (an unknown value's, never read:
+    such a case goes down every branch) loaded whatever it held."""
+    from c45 import from_json
+    from model_files import sealed
+    clf = _subset_model()
+    doc = _json_doc(clf)
+    final = doc["trees"]["final"]
+    o = next(m for m, k in zip(final["map_offset"], final["kind"]) if k == 3)
+    assert final["value_map"][o] == 0
+    final["value_map"][o] = 1
+    with pytest.raises(ValueError, match=rf"value_map\[{o}\] is 1, but it is the "
+                                         r"unknown-value slot"):
+        from_json(sealed(doc))
+    arrays = tampered_arrays(clf.grown_tree_,
+                             lambda a, t: a["value_map"].__setitem__(o, 2))
+    with pytest.raises(ValueError, match=rf"value_map\[{o}\] is 2, but it is the "
+                                         r"unknown-value slot"):
+        pickle.loads(tampered_pickle(clf, arrays))
+
+
+@pytest.mark.parametrize("soft", [False, True])
+def test_soft_bounds_must_agree_with_soft_thresholds(soft):
+    """predict follows the tree's bounds, not the parameter: a model whose
+    soft_thresholds says otherwise is refused, by JSON and pickle alike."""
+    from c45 import from_json
+    from model_files import sealed
+    rng = np.random.default_rng(0)
+    X = rng.random((500, 3)); y = (X[:, 0] + 0.2 * rng.random(500) > 0.6).astype(int)
+    clf = C45Classifier(soft_thresholds=soft).fit(X, y)
+    want = "present, but the model's soft_thresholds is False" if soft else \
+        "missing, but the model's soft_thresholds is True"
+    doc = _json_doc(clf)
+    doc["params"]["soft_thresholds"] = not soft
+    with pytest.raises(ValueError, match=rf"trees.final: lower and upper .* are {want}"):
+        from_json(sealed(doc))
+    state = clf.__getstate__()
+    state["soft_thresholds"] = not soft
+    with pytest.raises(ValueError, match=rf"tree_: lower and upper .* are {want}"):
+        object.__new__(C45Classifier).__setstate__(state)
+    if soft:        # bounds in the grown tree
+        doc = _json_doc(clf)
+        for name in ("lower", "upper"):
+            doc["trees"]["grown"][name] = doc["trees"]["final"][name]
+        if doc["trees"]["grown"]["n_nodes"] == doc["trees"]["final"]["n_nodes"]:
+            with pytest.raises(ValueError, match=r"trees.grown: lower and upper .* "
+                                                 r"are present, but a grown tree has none"):
+                from_json(sealed(doc))
+
+
+def test_rule_conditions_are_their_grown_trees_tests():
+    """A subset condition's branch (and any condition's node) was read nowhere:
+    a changed branch loaded. Each condition is now checked against its node."""
+    import dataclasses
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 7, (600, 2)).astype(str).astype(object)
+    y = np.isin(X[:, 0], ["1", "3", "5"]).astype(int) ^ (X[:, 1] == "2")
+    model = C45RulesClassifier(subset_splits=True).fit(X, y)
+    pickle.loads(pickle.dumps(model))
+    i, j, c = next((i, j, c) for i, r in enumerate(model.rules_)
+                   for j, c in enumerate(r.conditions) if c.kind == 3)
+    n_branches = int(model.grown_tree_.n_children[c.node])
+
+    def load_with(**change):
+        state = model.__getstate__()
+        rule = state["rules_"][i]
+        conds = list(rule.conditions)
+        conds[j] = dataclasses.replace(c, **change)
+        state["rules_"] = tuple(dataclasses.replace(rule, conditions=tuple(conds))
+                                if k == i else r for k, r in enumerate(state["rules_"]))
+        object.__new__(C45RulesClassifier).__setstate__(state)
+
+    with pytest.raises(ValueError, match=rf"rules_\[{i}\].conditions\[{j}\].branch and "
+                                         rf"codes is"):
+        load_with(branch=(c.branch + 1) % n_branches)
+    with pytest.raises(ValueError, match=rf"conditions\[{j}\].branch is {n_branches}; "
+                                         rf"expected a branch of node"):
+        load_with(branch=n_branches)
+    with pytest.raises(ValueError, match=rf"conditions\[{j}\].node is"):
+        load_with(node=0 if c.node else 1)
+
+
+def test_model_file_reader_reads_as_json_loads_does():
+    """from_json reads a file in pieces (signals are seen between them); what it
+    reads, or the error it gives, is json.loads's own, on texts of numbers, rows,
+    strings and objects longer than one piece, and on corrupted copies of them."""
+    import random
+    from c45._serialize import _loads, _unique_keys
+
+    def outcome(read, text):
+        try:
+            return "ok", read(text)
+        except (ValueError, RecursionError) as exc:
+            return "error", type(exc).__name__, str(exc)
+
+    def same(a, b):         # == that tells 1 from 1.0 and lists from tuples
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, list):
+            return len(a) == len(b) and all(map(same, a, b))
+        if isinstance(a, dict):
+            return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+        return a == b or (a != a and b != b)
+
+    rng = random.Random(0)
+    # each array longer than a piece (UNIQUE_CHUNK characters)
+    doc = {"n": list(range(15000)), "f": [rng.random() * 10 ** rng.randint(-300, 300)
+                                         for _ in range(4000)],
+           "rows": [[rng.random(), 0.0, 5e-324] for _ in range(3000)],
+           "s": ["q"] * 2000 + [1.5], "o": [{"x": [1]}] * 3,
+           "deep": [[1, [2, 3]], [4]] * 1000, "e": [], "d": {}}
+    texts = [json.dumps(doc), json.dumps(doc, indent=1), '{"a": 1, "a": 2}',
+             "[" + "1, " * 30000 + "1,]", "[" + "[1], " * 30000 + "]",
+             "[" + "1, " * 30000 + "NaN, -Infinity, 1" + "0" * 5000 + "]"]
+    for text in texts[:2]:
+        for _ in range(5):
+            at = rng.randrange(len(text))
+            for put in ("", ",", "]", "[", "}", "x", '"', ",,", "-", "1e999", "00"):
+                texts.append(text[:at] + put + text[at + 1:])
+    for text in texts:
+        want = outcome(lambda t: json.loads(t, object_pairs_hook=_unique_keys), text)
+        got = outcome(_loads, text)
+        assert got[0] == want[0] and (same(got[1], want[1]) if got[0] == "ok"
+                                      else got == want), text[:100]

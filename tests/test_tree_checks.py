@@ -246,6 +246,12 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
             i = _first(bad)
             _refuse(where, "threshold", i, f"is {float(th[i])!r}, not a float32 number "
                     f"(the model's precision is float32)")
+    slots = tree.map_offset[kind == SUBSET_KIND]     # an unknown value's, never read
+    bad = tree.value_map[slots] != 0
+    if bad.any():
+        o = int(slots[_first(bad)])
+        _refuse(where, "value_map", o, f"is {int(tree.value_map[o])}, but it is the "
+                f"unknown-value slot of a subset test's map (0 there)")
 
 
 # ---------------------------------------------------------------------------

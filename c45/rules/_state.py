@@ -102,6 +102,32 @@ def _check_rule(r, where, schema, classes):
         _check_condition(c, f"{where}.conditions[{j}]", schema)
 
 
+def _check_tests_of_tree(rules, name, tree, schema):
+    """Each condition is an outcome of its node of the grown tree, as
+    RuleBuilder._condition makes it: the node's kind and feature, a branch the
+    node has, its threshold, and a subset branch's own categories (a subset
+    condition's branch and node are read nowhere else, so any value loaded)."""
+    for i, r in enumerate(rules):
+        for j, c in enumerate(r.conditions):
+            where, node = f"{name}[{i}].conditions[{j}]", c.node
+            if node >= tree.node_count or tree.kind[node] != c.kind or \
+                    tree.feature[node] != c.feature:
+                _refuse(f"{where}.node", node, f"a test of the grown tree of kind "
+                        f"{c.kind} on feature {c.feature}")
+            if c.branch >= tree.n_children[node]:
+                _refuse(f"{where}.branch", c.branch, f"a branch of node {node}, in "
+                        f"0..{int(tree.n_children[node]) - 1}")
+            if c.kind == CONTINUOUS_KIND and c.value != tree.threshold[node]:
+                _refuse(f"{where}.value", c.value, f"node {node}'s threshold, "
+                        f"{float(tree.threshold[node])!r}")
+            if c.kind == SUBSET_KIND:
+                group = tree.branch_values(node, len(schema.categories[c.feature]))[c.branch]
+                if c.codes != tuple(v + 1 for v in group):
+                    _refuse(f"{where}.branch and codes", (c.branch, c.codes),
+                            f"a branch of node {node} with its codes (branch "
+                            f"{c.branch}: {tuple(v + 1 for v in group)})")
+
+
 def _check_list(state, name, item=None):
     """state[name] is a list; item(value, where) checks each entry."""
     values = state.get(name)
@@ -187,6 +213,8 @@ def checked_rules_state(state):
         _refuse("precision", state.get("precision"), f"one of {list(_PRECISION)}")
     rulesets = {name: _checked_rules(state, name, schema, classes)
                 for name in ("rules_", "ordered_rules_", "candidate_rules_")}
+    for name, rules in rulesets.items():
+        _check_tests_of_tree(rules, name, tree, schema)
     _check_evaluation_state(state, classes)
     # predict names the class of a rule, or the default, by its place in classes_.
     position = class_map(out).position
