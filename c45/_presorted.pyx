@@ -62,7 +62,7 @@ from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature, key_value, key_unknown,
+                            eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
                             list_cases, case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
@@ -485,6 +485,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         fl = values_at(g.lists, g.list_of[feature], fr.base, g.width)
         wd = g.width
         cut = w.cut_at[feature]           # the chosen cut's lower entry in fl
+        settle_bar(w, feature)
         if 0 <= cut < m - 1:
             threshold = cut_of_listed(d, w.bar, feature, fl[cut * wd], fl[(cut + 1) * wd])
         else:

@@ -41,6 +41,9 @@ cdef struct Work:
     double* gain            # per feature: gain (penalised for continuous), -eps unusable
     double* info            # per feature: split info
     double* bar             # per feature: chosen midpoint of a continuous feature
+    double* bar_at          # per feature, 2: float64 lists (far): the ranks either
+                            # side of the chosen cut, its bar not taken yet
+                            # (settle_bar); -1: bar is taken
     double* raw_gain        # per feature: best gain before the MDL penalty
     Py_ssize_t* cut_at      # per feature: the chosen cut's position in the scan (float64
                             # lists: its lower entry's in the node's list)
@@ -112,6 +115,7 @@ cdef Py_ssize_t gather_branch(Work* w, Py_ssize_t lists, Py_ssize_t v,
                               Py_ssize_t first_known) noexcept nogil
 cdef Py_ssize_t MANY_BRANCHES
 cdef Py_ssize_t select_feature(Work* w) noexcept nogil
+cdef void settle_bar(Work* w, Py_ssize_t f) noexcept nogil
 cdef void draw_features(Work* w) noexcept nogil
 cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                            double total, bint sample) noexcept nogil

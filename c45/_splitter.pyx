@@ -112,6 +112,10 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
     w.gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.info = <double*> calloc(d.n_features + 1, sizeof(double))
     w.bar = <double*> calloc(d.n_features + 1, sizeof(double))
+    w.bar_at = <double*> malloc(2 * (d.n_features + 1) * sizeof(double))
+    if w.bar_at != NULL:
+        for f in range(2 * (d.n_features + 1)):
+            w.bar_at[f] = -1.0
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.cut_at = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     if k <= 256 and not d.f32:
@@ -127,7 +131,7 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
         for f in range(n + 1):
             w.nlogn[f] = (<double> f) * log2_of(d.f32, <double> f)
     if (scratch_init(w) < 0 or w.cases == NULL or w.weight == NULL or w.dist == NULL
-            or w.gain == NULL or w.info == NULL or w.bar == NULL
+            or w.gain == NULL or w.info == NULL or w.bar == NULL or w.bar_at == NULL
             or w.raw_gain == NULL or w.tries == NULL or w.cut_at == NULL
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
             or w.groups == NULL or w.used == NULL or w.sortbuf == NULL or w.nlogn == NULL
@@ -154,7 +158,7 @@ cdef void work_free(Work* w) noexcept nogil:
         free(w.threads)
     scratch_free(w)
     free(w.cases); free(w.weight); free(w.dist)
-    free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used)
+    free(w.gain); free(w.info); free(w.bar); free(w.bar_at); free(w.raw_gain); free(w.tries); free(w.used)
     free(w.cut_at); free(w.y8)
     free(w.sortbuf); free(w.nlogn); free(w.pos_of); free(w.arena)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
@@ -888,9 +892,28 @@ cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcep
     w.info[f] = w.cand_split[best_j]
     w.cut_at[f] = <Py_ssize_t> w.cand_pos[best_j]
     below, above = w.cand_below[best_j], w.cand_above[best_j]
-    if w.far != NULL:                   # the ranks either side (cut_side)
-        below = sorted_at(d, f, <Py_ssize_t> below)
-        above = sorted_at(d, f, <Py_ssize_t> above)
+    if w.far != NULL:
+        # The ranks either side (cut_side): their values are read for the
+        # feature chosen alone (settle_bar), a few reads far apart each.
+        w.bar_at[2 * f] = below
+        w.bar_at[2 * f + 1] = above
+        return
+    set_bar(w, f, below, above)
+
+
+cdef void settle_bar(Work* w, Py_ssize_t f) noexcept nogil:
+    """Take w.bar[f] where choose_cut noted only the ranks either side of the cut
+    (float64 on the lists: the values read by rank, sorted_at)."""
+    if w.bar_at[2 * f] < 0:
+        return
+    set_bar(w, f, sorted_at(w.data, f, <Py_ssize_t> w.bar_at[2 * f]),
+            sorted_at(w.data, f, <Py_ssize_t> w.bar_at[2 * f + 1]))
+    w.bar_at[2 * f] = -1.0
+
+
+cdef inline void set_bar(Work* w, Py_ssize_t f, double below, double above) noexcept nogil:
+    """w.bar[f]: the midpoint of the values either side of the chosen cut."""
+    cdef bint f32 = w.data.f32
     if not f32 and isinf(below + above):
         # Two values beyond half of float64's range: their sum overflows, and a
         # bar at infinity would send every case down the first branch.
@@ -1080,6 +1103,7 @@ cdef inline void start_evaluation(Work* w, Py_ssize_t f, bint f32) noexcept nogi
     (unknown, left, right: w.freq's first three rows) at zero."""
     memset(w.freq, 0, 3 * w.data.n_classes * sizeof(double))
     w.far = NULL
+    w.bar_at[2 * f] = -1.0
     w.gain[f] = unusable(f32)
     w.info[f] = 0.0
     w.raw_gain[f] = unusable(f32)

@@ -22,7 +22,7 @@ from c45._sums cimport pairwise
 from c45._gil cimport NOGIL_WORK
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
-                            branch_lists, gather_branch, MANY_BRANCHES)
+                            branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic)
 from c45._prune cimport prune_pessimistic, cut_ranks
@@ -938,6 +938,8 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
             chosen = root_split_listed(&w)
         if intr.stop:
             raise_interrupt()
+        for f in range(nf):
+            settle_bar(&w, f)
         out = dict(gain=np.array([w.gain[f] for f in range(nf)]),
                    raw_gain=np.array([w.raw_gain[f] for f in range(nf)]),
                    split_info=np.array([w.info[f] for f in range(nf)]),
