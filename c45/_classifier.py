@@ -630,7 +630,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         if self.trials is not None:
             _windowing.check_weights(self, sample_weight)
-        schema, target, data = self._prepare(X, y, sample_weight)
+        schema, target, data = self._prepare(X, y, sample_weight, with_sources=True)
         classes = target.declared
         if data.n_cases * schema.n_features >= TRIM_CELLS:
             # The encoding's freed copies would stay resident beside the case
@@ -664,7 +664,12 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             grown, pruned = trials[best].grown, trials[best].pruned    # pruned: final
             order = None
         else:
-            # The sorted values go once grown, unless something reads them after.
+            # The sorted values go once grown, unless something reads them after;
+            # where X holds the values, before growing (read from X instead).
+            if keep or self.soft_thresholds:
+                data.forget_sources()
+            else:
+                data.values_from_sources()
             grown, pruned, order = _tree.build_tree(
                 data, options, self._cf() if pessimistic else -1.0,
                 bool(self.subtree_raising), self._threads(),
@@ -981,11 +986,15 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             fresh._check_unpickled_params()
         self.__dict__ = fresh.__dict__
 
-    def _prepare(self, X, y, sample_weight):
-        """Validate and encode the training data: (schema, Target, TrainingData)."""
+    def _prepare(self, X, y, sample_weight, with_sources=False):
+        """Validate and encode the training data: (schema, Target, TrainingData).
+        with_sources: float64 data carry the views of X's columns its values were
+        read from, where every continuous one is one (TrainingData.sources)."""
         f32 = self.precision == "float32"
         require_y(y)
-        schema, cont, codes = encode_fit(X, self.categorical_features, f32)
+        sources = [] if with_sources and not f32 else None
+        schema, cont, codes = encode_fit(X, self.categorical_features, f32, sources)
+        sources = sources or None
         target = encode_target(y, cont.shape[1])
         classes, y_codes = target.declared, target.codes
         n = cont.shape[1]
@@ -1000,6 +1009,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             cont, codes, y_codes, weight = (np.compress(keep, cont, axis=1),
                                             np.compress(keep, codes, axis=1),
                                             y_codes[keep], weight[keep])
+            sources = None          # (X's rows are not the cases any more)
         cont = np.ascontiguousarray(cont)
         codes = np.ascontiguousarray(codes)
         n_values = schema.n_values
@@ -1032,8 +1042,9 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 distinct, distinct_start = distinct_values(schema, cont)
                 layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
-            ranks, sorted_values, n_known = rank_tables(schema, cont, self._threads())
-            layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known)
+            ranks, sorted_values, n_known, far = rank_tables(schema, cont, self._threads())
+            layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known,
+                          far=far, sources=sources)
         _warn_dense_features(schema, layout)
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),

@@ -580,17 +580,19 @@ def check_labels(values, where):
 def rank_tables(schema, cont, n_threads=1):
     """float64 mode's tables, per continuous feature: each case's rank in the
     order by (value, row) with unknown values last, the values in that order,
-    and the number of known values. cont becomes the table of sorted values, in
-    place (so the fit holds one copy of the values). The sorts (c45/_ranks.pyx)
-    run in one call without the GIL, n_threads features at once."""
+    the number of known values, and where cuts lie between ranks (Dataset.far,
+    1 byte a rank). cont becomes the table of sorted values, in place (so the
+    fit holds one copy of the values). The sorts (c45/_ranks.pyx) run in one
+    call without the GIL, n_threads features at once."""
     n_known = np.zeros(schema.n_features, dtype=np.int64)
     # every row of ranks is ranked below, but the one row of none
-    ranks = (np.empty if (~schema.discrete).any() else _bulk.zeros)(
-        (max(cont.shape[0], 1), cont.shape[1]), dtype=np.uint32)
+    shape = (max(cont.shape[0], 1), cont.shape[1])
+    ranks = (np.empty if (~schema.discrete).any() else _bulk.zeros)(shape, dtype=np.uint32)
+    far = np.empty(shape, dtype=np.uint8)     # (read at known ranks only)
     features = np.flatnonzero(~schema.discrete)
     rows = np.asarray(schema.col, dtype=np.int32)[features]
-    n_known[features] = rank_columns(cont, ranks, rows, n_threads)
-    return ranks, cont, n_known
+    n_known[features] = rank_columns(cont, ranks, rows, n_threads, far)
+    return ranks, cont, n_known, far
 
 
 # Whole-column copies in fit go in chunks of this many values (a few ms each), so
@@ -773,7 +775,7 @@ class Schema:
         return nv
 
 
-def _matrices(columns, schema, names, f32, learnt=None):
+def _matrices(columns, schema, names, f32, learnt=None, sources=None):
     n = len(columns[0]) if columns else 0
     n_cont = int((~schema.discrete).sum())
     n_disc = int(schema.discrete.sum())
@@ -781,7 +783,7 @@ def _matrices(columns, schema, names, f32, learnt=None):
     # discrete (a (1, n) matrix of zeros stands for none).
     cont = (np.empty if n_cont else _bulk.zeros)((max(n_cont, 1), n), dtype=np.float64)
     codes = (np.empty if n_disc else _bulk.zeros)((max(n_disc, 1), n), dtype=np.int32)
-    rows, sources, features = [], [], []
+    rows, sources_of, features = [], [], []
     for j, col in enumerate(columns):
         label = _feature_label(j, names)
         if schema.discrete[j]:
@@ -792,10 +794,14 @@ def _matrices(columns, schema, names, f32, learnt=None):
                 _warn_foreign_types(col, codes[schema.col[j]], schema, j, label)
         else:
             rows.append(schema.col[j])
-            sources.append(_to_continuous(col, label))
+            sources_of.append(_to_continuous(col, label))
             features.append(j)
+    if sources is not None:     # each feature's, None for a discrete one
+        sources.extend([None] * len(columns))
+        for j, a in zip(features, sources_of):
+            sources[j] = a
     # One pass over every continuous value, the GIL given up once (not per column).
-    verdict, q, i = fill_continuous(cont, rows, sources, f32)
+    verdict, q, i = fill_continuous(cont, rows, sources_of, f32)
     if verdict == INFINITE:
         raise ValueError(f"X {_feature_label(features[q], names)} holds an infinite "
                          f"value at row {i} (or a number beyond float64); use NaN for an "
@@ -815,8 +821,10 @@ def n_rows(X):
     return _rows_of(X, _columns(X)[0])
 
 
-def encode_fit(X, categorical_features, f32):
-    """Learn the schema of X and encode it: (schema, cont, codes)."""
+def encode_fit(X, categorical_features, f32, sources=None):
+    """Learn the schema of X and encode it: (schema, cont, codes). sources: a list
+    that receives, per feature, the 1-D float64 or float32 array its values were
+    read from, None if discrete; left empty unless every one is X's own memory."""
     columns, names = _columns(X)
     if names is not None:
         check_text(names, "X's column names")
@@ -845,8 +853,21 @@ def encode_fit(X, categorical_features, f32):
         else:
             categories.append(None)
     schema = Schema(names, mask, categories)
-    cont, codes = _matrices(columns, schema, names, f32, learnt)
+    cont, codes = _matrices(columns, schema, names, f32, learnt, sources)
+    if sources is not None and not all(a is None or _held_by(X, a) for a in sources):
+        sources.clear()         # a copy: holding it would cost what it saves
     return schema, cont, codes
+
+
+def _held_by(X, a):
+    """Whether the column array a read from X is X's own memory (a view), not
+    a copy made on the way: then referring to it holds nothing more."""
+    if a.ndim != 1:
+        return False
+    if _is_dataframe(X):
+        return not a.flags.owndata          # a view of one of the frame's blocks
+    return (isinstance(X, np.ndarray) and not isinstance(X, np.ma.MaskedArray)
+            and np.may_share_memory(a, X))
 
 
 def encode_predict(schema, X, f32, estimator="C45Classifier"):

@@ -62,8 +62,8 @@ from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature, list_values, list_cases,
-                            case_of, list_case)
+                            eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
+                            list_cases, case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
@@ -456,7 +456,6 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Py_ssize_t k = d.n_classes, m = fr.m, i, feature, n_branches, v, best_v, cut
     cdef Entry* rl = rows_at(g.lists, fr.base)
     cdef const Valued* fl
-    cdef const double* vals
     cdef const uint32_t* cs
     cdef Py_ssize_t wd
     cdef double total = 0.0, threshold = NAN, unknown_w = 0.0, known_w
@@ -486,21 +485,22 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         fl = values_at(g.lists, g.list_of[feature], fr.base, g.width)
         wd = g.width
         cut = w.cut_at[feature]           # the chosen cut's lower entry in fl
+        settle_bar(w, feature)
         if 0 <= cut < m - 1:
             threshold = cut_of_listed(d, w.bar, feature, fl[cut * wd], fl[(cut + 1) * wd])
         else:
             threshold = cut_of(d, w.bar, feature)
-        vals = list_values(d, feature)
         cs = list_cases(d, feature)
-        while n_unknown < m and isnan(vals[fl[n_unknown * wd]]):
+        while n_unknown < m and key_unknown(d, feature, fl[n_unknown * wd]):
             n_unknown += 1
-        if n_unknown >= m or not cut_separates(vals[fl[n_unknown * wd]],
-                                               vals[fl[(m - 1) * wd]], threshold):
+        if n_unknown >= m or not cut_separates(key_value(d, feature, fl[n_unknown * wd]),
+                                               key_value(d, feature, fl[(m - 1) * wd]),
+                                               threshold):
             return 0
         for i in range(n_unknown):
             g.outcome[list_case(fl, wd, cs, i)] = 0
-        if (n_unknown <= cut < m - 1 and vals[fl[cut * wd]] <= threshold
-                and vals[fl[(cut + 1) * wd]] > threshold):
+        if (n_unknown <= cut < m - 1 and key_value(d, feature, fl[cut * wd]) <= threshold
+                and key_value(d, feature, fl[(cut + 1) * wd]) > threshold):
             # The known entries are in value order: the cut's two sides are
             # the entries up to it and those after it (no value read).
             for i in range(n_unknown, cut + 1):
@@ -509,8 +509,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
                 g.outcome[list_case(fl, wd, cs, i)] = 2
         else:
             for i in range(n_unknown, m):
-                g.outcome[list_case(fl, wd, cs, i)] = (1 if vals[fl[i * wd]] <= threshold
-                                                       else 2)
+                g.outcome[list_case(fl, wd, cs, i)] = (
+                    1 if key_value(d, feature, fl[i * wd]) <= threshold else 2)
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
         if kind == SUBSET:

@@ -15,13 +15,13 @@ cnp.import_array()
 from libc.math cimport isnan
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint32_t, uint64_t, int64_t, int32_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK
 
-cdef struct Keyed:
+cdef packed struct Keyed:    # 12 bytes: two of them a row while sorting
     uint64_t key
     uint32_t row
 
@@ -53,13 +53,13 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
     -2 interrupted (values and ranks then undefined)."""
     cdef Keyed* a = <Keyed*> malloc((n + 1) * sizeof(Keyed))
     cdef Keyed* b = <Keyed*> malloc((n + 1) * sizeof(Keyed))
-    cdef double* tmp = <double*> malloc((n + 1) * sizeof(double))
+    cdef double* tmp
     cdef Py_ssize_t* count = <Py_ssize_t*> malloc(PASSES * BUCKETS * sizeof(Py_ssize_t))
     cdef Keyed* t
     cdef Py_ssize_t i, i0, p, shift, pos, c
     cdef int64_t n_known = 0
-    if a == NULL or b == NULL or tmp == NULL or count == NULL:
-        free(a); free(b); free(tmp); free(count)
+    if a == NULL or b == NULL or count == NULL:
+        free(a); free(b); free(count)
         return -1
     memset(count, 0, PASSES * BUCKETS * sizeof(Py_ssize_t))
     i0 = 0
@@ -97,6 +97,7 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
                 count[c] += 1
             i0 += CHUNK
         t = a; a = b; b = t
+    tmp = <double*> b                   # the sorted values, in the spare keys' room
     i0 = 0
     while n_known >= 0 and i0 < n:      # the scattered writes: slow enough to poll
         if interrupted(intr):
@@ -110,8 +111,41 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
         i0 += CHUNK
     if n_known >= 0:
         memcpy(values, tmp, n * sizeof(double))
-    free(a); free(b); free(tmp); free(count)
+    free(a); free(b); free(count)
     return n_known
+
+
+cdef void far_column(const double* v, uint8_t* q, Py_ssize_t nk) noexcept nogil:
+    """One continuous feature's row of Dataset.far from its sorted values v (nk
+    of them known): at each rank r, the first rank r2 whose value is more than
+    1e-5 above r's (v[r] < v[r2] - 1e-5, the scans' cut test) as r2 - r - 1,
+    255 for 255 or more. v[r2] - 1e-5 rises with r2, and the r2 of r with r:
+    one pass."""
+    cdef Py_ssize_t r, j = 0, gap
+    for r in range(nk):
+        if j <= r:
+            j = r + 1
+        while j < nk and not v[r] < v[j] - 1e-5:
+            j += 1
+        gap = j - r - 1
+        q[r] = 255 if gap >= 255 else <uint8_t> gap
+
+
+def far_table(const double[:, ::1] sorted_value, const int64_t[::1] n_known,
+              const int32_t[::1] col, const int32_t[::1] n_values):
+    """Dataset.far of float64's sorted values (far_column of each continuous
+    feature), for data ranked without it."""
+    far = np.empty((sorted_value.shape[0], sorted_value.shape[1]), np.uint8)
+    cdef uint8_t[:, ::1] out = far
+    cdef Py_ssize_t f
+    for f in range(col.shape[0]):
+        if n_values[f] == 0 and not (0 <= col[f] < out.shape[0]
+                                     and 0 <= n_known[f] <= out.shape[1]):
+            raise ValueError("c45: far_table given a column that does not fit")
+    for f in range(col.shape[0]):
+        if n_values[f] == 0:
+            far_column(&sorted_value[col[f], 0], &out[col[f], 0], n_known[f])
+    return far
 
 
 cdef check_columns(Py_ssize_t n_rows, Py_ssize_t n, Py_ssize_t out_rows,
@@ -140,15 +174,19 @@ cdef raise_failures(const int64_t[::1] known, const Interrupt* intr):
 
 
 def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::1] rows,
-                 int n_threads=1):
+                 int n_threads=1, uint8_t[:, ::1] far=None):
     """For each row r of `rows`: sort values[r] in place into the canonical order
     (by value, then row; NaN last) and fill ranks[r] with each row's position in
-    it, n_threads rows at once. Returns the known counts, one per row of `rows`."""
+    it (and far[r] with far_column's, far given), n_threads rows at once.
+    Returns the known counts, one per row of `rows`."""
     cdef Py_ssize_t n = values.shape[1], j, m = rows.shape[0]
     cdef Interrupt intr
     cdef int64_t[::1] known
     cdef int status = 0
+    cdef bint with_far = far is not None
     check_columns(values.shape[0], n, ranks.shape[0], ranks.shape[1], rows, "ranks")
+    if with_far:
+        check_columns(values.shape[0], n, far.shape[0], far.shape[1], rows, "far")
     out = np.zeros(m, dtype=np.int64)
     known = out
     if m == 0 or n == 0:
@@ -162,10 +200,14 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
                 for j in prange(m, schedule="dynamic", num_threads=n_threads):
                     known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
                                            n, &intr)
+                    if with_far and known[j] >= 0:
+                        far_column(&values[rows[j], 0], &far[rows[j], 0], known[j])
             else:
                 for j in range(m):
                     known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
                                            n, &intr)
+                    if with_far and known[j] >= 0:
+                        far_column(&values[rows[j], 0], &far[rows[j], 0], known[j])
     finally:
         interrupt_end(&intr)
     raise_failures(known, &intr)

@@ -1,6 +1,7 @@
 # Finding the test at a node (spec §3-§6): the case array and its reordering
 # primitives, continuous cuts, multiway discrete tests, value subsets, selection.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.math cimport isnan
 from c45._types cimport Dataset, Valued, Test, Interrupt
 
 cdef struct SortItem:
@@ -40,6 +41,9 @@ cdef struct Work:
     double* gain            # per feature: gain (penalised for continuous), -eps unusable
     double* info            # per feature: split info
     double* bar             # per feature: chosen midpoint of a continuous feature
+    double* bar_at          # per feature, 2: float64 lists (far): the ranks either
+                            # side of the chosen cut, its bar not taken yet
+                            # (settle_bar); -1: bar is taken
     double* raw_gain        # per feature: best gain before the MDL penalty
     Py_ssize_t* cut_at      # per feature: the chosen cut's position in the scan (float64
                             # lists: its lower entry's in the node's list)
@@ -74,6 +78,8 @@ cdef struct Work:
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
     uint8_t* y8             # float64, at most 256 classes: Dataset.y in one byte a case
+    const uint8_t* far      # float64 lists: the feature being scanned's Dataset.far
+    Py_ssize_t feat         # column (NULL otherwise: cuts by value), and the feature
     Py_ssize_t table_n
     # Parallel evaluation of a node's features (float64 mode): per-thread copies
     # of this struct with their own scratch, sharing the case array read-only.
@@ -109,6 +115,7 @@ cdef Py_ssize_t gather_branch(Work* w, Py_ssize_t lists, Py_ssize_t v,
                               Py_ssize_t first_known) noexcept nogil
 cdef Py_ssize_t MANY_BRANCHES
 cdef Py_ssize_t select_feature(Work* w) noexcept nogil
+cdef void settle_bar(Work* w, Py_ssize_t f) noexcept nogil
 cdef void draw_features(Work* w) noexcept nogil
 cdef void evaluate_feature(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
                            double total, bint sample) noexcept nogil
@@ -120,9 +127,67 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
 
 cdef inline const double* list_values(const Dataset* d, Py_ssize_t f) noexcept nogil:
     """The column a Valued entry's key indexes for continuous feature f: its values
-    sorted (float64, key = rank), or by row (float32 on the lists, key = row)."""
+    sorted (float64, key = rank), or by row (float32 on the lists, key = row);
+    NULL where float64 holds no sorted values (by_source: sorted_at)."""
     cdef Py_ssize_t at = <Py_ssize_t> d.col[f] * d.n_cases
-    return d.cont + at if d.listed else d.sorted_value + at
+    if d.listed:
+        return d.cont + at
+    return NULL if d.by_source else d.sorted_value + at
+
+
+cdef inline double source_value(const Dataset* d, Py_ssize_t f, Py_ssize_t case) noexcept nogil:
+    """Feature f's value of a case read from the caller's X as the encoding reads
+    it (c45/_bulk.pyx: fill_continuous): -0.0 as 0.0, float32 widened."""
+    cdef const char* p = <const char*> d.src_addr[f] + case * d.src_stride[f]
+    cdef double x = (<const float*> p)[0] if d.src_single[f] else (<const double*> p)[0]
+    return x + 0.0                      # (fill_columns' -0.0 mended alike)
+
+
+cdef inline double sorted_at(const Dataset* d, Py_ssize_t f, Py_ssize_t r) noexcept nogil:
+    """float64: the value of rank r of feature f (NaN from n_known[f] on); by_source
+    reads it through the feature's order, so only while the ranks are orders."""
+    cdef Py_ssize_t at = <Py_ssize_t> d.col[f] * d.n_cases
+    if d.by_source:
+        return source_value(d, f, d.order[at + r])
+    return d.sorted_value[at + r]
+
+
+cdef inline double key_value(const Dataset* d, Py_ssize_t f, Py_ssize_t key) noexcept nogil:
+    """The value of a list entry's key (Valued): by row (float32 on the lists),
+    by rank (float64)."""
+    if d.listed:
+        return d.cont[<Py_ssize_t> d.col[f] * d.n_cases + key]
+    return sorted_at(d, f, key)
+
+
+cdef inline bint key_unknown(const Dataset* d, Py_ssize_t f, Py_ssize_t key) noexcept nogil:
+    """Whether a list entry's key is a case of unknown value (float64: the
+    unknown values rank last, from n_known[f] on)."""
+    if d.listed:
+        return isnan(d.cont[<Py_ssize_t> d.col[f] * d.n_cases + key])
+    return key >= d.n_known[f]
+
+
+cdef inline bint ranks_apart(const Dataset* d, const uint8_t* far, Py_ssize_t f,
+                             Py_ssize_t r1, Py_ssize_t r2) noexcept nogil:
+    """float64: sorted_at(r1) < sorted_at(r2) - 1e-5 (a cut between them), for
+    known ranks r1 < r2, mostly from far (far: f's column of Dataset.far). The
+    test is monotone in r2 (so is the value at r2, and x - 1e-5 in x): it holds
+    exactly from the first rank r1 + 1 + far[r1] on; far[r1] = 255 says only
+    that it fails before r1 + 256, beyond which the values decide."""
+    cdef Py_ssize_t q = far[r1]
+    if q < 255:
+        return r2 > r1 + q
+    if r2 - r1 < 256:
+        return False
+    return sorted_at(d, f, r1) < sorted_at(d, f, r2) - 1e-5
+
+
+cdef inline const uint8_t* list_far(const Dataset* d, Py_ssize_t f) noexcept nogil:
+    """Feature f's column of Dataset.far (float64), NULL for float32."""
+    if d.f32 or d.far == NULL:
+        return NULL
+    return d.far + <Py_ssize_t> d.col[f] * d.n_cases
 
 
 cdef inline const uint32_t* list_cases(const Dataset* d, Py_ssize_t f) noexcept nogil:

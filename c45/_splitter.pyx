@@ -112,6 +112,10 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
     w.gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.info = <double*> calloc(d.n_features + 1, sizeof(double))
     w.bar = <double*> calloc(d.n_features + 1, sizeof(double))
+    w.bar_at = <double*> malloc(2 * (d.n_features + 1) * sizeof(double))
+    if w.bar_at != NULL:
+        for f in range(2 * (d.n_features + 1)):
+            w.bar_at[f] = -1.0
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.cut_at = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     if k <= 256 and not d.f32:
@@ -127,7 +131,7 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
         for f in range(n + 1):
             w.nlogn[f] = (<double> f) * log2_of(d.f32, <double> f)
     if (scratch_init(w) < 0 or w.cases == NULL or w.weight == NULL or w.dist == NULL
-            or w.gain == NULL or w.info == NULL or w.bar == NULL
+            or w.gain == NULL or w.info == NULL or w.bar == NULL or w.bar_at == NULL
             or w.raw_gain == NULL or w.tries == NULL or w.cut_at == NULL
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
             or w.groups == NULL or w.used == NULL or w.sortbuf == NULL or w.nlogn == NULL
@@ -154,7 +158,7 @@ cdef void work_free(Work* w) noexcept nogil:
         free(w.threads)
     scratch_free(w)
     free(w.cases); free(w.weight); free(w.dist)
-    free(w.gain); free(w.info); free(w.bar); free(w.raw_gain); free(w.tries); free(w.used)
+    free(w.gain); free(w.info); free(w.bar); free(w.bar_at); free(w.raw_gain); free(w.tries); free(w.used)
     free(w.cut_at); free(w.y8)
     free(w.sortbuf); free(w.nlogn); free(w.pos_of); free(w.arena)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
@@ -888,6 +892,28 @@ cdef void choose_cut(Work* w, Py_ssize_t f, CutScan* scan, double total) noexcep
     w.info[f] = w.cand_split[best_j]
     w.cut_at[f] = <Py_ssize_t> w.cand_pos[best_j]
     below, above = w.cand_below[best_j], w.cand_above[best_j]
+    if w.far != NULL:
+        # The ranks either side (cut_side): their values are read for the
+        # feature chosen alone (settle_bar), a few reads far apart each.
+        w.bar_at[2 * f] = below
+        w.bar_at[2 * f + 1] = above
+        return
+    set_bar(w, f, below, above)
+
+
+cdef void settle_bar(Work* w, Py_ssize_t f) noexcept nogil:
+    """Take w.bar[f] where choose_cut noted only the ranks either side of the cut
+    (float64 on the lists: the values read by rank, sorted_at)."""
+    if w.bar_at[2 * f] < 0:
+        return
+    set_bar(w, f, sorted_at(w.data, f, <Py_ssize_t> w.bar_at[2 * f]),
+            sorted_at(w.data, f, <Py_ssize_t> w.bar_at[2 * f + 1]))
+    w.bar_at[2 * f] = -1.0
+
+
+cdef inline void set_bar(Work* w, Py_ssize_t f, double below, double above) noexcept nogil:
+    """w.bar[f]: the midpoint of the values either side of the chosen cut."""
+    cdef bint f32 = w.data.f32
     if not f32 and isinf(below + above):
         # Two values beyond half of float64's range: their sum overflows, and a
         # bar at infinity would send every case down the first branch.
@@ -937,18 +963,22 @@ cdef inline int32_t entry_case(const ListEntry* e, const uint32_t* cs,
         return case_of(cs, e[i])
 
 
-cdef inline void fetch_ahead(const double* vals, const uint32_t* cs, const ClassCode* y,
-                             const double* cw, const ListEntry* e,
+cdef inline void fetch_ahead(const double* vals, const uint8_t* far, const uint32_t* cs,
+                             const ClassCode* y, const double* cw, const ListEntry* e,
                              Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """Start fetching the value, class and weight of entry i + AHEAD of e[.. n),
-    and the case id (cs: list_cases) of entry i + 2 AHEAD, which the class of
-    that entry needs first (an entry of the rank alone)."""
+    """Start fetching the value (far: its Dataset.far byte instead), class and
+    weight of entry i + AHEAD of e[.. n), and the case id (cs: list_cases) of
+    entry i + 2 AHEAD, which the class of that entry needs first (an entry of
+    the rank alone)."""
     cdef int32_t c
     if ListEntry is Valued:
         if cs != NULL and i + 2 * AHEAD < n:
             C45_PREFETCH(&cs[e[i + 2 * AHEAD]])
     if i + AHEAD < n:
-        C45_PREFETCH(&vals[key_of(e, i + AHEAD)])
+        if far != NULL:
+            C45_PREFETCH(&far[key_of(e, i + AHEAD)])
+        else:
+            C45_PREFETCH(&vals[key_of(e, i + AHEAD)])
         c = entry_case(e, cs, i + AHEAD)
         C45_PREFETCH(&y[c])
         if cw != NULL:
@@ -963,6 +993,24 @@ cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const Sort
         C45_PREFETCH(&y[a[i + AHEAD].case])
         if cw != NULL:
             C45_PREFETCH(&cw[a[i + AHEAD].case])
+
+
+cdef inline bint cut_after(Work* w, const double* vals, const ListEntry* e,
+                           Py_ssize_t i) noexcept nogil:
+    """Whether a cut lies between entries i and i + 1 of a list in value order:
+    their values more than 1e-5 apart (vals: list_values; w.far: by ranks)."""
+    if w.far != NULL:
+        return ranks_apart(w.data, w.far, w.feat, key_of(e, i), key_of(e, i + 1))
+    return vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5
+
+
+cdef inline double cut_side(Work* w, const double* vals, const ListEntry* e,
+                            Py_ssize_t i) noexcept nogil:
+    """What a kept cut notes of entry i beside it: its value, or with w.far its
+    rank (choose_cut reads the values of the chosen cut's two alone)."""
+    if w.far != NULL:
+        return <double> key_of(e, i)
+    return vals[key_of(e, i)]
 
 
 ctypedef fused Sorted:
@@ -1011,7 +1059,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
         if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
         else:
-            fetch_ahead(vals, cs, d.y, cw, a, i, n)
+            fetch_ahead(vals, w.far, cs, d.y, cw, a, i, n)
         c = case_at(cs, a, i)
         cls = d.y[c]
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, c))
@@ -1030,7 +1078,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
         if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
         else:
-            fetch_ahead(vals, cs, d.y, cw, a, i, n)
+            fetch_ahead(vals, w.far, cs, d.y, cw, a, i, n)
         c = case_at(cs, a, i)
         if f32:
             scan_step_f32(w, k, d.y[c], weight_of(cw, c), &low)
@@ -1054,6 +1102,8 @@ cdef inline void start_evaluation(Work* w, Py_ssize_t f, bint f32) noexcept nogi
     """A continuous feature's evaluation starts unusable, its class weights
     (unknown, left, right: w.freq's first three rows) at zero."""
     memset(w.freq, 0, 3 * w.data.n_classes * sizeof(double))
+    w.far = NULL
+    w.bar_at[2 * f] = -1.0
     w.gain[f] = unusable(f32)
     w.info[f] = 0.0
     w.raw_gain[f] = unusable(f32)
@@ -1237,7 +1287,7 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     # Pass 1. x, a cut's information: beyond x_reject its estimate
     # base - x / known is more than slack below the best one.
     for i in range(n - 1):
-        fetch_ahead(vals, cs, y, NULL, e, i, n)
+        fetch_ahead(vals, w.far, cs, y, NULL, e, i, n)
         c = y[entry_case(e, cs, i)]
         left = lc[c]
         right = ac[c] - left
@@ -1253,7 +1303,7 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
             continue
         if low > upper:
             break
-        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
+        if cut_after(w, vals, e, i):
             tries += 1
             if low >= w.min_objs and known - low >= w.min_objs:
                 x = t[low_n] + t[known_n - low_n] - terms
@@ -1293,8 +1343,8 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
             freq[2 * k + c] -= 1.0
             i += 1
         scan.position = last
-        evaluate_cut(w, k, 0.0, low, known, 0.0, base, total, vals[key_of(e, last)],
-                     vals[key_of(e, last + 1)], scan)
+        evaluate_cut(w, k, 0.0, low, known, 0.0, base, total, cut_side(w, vals, e, last),
+                     cut_side(w, vals, e, last + 1), scan)
     scan.tries = tries
     return True
 
@@ -1334,7 +1384,9 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, base, min_split, low = 0.0
     start_evaluation(w, f, False)
-    while n_unknown < n and isnan(vals[key_of(e, n_unknown)]):
+    w.far = list_far(d, f)
+    w.feat = f
+    while n_unknown < n and key_of(e, n_unknown) >= d.n_known[f]:
         c = entry_case(e, cs, n_unknown)
         freq[y[c]] += weight_of(cw, c)
         n_unknown += 1
@@ -1351,7 +1403,7 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
             freq[2 * k + j] = counts[j] - freq[j]
     else:
         for i in range(n_unknown, n):
-            fetch_ahead(vals, cs, y, cw, e, i, n)
+            fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
             c = entry_case(e, cs, i)
             freq[2 * k + y[c]] += weight_of(cw, c)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
@@ -1377,17 +1429,17 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
         # (Out of memory for the block states: the plain scan below.)
     forget_phi(w, k)
     for i in range(n_unknown, n - 1):
-        fetch_ahead(vals, cs, y, cw, e, i, n)
+        fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
         c = entry_case(e, cs, i)
         move_case(w, k, y[c], weight_of(cw, c), &low)
         if low < min_split:
             continue
         if low > known - min_split:
             break
-        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
+        if cut_after(w, vals, e, i):
             scan.position = i
-            list_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
-                     vals[key_of(e, i + 1)], &scan)
+            list_cut(w, k, u, low, known, unknown_frac, base, total, cut_side(w, vals, e, i),
+                     cut_side(w, vals, e, i + 1), &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1554,7 +1606,7 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
             n_checks += 1
             until = every
         until -= 1
-        fetch_ahead(vals, cs, y, NULL, e, i, n)
+        fetch_ahead(vals, w.far, cs, y, NULL, e, i, n)
         c = y[entry_case(e, cs, i)]
         left = lc[c]
         right = ac[c] - left
@@ -1570,7 +1622,7 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
             continue
         if low > upper:
             break
-        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
+        if cut_after(w, vals, e, i):
             tries += 1
             if low >= w.min_objs and known - low >= w.min_objs:
                 x = t[low_n] + t[known_n - low_n] - terms
@@ -1617,10 +1669,11 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
             i += 1
         scan.position = last
         if reasonable_cut(w, u, low, known):
-            exact_cut(w, k, unknown_frac, base, known, total, vals[key_of(e, last)],
-                      vals[key_of(e, last + 1)], scan)
+            exact_cut(w, k, unknown_frac, base, known, total, cut_side(w, vals, e, last),
+                      cut_side(w, vals, e, last + 1), scan)
         else:
-            keep_cut(w, -EPSILON, total, vals[key_of(e, last)], vals[key_of(e, last + 1)], scan)
+            keep_cut(w, -EPSILON, total, cut_side(w, vals, e, last),
+                     cut_side(w, vals, e, last + 1), scan)
     scan.tries = tries
     return True
 
@@ -1661,7 +1714,7 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
     raw = w.snap + cap * stride
     # Pass 1.
     for i in range(first, n - 1):
-        fetch_ahead(vals, cs, y, cw, e, i, n)
+        fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
         c = entry_case(e, cs, i)
         wt = weight_of(cw, c)
         low = low + wt
@@ -1674,7 +1727,7 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
             nb += 1
-        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
+        if cut_after(w, vals, e, i):
             scan.tries += 1
         last = i
     if last < 0:
@@ -1758,14 +1811,14 @@ cdef void evaluate_block(Work* w, const ListEntry* e, const uint32_t* cs,
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
     forget_phi(w, k)
     while True:
-        if vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5:
+        if cut_after(w, vals, e, i):
             scan.position = i
             if w.data.f32:
-                evaluate_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
-                             vals[key_of(e, i + 1)], scan)
+                evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
+                             cut_side(w, vals, e, i), cut_side(w, vals, e, i + 1), scan)
             else:
-                list_cut(w, k, u, low, known, unknown_frac, base, total, vals[key_of(e, i)],
-                         vals[key_of(e, i + 1)], scan)
+                list_cut(w, k, u, low, known, unknown_frac, base, total,
+                         cut_side(w, vals, e, i), cut_side(w, vals, e, i + 1), scan)
         if i >= stop:
             break
         i += 1
@@ -2171,11 +2224,10 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
     if d.cut_from_distinct:
         v = d.distinct + d.distinct_start[feature]
         hi = d.distinct_start[feature + 1] - d.distinct_start[feature]
-    else:
-        v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
-        hi = d.n_known[feature]
-    lo = count_at_most(v, hi, bar)
-    return v[lo - 1] if lo > 0 else bar
+        lo = count_at_most(v, hi, bar)
+        return v[lo - 1] if lo > 0 else bar
+    lo = sorted_at_most(d, feature, 0, d.n_known[feature], bar)
+    return sorted_at(d, feature, lo - 1) if lo > 0 else bar
 
 
 cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double bar,
@@ -2184,13 +2236,13 @@ cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double b
     ranks of the values either side of the chosen cut (the scan's neighbours),
     so the search runs between them, not over the whole column. The same value:
     every rank up to below holds a value <= bar, every one from above a larger."""
-    cdef const double* v
     cdef Py_ssize_t lo, hi, at, step
-    cdef double share
+    cdef double share, v_below, v_above
     if d.listed or d.cut_from_distinct or below >= above or above >= d.n_known[feature]:
         return global_threshold(d, feature, bar)
-    v = d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases
-    if not (v[below] <= bar and v[above] > bar):
+    v_below = sorted_at(d, feature, below)
+    v_above = sorted_at(d, feature, above)
+    if not (v_below <= bar and v_above > bar):
         return global_threshold(d, feature, bar)
     # The first rank in (below, above] whose value exceeds bar. The ranks between
     # belong to other nodes and may be many: start where bar lies between the
@@ -2198,30 +2250,30 @@ cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double b
     # a bracket and search it (the same rank from any start).
     lo = below + 1                       # v[lo - 1] <= bar
     hi = above                           # v[hi] > bar
-    share = (bar - v[below]) / (v[above] - v[below])
+    share = (bar - v_below) / (v_above - v_below)
     at = lo + <Py_ssize_t> (share * <double> (hi - lo)) if 0.0 <= share <= 1.0 else lo
     if at < lo:
         at = lo
     if at > hi:
         at = hi
     step = 1
-    if v[at] <= bar:
+    if sorted_at(d, feature, at) <= bar:
         lo = at + 1
-        while lo + step < hi and v[lo + step - 1] <= bar:
+        while lo + step < hi and sorted_at(d, feature, lo + step - 1) <= bar:
             lo = lo + step
             step *= 2
         if lo + step < hi:
             hi = lo + step - 1
     else:
         hi = at
-        while hi - step > lo and v[hi - step] > bar:
+        while hi - step > lo and sorted_at(d, feature, hi - step) > bar:
             hi = hi - step
             step *= 2
         if hi - step > lo:
             lo = hi - step + 1
     # Now v[lo - 1] <= bar < v[hi]: the answer is in [lo, hi].
-    lo = lo + count_at_most(v + lo, hi - lo, bar)
-    return v[lo - 1]
+    lo = sorted_at_most(d, feature, lo, hi, bar)
+    return sorted_at(d, feature, lo - 1)
 
 
 cdef inline Py_ssize_t count_at_most(const double* v, Py_ssize_t n, double x) noexcept nogil:
@@ -2236,7 +2288,21 @@ cdef inline Py_ssize_t count_at_most(const double* v, Py_ssize_t n, double x) no
     return lo
 
 
+cdef inline Py_ssize_t sorted_at_most(const Dataset* d, Py_ssize_t feature, Py_ssize_t lo,
+                                     Py_ssize_t hi, double x) noexcept nogil:
+    """count_at_most over feature's sorted values (float64: sorted_at) of ranks
+    [lo, hi): lo plus how many of them are <= x."""
+    cdef Py_ssize_t mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sorted_at(d, feature, mid) <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil:
-    """float64 mode: the number of known training values <= threshold."""
-    return <uint32_t> count_at_most(d.sorted_value + <Py_ssize_t> d.col[feature] * d.n_cases,
-                                    d.n_known[feature], threshold)
+    """float64 mode: the number of known training values <= threshold (by_source:
+    while the ranks are orders)."""
+    return <uint32_t> sorted_at_most(d, feature, 0, d.n_known[feature], threshold)

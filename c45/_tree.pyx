@@ -14,7 +14,7 @@ from libc.math cimport NAN, INFINITY, isnan, isinf
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._criterion cimport rnd
@@ -22,7 +22,7 @@ from c45._sums cimport pairwise
 from c45._gil cimport NOGIL_WORK
 from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
-                            branch_lists, gather_branch, MANY_BRANCHES)
+                            branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic)
 from c45._prune cimport prune_pessimistic, cut_ranks
@@ -31,9 +31,10 @@ from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, 
                          maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
-from c45._presorted cimport grow_presorted, root_split_listed
+from c45._presorted cimport grow_presorted, root_split_listed, rank_order
 
 from c45._threads import clamp as clamp_threads
+from c45._ranks import far_table
 
 cnp.import_array()
 
@@ -548,14 +549,15 @@ cdef class TrainingData:
     changes no bit."""
     cdef readonly object cont, codes, col, n_values, y, init_weight
     cdef readonly object distinct, distinct_start, rank, sorted_value, n_known, order
+    cdef readonly object far, sources, source_addr, source_stride, source_single
     cdef readonly Py_ssize_t n_classes
-    cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed
+    cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed, by_source
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
                  bint f32, bint count_mode, double total_weight, bint multival,
                  distinct=None, distinct_start=None, rank=None, sorted_value=None,
-                 n_known=None, order=None):
+                 n_known=None, order=None, far=None, sources=None):
         n_features = len(col)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
@@ -571,6 +573,47 @@ cdef class TrainingData:
         self.rank = np.zeros((1, 1), np.uint32) if rank is None else rank
         self.sorted_value = np.zeros((1, 1)) if sorted_value is None else sorted_value
         self.n_known = np.zeros(n_features, np.int64) if n_known is None else n_known
+        # float64: sources, per feature the 1-D float64 or float32 array of the
+        # caller's X its values were read from (None: discrete), where every one
+        # is a view (values_from_sources)
+        self.sources = sources
+        self.far = far
+        self.by_source = False
+
+    def ensure_far(self):
+        """float64: make Dataset.far from the sorted values (once)."""
+        if (self.f32 or self.far is not None or self.by_source
+                or self.sorted_value.shape[1] != len(self.y)):
+            return                      # (no sorted values: a window's, or none)
+        self.far = far_table(self.sorted_value, self.n_known, self.col, self.n_values)
+
+    def values_from_sources(self):
+        """float64: let go of the sorted values (8 bytes a cell), growing reading
+        each cut's values from the sources instead (Dataset.by_source) and the
+        cuts themselves from far (1 byte a cell). Only for a fit that reads no
+        value once grown (build_tree's release_values)."""
+        if self.f32 or self.sources is None or self.by_source:
+            return
+        self.ensure_far()
+        if self.far is None:
+            return
+        n = len(self.col)
+        addr = np.zeros(n, np.intp)
+        stride = np.zeros(n, np.intp)
+        single = np.zeros(n, np.uint8)
+        for f, a in enumerate(self.sources):
+            if a is not None:
+                addr[f] = a.ctypes.data
+                stride[f] = a.strides[0]
+                single[f] = a.dtype == np.float32
+        self.source_addr, self.source_stride, self.source_single = addr, stride, single
+        self.sorted_value = np.zeros((1, 1))
+        self.by_source = True
+
+    def forget_sources(self):
+        """Hold no reference to the caller's X (data kept after the fit)."""
+        if not self.by_source:
+            self.sources = None
 
     @property
     def n_cases(self):
@@ -618,7 +661,21 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     cdef const uint32_t[:, ::1] order = data.order
     cdef const double[:, ::1] sorted_value = data.sorted_value
     cdef const int64_t[::1] n_known = data.n_known
+    cdef const uint8_t[:, ::1] far
+    cdef const Py_ssize_t[::1] src_addr
+    cdef const Py_ssize_t[::1] src_stride
+    cdef const uint8_t[::1] src_single
     memset(d, 0, sizeof(Dataset))
+    if data.far is not None:
+        far = data.far
+        d.far = &far[0, 0]
+    if data.by_source:
+        src_addr, src_stride, src_single = (data.source_addr, data.source_stride,
+                                            data.source_single)
+        d.by_source = True
+        d.src_addr = &src_addr[0]
+        d.src_stride = &src_stride[0]
+        d.src_single = &src_single[0]
     d.rank = &rank[0, 0]
     d.order = &order[0, 0]
     d.sorted_value = &sorted_value[0, 0]
@@ -697,6 +754,17 @@ cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
     return err
 
 
+cdef uint32_t* source_cut_ranks(const NodeBuffer* tree, Dataset* d,
+                                int n_threads) noexcept nogil:
+    """cut_ranks where the values are read from the sources (by_source): through
+    the features' orders, the rank table inverted for the while."""
+    cdef uint32_t* cut
+    rank_order(d, n_threads)
+    cut = cut_ranks(tree, d)
+    rank_order(d, n_threads)
+    return cut
+
+
 def build_tree(TrainingData data not None, GrowOptions options not None,
                double confidence=-1.0, bint subtree_raising=True, int n_jobs=1,
                bint release_values=False):
@@ -708,6 +776,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     of the features' orders once grown."""
     cdef Dataset d
     cdef uint32_t* cut = NULL       # owned here until pruning takes it
+    cdef bint with_cuts
     cdef uint32_t* handed
     cdef Work w
     cdef NodeBuffer raw, grown_buf
@@ -715,6 +784,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     cdef Interrupt intr
     memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
     memset(&intr, 0, sizeof(Interrupt))
+    data.ensure_far()
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
@@ -733,13 +803,23 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         # Before pruning: the growing buffer is not needed any more, and the
         # pages growing freed go back (pruning's tables would stack on them).
         # Short for small data: then without giving the GIL up.
+        # by_source: the cuts' ranks for pruning (cut_ranks) need the values,
+        # read through the features' orders: the ranks inverted again meanwhile.
+        with_cuts = (confidence > 0 and release_values and d.by_source
+                     and not d.cut_from_distinct)
         if d.n_cases * d.n_features >= NOGIL_WORK:
             with nogil:
                 err = compact_and_trim(&raw, &grown_buf)
+                if err == 0 and with_cuts:
+                    cut = source_cut_ranks(&grown_buf, &d, w.n_threads)
         else:
             err = compact_and_trim(&raw, &grown_buf)
+            if err == 0 and with_cuts:
+                cut = source_cut_ranks(&grown_buf, &d, w.n_threads)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
+        if with_cuts and cut == NULL:
+            raise MemoryError("c45: out of memory while pruning the tree")
         order = np.empty(d.n_cases, dtype=np.int32)
         if d.n_cases > 0:
             memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
@@ -749,15 +829,18 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         check_prunable(grown)
         if release_values and not d.f32 and not d.cut_from_distinct:
             # a binary search a test: short for a small tree, then with the GIL
-            if grown_buf.count * 32 >= NOGIL_WORK:
+            # (by_source: found above)
+            if cut == NULL and grown_buf.count * 32 >= NOGIL_WORK:
                 with nogil:
                     cut = cut_ranks(&grown_buf, &d)
-            else:
+            elif cut == NULL:
                 cut = cut_ranks(&grown_buf, &d)
             if cut == NULL:
                 raise MemoryError("c45: out of memory while pruning the tree")
             data.sorted_value = np.zeros((1, 1))
             d.sorted_value = NULL
+            data.far = None             # (read only while growing)
+            d.far = NULL
         if release_values and d.listed:
             # float32 on the lists: pruning reads the values by row, not the
             # features' orders
@@ -855,6 +938,8 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
             chosen = root_split_listed(&w)
         if intr.stop:
             raise_interrupt()
+        for f in range(nf):
+            settle_bar(&w, f)
         out = dict(gain=np.array([w.gain[f] for f in range(nf)]),
                    raw_gain=np.array([w.raw_gain[f] for f in range(nf)]),
                    split_info=np.array([w.info[f] for f in range(nf)]),

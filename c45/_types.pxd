@@ -1,6 +1,6 @@
 # Plain C types shared by the Cython modules. This file cimports nothing else from
 # c45, so every module can cimport it without cycles.
-from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 # Node kinds (the §10 node types of C4.5 Release 8).
 cdef enum:
@@ -47,6 +47,18 @@ cdef struct Dataset:
     # growing on the lists, where it is the ranks' table inverted in place (rank
     # is then NULL; c45/_presorted.pyx: rank_order)
     const uint32_t* order
+    # float64 growing: per continuous feature and rank r of a known value, how many
+    # ranks past r + 1 the first value more than 1e-5 above r's lies (255: 255 or
+    # more), so that a scan tells a cut between two ranks from the ranks alone
+    # (c45/_splitter.pxd: ranks_apart)
+    const uint8_t* far
+    # float64 grown without sorted_value (by_source): each feature's values read
+    # from the caller's X as the encoding read them, column f at src_addr[f] (an
+    # address) with src_stride[f] bytes between rows, float32 where src_single[f]
+    bint by_source
+    const Py_ssize_t* src_addr
+    const Py_ssize_t* src_stride
+    const uint8_t* src_single
     const int32_t* codes        # discrete codes 1..V, 0 = unknown
     const int32_t* col          # feature -> column in cont or codes
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous

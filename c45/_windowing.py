@@ -124,8 +124,9 @@ class Windowing:
         if d.f32:
             layout = dict(cont=values)
         else:
-            rank, sorted_value, n_known = rank_tables(self.schema, values, self.n_jobs)
-            layout = dict(cont=None, rank=rank, sorted_value=sorted_value, n_known=n_known)
+            rank, sorted_value, n_known, far = rank_tables(self.schema, values, self.n_jobs)
+            layout = dict(cont=None, rank=rank, sorted_value=sorted_value, n_known=n_known,
+                          far=far)
         return _tree.TrainingData(
             codes=codes, col=d.col, n_values=d.n_values,
             y=np.ascontiguousarray(self.y[rows]), n_classes=d.n_classes,
