@@ -67,8 +67,10 @@ cdef struct Pruner:
     PruneTask* tasks         # the running descent's subtrees estimated already
     Py_ssize_t n_tasks
     int32_t* height          # n_jobs > 1: levels of each node's grown subtree
-    # float64: a stack of case lists, a big block (c45/_scratch.pxd): the lists
-    # along a path of the tree can hold several times the cases
+    # float64: the case lists, a big block (c45/_scratch.pxd): the root's, the
+    # lists of their own of branches below a node with unknown outcomes (the
+    # other branches' lists are parts of their node's), and above its top the
+    # scratch of permute_grouped and restore_rows
     Listed* arena
     Py_ssize_t arena_top
     Py_ssize_t arena_cap
@@ -78,7 +80,8 @@ cdef struct Pruner:
     int32_t* outcome         # group_listed's scratch: the outcome of each case
     Py_ssize_t outcome_cap
     # float64: a stack of the visited nodes' cases grouped by outcome, as positions
-    # in their lists (4 bytes a case, not a copy of the list's 16)
+    # in their lists (4 bytes a case), held along a path only by the nodes with
+    # unknown outcomes (the others' are read once, by permute_grouped)
     int32_t* index
     Py_ssize_t index_top
     Py_ssize_t index_cap
@@ -650,26 +653,40 @@ cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
     return leaf
 
 
-cdef int permute_grouped(Pruner* p, Py_ssize_t at, Py_ssize_t m,
-                         Py_ssize_t grouped) noexcept nogil:
-    """The list arena[at .. at + m) put in the order of its grouping by outcome
-    (group_listed's positions at index[grouped ..], then popped): each branch's
-    cases in their order in the list, so that a branch's list is a part of its
-    parent's, not a copy (the lists along a path of the tree would stack). The
-    room above the arena's top is the scratch. -1 out of memory."""
-    cdef Py_ssize_t i
+cdef int permute_grouped(Pruner* p, const Node* nd, Py_ssize_t at, Py_ssize_t m,
+                         Py_ssize_t grouped, Py_ssize_t offs) noexcept nogil:
+    """The list arena[at .. at + m), no case of unknown outcome, put in the
+    order of its grouping by branch (group_listed's positions at
+    index[grouped ..], offsets from offs; then popped): each branch's cases in
+    their order in the list, so that a branch's list is a part of its parent's,
+    not a copy (the lists along a path of the tree would stack). The larger of
+    the first and last branches is moved where it lies (forward or backward, a
+    case never overtaking one not yet moved), the others through the room
+    above the arena's top: at most half the list for two branches. -1 out of
+    memory."""
+    cdef Py_ssize_t i, nb = nd.n_children
+    cdef Py_ssize_t first = p.offsets[offs + 1], last = m - p.offsets[offs + nb - 1]
     cdef const int32_t* g
     cdef Listed* e
     cdef Listed* tmp
-    if reserve(p, m, 0) < 0:
+    if reserve(p, m - (first if first >= last else last), 0) < 0:
         p.failed = True
         return -1
     e = p.arena + at
     tmp = p.arena + p.arena_top
     g = p.index + grouped
-    for i in range(m):
-        tmp[i] = e[g[i]]
-    memcpy(e, tmp, m * sizeof(Listed))
+    if first >= last:
+        for i in range(first, m):
+            tmp[i - first] = e[g[i]]
+        for i in range(first):                 # g[i] >= i
+            e[i] = e[g[i]]
+        memcpy(e + first, tmp, (m - first) * sizeof(Listed))
+    else:
+        for i in range(m - last):
+            tmp[i] = e[g[i]]
+        for i in range(m - 1, m - last - 1, -1):   # g[i] <= i
+            e[i] = e[g[i]]
+        memcpy(e, tmp, (m - last) * sizeof(Listed))
     p.index_top = grouped              # the positions are read no more
     return 0
 
@@ -677,27 +694,40 @@ cdef int permute_grouped(Pruner* p, Py_ssize_t at, Py_ssize_t m,
 cdef int restore_rows(Pruner* p, Py_ssize_t at, Py_ssize_t a, Py_ssize_t m) noexcept nogil:
     """Row order back in arena[at .. at + m) from its two branches' parts [0, a)
     and [a, m), each in row order: merged by case (a list in row order is in
-    increasing case order). -1 out of memory."""
-    cdef Py_ssize_t i = 0, j = a, o = 0
+    increasing case order), the smaller part through the room above the
+    arena's top. -1 out of memory."""
+    cdef Py_ssize_t i, j, o
     cdef Listed* e
     cdef Listed* tmp
-    if reserve(p, m, 0) < 0:
+    if reserve(p, a if a <= m - a else m - a, 0) < 0:
         p.failed = True
         return -1
     e = p.arena + at
     tmp = p.arena + p.arena_top
-    while i < a and j < m:
-        if e[i].case < e[j].case:
-            tmp[o] = e[i]
-            i += 1
-        else:
-            tmp[o] = e[j]
-            j += 1
-        o += 1
-    if i < a:
-        memcpy(tmp + o, e + i, (a - i) * sizeof(Listed))
-        o += a - i
-    memcpy(e, tmp, o * sizeof(Listed))  # the rest [j, m) is in its place already
+    if a <= m - a:
+        # forward: the left part from tmp; a write never passes the right part's read
+        memcpy(tmp, e, a * sizeof(Listed))
+        i, j, o = 0, a, 0
+        while i < a:
+            if j >= m or tmp[i].case < e[j].case:
+                e[o] = tmp[i]
+                i += 1
+            else:
+                e[o] = e[j]
+                j += 1
+            o += 1
+    else:
+        # backward: the right part from tmp; a write never passes the left part's read
+        memcpy(tmp, e + a, (m - a) * sizeof(Listed))
+        i, j, o = a - 1, m - a - 1, m - 1
+        while j >= 0:
+            if i < 0 or tmp[j].case > e[i].case:
+                e[o] = tmp[j]
+                j -= 1
+            else:
+                e[o] = e[i]
+                i -= 1
+            o -= 1
     return 0
 
 
@@ -769,7 +799,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     offs = p.off_top - (nd.n_children + 2)
     in_place = p.offsets[offs] == 0 and (p.any_order or nd.n_children == 2)
     if in_place:
-        if permute_grouped(p, at, m, grouped) < 0:
+        if permute_grouped(p, nd, at, m, grouped, offs) < 0:
             return leaf
         known_w = total - 0.0             # unknown_w_of's sum of no case
     else:
@@ -901,9 +931,11 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                              nd.weight if own else 0.0, at, m, False)
 
     grouped = group_listed(p, nd, node, at, m)
-    if grouped < 0 or permute_grouped(p, at, m, grouped) < 0:
+    if grouped < 0:
         return INFINITY
     offs = p.off_top - (nd.n_children + 2)
+    if permute_grouped(p, nd, at, m, grouped, offs) < 0:
+        return INFINITY
     for v in range(1, nd.n_children + 1):
         sub = nd.first_child + <int> v - 1
         a = p.offsets[offs + v - 1]
