@@ -14,7 +14,6 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
 cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
 cdef void buffer_free(NodeBuffer* b) noexcept nogil
 cdef void buffer_fit(NodeBuffer* b) noexcept nogil
-cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil
 cdef int compact_in_place(NodeBuffer* t) noexcept nogil
 cdef int maps_in_growing_order(NodeBuffer* t, const int32_t* n_values) noexcept nogil
 

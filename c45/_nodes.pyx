@@ -11,16 +11,22 @@ from c45._scratch cimport resize, doubled
 
 
 cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
-    """Make room for `extra` more nodes; -1 if memory runs out. New memory is
-    zeroed so that trees (and their pickles) are deterministic."""
+    """Make room for `extra` more nodes, zeroed (the nodes about to be made: trees
+    and their pickles are deterministic); -1 if memory runs out. The doubled
+    room above them is not touched, so that it is not resident: at the end of a
+    large fit a doubling was 0.9 times X's bytes of pages, written only to
+    be given back by the compaction."""
     cdef Py_ssize_t cap, k = b.n_classes
-    if b.count + extra <= b.capacity:
-        return 0
-    cap = doubled(b.capacity, b.count + extra)
-    if (resize(<void**> &b.nodes, b.capacity, cap, sizeof(Node), True) < 0
-            or resize(<void**> &b.value, b.capacity * k, cap * k, sizeof(double), True) < 0):
-        return -1
-    b.capacity = cap
+    if b.count + extra > b.capacity:
+        cap = doubled(b.capacity, b.count + extra)
+        if (resize(<void**> &b.nodes, b.capacity, cap, sizeof(Node), False) < 0
+                or resize(<void**> &b.value, b.capacity * k, cap * k, sizeof(double),
+                          False) < 0):
+            return -1
+        b.capacity = cap
+    if extra > 0:
+        memset(&b.nodes[b.count], 0, extra * sizeof(Node))
+        memset(&b.value[b.count * k], 0, extra * k * sizeof(double))
     return 0
 
 
@@ -103,72 +109,10 @@ cdef void buffer_fit(NodeBuffer* b) noexcept nogil:
     b.capacity = b.count
 
 
-cdef Py_ssize_t reachable(const NodeBuffer* src) noexcept nogil:
-    """The number of nodes reachable from the root; -1 out of memory."""
-    cdef Py_ssize_t top = 1, count = 0, b
-    cdef int32_t node
-    cdef int32_t* stack
-    if src.count == 0:
-        return 0
-    stack = <int32_t*> malloc(src.count * sizeof(int32_t))
-    if stack == NULL:
-        return -1
-    stack[0] = 0
-    while top > 0:
-        top -= 1
-        node = stack[top]
-        count += 1
-        if src.nodes[node].kind != LEAF:
-            for b in range(src.nodes[node].n_children):
-                stack[top] = src.nodes[node].first_child + <int32_t> b
-                top += 1
-    free(stack)
-    return count
-
-
-cdef int compact(NodeBuffer* src, NodeBuffer* dst) noexcept nogil:
-    """Copy the nodes reachable from the root into dst, breadth first, so that
-    every node's children are contiguous and no abandoned node remains. dst is
-    made of their number exactly (no doubled capacity beside src)."""
-    cdef Py_ssize_t k = src.n_classes, i = 0, b, nb
-    cdef Py_ssize_t n = reachable(src)
-    cdef Node nd
-    dst.n_classes = k
-    dst.count = 0
-    dst.maps_count = 0
-    if (n < 0 or buffer_reserve(dst, n if n > 1 else 1) < 0
-            or maps_reserve(dst, src.maps_count) < 0):
-        return -1
-    if src.maps_count > 0:
-        memcpy(dst.maps, src.maps, src.maps_count * sizeof(int32_t))
-    dst.maps_count = src.maps_count
-    dst.nodes[0] = src.nodes[0]
-    memcpy(dst.value, src.value, k * sizeof(double))
-    dst.count = 1
-    while i < dst.count:
-        nd = dst.nodes[i]
-        if nd.kind == LEAF:
-            set_leaf(&dst.nodes[i], nd.node_class, nd.weight, nd.errors)
-        else:
-            nb = nd.n_children
-            if buffer_reserve(dst, nb) < 0:
-                return -1
-            for b in range(nb):
-                dst.nodes[dst.count + b] = src.nodes[nd.first_child + b]
-                memcpy(&dst.value[(dst.count + b) * k],
-                       &src.value[(nd.first_child + b) * k], k * sizeof(double))
-            dst.nodes[i].first_child = <int32_t> dst.count
-            if nd.kind != CONTINUOUS:
-                dst.nodes[i].threshold = NAN
-            dst.count += nb
-        i += 1
-    return 0
-
-
-
 cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
-    """compact(t, copy) with the copy made in t itself: the reachable nodes
-    breadth first, the same nodes and fields as compact gives, moved along the
+    """The nodes reachable from the root, breadth first, so that every node's
+    children are contiguous and no abandoned node remains; a leaf's fields set
+    again (set_leaf), a non-continuous test's threshold NaN. Moved along the
     cycles of the permutation (no second buffer beside t); t is then shrunk to
     them. -1 out of memory (t unchanged)."""
     cdef Py_ssize_t n = t.count, k = t.n_classes, count = 1, i, j, nxt, b
@@ -191,7 +135,7 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
     order[0] = 0
     newpos[0] = 0
     i = 0
-    while i < count:                  # breadth first, as compact
+    while i < count:                  # breadth first
         nd = t.nodes[order[i]]
         if nd.kind != LEAF:
             for b in range(nd.n_children):
@@ -221,7 +165,7 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
             t.nodes[j] = t.nodes[nxt]
             memcpy(&t.value[j * k], &t.value[nxt * k], k * sizeof(double))
             j = nxt
-    for i in range(count):            # the fields compact sets
+    for i in range(count):            # a leaf's fields set again, a threshold NaN
         if t.nodes[i].kind == LEAF:
             set_leaf(&t.nodes[i], t.nodes[i].node_class, t.nodes[i].weight,
                      t.nodes[i].errors)

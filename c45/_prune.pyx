@@ -67,8 +67,10 @@ cdef struct Pruner:
     PruneTask* tasks         # the running descent's subtrees estimated already
     Py_ssize_t n_tasks
     int32_t* height          # n_jobs > 1: levels of each node's grown subtree
-    # float64: a stack of case lists, a big block (c45/_scratch.pxd): the lists
-    # along a path of the tree can hold several times the cases
+    # float64: the case lists, a big block (c45/_scratch.pxd): the root's, the
+    # lists of their own of branches below a node with unknown outcomes (the
+    # other branches' lists are parts of their node's), and above its top the
+    # scratch of permute_grouped and restore_rows
     Listed* arena
     Py_ssize_t arena_top
     Py_ssize_t arena_cap
@@ -78,7 +80,8 @@ cdef struct Pruner:
     int32_t* outcome         # group_listed's scratch: the outcome of each case
     Py_ssize_t outcome_cap
     # float64: a stack of the visited nodes' cases grouped by outcome, as positions
-    # in their lists (4 bytes a case, not a copy of the list's 16)
+    # in their lists (4 bytes a case), held along a path only by the nodes with
+    # unknown outcomes (the others' are read once, by permute_grouped)
     int32_t* index
     Py_ssize_t index_top
     Py_ssize_t index_cap
@@ -87,6 +90,10 @@ cdef struct Pruner:
     # and whose tested features have no unknown value: subtree raising re-estimates
     # a branch from what its nodes hold and the other branches' cases (estimate_joined)
     bint joinable
+    # Every sum of the lists' weights is exact in any order and no case has an
+    # unknown outcome (joinable_lists): a list's order does not matter, and a
+    # node's list is left grouped by branch (no row order restored)
+    bint any_order
     unsigned char* seen      # joinable: per node, 1 once an update estimate reached it
     bint failed              # out of memory (or of stack: out_of_stack set too)
     char* stack_floor        # the recursion stops below this address (NULL: unknown)
@@ -181,7 +188,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
         nd = &p.tree.nodes[node]
     w.count_mode = saved_mode
     w.arena_top = arena_mark
-    return conclude(p, node, leaf, tree_est, max_branch, lo, hi, update, -1, -1)
+    return conclude(p, node, leaf, tree_est, max_branch, lo, hi, update, -1)
 
 
 cdef inline double subtree_estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
@@ -195,20 +202,20 @@ cdef inline double subtree_estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize
 
 
 cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_branch,
-                     Py_ssize_t lo, Py_ssize_t hi, bint update, Py_ssize_t grouped,
+                     Py_ssize_t lo, Py_ssize_t hi, bint update,
                      Py_ssize_t offs) noexcept nogil:
     """§8.2 steps 6-7 at an internal node, for both case layouts, once its leaf
     estimate (leaf) and its subtree's (tree_est) are known and max_branch is its
     heaviest branch (-1 if no known case reached it): the estimate returned, and
     with update the node kept, made a leaf, or replaced by its raised branch.
     lo, hi: the node's cases, [lo, hi] of R8's case array (float32) or the list
-    arena[lo .. lo + hi) (float64). grouped, offs: the node's cases grouped by
-    outcome (group_listed) where the list is joinable, else -1."""
+    arena[lo .. lo + hi) (float64). offs: where the list is joinable, the
+    offsets of its grouping by branch in place (estimate_listed), else -1."""
     cdef Node* nd = &p.tree.nodes[node]
     cdef double branch_est, threshold
     cdef int child
     if max_branch < 0:
-        grouped = -1
+        offs = -1
         # No known case reaches the node (possible only for cases a raised subtree
         # receives): score it as a leaf, and its largest stored branch as the branch.
         tree_est = leaf
@@ -230,8 +237,8 @@ cdef double conclude(Pruner* p, int node, double leaf, double tree_est, int max_
             threshold = leaf - 0.1
         else:
             threshold = tree_est + 0.1
-        if grouped >= 0:
-            branch_est = raised_estimate(p, child, lo, grouped, offs, nd.n_children,
+        if offs >= 0:
+            branch_est = raised_estimate(p, child, lo, offs, nd.n_children,
                                          max_branch, threshold + stop_margin(p, threshold))
         else:
             branch_est = subtree_estimate(p, child, lo, hi, False,
@@ -646,17 +653,126 @@ cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
     return leaf
 
 
+cdef int permute_grouped(Pruner* p, const Node* nd, Py_ssize_t at, Py_ssize_t m,
+                         Py_ssize_t grouped, Py_ssize_t offs) noexcept nogil:
+    """The list arena[at .. at + m), no case of unknown outcome, put in the
+    order of its grouping by branch (group_listed's positions at
+    index[grouped ..], offsets from offs; then popped): each branch's cases in
+    their order in the list, so that a branch's list is a part of its parent's,
+    not a copy (the lists along a path of the tree would stack). The larger of
+    the first and last branches is moved where it lies (forward or backward, a
+    case never overtaking one not yet moved), the others through the room
+    above the arena's top: at most half the list for two branches. -1 out of
+    memory."""
+    cdef Py_ssize_t i, nb = nd.n_children
+    cdef Py_ssize_t first = p.offsets[offs + 1], last = m - p.offsets[offs + nb - 1]
+    cdef const int32_t* g
+    cdef Listed* e
+    cdef Listed* tmp
+    if reserve(p, m - (first if first >= last else last), 0) < 0:
+        p.failed = True
+        return -1
+    e = p.arena + at
+    tmp = p.arena + p.arena_top
+    g = p.index + grouped
+    if first >= last:
+        for i in range(first, m):
+            tmp[i - first] = e[g[i]]
+        for i in range(first):                 # g[i] >= i
+            e[i] = e[g[i]]
+        memcpy(e + first, tmp, (m - first) * sizeof(Listed))
+    else:
+        for i in range(m - last):
+            tmp[i] = e[g[i]]
+        for i in range(m - 1, m - last - 1, -1):   # g[i] <= i
+            e[i] = e[g[i]]
+        memcpy(e, tmp, (m - last) * sizeof(Listed))
+    p.index_top = grouped              # the positions are read no more
+    return 0
+
+
+cdef int restore_rows(Pruner* p, Py_ssize_t at, Py_ssize_t a, Py_ssize_t m) noexcept nogil:
+    """Row order back in arena[at .. at + m) from its two branches' parts [0, a)
+    and [a, m), each in row order: merged by case (a list in row order is in
+    increasing case order), the smaller part through the room above the
+    arena's top. -1 out of memory."""
+    cdef Py_ssize_t i, j, o
+    cdef Listed* e
+    cdef Listed* tmp
+    if reserve(p, a if a <= m - a else m - a, 0) < 0:
+        p.failed = True
+        return -1
+    e = p.arena + at
+    tmp = p.arena + p.arena_top
+    if a <= m - a:
+        # forward: the left part from tmp; a write never passes the right part's read
+        memcpy(tmp, e, a * sizeof(Listed))
+        i, j, o = 0, a, 0
+        while i < a:
+            if j >= m or tmp[i].case < e[j].case:
+                e[o] = tmp[i]
+                i += 1
+            else:
+                e[o] = e[j]
+                j += 1
+            o += 1
+    else:
+        # backward: the right part from tmp; a write never passes the left part's read
+        memcpy(tmp, e + a, (m - a) * sizeof(Listed))
+        i, j, o = a - 1, m - a - 1, m - 1
+        while j >= 0:
+            if i < 0 or tmp[j].case > e[i].case:
+                e[o] = tmp[j]
+                j -= 1
+            else:
+                e[o] = e[i]
+                i -= 1
+            o -= 1
+    return 0
+
+
+cdef inline double range_weight(const Listed* e, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The weight of e[lo .. hi), summed in order."""
+    cdef double wv = 0.0
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        wv += e[i].weight
+    return wv
+
+
+cdef double leaf_of_range(Pruner* p, int node, const double* own, double own_w,
+                          Py_ssize_t at, Py_ssize_t m, bint update) noexcept nogil:
+    """leaf_estimate for the cases arena[at .. at + m) (and, with own, the class
+    weights own and total own_w a node holds), summed in the list's order."""
+    cdef Py_ssize_t k = p.w.data.n_classes, c, i
+    cdef const Listed* e = p.arena + at
+    cdef double total = own_w
+    for c in range(k):
+        p.dist[c] = own[c] if own != NULL else 0.0
+    for i in range(m):
+        total += e[i].weight
+        p.dist[e[i].cls] += e[i].weight
+    return leaf_estimate(p, node, p.dist, total, update)
+
+
 cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                             bint update, double outer, double stop) noexcept nogil:
     """estimate() on the case list arena[at .. at + m) in row order (float64, and
-    float32 whose every sum is exact in any order: Dataset.listed).
+    float32 whose every sum is exact in any order: Dataset.listed). The list is
+    given back in row order, or with any_order in any order.
+
+    A node none of whose cases has an unknown outcome groups its list in place
+    (permute_grouped) when its branches' order can be undone cheaply (two
+    branches, restore_rows) or need not be (any_order); a branch's list is then
+    its part of the node's. Otherwise each branch gets a list of its own at the
+    top of the arena (the unknown cases go down every branch, weighted).
 
     Subtree raising only compares the estimate of the largest branch with one
     threshold (see the end). Every term of an estimate is >= 0, so a running total
     only grows: once outer (the total of what the enclosing calls have summed so
     far) plus this call's total passes stop, the estimate is known to pass it, and
     INFINITY is returned at once (update false only; stop is INFINITY otherwise)."""
-    cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, grouped, offs, pos
+    cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, grouped = -1, offs, pos, a, b
     cdef bint f32 = p.w.data.f32
     cdef Node* nd = &p.tree.nodes[node]
     cdef Listed* e
@@ -664,6 +780,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef double total = 0.0, known_w, f = 0.0, max_f = 0.0
     cdef double leaf, tree_est = 0.0
     cdef int max_branch = -1, sub
+    cdef bint in_place
     if interrupted(p.w.data.intr) or out_of_stack(p):
         return INFINITY     # unwinding: the pruned copy is thrown away
     for c in range(k):
@@ -680,11 +797,22 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     if grouped < 0:
         return leaf
     offs = p.off_top - (nd.n_children + 2)
-    known_w = total - unknown_w_of(p, at, grouped, offs)
+    in_place = p.offsets[offs] == 0 and (p.any_order or nd.n_children == 2)
+    if in_place:
+        if permute_grouped(p, nd, at, m, grouped, offs) < 0:
+            return leaf
+        known_w = total - 0.0             # unknown_w_of's sum of no case
+    else:
+        known_w = total - unknown_w_of(p, at, grouped, offs)
     for v in range(1, nd.n_children + 1):
-        if p.offsets[offs + v] == p.offsets[offs + v - 1]:
+        a = p.offsets[offs + v - 1]
+        b = p.offsets[offs + v]
+        if a == b:
             continue                      # no known case: no list
-        f = rnd(f32, branch_share(p, at, grouped, offs, v, known_w))
+        if in_place:
+            f = rnd(f32, range_weight(p.arena + at, a, b) / known_w)
+        else:
+            f = rnd(f32, branch_share(p, at, grouped, offs, v, known_w))
         if f >= max_f:
             max_f = f
             max_branch = <int> v
@@ -694,8 +822,15 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             tree_est = rnd(f32, tree_est + p.tasks[i].result)
         elif p.tree.nodes[sub].kind == LEAF:
             # A leaf needs only its sums: taken in the order of its list, unmade.
-            tree_est = rnd(f32, tree_est + leaf_of_branch(p, sub, at, grouped, offs, v, f,
-                                                          update))
+            if in_place:
+                tree_est = rnd(f32, tree_est + leaf_of_range(p, sub, NULL, 0.0, at + a,
+                                                             b - a, update))
+            else:
+                tree_est = rnd(f32, tree_est + leaf_of_branch(p, sub, at, grouped, offs, v,
+                                                              f, update))
+        elif in_place:
+            tree_est = rnd(f32, tree_est + estimate_listed(p, sub, at + a, b - a, update,
+                                                           outer + tree_est, stop))
         else:
             pos = branch_list(p, at, grouped, offs, v, f)
             if pos < 0:
@@ -707,15 +842,17 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         if outer + tree_est > stop:
             tree_est = INFINITY
             break
-    if update and p.joinable and not p.failed:
-        # The grouping stays for raising (raised_estimate) until the node is decided.
-        leaf = conclude(p, node, leaf, tree_est, max_branch, at, m, update, grouped, offs)
-        p.off_top = offs
+    if not in_place:
         p.index_top = grouped
+    if update and p.joinable and in_place and not p.failed:
+        # The grouping stays for raising (raised_estimate) until the node is decided.
+        leaf = conclude(p, node, leaf, tree_est, max_branch, at, m, update, offs)
+        p.off_top = offs
         return leaf
+    if in_place and not p.any_order:
+        restore_rows(p, at, p.offsets[offs + 1], m)   # two branches
     p.off_top = offs
-    p.index_top = grouped
-    return conclude(p, node, leaf, tree_est, max_branch, at, m, update, -1, -1)
+    return conclude(p, node, leaf, tree_est, max_branch, at, m, update, -1)
 
 
 # Subtree raising on joinable lists. Raising re-estimates the node's largest
@@ -736,36 +873,32 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 # are the same numbers, up to the stored errors' grouping of a sum that
 # estimate_listed may stop inside: conclude's margin covers it).
 
-cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t grouped,
-                            Py_ssize_t offs, int n_branches, int branch,
-                            double stop) noexcept nogil:
+cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t offs,
+                            int n_branches, int branch, double stop) noexcept nogil:
     """The estimate (no update) of the branch `branch` (node child) for all the
-    cases of its parent's list arena[at ..), grouped at index[grouped ..] with
-    offsets from offs (none unknown): its own cases and a copy of the others'."""
-    cdef Py_ssize_t v, i, n_other = 0, a, b
+    cases of its parent's list arena[at ..], grouped by branch in place with
+    offsets from offs (none unknown): its own cases and the others'. Those are
+    the list but the branch's part: a part of the list when the branch is first
+    or last (estimated where they are, in any order), else copied."""
+    cdef Py_ssize_t v, n_other = 0, a, b, first, last
     cdef Listed* out
-    cdef const Listed* e
-    cdef const int32_t* g
     cdef double r
-    for v in range(1, n_branches + 1):
-        if v != branch:
-            n_other += p.offsets[offs + v] - p.offsets[offs + v - 1]
+    first = p.offsets[offs + branch - 1]
+    last = p.offsets[offs + branch]
+    n_other = p.offsets[offs + n_branches] - (last - first)
     if n_other == 0:
         return p.tree.nodes[child].errors
+    if first == 0:
+        return estimate_joined(p, child, at + last, n_other, 0.0, stop)
+    if last == p.offsets[offs + n_branches]:
+        return estimate_joined(p, child, at, n_other, 0.0, stop)
     if reserve(p, n_other, 0) < 0:
         p.failed = True
         return INFINITY
-    e = p.arena + at
-    g = p.index + grouped
     out = p.arena + p.arena_top
-    for v in range(1, n_branches + 1):
-        if v == branch:
-            continue
-        a = p.offsets[offs + v - 1]
-        b = p.offsets[offs + v]
-        for i in range(a, b):
-            out[0] = e[g[i]]
-            out += 1
+    memcpy(out, p.arena + at, first * sizeof(Listed))
+    memcpy(out + first, p.arena + at + last,
+           (p.offsets[offs + n_branches] - last) * sizeof(Listed))
     p.arena_top += n_other
     r = estimate_joined(p, child, p.arena_top - n_other, n_other, 0.0, stop)
     p.arena_top -= n_other
@@ -775,13 +908,12 @@ cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t grou
 cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                             double outer, double stop) noexcept nogil:
     """estimate_listed(node, update false) for the node's own cases (see above)
-    and the m > 0 others of arena[at .. at + m), none of unknown outcome below."""
-    cdef Py_ssize_t k = p.w.data.n_classes, c, i, v, grouped, offs, a, b, pos
+    and the m > 0 others of arena[at .. at + m) (left in any order), none of
+    unknown outcome below."""
+    cdef Py_ssize_t k = p.w.data.n_classes, i, v, grouped, offs, a, b
     cdef bint f32 = p.w.data.f32
     cdef Node* nd = &p.tree.nodes[node]
     cdef const Listed* e
-    cdef const int32_t* g
-    cdef double* dist = p.dist
     cdef double total = 0.0, tree_est = 0.0, sub_est
     cdef int sub
     cdef bint own
@@ -795,16 +927,15 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         total += e[i].weight
     if nd.kind == LEAF or not (total > 0.0):
         # estimate_listed's leaf (no known weight: no branch share, its leaf too)
-        for c in range(k):
-            dist[c] = p.tree.value[node * k + c] if own else 0.0
-        for i in range(m):
-            dist[e[i].cls] += e[i].weight
-        return leaf_estimate(p, node, dist, total, False)
+        return leaf_of_range(p, node, &p.tree.value[node * k] if own else NULL,
+                             nd.weight if own else 0.0, at, m, False)
 
     grouped = group_listed(p, nd, node, at, m)
     if grouped < 0:
         return INFINITY
     offs = p.off_top - (nd.n_children + 2)
+    if permute_grouped(p, nd, at, m, grouped, offs) < 0:
+        return INFINITY
     for v in range(1, nd.n_children + 1):
         sub = nd.first_child + <int> v - 1
         a = p.offsets[offs + v - 1]
@@ -815,30 +946,18 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             sub_est = p.tree.nodes[sub].errors
         elif p.tree.nodes[sub].kind == LEAF:
             own = p.seen[sub] != 0
-            total = p.tree.nodes[sub].weight if own else 0.0
-            for c in range(k):
-                dist[c] = p.tree.value[sub * k + c] if own else 0.0
-            e = p.arena + at
-            g = p.index + grouped
-            for i in range(a, b):
-                total += e[g[i]].weight
-                dist[e[g[i]].cls] += e[g[i]].weight
-            sub_est = leaf_estimate(p, sub, dist, total, False)
+            sub_est = leaf_of_range(p, sub, &p.tree.value[sub * k] if own else NULL,
+                                    p.tree.nodes[sub].weight if own else 0.0,
+                                    at + a, b - a, False)
         else:
-            pos = branch_list(p, at, grouped, offs, v, 1.0)
-            if pos < 0:
-                break
-            sub_est = estimate_joined(p, sub, p.arena_top - pos, pos, outer + tree_est, stop)
-            p.arena_top -= pos
+            sub_est = estimate_joined(p, sub, at + a, b - a, outer + tree_est, stop)
         tree_est = rnd(f32, tree_est + sub_est)
         nd = &p.tree.nodes[node]
         if outer + tree_est > stop:
             tree_est = INFINITY
             break
     p.off_top = offs
-    p.index_top = grouped
     return tree_est
-
 
 # ---------------------------------------------------------------------------
 # Threads (float64, n_jobs > 1). A descent (the estimate of a subtree for a case
@@ -1321,6 +1440,7 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     c.cut = NULL
     p.seen = NULL
     p.joinable = False
+    p.any_order = False
     if f32 and not w.data.listed:
         estimate(&p, 0, 0, n - 1, True)
         free(p.cut)
@@ -1342,7 +1462,8 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
                 p.arena[i].case = <int32_t> i
                 p.arena[i].cls = w.data.y[i]
             p.arena_top = n
-            if c.raising and joinable_lists(tree, w.data):
+            p.any_order = joinable_lists(tree, w.data)
+            if c.raising and p.any_order:
                 p.seen = <unsigned char*> calloc(tree.count + 1, 1)
                 p.joinable = p.seen != NULL
             estimate_entry(&p, 0, 0, n, True, INFINITY)

@@ -26,7 +26,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic)
 from c45._prune cimport prune_pessimistic, cut_ranks
-from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, compact,
+from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
                          maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
@@ -746,12 +746,15 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
 
 
 cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
-    cdef int err
+    """The grown tree compacted in its growing buffer (no copy beside it), which
+    becomes out's; -1 out of memory (raw unchanged)."""
     buffer_fit(raw)             # its room above count back first
-    err = compact(raw, out)
-    buffer_free(raw)
+    if compact_in_place(raw) < 0:
+        return -1
+    out[0] = raw[0]
+    memset(raw, 0, sizeof(NodeBuffer))
     c45_trim_heap()
-    return err
+    return 0
 
 
 cdef uint32_t* source_cut_ranks(const NodeBuffer* tree, Dataset* d,
@@ -825,8 +828,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
         if confidence <= 0:
             return tree_from_buffer(&grown_buf, data.n_values, True), None, order
-        grown = tree_from_buffer(&grown_buf, data.n_values)
-        check_prunable(grown)
+        # The tables nothing reads any more go before the grown tree's copy is made.
         if release_values and not d.f32 and not d.cut_from_distinct:
             # a binary search a test: short for a small tree, then with the GIL
             # (by_source: found above)
@@ -846,6 +848,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             # features' orders
             data.order = np.zeros((1, 1), np.uint32)
             d.order = NULL
+        grown = tree_from_buffer(&grown_buf, data.n_values)
+        check_prunable(grown)
         n_values = data.n_values
         release = data if release_values and not d.f32 else None
         handed, cut = cut, NULL         # pruning takes it (and frees it, however it ends)
