@@ -1384,3 +1384,16 @@ def test_subset_tests_are_refused_when_subset_splits_is_false():
     state["subset_splits"] = False
     with pytest.raises(ValueError, match=r"tree_: kind\[\d+\] is a subset test"):
         object.__new__(C45Classifier).__setstate__(state)
+
+
+def test_rules_model_with_subset_tests_is_refused_when_subset_splits_is_false():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 7, (600, 2)).astype(str).astype(object)
+    y = np.isin(X[:, 0], ["1", "3", "5"]).astype(int) ^ (X[:, 1] == "2")
+    model = C45RulesClassifier(subset_splits=True).fit(X, y)
+    assert (model.grown_tree_.kind == 3).any()
+    state = model.__getstate__()
+    state["subset_splits"] = False
+    with pytest.raises(ValueError, match=r"grown_tree_ is .*; expected no subset test, "
+                                         r"as subset_splits is False"):
+        object.__new__(C45RulesClassifier).__setstate__(state)
