@@ -21,7 +21,7 @@ def checked_fitted_state(state, places=None):
     final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
     grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
                          classes, places.get("grown_tree_"))
-    check_soft_bounds_kept(final, grown, bool(state.get("soft_thresholds")), places)
+    check_tests_of_params(final, grown, state, places)
     if final.node_count > grown.node_count:     # pruning never adds nodes
         raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
                          f"than its grown_tree_'s {grown.node_count}: the final tree "
@@ -71,19 +71,25 @@ def checked_trials(state, schema, classes):
     return {"trials_": trials, "best_trial_": best}
 
 
-def check_soft_bounds_kept(final, grown, soft, places):
-    """Soft thresholds' bounds are in the final tree exactly when the model's
-    soft_thresholds is True, as fit makes them, and never in the grown tree:
-    predict follows the tree, so a mismatch would give predictions its
-    parameters do not describe."""
+def check_tests_of_params(final, grown, state, places):
+    """The trees hold what the model's parameters say fit made: soft thresholds'
+    bounds in the final tree exactly when soft_thresholds is True (never in the
+    grown tree), and subset tests only when subset_splits is True. predict
+    follows the trees: a mismatch would give predictions the parameters do not
+    describe."""
+    soft = bool(state.get("soft_thresholds"))
     for name, tree, want in (("tree_", final, soft), ("grown_tree_", grown, False)):
+        place = places.get(name) or f"c45: the pickled model's {name}"
         if (tree.lower is not None) != want:
-            place = places.get(name) or f"c45: the pickled model's {name}"
             raise ValueError(
                 f"{place}: lower and upper (soft thresholds' bounds) are "
                 f"{'missing' if want else 'present'}, but "
                 + (f"the model's soft_thresholds is {soft}" if name == "tree_" else
                    "a grown tree has none (they are the final tree's)"))
+        if not state.get("subset_splits") and (tree.kind == _tree.SUBSET_KIND).any():
+            i = int(np.flatnonzero(tree.kind == _tree.SUBSET_KIND)[0])
+            raise ValueError(f"{place}: kind[{i}] is a subset test, but the model's "
+                             f"subset_splits is {state.get('subset_splits')!r}")
 
 
 def grown_in(state):

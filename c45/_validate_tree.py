@@ -32,7 +32,7 @@ weights so small that they are subnormal numbers.
 """
 import numpy as np
 
-from c45._tree import SUBSET_KIND
+from c45._tree import LEAF_KIND, SUBSET_KIND
 from c45._tree_checks import first_not_binary32, model_tree_failure
 
 PRECISIONS = ("float32", "float64")
@@ -79,6 +79,18 @@ def _check_unknown_slots(tree, where):
                 f"unknown-value slot of a subset test's map (0 there)")
 
 
+def _check_leaf_links(tree, where):
+    """A leaf tests no feature and has no children: fit writes -1 in both, and no
+    walk reads them (a leaf ends it), so any other value is refused."""
+    leaf = tree.kind == LEAF_KIND
+    for field in ("feature", "first_child"):
+        bad = np.flatnonzero(leaf & (getattr(tree, field) != -1))
+        if bad.size:
+            i = int(bad[0])
+            _refuse(where, field, i, f"is {int(getattr(tree, field)[i])}, but node {i} "
+                    f"is a leaf (-1 there)")
+
+
 def check_model_tree(tree, where, n_values, precision, pruned):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
@@ -96,6 +108,7 @@ def check_model_tree(tree, where, n_values, precision, pruned):
     if failure is None:
         _check_binary32_cuts(tree, where, precision)
         _check_unknown_slots(tree, where)
+        _check_leaf_links(tree, where)
         return
     check, i, extra = failure
     weight, value = tree.weight, tree.value

@@ -1347,3 +1347,53 @@ def test_model_file_reader_reads_as_json_loads_does():
         got = outcome(_loads, text)
         assert got[0] == want[0] and (same(got[1], want[1]) if got[0] == "ok"
                                       else got == want), text[:100]
+
+
+@pytest.mark.parametrize("field, value", [("feature", 0), ("feature", -2),
+                                          ("first_child", 0), ("first_child", -2)])
+def test_a_leafs_feature_and_first_child_are_refused_unless_minus_one(field, value):
+    """A leaf's feature and first_child (never read: a leaf ends a walk) loaded
+    whatever they held; fit writes -1 there."""
+    from model_files import sealed
+    clf = _subset_model()
+    doc = _json_doc(clf)
+    final = doc["trees"]["final"]
+    leaf = final["kind"].index(0)
+    final[field][leaf] = value
+    with pytest.raises(ValueError, match=rf"trees.final: {field}\[{leaf}\] is {value}, "
+                                         rf"but node {leaf} is a leaf"):
+        from_json(sealed(doc))
+    grown = clf.grown_tree_
+    leaf = int(np.flatnonzero(grown.kind == 0)[0])
+    arrays = tampered_arrays(grown, lambda a, t: a[field].__setitem__(leaf, value))
+    with pytest.raises(ValueError, match=rf"{field}\[{leaf}\] is {value}, but node "
+                                         rf"{leaf} is a leaf"):
+        pickle.loads(tampered_pickle(clf, arrays))
+
+
+def test_subset_tests_are_refused_when_subset_splits_is_false():
+    from model_files import sealed
+    clf = _subset_model()
+    assert (clf.tree_.kind == 3).any()
+    doc = _json_doc(clf)
+    doc["params"]["subset_splits"] = False
+    with pytest.raises(ValueError, match=r"trees.final: kind\[\d+\] is a subset test, "
+                                         r"but the model's subset_splits is False"):
+        from_json(sealed(doc))
+    state = clf.__getstate__()
+    state["subset_splits"] = False
+    with pytest.raises(ValueError, match=r"tree_: kind\[\d+\] is a subset test"):
+        object.__new__(C45Classifier).__setstate__(state)
+
+
+def test_rules_model_with_subset_tests_is_refused_when_subset_splits_is_false():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 7, (600, 2)).astype(str).astype(object)
+    y = np.isin(X[:, 0], ["1", "3", "5"]).astype(int) ^ (X[:, 1] == "2")
+    model = C45RulesClassifier(subset_splits=True).fit(X, y)
+    assert (model.grown_tree_.kind == 3).any()
+    state = model.__getstate__()
+    state["subset_splits"] = False
+    with pytest.raises(ValueError, match=r"grown_tree_ is .*; expected no subset test, "
+                                         r"as subset_splits is False"):
+        object.__new__(C45RulesClassifier).__setstate__(state)

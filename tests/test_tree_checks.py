@@ -252,6 +252,12 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
         o = int(slots[_first(bad)])
         _refuse(where, "value_map", o, f"is {int(tree.value_map[o])}, but it is the "
                 f"unknown-value slot of a subset test's map (0 there)")
+    for field in ("feature", "first_child"):        # at a leaf: never read
+        bad = (kind == LEAF_KIND) & (getattr(tree, field) != -1)
+        if bad.any():
+            i = _first(bad)
+            _refuse(where, field, i, f"is {int(getattr(tree, field)[i])}, but node {i} "
+                    f"is a leaf (-1 there)")
 
 
 # ---------------------------------------------------------------------------

@@ -202,6 +202,11 @@ def checked_rules_state(state):
     declared_classes_ had the rules' class order in classes_)."""
     schema, classes, out = checked_schema_and_classes(state)
     tree = checked_tree(state, "grown_tree_", schema, classes)
+    if not state.get("subset_splits") and (tree.kind == SUBSET_KIND).any():
+        # the rules' subset conditions are its subset tests: what fit made
+        # only with subset_splits=True
+        _refuse("grown_tree_", tree, f"no subset test, as subset_splits is "
+                f"{state.get('subset_splits')!r}")
     check_held_classes(tree, out["classes_"], classes,
                        "c45: the pickled rules model's grown_tree_")
     est = state.get("tree_estimator_")
