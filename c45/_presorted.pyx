@@ -59,7 +59,7 @@ from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, D
                          CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON, rnd
-from c45._scratch cimport resize, room_for, block_resize, block_free
+from c45._scratch cimport resize, room_for, block_resize, block_free, c45_big_advise_huge
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, list_values, list_cases,
@@ -158,6 +158,8 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
         grown = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
+        if g.big:
+            c45_big_advise_huge(grown)  # the root's lists fill it: 2 MB page faults
         g.lists[j] = grown
     g.arena_cap = cap
     return 0
