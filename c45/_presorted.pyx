@@ -59,7 +59,7 @@ from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, D
                          CONTINUOUS,
                          SUBSET)
 from c45._criterion cimport EPSILON, rnd
-from c45._scratch cimport resize, room_for, block_resize, block_free
+from c45._scratch cimport resize, room_for, block_resize, block_free, c45_big_advise_huge
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
@@ -121,6 +121,9 @@ cdef extern from "_prefetch.h":
 # Entries ahead whose case id (a feature list's, from its order) is fetched early:
 # below the root a list's ranks are spread over the whole order, a cache miss each.
 cdef Py_ssize_t ORDER_AHEAD = 32
+# The same for the tables read by case from the row list (in case order: below
+# the root its cases are far apart).
+cdef Py_ssize_t ROWS_AHEAD = 16
 
 
 cdef inline size_t entry_size(Py_ssize_t j, Py_ssize_t width) noexcept nogil:
@@ -155,6 +158,8 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
         grown = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
+        if g.big:
+            c45_big_advise_huge(grown)  # the root's lists fill it: 2 MB page faults
         g.lists[j] = grown
     g.arena_cap = cap
     return 0
@@ -353,6 +358,10 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
                                  w.dist, total)
 
 
+cdef enum:
+    FILTER_BLOCK = 64        # entries whose marks filter_one reads before moving them
+
+
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
                             Py_ssize_t m_child, const uint8_t* mark,
                             double factor, const uint32_t* cs) noexcept nogil:
@@ -364,8 +373,8 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
     ends at the child's last case, so no write passes o[m_child - 1]. Only the
     row list's entries carry a weight to scale; a feature's give their case
     through cs (list_cases)."""
-    cdef Py_ssize_t i, t = 0
-    cdef uint8_t b
+    cdef Py_ssize_t i, i0, n, t = 0
+    cdef uint8_t b[FILTER_BLOCK]
     cdef AnyEntry e
     cdef double scale[3]
     scale[0] = 1.0
@@ -373,21 +382,27 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
     scale[2] = factor              # w * 1.0 == w exactly
     if m_child <= 0:
         return
-    for i in range(m):
-        e = s[i]
-        if AnyEntry is Entry:
-            b = mark[e.case]
-            e.weight = e.weight * scale[b]
-        elif AnyEntry is Pair:
-            b = mark[e.case]
-        else:
-            if cs != NULL and i + ORDER_AHEAD < m:
-                C45_PREFETCH(&cs[s[i + ORDER_AHEAD]])
-            b = mark[case_of(cs, e)]
-        o[t] = e
-        t += b != 0
-        if t == m_child:
-            break
+    i0 = 0
+    while i0 < m:
+        # A block's marks first: their reads (by case, spread over the table)
+        # do not wait for one another, as they would behind each write's place.
+        n = min(<Py_ssize_t> FILTER_BLOCK, m - i0)
+        for i in range(i0, i0 + n):
+            if AnyEntry is Entry or AnyEntry is Pair:
+                b[i - i0] = mark[s[i].case]
+            else:
+                if cs != NULL and i + ORDER_AHEAD < m:
+                    C45_PREFETCH(&cs[s[i + ORDER_AHEAD]])
+                b[i - i0] = mark[case_of(cs, s[i])]
+        for i in range(n):
+            e = s[i0 + i]
+            if AnyEntry is Entry:
+                e.weight = e.weight * scale[b[i]]
+            o[t] = e
+            t += b[i] != 0
+            if t == m_child:
+                return
+        i0 += n
 
 
 cdef inline void filter_list(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
@@ -448,6 +463,18 @@ cdef inline int threads_for(const Grower* g, Py_ssize_t m) noexcept nogil:
     return team_for(g.w.n_threads, m * g.n_lists)
 
 
+cdef inline void set_outcomes(int32_t* outcome, const Valued* fl, Py_ssize_t wd,
+                              const uint32_t* cs, Py_ssize_t lo, Py_ssize_t hi,
+                              Py_ssize_t m, int32_t v) noexcept nogil:
+    """outcome[case] = v for the cases of entries lo .. hi - 1 of a feature's list
+    of m entries (list_case), each case from the order fetched ahead."""
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        if wd == 1 and cs != NULL and i + ORDER_AHEAD < m:
+            C45_PREFETCH(&cs[fl[i + ORDER_AHEAD]])
+        outcome[list_case(fl, wd, cs, i)] = v
+
+
 cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     """Make the node a leaf, or give it a test, its children and branch shares.
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
@@ -469,9 +496,16 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef Py_ssize_t* size
     cdef Node* nd
     memset(w.dist, 0, k * sizeof(double))
-    for i in range(m):
-        total += rl[i].weight
-        w.dist[d.y[rl[i].case]] += rl[i].weight
+    if w.y8 != NULL:        # the classes in one byte a case: a quarter of the cache lines
+        for i in range(m):
+            if i + ROWS_AHEAD < m:
+                C45_PREFETCH(&w.y8[rl[i + ROWS_AHEAD].case])
+            total += rl[i].weight
+            w.dist[w.y8[rl[i].case]] += rl[i].weight
+    else:
+        for i in range(m):
+            total += rl[i].weight
+            w.dist[d.y[rl[i].case]] += rl[i].weight
     best = make_leaf(t, fr.node, w.dist, total, d.f32)
     if stays_leaf(d, w.min_objs, fr.depth, total, w.dist[best]):
         return 0
@@ -497,16 +531,13 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
                                                key_value(d, feature, fl[(m - 1) * wd]),
                                                threshold):
             return 0
-        for i in range(n_unknown):
-            g.outcome[list_case(fl, wd, cs, i)] = 0
+        set_outcomes(g.outcome, fl, wd, cs, 0, n_unknown, m, 0)
         if (n_unknown <= cut < m - 1 and key_value(d, feature, fl[cut * wd]) <= threshold
                 and key_value(d, feature, fl[(cut + 1) * wd]) > threshold):
             # The known entries are in value order: the cut's two sides are
             # the entries up to it and those after it (no value read).
-            for i in range(n_unknown, cut + 1):
-                g.outcome[list_case(fl, wd, cs, i)] = 1
-            for i in range(cut + 1, m):
-                g.outcome[list_case(fl, wd, cs, i)] = 2
+            set_outcomes(g.outcome, fl, wd, cs, n_unknown, cut + 1, m, 1)
+            set_outcomes(g.outcome, fl, wd, cs, cut + 1, m, m, 2)
         else:
             for i in range(n_unknown, m):
                 g.outcome[list_case(fl, wd, cs, i)] = (
@@ -535,6 +566,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         bw[v] = 0.0
         size[v] = 0
     for i in range(m):
+        if i + ROWS_AHEAD < m:
+            C45_PREFETCH(&g.outcome[rl[i + ROWS_AHEAD].case])
         v = g.outcome[rl[i].case]
         rl[i].outcome = <int32_t> v
         if v == 0:

@@ -8,7 +8,7 @@ stable argsort (a merge sort) on a million doubles. rank_columns sorts a fit's
 features in one section without the GIL, several at once on n_jobs threads,
 and looks for Ctrl-C every CHUNK values (a column of 40M rows takes seconds).
 """
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 import numpy as np
 cimport numpy as cnp
 cnp.import_array()
@@ -20,6 +20,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK
+from c45._scratch cimport c45_big_resize, c45_big_free, c45_big_advise_huge
 
 cdef packed struct Keyed:    # 12 bytes: two of them a row while sorting
     uint64_t key
@@ -32,11 +33,17 @@ cdef enum:
     CHUNK = 1 << 20         # values between two looks for Ctrl-C
 
 
+# sort_key of 0.0 and -0.0, and of every NaN: the keys that do not give back
+# their value's bits
+cdef uint64_t ZERO_KEY = 0x8000000000000000ULL
+cdef uint64_t NAN_KEY = 0xFFFFFFFFFFFFFFFFULL
+
+
 cdef inline uint64_t sort_key(double v) noexcept nogil:
     """Unsigned key in the order of the values: NaN largest, -0.0 as 0.0."""
     cdef uint64_t bits
     if isnan(v):
-        return 0xFFFFFFFFFFFFFFFFULL
+        return NAN_KEY
     if v == 0.0:
         v = 0.0
     memcpy(&bits, &v, sizeof(double))
@@ -45,22 +52,64 @@ cdef inline uint64_t sort_key(double v) noexcept nogil:
     return bits | 0x8000000000000000ULL
 
 
+cdef inline double key_value(uint64_t key) noexcept nogil:
+    """The value of a sort_key other than ZERO_KEY and NAN_KEY (its inverse)."""
+    cdef uint64_t bits = (key & 0x7FFFFFFFFFFFFFFFULL) if key >> 63 else ~key
+    cdef double v
+    memcpy(&v, &bits, sizeof(double))
+    return v
+
+
+cdef inline size_t keys_bytes(Py_ssize_t n) noexcept nogil:
+    """One array of n + 1 keyed items, rounded up to 64 bytes (so the next part
+    of the scratch, and the sorted values made in the spare array, are aligned)."""
+    cdef size_t b = (n + 1) * sizeof(Keyed) + 63
+    return b - b % 64
+
+
+cdef inline size_t scratch_bytes(Py_ssize_t n) noexcept nogil:
+    """The room rank_sorted works in for n values (a multiple of 64 bytes): two
+    arrays of keys (the sorted values are made in the spare one), the digits'
+    counts."""
+    return 2 * keys_bytes(n) + PASSES * BUCKETS * sizeof(Py_ssize_t)
+
+
+cdef char* scratch_alloc(Py_ssize_t n, int n_threads) noexcept nogil:
+    """Room for n_threads sorts of n values at once, kept from column to column
+    (freed and made again, each column's buffers would be fresh pages, a page
+    fault each 4 KB); NULL when memory runs out. Free with scratch_free."""
+    cdef char* p = <char*> c45_big_resize(NULL, n_threads * scratch_bytes(n))
+    c45_big_advise_huge(p)
+    return p
+
+
+cdef void scratch_free(char* p) noexcept nogil:
+    c45_big_free(p)
+
+
 cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ssize_t n,
-                         Interrupt* intr) noexcept nogil:
+                         Interrupt* intr, char* scratch) noexcept nogil:
     """Sort values in place into the canonical order and set ranks[row] to each
-    row's position in it; order (unless NULL) gets the rows in that order. Returns
-    the number of known values, -1 out of memory,
+    row's position in it; order (unless NULL) gets the rows in that order. Works
+    in scratch (scratch_bytes(n), 16-byte aligned), or NULL: room of its own.
+    Returns the number of known values, -1 out of memory,
     -2 interrupted (values and ranks then undefined)."""
-    cdef Keyed* a = <Keyed*> malloc((n + 1) * sizeof(Keyed))
-    cdef Keyed* b = <Keyed*> malloc((n + 1) * sizeof(Keyed))
+    cdef char* own = NULL
+    cdef Keyed* a
+    cdef Keyed* b
     cdef double* tmp
-    cdef Py_ssize_t* count = <Py_ssize_t*> malloc(PASSES * BUCKETS * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* count
     cdef Keyed* t
     cdef Py_ssize_t i, i0, p, shift, pos, c
     cdef int64_t n_known = 0
-    if a == NULL or b == NULL or count == NULL:
-        free(a); free(b); free(count)
-        return -1
+    if scratch == NULL:
+        own = <char*> malloc(scratch_bytes(n))
+        if own == NULL:
+            return -1
+        scratch = own
+    a = <Keyed*> scratch
+    b = <Keyed*> (scratch + keys_bytes(n))
+    count = <Py_ssize_t*> (scratch + 2 * keys_bytes(n))
     memset(count, 0, PASSES * BUCKETS * sizeof(Py_ssize_t))
     i0 = 0
     while i0 < n:
@@ -105,13 +154,16 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
             break
         for i in range(i0, min(n, i0 + CHUNK)):
             ranks[a[i].row] = <uint32_t> i
-            tmp[i] = values[a[i].row]
+            if a[i].key == ZERO_KEY or a[i].key == NAN_KEY:
+                tmp[i] = values[a[i].row]     # the key lost its sign or payload
+            else:
+                tmp[i] = key_value(a[i].key)  # not a read by row (a cache miss each)
             if order != NULL:
                 order[i] = a[i].row
         i0 += CHUNK
     if n_known >= 0:
         memcpy(values, tmp, n * sizeof(double))
-    free(a); free(b); free(count)
+    free(own)
     return n_known
 
 
@@ -192,6 +244,10 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
     if m == 0 or n == 0:
         return out
     n_threads = max(1, min(n_threads, <int> m))
+    cdef size_t room = scratch_bytes(n)
+    cdef char* scratch = scratch_alloc(n, n_threads)
+    if scratch == NULL:
+        raise MemoryError("c45: out of memory sorting a feature")
     memset(&intr, 0, sizeof(Interrupt))
     try:
         interrupt_init(&intr)
@@ -199,17 +255,18 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
             if n_threads > 1:     # one thread runs no OpenMP region (fork safety)
                 for j in prange(m, schedule="dynamic", num_threads=n_threads):
                     known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
-                                           n, &intr)
+                                           n, &intr, scratch + threadid() * room)
                     if with_far and known[j] >= 0:
                         far_column(&values[rows[j], 0], &far[rows[j], 0], known[j])
             else:
                 for j in range(m):
                     known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
-                                           n, &intr)
+                                           n, &intr, scratch)
                     if with_far and known[j] >= 0:
                         far_column(&values[rows[j], 0], &far[rows[j], 0], known[j])
     finally:
         interrupt_end(&intr)
+        scratch_free(scratch)
     raise_failures(known, &intr)
     return out
 
@@ -231,7 +288,7 @@ def rank_column(double[::1] values, uint32_t[::1] ranks, uint32_t[::1] order=Non
         interrupt_init(&intr)
         with nogil:
             known = rank_sorted(&values[0], &ranks[0],
-                                NULL if order is None else &order[0], n, &intr)
+                                NULL if order is None else &order[0], n, &intr, NULL)
     finally:
         interrupt_end(&intr)
     if known == -2 or intr.stop:
@@ -259,8 +316,9 @@ def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
         return out
     x = <double*> malloc(n * sizeof(double))
     ranks = <uint32_t*> malloc(n * sizeof(uint32_t))
-    if x == NULL or ranks == NULL:
-        free(x); free(ranks)
+    cdef char* scratch = scratch_alloc(n, 1)
+    if x == NULL or ranks == NULL or scratch == NULL:
+        free(x); free(ranks); scratch_free(scratch)
         raise MemoryError("c45: out of memory sorting a feature")
     memset(&intr, 0, sizeof(Interrupt))
     try:
@@ -268,12 +326,12 @@ def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
         with nogil:
             for j in range(m):
                 memcpy(x, &values[rows[j], 0], n * sizeof(double))
-                known[j] = rank_sorted(x, ranks, &order[rows[j], 0], n, &intr)
+                known[j] = rank_sorted(x, ranks, &order[rows[j], 0], n, &intr, scratch)
                 if known[j] < 0:
                     break
     finally:
         interrupt_end(&intr)
-        free(x); free(ranks)
+        free(x); free(ranks); scratch_free(scratch)
     raise_failures(known, &intr)
     return out
 
@@ -301,9 +359,9 @@ def count_distinct(const double[::1] values, double unknown):
         if n * PASSES >= NOGIL_WORK:
             interrupt_init(&intr)
             with nogil:
-                known = rank_sorted(v, ranks, NULL, n, &intr)
+                known = rank_sorted(v, ranks, NULL, n, &intr, NULL)
         else:
-            known = rank_sorted(v, ranks, NULL, n, &intr)
+            known = rank_sorted(v, ranks, NULL, n, &intr, NULL)
         if known == -2 or intr.stop:
             raise_interrupt()
         if known == -1:

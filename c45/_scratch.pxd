@@ -100,13 +100,26 @@ cdef extern from *:
             else munmap(base, have);
         }
     }
+    /* A mapped block that is written whole soon: in 2 MB pages where the system
+       allows (one page fault, not 512; as numpy's large arrays). */
+    static inline void c45_big_advise_huge(void* p) {
+    #if defined(MADV_HUGEPAGE)
+        if (p != NULL) {
+            char* base = (char*) p - C45_BIG_HEADER;
+            size_t have = *(size_t*) base;
+            if (!(have & 1)) madvise(base, have, MADV_HUGEPAGE);
+        }
+    #endif
+    }
     #else
     #define c45_big_resize(p, n) realloc((p), (n))
     #define c45_big_free(p) free(p)
+    #define c45_big_advise_huge(p) ((void) (p))
     #endif
     """
     void* c45_big_resize(void* p, size_t n) noexcept nogil
     void c45_big_free(void* p) noexcept nogil
+    void c45_big_advise_huge(void* p) noexcept nogil
 
 
 cdef inline void* block_resize(void* data, size_t n, bint big) noexcept nogil:
