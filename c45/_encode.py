@@ -867,7 +867,24 @@ def _held_by(X, a):
     if _is_dataframe(X):
         return not a.flags.owndata          # a view of one of the frame's blocks
     return (isinstance(X, np.ndarray) and not isinstance(X, np.ma.MaskedArray)
-            and np.may_share_memory(a, X))
+            and _bytes_within(a, X))
+
+
+def _bytes_within(a, X):
+    """Whether a's bytes lie within X's extent (np.may_share_memory's bounds
+    test, without its giving the GIL up)."""
+    def extent(arr):
+        lo = hi = arr.__array_interface__["data"][0]
+        for n, step in zip(arr.shape, arr.strides):
+            if n == 0:
+                return lo, lo
+            if step < 0:
+                lo += (n - 1) * step
+            else:
+                hi += (n - 1) * step
+        return lo, hi + arr.itemsize
+    (alo, ahi), (xlo, xhi) = extent(a), extent(X)
+    return xlo <= alo and ahi <= xhi
 
 
 def encode_predict(schema, X, f32, estimator="C45Classifier"):

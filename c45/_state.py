@@ -7,7 +7,7 @@ import numpy as np
 
 from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, class_columns, sorted_classes
-from c45._tree_checks import tested_features
+from c45._tree_checks import first_of_kind, tested_features
 from c45._validate_tree import check_model_tree
 from c45._windowing import Cycle, Trial
 
@@ -86,8 +86,8 @@ def check_tests_of_params(final, grown, state, places):
                 f"{'missing' if want else 'present'}, but "
                 + (f"the model's soft_thresholds is {soft}" if name == "tree_" else
                    "a grown tree has none (they are the final tree's)"))
-        if not state.get("subset_splits") and (tree.kind == _tree.SUBSET_KIND).any():
-            i = int(np.flatnonzero(tree.kind == _tree.SUBSET_KIND)[0])
+        i = first_of_kind(tree.kind, _tree.SUBSET_KIND) if not state.get("subset_splits") else -1
+        if i >= 0:
             raise ValueError(f"{place}: kind[{i}] is a subset test, but the model's "
                              f"subset_splits is {state.get('subset_splits')!r}")
 

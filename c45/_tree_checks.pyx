@@ -401,13 +401,18 @@ cdef enum:      # the invariants, in the order they are reported
     M_THRESHOLD
     M_OFFSET
     M_SHARED_MAP
+    M_UNKNOWN_SLOT
+    M_LEAF_FEATURE
+    M_LEAF_CHILD
     M_NO_MEMORY
 
 MODEL_CHECKS = {M_F32_WEIGHT: "float32 weight", M_F32_VALUE: "float32 value",
                 M_SUMS: "sums", M_CLASS: "class", M_ERRORS: "errors",
                 M_CHILDREN: "children", M_FEATURE: "feature", M_DISCRETE: "discrete",
                 M_SUBSET: "subset", M_THRESHOLD: "threshold", M_OFFSET: "map_offset",
-                M_SHARED_MAP: "shared map", M_NO_MEMORY: "memory"}
+                M_SHARED_MAP: "shared map", M_UNKNOWN_SLOT: "unknown slot",
+                M_LEAF_FEATURE: "leaf feature", M_LEAF_CHILD: "leaf first_child",
+                M_NO_MEMORY: "memory"}
 
 
 cdef inline bint not_f32(double x) noexcept nogil:
@@ -523,7 +528,29 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                     return fail(out, M_SHARED_MAP, i)
                 mapped[j] = 1
     free(mapped)
+    # Nor reads a walk: a subset map's first slot (an unknown value goes down
+    # every branch; fit sets 0) and a leaf's feature and first child (fit: -1).
+    for i in range(n):
+        if kind[i] == SUBSET and value_map[offset[i]] != 0:
+            out.extra = offset[i]
+            return fail(out, M_UNKNOWN_SLOT, i)
+    for i in range(n):
+        if kind[i] == LEAF and feature[i] != -1:
+            return fail(out, M_LEAF_FEATURE, i)
+    for i in range(n):
+        if kind[i] == LEAF and first[i] != -1:
+            return fail(out, M_LEAF_CHILD, i)
     return False
+
+
+def first_of_kind(const signed char[::1] kind, signed char which):
+    """The first node of kind `which`, -1 if none (a pass holding the GIL: no
+    numpy comparison that gives it up on a big tree)."""
+    cdef Py_ssize_t i
+    for i in range(kind.shape[0]):
+        if kind[i] == which:
+            return i
+    return -1
 
 
 def tested_features(const signed char[::1] kind, const int32_t[::1] feature):

@@ -32,7 +32,6 @@ weights so small that they are subnormal numbers.
 """
 import numpy as np
 
-from c45._tree import LEAF_KIND, SUBSET_KIND
 from c45._tree_checks import first_not_binary32, model_tree_failure
 
 PRECISIONS = ("float32", "float64")
@@ -45,6 +44,11 @@ _ATOL = {"float32": 2.0 ** -149 * 2 ** 20, "float64": 2.0 ** -1074 * 2 ** 20}
 # elsewhere, and their value as Python reads it.
 _OFF_TEST = {"threshold": ("continuous", "null", float),
              "map_offset": ("subset", "-1", int)}
+
+
+# What no walk reads, checked last (model_failure): a subset map's unknown-value
+# slot, a leaf's feature and first child.
+_NEVER_READ = ("unknown slot", "leaf feature", "leaf first_child")
 
 
 def _refuse(where, field, node, msg):
@@ -67,30 +71,6 @@ def _check_binary32_cuts(tree, where, precision):
                     f"number (the model's precision is float32)")
 
 
-def _check_unknown_slots(tree, where):
-    """A subset test's map starts with the slot of an unknown value, which fit
-    sets to 0 and no walk reads (an unknown value goes down every branch): any
-    other value is refused rather than loaded unread."""
-    offsets = tree.map_offset[tree.kind == SUBSET_KIND]
-    bad = np.flatnonzero(tree.value_map[offsets] != 0)
-    if bad.size:
-        o = int(offsets[bad[0]])
-        _refuse(where, "value_map", o, f"is {int(tree.value_map[o])}, but it is the "
-                f"unknown-value slot of a subset test's map (0 there)")
-
-
-def _check_leaf_links(tree, where):
-    """A leaf tests no feature and has no children: fit writes -1 in both, and no
-    walk reads them (a leaf ends it), so any other value is refused."""
-    leaf = tree.kind == LEAF_KIND
-    for field in ("feature", "first_child"):
-        bad = np.flatnonzero(leaf & (getattr(tree, field) != -1))
-        if bad.size:
-            i = int(bad[0])
-            _refuse(where, field, i, f"is {int(getattr(tree, field)[i])}, but node {i} "
-                    f"is a leaf (-1 there)")
-
-
 def check_model_tree(tree, where, n_values, precision, pruned):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
@@ -105,11 +85,10 @@ def check_model_tree(tree, where, n_values, precision, pruned):
         raise ValueError(f"{where}: precision {precision!r} is not one of {list(PRECISIONS)}")
     failure = model_tree_failure(tree, n_values, precision == "float32",
                                  _RTOL[precision], _ATOL[precision], pruned)
-    if failure is None:
-        _check_binary32_cuts(tree, where, precision)
-        _check_unknown_slots(tree, where)
-        _check_leaf_links(tree, where)
-        return
+    if failure is None or failure[0] in _NEVER_READ:
+        _check_binary32_cuts(tree, where, precision)     # (reported before those)
+        if failure is None:
+            return
     check, i, extra = failure
     weight, value = tree.weight, tree.value
     if check in ("float32 weight", "float32 value"):
@@ -141,6 +120,14 @@ def check_model_tree(tree, where, n_values, precision, pruned):
         test, empty, read = _OFF_TEST[check]
         _refuse(where, check, i, f"is {read(getattr(tree, check)[i])!r}, but node {i} is "
                 f"not a {test} test ({empty} there)")
+    if check == "unknown slot":
+        o = extra
+        _refuse(where, "value_map", o, f"is {int(tree.value_map[o])}, but it is the "
+                f"unknown-value slot of a subset test's map (0 there)")
+    if check.startswith("leaf "):
+        field = check[len("leaf "):]
+        _refuse(where, field, i, f"is {int(getattr(tree, field)[i])}, but node {i} "
+                f"is a leaf (-1 there)")
     if check == "shared map":
         _refuse(where, "map_offset", i, f"is {int(tree.map_offset[i])}: its subset map "
                 f"overlaps another node's (each subset test has a map of its own)")
