@@ -207,6 +207,13 @@ cdef int root_lists(Grower* g) noexcept nogil:
     cdef int threads = team_for(g.w.n_threads, n * (g.n_lists - 1))
     if arena_reserve(g, n) < 0:
         return -1
+    # The case tables' first touch (calloc's pages) in steps, not in the root's
+    # scattered writes (the writes keep their zeros)
+    if (touch_pages(g.outcome, (n + 1) * sizeof(int32_t), d.intr)
+            or touch_pages(g.mark, (n + 1) * sizeof(uint8_t), d.intr)
+            or g.mark_small != NULL
+            and touch_pages(g.mark_small, (n + 1) * sizeof(uint8_t), d.intr)):
+        return 1
     e = rows_at(g.lists, 0)
     c0 = 0
     while c0 < n:              # (the first touch of the arena's pages: slow)
@@ -249,6 +256,7 @@ cdef bint feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil
 cdef enum:
     PLACED = 0x80000000U     # invert_column: the entry holds its inverse already
     CHUNK = 1 << 20          # entries between two looks for Ctrl-C in whole-column passes
+    LOOK_MASK = 0xFFFF       # a node's passes look every LOOK_MASK + 1 entries
 
 
 cdef bint invert_column(uint32_t* a, Py_ssize_t n, uint32_t* scratch,
@@ -534,12 +542,16 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     memset(w.dist, 0, k * sizeof(double))
     if w.y8 != NULL:        # the classes in one byte a case: a quarter of the cache lines
         for i in range(m):
+            if (i & LOOK_MASK) == LOOK_MASK and interrupted(d.intr):
+                return 0    # (the call unwinds: run_dfs stops at its next node)
             if i + ROWS_AHEAD < m:
                 C45_PREFETCH(&w.y8[rl[i + ROWS_AHEAD].case])
             total += rl[i].weight
             w.dist[w.y8[rl[i].case]] += rl[i].weight
     else:
         for i in range(m):
+            if (i & LOOK_MASK) == LOOK_MASK and interrupted(d.intr):
+                return 0
             total += rl[i].weight
             w.dist[d.y[rl[i].case]] += rl[i].weight
     best = make_leaf(t, fr.node, w.dist, total, d.f32)
@@ -602,6 +614,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         bw[v] = 0.0
         size[v] = 0
     for i in range(m):
+        if (i & LOOK_MASK) == LOOK_MASK and interrupted(d.intr):
+            return 0        # (before the node gets its test)
         if i + ROWS_AHEAD < m:
             C45_PREFETCH(&g.outcome[rl[i + ROWS_AHEAD].case])
         v = g.outcome[rl[i].case]
