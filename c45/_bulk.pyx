@@ -350,9 +350,20 @@ def take_rows(a, index):
     out = np.empty((n,) + a.shape[1:], dtype=lab.dtype)
     cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
     cdef const char* src = <const char*> cnp.PyArray_DATA(lab)
+    cdef Py_ssize_t i0 = 0
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
     if n and n * size >= 8 * NOGIL_WORK:
-        with nogil:
-            gather(dst, src, &idx[0], n, size)
+        try:
+            interrupt_init(&intr)
+            with nogil:     # in steps that look for signals (out's pages are fresh)
+                while i0 < n and not interrupted(&intr):
+                    gather(dst + i0 * size, src, &idx[i0], min(LOOK_EVERY, n - i0), size)
+                    i0 += LOOK_EVERY
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
     elif n:
         gather(dst, src, &idx[0], n, size)
     return out

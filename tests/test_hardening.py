@@ -1153,6 +1153,14 @@ elif mode in ("fit", "fit_weighted"):
     y = (np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1) * 1
     w = rng.random(len(X)) + 0.5 if mode == "fit_weighted" else None
     work = lambda: C45Classifier().fit(X, y, sample_weight=w)
+elif mode == "score":
+    # score on `size` million rows of string labels: predict's labels were one
+    # gather into fresh memory
+    from c45 import C45Classifier
+    X = rng.random((size * 10**6, 1)) * 1000
+    y = np.where(np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1, "yes", "no")
+    clf = C45Classifier(pruning=None).fit(X[:20000], y[:20000])
+    work = lambda: clf.score(X, y)
 # A handler that notes the time, run by the interpreter between bytecodes every
 # 2 ms of CPU time: the longest CPU time between two runs is the longest the
 # work kept the interpreter from handling a signal (Ctrl-C's too). CPU time, so
@@ -1180,6 +1188,7 @@ print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU
     ("from_json", 250),         # a 17 MB file: 0.51 s, 0.1 s (the garbage collector)
     ("fit", 3),                 # 3 million rows of one feature: 0.27 s, 0.05-0.09 s
     ("fit_weighted", 3),        # with sample_weight: 0.28 s, 0.07-0.1 s
+    ("score", 3),               # 3 million string labels: 0.27 s, 0.02 s
 ])
 def test_ctrl_c_is_heard_outside_the_compiled_core(mode, size, tmp_path):
     """No single call of the work keeps the interpreter from handling a signal
