@@ -6,3 +6,4 @@ cdef int interrupt_init(Interrupt* it) except -1
 cdef void interrupt_end(Interrupt* it) noexcept
 cdef bint interrupted(Interrupt* it) noexcept nogil
 cdef int raise_interrupt() except -1
+cdef bint touch_pages(void* p, size_t n, Interrupt* it) noexcept nogil

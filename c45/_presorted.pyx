@@ -64,7 +64,8 @@ from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
                             list_cases, case_of, list_case)
-from c45._interrupt cimport interrupted, raise_interrupt
+from c45._interrupt cimport interrupted, raise_interrupt, touch_pages
+from c45._types cimport Interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
                          store_map, set_test, empty_branch, collapse_if_no_better)
@@ -198,67 +199,107 @@ cdef int info_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
 cdef int root_lists(Grower* g) noexcept nogil:
     """The root's lists from the ranks: row list, then each continuous feature in
     canonical order (ranks n_known.. are the unknowns, in row order); the
-    features' lists are made by the threads at once."""
+    features' lists are made by the threads at once. Returns -1 out of memory,
+    1 interrupted (the lists then unfinished: the call unwinds)."""
     cdef const Dataset* d = g.w.data
-    cdef Py_ssize_t n = d.n_cases, j, c
+    cdef Py_ssize_t n = d.n_cases, j, c, c0
     cdef Entry* e
     cdef int threads = team_for(g.w.n_threads, n * (g.n_lists - 1))
     if arena_reserve(g, n) < 0:
         return -1
+    # The case tables' first touch (calloc's pages) in steps, not in the root's
+    # scattered writes (the writes keep their zeros)
+    if (touch_pages(g.outcome, (n + 1) * sizeof(int32_t), d.intr)
+            or touch_pages(g.mark, (n + 1) * sizeof(uint8_t), d.intr)
+            or g.mark_small != NULL
+            and touch_pages(g.mark_small, (n + 1) * sizeof(uint8_t), d.intr)):
+        return 1
     e = rows_at(g.lists, 0)
-    for c in range(n):
-        e[c].weight = d.init_weight[c]
-        e[c].case = <int32_t> c
-        e[c].outcome = 0
+    c0 = 0
+    while c0 < n:              # (the first touch of the arena's pages: slow)
+        if interrupted(d.intr):
+            return 1
+        for c in range(c0, min(n, c0 + CHUNK)):
+            e[c].weight = d.init_weight[c]
+            e[c].case = <int32_t> c
+            e[c].outcome = 0
+        c0 += CHUNK
     if threads > 1:
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=threads):
             feature_list(d, g.feature_of[j], values_at(g.lists, j, 0, 1))
     else:       # no OpenMP region at all: a forked child must not enter one
         for j in range(1, g.n_lists):
-            feature_list(d, g.feature_of[j], values_at(g.lists, j, 0, 1))
+            if feature_list(d, g.feature_of[j], values_at(g.lists, j, 0, 1)):
+                break
+    if interrupted(d.intr):
+        return 1
     g.arena_top = n
     return 0
 
 
-cdef void feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
+cdef bint feature_list(const Dataset* d, Py_ssize_t f, Valued* e) noexcept nogil:
     """The root's list of continuous feature f, the cases in the feature's order
     with the unknown ones (ranks n_known..) first: the key a case's rank (float64)
-    or its row (float32, its values by row)."""
+    or its row (float32, its values by row). True when interrupted (unfinished)."""
     cdef Py_ssize_t n = d.n_cases, col = <Py_ssize_t> d.col[f] * n
-    cdef Py_ssize_t n_known = d.n_known[f], r
-    for r in range(n):
-        e[r - n_known if r >= n_known else r + (n - n_known)] = (
-            d.order[col + r] if d.listed else <uint32_t> r)
+    cdef Py_ssize_t n_known = d.n_known[f], r, r0 = 0
+    while r0 < n:
+        if interrupted(d.intr):
+            return True
+        for r in range(r0, min(n, r0 + CHUNK)):
+            e[r - n_known if r >= n_known else r + (n - n_known)] = (
+                d.order[col + r] if d.listed else <uint32_t> r)
+        r0 += CHUNK
+    return False
 
 
 cdef enum:
     PLACED = 0x80000000U     # invert_column: the entry holds its inverse already
+    CHUNK = 1 << 20          # entries between two looks for Ctrl-C in whole-column passes
+    LOOK_MASK = 0xFFFF       # a node's passes look every LOOK_MASK + 1 entries
 
 
-cdef void invert_column(uint32_t* a, Py_ssize_t n, uint32_t* scratch) noexcept nogil:
+cdef bint invert_column(uint32_t* a, Py_ssize_t n, uint32_t* scratch,
+                        Interrupt* intr) noexcept nogil:
     """a, a permutation of 0 .. n - 1, becomes its inverse: through scratch (room
     for n entries), or without it (NULL; n < 2**31) in place along its cycles,
-    which is slower (each step waits for the last) but needs no memory."""
-    cdef Py_ssize_t i, start
+    which is slower (each step waits for the last) but needs no memory. Looks
+    for Ctrl-C every CHUNK entries: True when interrupted, a then a mix of the
+    permutation and its inverse (every entry still below n), which nothing may
+    read (the call unwinds)."""
+    cdef Py_ssize_t i, i0, start
     cdef uint32_t prev, cur, nxt
+    cdef bint stop = False
     if scratch != NULL:
+        if touch_pages(scratch, n * sizeof(uint32_t), intr):
+            return True
         memcpy(scratch, a, n * sizeof(uint32_t))
-        for i in range(n):
-            a[scratch[i]] = <uint32_t> i
-        return
-    for start in range(n):
-        if a[start] & PLACED:
-            continue
-        prev = <uint32_t> start
-        cur = a[start]
-        while cur != start:
-            nxt = a[cur]
-            a[cur] = prev | PLACED
-            prev = cur
-            cur = nxt
-        a[start] = prev | PLACED
-    for i in range(n):
+        i0 = 0
+        while i0 < n:
+            if interrupted(intr):
+                return True
+            for i in range(i0, min(n, i0 + CHUNK)):
+                a[scratch[i]] = <uint32_t> i
+            i0 += CHUNK
+        return False
+    i0 = 0
+    while i0 < n and not stop:
+        stop = interrupted(intr)
+        for start in range(i0, min(n, i0 + CHUNK)):
+            if stop or a[start] & PLACED:
+                continue
+            prev = <uint32_t> start
+            cur = a[start]
+            while cur != start:      # a cycle takes n steps at most: seconds at worst
+                nxt = a[cur]
+                a[cur] = prev | PLACED
+                prev = cur
+                cur = nxt
+            a[start] = prev | PLACED
+        i0 += CHUNK
+    for i in range(n):              # (interrupted too: no entry left out of range)
         a[i] &= ~PLACED
+    return stop
 
 
 cdef void rank_order(Dataset* d, int n_threads) noexcept nogil:
@@ -266,7 +307,9 @@ cdef void rank_order(Dataset* d, int n_threads) noexcept nogil:
     order) into the features' orders (the case at each place) in place, d.rank
     becoming d.order, or back. The lists then need no case id beside a rank (4
     bytes an entry, not 8) and the fit no second table. A column of scratch per
-    thread; where that memory is short, in place without it: this cannot fail."""
+    thread; where that memory is short, in place without it: this cannot fail.
+    Interrupted (Ctrl-C: d.intr's stop set), the table is left half inverted
+    and the call that holds it unwinds without reading it."""
     cdef uint32_t* table = <uint32_t*> (d.rank if d.rank != NULL else d.order)
     cdef Py_ssize_t n = d.n_cases, f, n_cont = 0
     cdef uint32_t* scratch = NULL
@@ -285,11 +328,12 @@ cdef void rank_order(Dataset* d, int n_threads) noexcept nogil:
                             num_threads=threads):
                 if d.n_values[f] == 0:
                     invert_column(table + <Py_ssize_t> d.col[f] * n, n,
-                                  scratch + threadid() * n)
+                                  scratch + threadid() * n, d.intr)
         else:       # no OpenMP region at all: a forked child must not enter one
             for f in range(d.n_features):
-                if d.n_values[f] == 0:
-                    invert_column(table + <Py_ssize_t> d.col[f] * n, n, scratch)
+                if d.n_values[f] == 0 and invert_column(
+                        table + <Py_ssize_t> d.col[f] * n, n, scratch, d.intr):
+                    break
         free(scratch)
     if d.rank != NULL:
         d.order = table
@@ -498,12 +542,16 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     memset(w.dist, 0, k * sizeof(double))
     if w.y8 != NULL:        # the classes in one byte a case: a quarter of the cache lines
         for i in range(m):
+            if (i & LOOK_MASK) == LOOK_MASK and interrupted(d.intr):
+                return 0    # (the call unwinds: run_dfs stops at its next node)
             if i + ROWS_AHEAD < m:
                 C45_PREFETCH(&w.y8[rl[i + ROWS_AHEAD].case])
             total += rl[i].weight
             w.dist[w.y8[rl[i].case]] += rl[i].weight
     else:
         for i in range(m):
+            if (i & LOOK_MASK) == LOOK_MASK and interrupted(d.intr):
+                return 0
             total += rl[i].weight
             w.dist[d.y[rl[i].case]] += rl[i].weight
     best = make_leaf(t, fr.node, w.dist, total, d.f32)
@@ -566,6 +614,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         bw[v] = 0.0
         size[v] = 0
     for i in range(m):
+        if (i & LOOK_MASK) == LOOK_MASK and interrupted(d.intr):
+            return 0        # (before the node gets its test)
         if i + ROWS_AHEAD < m:
             C45_PREFETCH(&g.outcome[rl[i + ROWS_AHEAD].case])
         v = g.outcome[rl[i].case]

@@ -17,7 +17,8 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
 
-from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
+                             touch_pages)
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK
 from c45._scratch cimport c45_big_resize, c45_big_free, c45_big_advise_huge
@@ -107,6 +108,9 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
         if own == NULL:
             return -1
         scratch = own
+    if touch_pages(scratch, scratch_bytes(n), intr):    # (the scatters' room)
+        free(own)
+        return -2
     a = <Keyed*> scratch
     b = <Keyed*> (scratch + keys_bytes(n))
     count = <Py_ssize_t*> (scratch + 2 * keys_bytes(n))
@@ -167,20 +171,26 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
     return n_known
 
 
-cdef void far_column(const double* v, uint8_t* q, Py_ssize_t nk) noexcept nogil:
+cdef bint far_column(const double* v, uint8_t* q, Py_ssize_t nk,
+                     Interrupt* intr) noexcept nogil:
     """One continuous feature's row of Dataset.far from its sorted values v (nk
     of them known): at each rank r, the first rank r2 whose value is more than
     1e-5 above r's (v[r] < v[r2] - 1e-5, the scans' cut test) as r2 - r - 1,
     255 for 255 or more. v[r2] - 1e-5 rises with r2, and the r2 of r with r:
-    one pass."""
-    cdef Py_ssize_t r, j = 0, gap
-    for r in range(nk):
-        if j <= r:
-            j = r + 1
-        while j < nk and not v[r] < v[j] - 1e-5:
-            j += 1
-        gap = j - r - 1
-        q[r] = 255 if gap >= 255 else <uint8_t> gap
+    one pass, which looks for Ctrl-C every CHUNK ranks: True when interrupted."""
+    cdef Py_ssize_t r, r0 = 0, j = 0, gap
+    while r0 < nk:
+        if interrupted(intr):
+            return True
+        for r in range(r0, min(nk, r0 + CHUNK)):
+            if j <= r:
+                j = r + 1
+            while j < nk and not v[r] < v[j] - 1e-5:
+                j += 1
+            gap = j - r - 1
+            q[r] = 255 if gap >= 255 else <uint8_t> gap
+        r0 += CHUNK
+    return False
 
 
 def far_table(const double[:, ::1] sorted_value, const int64_t[::1] n_known,
@@ -196,7 +206,7 @@ def far_table(const double[:, ::1] sorted_value, const int64_t[::1] n_known,
             raise ValueError("c45: far_table given a column that does not fit")
     for f in range(col.shape[0]):
         if n_values[f] == 0:
-            far_column(&sorted_value[col[f], 0], &out[col[f], 0], n_known[f])
+            far_column(&sorted_value[col[f], 0], &out[col[f], 0], n_known[f], NULL)
     return far
 
 
@@ -256,14 +266,16 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
                 for j in prange(m, schedule="dynamic", num_threads=n_threads):
                     known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
                                            n, &intr, scratch + threadid() * room)
-                    if with_far and known[j] >= 0:
-                        far_column(&values[rows[j], 0], &far[rows[j], 0], known[j])
+                    if with_far and known[j] >= 0 and far_column(
+                            &values[rows[j], 0], &far[rows[j], 0], known[j], &intr):
+                        known[j] = -2
             else:
                 for j in range(m):
                     known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
                                            n, &intr, scratch)
-                    if with_far and known[j] >= 0:
-                        far_column(&values[rows[j], 0], &far[rows[j], 0], known[j])
+                    if with_far and known[j] >= 0 and far_column(
+                            &values[rows[j], 0], &far[rows[j], 0], known[j], &intr):
+                        known[j] = -2
     finally:
         interrupt_end(&intr)
         scratch_free(scratch)

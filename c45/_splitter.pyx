@@ -1403,6 +1403,8 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
             freq[2 * k + j] = counts[j] - freq[j]
     else:
         for i in range(n_unknown, n):
+            if stop_at(d, i):
+                return          # no cut chosen: the gain stays unusable
             fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
             c = entry_case(e, cs, i)
             freq[2 * k + y[c]] += weight_of(cw, c)
@@ -1429,6 +1431,8 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
         # (Out of memory for the block states: the plain scan below.)
     forget_phi(w, k)
     for i in range(n_unknown, n - 1):
+        if stop_at(d, i):
+            return
         fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
         c = entry_case(e, cs, i)
         move_case(w, k, y[c], weight_of(cw, c), &low)
@@ -1600,6 +1604,8 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
     # Pass 1. A cut's estimate is share * (base - x / known), x its information:
     # x beyond x_reject puts it more than slack below the best estimate.
     for i in range(first, n - 1):
+        if stop_at(w.data, i):
+            return False                # (the caller's scans stop too)
         if until == 0:                  # checkpoint n_checks: the counts before entry i
             for c in range(k):
                 cp[n_checks * k + c] = <int32_t> lc[c]
@@ -1714,6 +1720,8 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
     raw = w.snap + cap * stride
     # Pass 1.
     for i in range(first, n - 1):
+        if stop_at(w.data, i):
+            return False                # (the caller's plain scan stops too)
         fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
         c = entry_case(e, cs, i)
         wt = weight_of(cw, c)

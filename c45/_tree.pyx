@@ -761,9 +761,10 @@ cdef uint32_t* source_cut_ranks(const NodeBuffer* tree, Dataset* d,
                                 int n_threads) noexcept nogil:
     """cut_ranks where the values are read from the sources (by_source): through
     the features' orders, the rank table inverted for the while."""
-    cdef uint32_t* cut
+    cdef uint32_t* cut = NULL
     rank_order(d, n_threads)
-    cut = cut_ranks(tree, d)
+    if not (d.intr != NULL and d.intr.stop):    # (interrupted: half inverted)
+        cut = cut_ranks(tree, d)
     rank_order(d, n_threads)
     return cut
 
@@ -819,6 +820,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             err = compact_and_trim(&raw, &grown_buf)
             if err == 0 and with_cuts:
                 cut = source_cut_ranks(&grown_buf, &d, w.n_threads)
+        if intr.stop:
+            raise_interrupt()
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
         if with_cuts and cut == NULL:

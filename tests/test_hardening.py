@@ -1145,6 +1145,22 @@ elif mode == "list_rows":
     from c45._encode import _array_columns
     rows = [[0.5, 1.0, 2]] * (size * 10**6)
     work = lambda: _array_columns(rows)
+elif mode in ("fit", "fit_weighted"):
+    # a float64 fit on `size` million rows of one feature: the passes over a
+    # whole column (its inversions, the root's lists) were made in one go
+    from c45 import C45Classifier
+    X = rng.random((size * 10**6, 1)) * 1000
+    y = (np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1) * 1
+    w = rng.random(len(X)) + 0.5 if mode == "fit_weighted" else None
+    work = lambda: C45Classifier().fit(X, y, sample_weight=w)
+elif mode == "score":
+    # score on `size` million rows of string labels: predict's labels were one
+    # gather into fresh memory
+    from c45 import C45Classifier
+    X = rng.random((size * 10**6, 1)) * 1000
+    y = np.where(np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1, "yes", "no")
+    clf = C45Classifier(pruning=None).fit(X[:20000], y[:20000])
+    work = lambda: clf.score(X, y)
 # A handler that notes the time, run by the interpreter between bytecodes every
 # 2 ms of CPU time: the longest CPU time between two runs is the longest the
 # work kept the interpreter from handling a signal (Ctrl-C's too). CPU time, so
@@ -1170,6 +1186,11 @@ print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU
     ("column_kind", 30),        # 30 million strings: 0.33 s, 0.006 s
     ("list_rows", 6),           # 6 million rows in a list: 1.3 s, 0.02 s
     ("from_json", 250),         # a 17 MB file: 0.51 s, 0.1 s (the garbage collector)
+    # (these three: most of it was the first touch of fresh pages, whose cost
+    # varies with the system's free memory)
+    ("fit", 3),                 # 3 million rows of one feature: 0.24-0.28 s, 0.05-0.14 s
+    ("fit_weighted", 3),        # with sample_weight: 0.27-0.32 s, 0.07-0.11 s
+    ("score", 3),               # 3 million string labels: 0.02-0.25 s, 0.01-0.03 s
 ])
 def test_ctrl_c_is_heard_outside_the_compiled_core(mode, size, tmp_path):
     """No single call of the work keeps the interpreter from handling a signal
