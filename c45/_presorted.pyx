@@ -259,6 +259,13 @@ cdef enum:
     LOOK_MASK = 0xFFFF       # a node's passes look every LOOK_MASK + 1 entries
 
 
+cdef inline bint stop_at(Interrupt* intr, Py_ssize_t i) noexcept nogil:
+    """A node's pass looks for Ctrl-C here (every LOOK_MASK + 1 entries): True
+    to stop, its output then unfinished, which the grower unwinds without reading
+    (run_dfs looks before each node)."""
+    return (i & LOOK_MASK) == LOOK_MASK and interrupted(intr)
+
+
 cdef bint invert_column(uint32_t* a, Py_ssize_t n, uint32_t* scratch,
                         Interrupt* intr) noexcept nogil:
     """a, a permutation of 0 .. n - 1, becomes its inverse: through scratch (room
@@ -357,13 +364,16 @@ cdef void evaluate(Grower* g, Py_ssize_t base, Py_ssize_t m, double total) noexc
     if sample:
         draw_features(w)
     for i in range(m):
-        if rl[i].weight != 1.0:
+        if rl[i].weight != 1.0 or stop_at(d.intr, i):
             unit = False
             break
     if g.any_discrete or not unit:
         # The discrete evaluators read the case array and the case weights; the
         # continuous ones the weights (by case id), unless every case weighs 1.
+        # (Interrupted, every feature's gain below is unusable.)
         for i in range(m):
+            if stop_at(d.intr, i):
+                break
             w.cases[i] = rl[i].case
             w.weight[rl[i].case] = rl[i].weight
     if not unit:
@@ -408,7 +418,8 @@ cdef enum:
 
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
                             Py_ssize_t m_child, const uint8_t* mark,
-                            double factor, const uint32_t* cs) noexcept nogil:
+                            double factor, const uint32_t* cs,
+                            Interrupt* intr) noexcept nogil:
     """One list of a child from its parent's: a stable filter keeping the cases
     marked 1 (the child's branch) and 2 (unknown outcome, weight scaled). o may
     equal s (in place): every entry is written at or before where it was read.
@@ -428,6 +439,8 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
         return
     i0 = 0
     while i0 < m:
+        if stop_at(intr, i0 + FILTER_BLOCK - 1):
+            return
         # A block's marks first: their reads (by case, spread over the table)
         # do not wait for one another, as they would behind each write's place.
         n = min(<Py_ssize_t> FILTER_BLOCK, m - i0)
@@ -455,14 +468,15 @@ cdef inline void filter_list(Grower* g, void** src, Py_ssize_t src_base, Py_ssiz
     """List j of the child, from src[j] + src_base to dst[j] + dst_base."""
     if j == 0:
         filter_one(rows_at(src, src_base), m, rows_at(dst, dst_base), m_child, g.mark,
-                   factor, NULL)
+                   factor, NULL, g.w.data.intr)
     else:
         if g.width == 2:
             filter_one(<Pair*> values_at(src, j, src_base, 2), m,
-                       <Pair*> values_at(dst, j, dst_base, 2), m_child, g.mark, factor, NULL)
+                       <Pair*> values_at(dst, j, dst_base, 2), m_child, g.mark, factor, NULL,
+                       g.w.data.intr)
         else:
             filter_one(values_at(src, j, src_base, 1), m, values_at(dst, j, dst_base, 1),
-                       m_child, g.mark, factor, cases_of(g, j))
+                       m_child, g.mark, factor, cases_of(g, j), g.w.data.intr)
 
 
 cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
@@ -509,11 +523,13 @@ cdef inline int threads_for(const Grower* g, Py_ssize_t m) noexcept nogil:
 
 cdef inline void set_outcomes(int32_t* outcome, const Valued* fl, Py_ssize_t wd,
                               const uint32_t* cs, Py_ssize_t lo, Py_ssize_t hi,
-                              Py_ssize_t m, int32_t v) noexcept nogil:
+                              Py_ssize_t m, int32_t v, Interrupt* intr) noexcept nogil:
     """outcome[case] = v for the cases of entries lo .. hi - 1 of a feature's list
     of m entries (list_case), each case from the order fetched ahead."""
     cdef Py_ssize_t i
     for i in range(lo, hi):
+        if stop_at(intr, i):
+            return
         if wd == 1 and cs != NULL and i + ORDER_AHEAD < m:
             C45_PREFETCH(&cs[fl[i + ORDER_AHEAD]])
         outcome[list_case(fl, wd, cs, i)] = v
@@ -579,15 +595,17 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
                                                key_value(d, feature, fl[(m - 1) * wd]),
                                                threshold):
             return 0
-        set_outcomes(g.outcome, fl, wd, cs, 0, n_unknown, m, 0)
+        set_outcomes(g.outcome, fl, wd, cs, 0, n_unknown, m, 0, d.intr)
         if (n_unknown <= cut < m - 1 and key_value(d, feature, fl[cut * wd]) <= threshold
                 and key_value(d, feature, fl[(cut + 1) * wd]) > threshold):
             # The known entries are in value order: the cut's two sides are
             # the entries up to it and those after it (no value read).
-            set_outcomes(g.outcome, fl, wd, cs, n_unknown, cut + 1, m, 1)
-            set_outcomes(g.outcome, fl, wd, cs, cut + 1, m, m, 2)
+            set_outcomes(g.outcome, fl, wd, cs, n_unknown, cut + 1, m, 1, d.intr)
+            set_outcomes(g.outcome, fl, wd, cs, cut + 1, m, m, 2, d.intr)
         else:
             for i in range(n_unknown, m):
+                if stop_at(d.intr, i):
+                    return 0
                 g.outcome[list_case(fl, wd, cs, i)] = (
                     1 if key_value(d, feature, fl[i * wd]) <= threshold else 2)
     else:
@@ -598,10 +616,16 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
             if map_offset == -2:
                 return -1
             for i in range(m):
+                if stop_at(d.intr, i):
+                    return 0
                 g.outcome[rl[i].case] = vmap[codes[rl[i].case]]
         else:
             for i in range(m):
+                if stop_at(d.intr, i):
+                    return 0
                 g.outcome[rl[i].case] = codes[rl[i].case]
+    if interrupted(d.intr):
+        return 0            # (an outcome pass stopped: the node stays a leaf)
     # Branch weights in row order; outcomes saved in the row list (the children's
     # subtrees overwrite g.outcome).
     if info_reserve(g, n_branches + 1) < 0:
@@ -701,6 +725,8 @@ cdef int defer_child(Grower* g, Deferral* df, const ListFrame* fr, int32_t v,
     memcpy(task.used, g.w.used, nf * sizeof(int32_t))
     child_lists(g, fr, v, task.lists, 0, m_child,
                 threads_for(g, m_child))
+    if interrupted(g.w.data.intr):
+        return 0            # (unfinished lists: run_dfs unwinds, grow_end frees them)
     for j in range(1, g.n_lists):
         widen(<Valued*> task.lists[j], m_child, cases_of(g, j))
     df.pending += g.n_lists * m_child
@@ -753,6 +779,8 @@ cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
     cdef Py_ssize_t i
     cdef int32_t b
     for i in range(m):
+        if stop_at(g.w.data.intr, i):
+            return
         b = rl[i].outcome
         mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
 
@@ -769,7 +797,8 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
     """fr.index: per list j, the positions in the node's list of its entries grouped
     by outcome (unknown first, then branch 1, 2, ...), each group in list order;
     then each group's start. Reads g.outcome, which holds the node's outcomes until
-    its first child is entered. Returns -1 out of memory."""
+    its first child is entered. Returns -1 out of memory or interrupted (no
+    index: the call unwinds)."""
     cdef Py_ssize_t m = fr.m, j, i
     cdef int32_t v
     cdef int32_t* index = <int32_t*> malloc(
@@ -793,6 +822,8 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
         if j == 0:
             er = rows_at(g.lists, fr.base)
             for i in range(m):
+                if stop_at(g.w.data.intr, i):
+                    break
                 v = g.outcome[er[i].case]
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
@@ -800,18 +831,24 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
             ev = values_at(g.lists, j, fr.base, g.width)
             cs = cases_of(g, j)
             for i in range(m):
+                if stop_at(g.w.data.intr, i):
+                    break
                 if g.width == 1 and cs != NULL and i + ORDER_AHEAD < m:
                     C45_PREFETCH(&cs[ev[i + ORDER_AHEAD]])
                 v = g.outcome[list_case(ev, g.width, cs, i)]
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
+    if interrupted(g.w.data.intr):
+        free(index)         # (unfinished: its positions must not be read)
+        return -1
     fr.index = index
     return 0
 
 
 cdef inline void gather_one(const AnyEntry* s, const int32_t* branch,
                             Py_ssize_t n_branch, const int32_t* unknown,
-                            Py_ssize_t n_unknown, AnyEntry* o, double factor) noexcept nogil:
+                            Py_ssize_t n_unknown, AnyEntry* o, double factor,
+                            Interrupt* intr) noexcept nogil:
     """One list of a child from its parent's s: the branch's entries and those of
     unknown outcome (weight scaled), merged back into s's order by position, so
     the same list as filter_one makes. o may equal s: the t-th entry written comes
@@ -819,6 +856,8 @@ cdef inline void gather_one(const AnyEntry* s, const int32_t* branch,
     cdef Py_ssize_t a = 0, u = 0, t = 0
     cdef AnyEntry e
     while a < n_branch or u < n_unknown:
+        if stop_at(intr, t):
+            return
         if u == n_unknown or (a < n_branch and branch[a] < unknown[u]):
             e = s[branch[a]]
             a += 1
@@ -839,16 +878,16 @@ cdef inline void gather_list(Grower* g, const ListFrame* fr, int32_t v, void** d
     cdef double factor = g.factor[fr.branch_info + v]
     if j == 0:
         gather_one(rows_at(g.lists, fr.base), fr.index + start[v], n_branch, fr.index,
-                   fr.n_unknown, rows_at(dst, dst_base), factor)
+                   fr.n_unknown, rows_at(dst, dst_base), factor, g.w.data.intr)
     else:
         if g.width == 2:
             gather_one(<Pair*> values_at(g.lists, j, fr.base, 2), fr.index + j * m + start[v],
                        n_branch, fr.index + j * m, fr.n_unknown,
-                       <Pair*> values_at(dst, j, dst_base, 2), factor)
+                       <Pair*> values_at(dst, j, dst_base, 2), factor, g.w.data.intr)
         else:
             gather_one(values_at(g.lists, j, fr.base, 1), fr.index + j * m + start[v],
                        n_branch, fr.index + j * m, fr.n_unknown,
-                       values_at(dst, j, dst_base, 1), factor)
+                       values_at(dst, j, dst_base, 1), factor, g.w.data.intr)
 
 
 cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
@@ -872,12 +911,12 @@ cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
 cdef inline void split_one(AnyEntry* e, Py_ssize_t m, AnyEntry* scratch, Py_ssize_t m_small,
                            Py_ssize_t m_large, const uint8_t* mark_small,
                            const uint8_t* mark_large, double f_small,
-                           double f_large, const uint32_t* cs) noexcept nogil:
+                           double f_large, const uint32_t* cs, Interrupt* intr) noexcept nogil:
     """One list of a binary split: the small child's into scratch, the large one's
     in place, then the small one's right above it (e[m_large .. m_large + m_small),
     which may pass the parent's end by the cases of unknown outcome)."""
-    filter_one(e, m, scratch, m_small, mark_small, f_small, cs)
-    filter_one(e, m, e, m_large, mark_large, f_large, cs)
+    filter_one(e, m, scratch, m_small, mark_small, f_small, cs, intr)
+    filter_one(e, m, e, m_large, mark_large, f_large, cs, intr)
     memcpy(e + m_large, scratch, m_small * sizeof(AnyEntry))
 
 
@@ -887,10 +926,10 @@ cdef inline void split_list(Grower* g, Py_ssize_t base, Py_ssize_t m, char* scra
     """split_one on list j (scratch: room for m_small entries of any list)."""
     if j == 0:
         split_one(rows_at(g.lists, base), m, <Entry*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large, NULL)
+                  g.mark_small, g.mark, f_small, f_large, NULL, g.w.data.intr)
     else:
         split_one(values_at(g.lists, j, base, 1), m, <Valued*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large, cases_of(g, j))
+                  g.mark_small, g.mark, f_small, f_large, cases_of(g, j), g.w.data.intr)
 
 
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,

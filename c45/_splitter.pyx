@@ -1671,6 +1671,8 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
                 freq[2 * k + c] = <double> (ac[c] - cp[b * k + c])
             forget_phi(w, k)
         while i <= last:
+            if stop_at(w.data, i):
+                return False            # (the caller's scans stop too)
             move_case(w, k, y[entry_case(e, cs, i)], 1.0, &low)
             i += 1
         scan.position = last
