@@ -40,23 +40,16 @@ cdef enum:
     LOOK_EVERY = 1 << 16
 
 
-cdef struct Column:
-    const char* data
-    Py_ssize_t stride
-    bint single        # float32 values
-
-
-cdef inline double column_value(const Column* c, Py_ssize_t i) noexcept nogil:
-    if c.single:
-        return (<const float*> (c.data + i * c.stride))[0]
-    return (<const double*> (c.data + i * c.stride))[0]
+from c45._column cimport Column, column_value, set_column
+from c45._digest cimport (P1, P2, P3, P4, rotl, mix, feed_words, feed_end,
+                         sorted_row_lanes)
 
 
 cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
                        const Py_ssize_t* targets, Py_ssize_t n_cols, Py_ssize_t n,
                        bint f32, int* verdict, Py_ssize_t* bad_col, Py_ssize_t* bad_row,
                        Interrupt* intr) noexcept nogil:
-    """fill_continuous' pass."""
+    """fill_continuous' pass (out NULL: the checks alone)."""
     cdef Py_ssize_t q, i, inf_row, far_row
     cdef double v
     cdef float s
@@ -75,7 +68,8 @@ cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
                 if isinf(s) and far_row < 0:
                     far_row = i
                 v = <double> s
-            out[targets[q] * width + i] = v + 0.0
+            if out != NULL:
+                out[targets[q] * width + i] = v + 0.0
             if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
                 break
         if inf_row >= 0 or far_row >= 0:
@@ -85,23 +79,29 @@ cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
             break
 
 
-def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
+def fill_continuous(double[:, ::1] out, rows, columns, bint f32, Py_ssize_t n=-1):
     """Copy each 1-D float64 or float32 array columns[q] into out[rows[q]] as C4.5
     reads a value: -0.0 as 0.0 (one zero whatever the rows' order), rounded to
     float32 in a float32 fit. Returns (OK, -1, -1), or the first column's
     problem: (INFINITE, q, row of its first infinite value), else
-    (BEYOND_FLOAT32, q, row) for a finite value that float32 cannot hold."""
-    cdef Py_ssize_t n_cols = len(columns), n = out.shape[1], q
+    (BEYOND_FLOAT32, q, row) for a finite value that float32 cannot hold.
+    out None: the checks alone, of columns of n values (a fit that reads its
+    values from X itself)."""
+    cdef Py_ssize_t n_cols = len(columns), q
     cdef Column* cols
     cdef Py_ssize_t* targets
-    cdef const double[:] d64
-    cdef const float[:] d32
     cdef int verdict = C_OK
     cdef Py_ssize_t bad_col = -1, bad_row = -1
+    cdef double* dest = NULL
+    cdef Py_ssize_t width = 0
     cdef Interrupt intr
     intr.stop = 0
     intr.owner = 0
     intr.wrapping = 0
+    if out is not None:
+        n, width = out.shape[1], out.shape[1]
+        if out.shape[0] and n:
+            dest = &out[0, 0]
     if n_cols == 0:
         return OK, -1, -1
     cols = <Column*> malloc(n_cols * sizeof(Column))
@@ -112,26 +112,18 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32):
     try:
         for q in range(n_cols):
             a = columns[q]
-            targets[q] = rows[q]
-            if not 0 <= targets[q] < out.shape[0] or a.shape[0] != n:
+            targets[q] = 0 if out is None else rows[q]
+            if out is not None and not 0 <= targets[q] < out.shape[0] or a.shape[0] != n:
                 raise ValueError("c45: fill_continuous given a column that does not fit")
-            cols[q].single = a.dtype == np.float32
-            if cols[q].single:
-                d32 = a
-                cols[q].data = <const char*> &d32[0] if n else NULL
-                cols[q].stride = d32.strides[0]
-            else:
-                d64 = a
-                cols[q].data = <const char*> &d64[0] if n else NULL
-                cols[q].stride = d64.strides[0]
+            set_column(&cols[q], a, n)
         if n * n_cols >= LOOK_FROM:
             interrupt_init(&intr)
         if n * n_cols >= NOGIL_WORK:
             with nogil:
-                fill_columns(&out[0, 0], out.shape[1], cols, targets, n_cols, n, f32,
+                fill_columns(dest, width, cols, targets, n_cols, n, f32,
                              &verdict, &bad_col, &bad_row, &intr)
         else:
-            fill_columns(&out[0, 0], out.shape[1], cols, targets, n_cols, n, f32,
+            fill_columns(dest, width, cols, targets, n_cols, n, f32,
                          &verdict, &bad_col, &bad_row, &intr)
     finally:
         free(cols); free(targets)
@@ -647,58 +639,25 @@ def sequential_total(const double[::1] w, bint f32):
     return float(total32) if f32 else total
 
 
-# The digest: two 64-bit lanes over the arrays' 8-byte words (a check that
-# prune(X, y) is given fit's data again, not a defence against a forger).
-cdef uint64_t P1 = 0x9E3779B185EBCA87ULL
-cdef uint64_t P2 = 0xC2B2AE3D27D4EB4FULL
-cdef uint64_t P3 = 0x165667B19E3779F9ULL
-cdef uint64_t P4 = 0x85EBCA77C2B2AE63ULL
-
 DIGEST_PREFIX = "c45d1:"        # what tells this digest from older models' blake2b
-
-
-cdef inline uint64_t rotl(uint64_t x, int r) noexcept nogil:
-    return (x << r) | (x >> (64 - r))
-
-
-cdef inline uint64_t mix(uint64_t h) noexcept nogil:
-    h ^= h >> 33
-    h *= P2
-    h ^= h >> 29
-    h *= P3
-    h ^= h >> 32
-    return h
+# A fit's digest since its sorted values were let alone: each row of them
+# enters as its own lanes (sorted_row_digests), not its bytes.
+DIGEST_ROWS_PREFIX = "c45d2:"
 
 
 cdef void digest_words(const unsigned char** data, const Py_ssize_t* sizes,
                        Py_ssize_t m, uint64_t* lane_a, uint64_t* lane_b,
                        Interrupt* intr) noexcept nogil:
-    cdef Py_ssize_t q, i, nbytes, words
-    cdef uint64_t a = lane_a[0], b = lane_b[0], w
-    cdef const unsigned char* p
+    cdef Py_ssize_t q
     for q in range(m):
-        p = data[q]
-        nbytes = sizes[q]
-        words = nbytes // 8
-        for i in range(words):
-            w = (<const uint64_t*> (p + 8 * i))[0]
-            a = rotl(a + w * P2, 31) * P1
-            b = rotl(b ^ (w * P3), 27) * P4 + P1
-            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
-                break
+        feed_words(data[q], sizes[q] // 8, lane_a, lane_b, intr)
         if intr.stop:
             break
-        w = 0
-        for i in range(8 * words, nbytes):
-            w = (w << 8) | p[i]
-        a = rotl(a + (w ^ <uint64_t> nbytes) * P2, 31) * P1
-        b = rotl(b ^ ((w + <uint64_t> q) * P3), 27) * P4 + P1
-    lane_a[0] = a
-    lane_b[0] = b
+        feed_end(data[q], sizes[q], q, lane_a, lane_b)
 
 
-def digest(arrays):
-    """A 128-bit digest (hex, after DIGEST_PREFIX) of the arrays' shapes and bytes,
+def digest(arrays, prefix=DIGEST_PREFIX):
+    """A 128-bit digest (hex, after prefix) of the arrays' shapes and bytes,
     each array C-contiguous, in one nogil pass."""
     cdef Py_ssize_t m = len(arrays), q, nbytes
     cdef const unsigned char** data = <const unsigned char**> malloc(max(m, 1) * sizeof(void*))
@@ -741,7 +700,35 @@ def digest(arrays):
     for ch in shape_text:
         a = rotl(a + (<uint64_t> ch) * P2, 31) * P1
         b = rotl(b ^ ((<uint64_t> ch) * P3), 27) * P4 + P1
-    return f"{DIGEST_PREFIX}{mix(a ^ rotl(b, 17)):016x}{mix(b + a):016x}"
+    return f"{prefix}{mix(a ^ rotl(b, 17)):016x}{mix(b + a):016x}"
+
+
+def sorted_row_digests(const double[:, ::1] sorted_value):
+    """Per row of float64's sorted values, its own two lanes of the digest
+    (sorted_row_lanes): an (m, 2) uint64 array, what c45/_ranks.pyx's
+    rank_sources gives of the columns it sorts without keeping them."""
+    cdef Py_ssize_t m = sorted_value.shape[0], n = sorted_value.shape[1], r
+    out = np.zeros((m, 2), np.uint64)
+    cdef uint64_t[:, ::1] o = out
+    cdef Interrupt intr
+    if m == 0:
+        return out
+    look_for_signals(&intr, m * n)
+    try:
+        if m * n < NOGIL_WORK:
+            for r in range(m):
+                sorted_row_lanes(&sorted_value[r, 0], n, &o[r, 0], &intr)
+        else:
+            with nogil:
+                for r in range(m):
+                    sorted_row_lanes(&sorted_value[r, 0], n, &o[r, 0], &intr)
+                    if intr.stop:
+                        break
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
+    return out
 
 
 def distinct_sorted(double[::1] x, Py_ssize_t n):

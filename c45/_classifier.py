@@ -13,8 +13,8 @@ from sklearn.utils.validation import check_is_fitted
 from c45 import _bulk, _grown, _params, _pruning, _split, _tree, _windowing
 from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
-                         list_array, n_rows, plain_rows, rank_tables, refuse_masked,
-                         value_orders)
+                         list_array, n_rows, plain_rows, rank_tables, rank_tables_from,
+                         refuse_masked, value_orders, values_of)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -50,11 +50,21 @@ def require_y(y, estimator="C45Classifier"):
 def _fingerprint(data, like=None):
     """(rows, features, digest) of encoded training data: values, labels, weights.
     Given `like`, a fingerprint made as `like`'s was (a model of c45 before the
-    one-pass digest holds a blake2b digest)."""
+    one-pass digest holds a blake2b digest, one before the rows' lanes the
+    sorted values' bytes)."""
     # float32 data hold the values and codes; float64 data the codes, the ranks
     # and the sorted values; both the labels and weights.
     arrays = (data.cont, data.codes, data.y, data.init_weight, data.rank, data.sorted_value)
-    if like is not None and not like[2].startswith(_bulk.DIGEST_PREFIX):
+    if like is None or like[2].startswith(_bulk.DIGEST_ROWS_PREFIX):
+        # each row of sorted values as its lanes: a fit ranked in X's columns
+        # keeps those alone (TrainingData.sorted_digest)
+        rows = (data.sorted_digest if data.sorted_digest is not None
+                else _bulk.sorted_row_digests(data.sorted_value))
+        return (data.n_cases, data.n_features,
+                _bulk.digest(arrays[:-1] + (rows,), _bulk.DIGEST_ROWS_PREFIX))
+    if data.sorted_digest is not None:
+        raise ValueError("c45: data ranked in X's columns has no older digest")
+    if not like[2].startswith(_bulk.DIGEST_PREFIX):
         h = hashlib.blake2b(digest_size=16)
         for a in arrays:
             a = np.ascontiguousarray(a)
@@ -78,18 +88,21 @@ def _round32(x):
 CUT_TOLERANCE = 1e-5
 
 
-def _warn_fine_features(schema, cont):
+def _warn_fine_features(schema, cont, spans=None, sources=None):
     """Warn about continuous features whose values are so close together that
     C4.5's absolute cut tolerance keeps most of their cuts from being tried (a
     feature on a 1e-6 scale never splits). Only features spanning less than
-    1000 tolerances are examined, so typical data costs one min/max per feature."""
-    spans = _bulk.column_spans(cont)          # one pass, not two per feature
+    1000 tolerances are examined, so typical data costs one min/max per feature.
+    cont None: the values are X's own columns, sources, with their spans."""
+    if spans is None:
+        spans = _bulk.column_spans(cont)          # one pass, not two per feature
     for j in np.flatnonzero(~schema.discrete):
-        x = cont[schema.col[j]]
         lo, hi = spans[0][schema.col[j]], spans[1][schema.col[j]]
         # (hi - lo may overflow: a column spanning float64's whole range)
         if not (hi > lo and hi < lo + 1000 * CUT_TOLERANCE):
             continue
+        # (+ 0.0: -0.0 read as 0.0, as the fit reads it)
+        x = cont[schema.col[j]] if cont is not None else np.asarray(sources[j], np.float64) + 0.0
         v = np.unique(x[~np.isnan(x)])
         blocked = int(np.count_nonzero(~(v[:-1] < v[1:] - CUT_TOLERANCE)))
         if blocked:
@@ -157,6 +170,16 @@ def _known_values(schema, layout):
         def cut_counts(j):
             return _bulk.cut_counts(cont[col[j]], CUT_TOLERANCE,
                                     order[col[j], :n_known[j]])
+        return ends, cut_counts
+    elif "facts" in layout:
+        # float64 ranked in X's columns: what ranking read of the sorted values
+        facts, n_known = layout["facts"], layout["n_known"]
+
+        def ends(j):
+            return n_known[j], facts[col[j], 0], facts[col[j], 1]
+
+        def cut_counts(j):
+            return int(facts[col[j], 2]), int(facts[col[j], 3])
         return ends, cut_counts
     else:
         sorted_value, n_known = layout["sorted_value"], layout["n_known"]
@@ -630,7 +653,12 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         if self.trials is not None:
             _windowing.check_weights(self, sample_weight)
-        schema, target, data = self._prepare(X, y, sample_weight, with_sources=True)
+        keep = self.keep_training_data and self.trials is None
+        # The values are read from X where it holds them and nothing reads them
+        # once grown: ranked there, no copy made.
+        schema, target, data = self._prepare(
+            X, y, sample_weight, with_sources=True,
+            in_sources=self.trials is None and not (keep or self.soft_thresholds))
         classes = target.declared
         if data.n_cases * schema.n_features >= TRIM_CELLS:
             # The encoding's freed copies would stay resident beside the case
@@ -656,7 +684,6 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         fitted["_windowed"] = self.trials is not None
         fitted["_train_check"] = _fingerprint(data)
         cells = data.n_cases * schema.n_features        # the cells grown on
-        keep = self.keep_training_data and self.trials is None
         if self.trials is not None:
             # Windowing: the trees of the best trial (c45/_windowing.py).
             trials, best = _windowing.fit_trials(self, schema, data, options)
@@ -986,23 +1013,28 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             fresh._check_unpickled_params()
         self.__dict__ = fresh.__dict__
 
-    def _prepare(self, X, y, sample_weight, with_sources=False):
+    def _prepare(self, X, y, sample_weight, with_sources=False, in_sources=False):
         """Validate and encode the training data: (schema, Target, TrainingData).
         with_sources: float64 data carry the views of X's columns its values were
-        read from, where every continuous one is one (TrainingData.sources)."""
+        read from, where every continuous one is one (TrainingData.sources).
+        in_sources besides: nothing reads the values once grown, and they are
+        ranked where they lie, no copy made (TrainingData.sorted_digest)."""
         f32 = self.precision == "float32"
         require_y(y)
         sources = [] if with_sources and not f32 else None
-        schema, cont, codes = encode_fit(X, self.categorical_features, f32, sources)
+        schema, cont, codes = encode_fit(X, self.categorical_features, f32, sources,
+                                         copy=not in_sources)
         sources = sources or None
-        target = encode_target(y, cont.shape[1])
+        n = codes.shape[1]
+        target = encode_target(y, n)
         classes, y_codes = target.declared, target.codes
-        n = cont.shape[1]
         self._check_limits(schema, classes, n)
         weight, count_mode = self._check_weights(
             self._class_weighted(sample_weight, classes, y_codes, n), n, f32,
             self.normalize_sample_weight)
         if _bulk.count_positive(weight) < n:
+            if cont is None:        # X's rows are not the cases: a copy after all
+                cont = values_of(schema, sources, n)
             keep = weight > 0
             # compress, not cont[:, keep]: its result is C-ordered, so the copy
             # below is not made (a second copy of the values, freed at once).
@@ -1010,7 +1042,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                                             np.compress(keep, codes, axis=1),
                                             y_codes[keep], weight[keep])
             sources = None          # (X's rows are not the cases any more)
-        cont = np.ascontiguousarray(cont)
+        cont = cont if cont is None else np.ascontiguousarray(cont)
         codes = np.ascontiguousarray(codes)
         n_values = schema.n_values
         # N of the many-valued test: the total weight, summed in case order as C4.5 does.
@@ -1026,7 +1058,29 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 f"sum to 1) set normalize_sample_weight=True.", UserWarning,
                 stacklevel=4)
         y_codes = np.ascontiguousarray(y_codes, np.int32)
-        _warn_fine_features(schema, cont)
+        if cont is None:
+            # X's own columns ranked: no table of sorted values (the fit reads
+            # the few values it needs from X, TrainingData.by_source)
+            ranks, n_known, far, facts, lanes = rank_tables_from(schema, sources, n,
+                                                                 self._threads())
+            _warn_fine_features(schema, None, (facts[:, 0], facts[:, 1]), sources)
+            layout = dict(cont=None, rank=ranks, n_known=n_known, far=far,
+                          sources=sources, sorted_digest=lanes)
+            _warn_dense_features(schema, dict(layout, facts=facts))
+        else:
+            _warn_fine_features(schema, cont)
+            layout = self._layout(schema, cont, codes, weight, sources)
+            _warn_dense_features(schema, layout)
+        data = _tree.TrainingData(
+            codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
+            init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,
+            total_weight=total, multival=multival, **layout)
+        return schema, target, data
+
+    def _layout(self, schema, cont, codes, weight, sources):
+        """The training data's tables of the continuous values (cont, encoded):
+        TrainingData's arguments."""
+        f32 = self.precision == "float32"
         if f32:
             # Release 8's way: the values, and each feature's distinct values.
             # Where R8's case order changes no bit, each feature's order instead:
@@ -1045,12 +1099,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             ranks, sorted_values, n_known, far = rank_tables(schema, cont, self._threads())
             layout = dict(cont=None, rank=ranks, sorted_value=sorted_values, n_known=n_known,
                           far=far, sources=sources)
-        _warn_dense_features(schema, layout)
-        data = _tree.TrainingData(
-            codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
-            init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,
-            total_weight=total, multival=multival, **layout)
-        return schema, target, data
+        return layout
 
     def _check_limits(self, schema, classes, n):
         if n > MAX_CASES:

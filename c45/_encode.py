@@ -18,7 +18,7 @@ from sklearn.utils.validation import column_or_1d
 from c45._bulk import (BEYOND_FLOAT32, INFINITE, distinct_sorted, fill_continuous,
                        integer_label_codes, weight_and_unknown_facts)
 from c45 import _bulk
-from c45._ranks import order_columns, rank_column, rank_columns
+from c45._ranks import order_columns, rank_column, rank_columns, rank_sources
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -595,6 +595,23 @@ def rank_tables(schema, cont, n_threads=1):
     return ranks, cont, n_known, far
 
 
+def rank_tables_from(schema, sources, n, n_threads=1):
+    """rank_tables of the values of the caller's X itself (sources: per feature
+    the 1-D float64 or float32 array, a view of X, None if discrete), without a
+    table of the sorted values: (ranks, n_known, far, facts, lanes), facts and
+    lanes what else is read of the sorted values, per row of ranks
+    (c45/_ranks.pyx's rank_sources)."""
+    n_known = np.zeros(schema.n_features, dtype=np.int64)
+    n_cont = int((~schema.discrete).sum())
+    ranks = np.empty((max(n_cont, 1), n), dtype=np.uint32)
+    far = np.empty((max(n_cont, 1), n), dtype=np.uint8)     # (read at known ranks only)
+    features = np.flatnonzero(~schema.discrete)
+    rows = np.asarray(schema.col, dtype=np.int32)[features]
+    n_known[features], facts, lanes = rank_sources([sources[j] for j in features], ranks,
+                                                   rows, n_threads, far)
+    return ranks, n_known, far, facts, lanes
+
+
 # Whole-column copies in fit go in chunks of this many values (a few ms each), so
 # that Ctrl-C is handled between them.
 COPY_CHUNK = 1 << 20
@@ -775,13 +792,15 @@ class Schema:
         return nv
 
 
-def _matrices(columns, schema, names, f32, learnt=None, sources=None):
+def _matrices(columns, schema, names, f32, learnt=None, sources=None, held_by=None):
+    """(cont, codes) of the columns. held_by given (X) and every continuous
+    column a view of it: cont is None, its values only checked (the fit reads
+    them from X itself, sources)."""
     n = len(columns[0]) if columns else 0
     n_cont = int((~schema.discrete).sum())
     n_disc = int(schema.discrete.sum())
-    # Every row of cont is filled below; codes' rows only where a feature is
-    # discrete (a (1, n) matrix of zeros stands for none).
-    cont = (np.empty if n_cont else _bulk.zeros)((max(n_cont, 1), n), dtype=np.float64)
+    # codes' rows are filled only where a feature is discrete (a (1, n) matrix
+    # of zeros stands for none).
     codes = (np.empty if n_disc else _bulk.zeros)((max(n_disc, 1), n), dtype=np.int32)
     rows, sources_of, features = [], [], []
     for j, col in enumerate(columns):
@@ -800,8 +819,16 @@ def _matrices(columns, schema, names, f32, learnt=None, sources=None):
         sources.extend([None] * len(columns))
         for j, a in zip(features, sources_of):
             sources[j] = a
-    # One pass over every continuous value, the GIL given up once (not per column).
-    verdict, q, i = fill_continuous(cont, rows, sources_of, f32)
+    if held_by is not None and sources_of and all(_held_by(held_by, a)
+                                                  for a in sources_of):
+        cont = None
+        verdict, q, i = fill_continuous(None, rows, sources_of, f32, n)
+    else:
+        # Every row of cont is filled (a (1, n) matrix of zeros stands for none).
+        cont = (np.empty if n_cont else _bulk.zeros)((max(n_cont, 1), n),
+                                                     dtype=np.float64)
+        # One pass over every continuous value, the GIL given up once (not per column).
+        verdict, q, i = fill_continuous(cont, rows, sources_of, f32)
     if verdict == INFINITE:
         raise ValueError(f"X {_feature_label(features[q], names)} holds an infinite "
                          f"value at row {i} (or a number beyond float64); use NaN for an "
@@ -810,6 +837,16 @@ def _matrices(columns, schema, names, f32, learnt=None, sources=None):
         raise ValueError(f"X {_feature_label(features[q], names)} holds values beyond "
                          f"the float32 range; use precision='float64'")
     return cont, codes
+
+
+def values_of(schema, sources, n):
+    """cont of a float64 fit whose values encode_fit left in X (copy=False): the
+    continuous columns (sources, checked then) copied as _matrices copies them."""
+    features = np.flatnonzero(~schema.discrete)
+    cont = np.empty((max(len(features), 1), n), dtype=np.float64)
+    fill_continuous(cont, [schema.col[j] for j in features],
+                    [sources[j] for j in features], False)
+    return cont
 
 
 def _rows_of(X, columns):
@@ -821,10 +858,13 @@ def n_rows(X):
     return _rows_of(X, _columns(X)[0])
 
 
-def encode_fit(X, categorical_features, f32, sources=None):
+def encode_fit(X, categorical_features, f32, sources=None, copy=True):
     """Learn the schema of X and encode it: (schema, cont, codes). sources: a list
     that receives, per feature, the 1-D float64 or float32 array its values were
-    read from, None if discrete; left empty unless every one is X's own memory."""
+    read from, None if discrete; left empty unless every one is X's own memory.
+    copy False: where every continuous one is, cont is None (no copy of the
+    values made: the fit reads them from the sources); otherwise cont holds
+    them."""
     columns, names = _columns(X)
     if names is not None:
         check_text(names, "X's column names")
@@ -853,7 +893,10 @@ def encode_fit(X, categorical_features, f32, sources=None):
         else:
             categories.append(None)
     schema = Schema(names, mask, categories)
-    cont, codes = _matrices(columns, schema, names, f32, learnt, sources)
+    cont, codes = _matrices(columns, schema, names, f32, learnt, sources,
+                            X if sources is not None and not copy else None)
+    if cont is None:
+        return schema, cont, codes
     if sources is not None and not all(a is None or _held_by(X, a) for a in sources):
         sources.clear()         # a copy: holding it would cost what it saves
     return schema, cont, codes

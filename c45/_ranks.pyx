@@ -12,7 +12,7 @@ from cython.parallel cimport prange, threadid
 import numpy as np
 cimport numpy as cnp
 cnp.import_array()
-from libc.math cimport isnan
+from libc.math cimport isnan, NAN
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
@@ -22,6 +22,8 @@ from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_i
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK
 from c45._scratch cimport c45_big_resize, c45_big_free, c45_big_advise_huge
+from c45._column cimport Column, fit_value, set_column
+from c45._digest cimport sorted_row_lanes
 
 cdef packed struct Keyed:    # 12 bytes: two of them a row while sorting
     uint64_t key
@@ -281,6 +283,117 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
         scratch_free(scratch)
     raise_failures(known, &intr)
     return out
+
+
+cdef int64_t rank_source(const Column* c, uint32_t* ranks, uint8_t* far, Py_ssize_t n,
+                         Interrupt* intr, char* scratch, double* values,
+                         double* facts, uint64_t* lanes) noexcept nogil:
+    """rank_sorted and far_column of a column of the caller's X, read into values
+    (n of them, sorted there, then let go), and what else is read of its sorted
+    values: facts gets their smallest and largest known value (NaN: none) and
+    the cuts between known neighbours that differ and those closer than 1e-5
+    (_bulk.cut_counts'), lanes their digest's (sorted_row_lanes). Returns
+    rank_sorted's."""
+    cdef Py_ssize_t i, i0 = 0
+    cdef int64_t known, possible = 0, blocked = 0
+    while i0 < n:
+        if interrupted(intr):
+            return -2
+        for i in range(i0, min(n, i0 + CHUNK)):
+            values[i] = fit_value(c, i)
+        i0 += CHUNK
+    known = rank_sorted(values, ranks, NULL, n, intr, scratch)
+    if known < 0:
+        return known
+    if far_column(values, far, known, intr):
+        return -2
+    i0 = 0
+    while i0 < known - 1:
+        if interrupted(intr):
+            return -2
+        for i in range(i0, min(known - 1, i0 + CHUNK)):
+            if values[i] < values[i + 1]:
+                possible += 1
+                if not values[i] < values[i + 1] - 1e-5:
+                    blocked += 1
+        i0 += CHUNK
+    sorted_row_lanes(values, n, lanes, intr)
+    if intr.stop:
+        return -2
+    facts[0] = values[0] if known else NAN
+    facts[1] = values[known - 1] if known else NAN
+    facts[2] = <double> possible
+    facts[3] = <double> blocked
+    return known
+
+
+def rank_sources(columns, uint32_t[:, ::1] ranks, const int32_t[::1] rows,
+                 int n_threads, uint8_t[:, ::1] far):
+    """rank_columns of the values of the caller's X itself: columns[q], a 1-D
+    float64 or float32 array of any stride, is the row rows[q] (read as the fit
+    reads a value: -0.0 as 0.0), and no table of the values is made (each
+    column is sorted in a buffer of its own thread's). Returns the known
+    counts, one per row of `rows`, and per row of ranks what else is read of
+    the sorted values (rank_source): facts, (m, 4) float64 (the smallest and
+    largest known value, NaN where none, as _bulk.column_spans; the possible
+    and blocked cuts, as _bulk.cut_counts), and lanes, (m, 2) uint64
+    (_bulk.sorted_row_digests)."""
+    cdef Py_ssize_t n = ranks.shape[1], j, m = rows.shape[0]
+    cdef Interrupt intr
+    cdef int64_t[::1] known
+    cdef double[:, ::1] facts_v
+    cdef uint64_t[:, ::1] lanes_v
+    if len(columns) != m:
+        raise ValueError("c45: one column a row of rows")
+    check_columns(ranks.shape[0], n, ranks.shape[0], ranks.shape[1], rows, "ranks")
+    check_columns(ranks.shape[0], n, far.shape[0], far.shape[1], rows, "far")
+    out = np.zeros(m, dtype=np.int64)
+    facts = np.full((ranks.shape[0], 4), np.nan)
+    lanes = np.zeros((ranks.shape[0], 2), np.uint64)
+    known, facts_v, lanes_v = out, facts, lanes
+    if m == 0 or n == 0:
+        return out, facts, lanes
+    cdef Column* cols = <Column*> malloc(m * sizeof(Column))
+    if cols == NULL:
+        raise MemoryError("c45: out of memory sorting a feature")
+    try:
+        for j in range(m):
+            set_column(&cols[j], columns[j], n)
+    except BaseException:
+        free(cols)
+        raise
+    n_threads = max(1, min(n_threads, <int> m))
+    # a thread's room: rank_sorted's, then the column's values
+    cdef size_t vbytes = (n * sizeof(double) + 63) // 64 * 64
+    cdef size_t room = scratch_bytes(n) + vbytes
+    cdef char* scratch = <char*> c45_big_resize(NULL, n_threads * room)
+    if scratch == NULL:
+        free(cols)
+        raise MemoryError("c45: out of memory sorting a feature")
+    c45_big_advise_huge(scratch)
+    memset(&intr, 0, sizeof(Interrupt))
+    try:
+        interrupt_init(&intr)
+        with nogil:
+            if n_threads > 1:     # one thread runs no OpenMP region (fork safety)
+                for j in prange(m, schedule="dynamic", num_threads=n_threads):
+                    known[j] = rank_source(
+                        &cols[j], &ranks[rows[j], 0], &far[rows[j], 0], n, &intr,
+                        scratch + threadid() * room,
+                        <double*> (scratch + threadid() * room + scratch_bytes(n)),
+                        &facts_v[rows[j], 0], &lanes_v[rows[j], 0])
+            else:
+                for j in range(m):
+                    known[j] = rank_source(
+                        &cols[j], &ranks[rows[j], 0], &far[rows[j], 0], n, &intr,
+                        scratch, <double*> (scratch + scratch_bytes(n)),
+                        &facts_v[rows[j], 0], &lanes_v[rows[j], 0])
+    finally:
+        interrupt_end(&intr)
+        c45_big_free(scratch)
+        free(cols)
+    raise_failures(known, &intr)
+    return out, facts, lanes
 
 
 def rank_column(double[::1] values, uint32_t[::1] ranks, uint32_t[::1] order=None):

@@ -552,12 +552,14 @@ cdef class TrainingData:
     cdef readonly object far, sources, source_addr, source_stride, source_single
     cdef readonly Py_ssize_t n_classes
     cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed, by_source
+    cdef readonly object sorted_digest
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
                  bint f32, bint count_mode, double total_weight, bint multival,
                  distinct=None, distinct_start=None, rank=None, sorted_value=None,
-                 n_known=None, order=None, far=None, sources=None):
+                 n_known=None, order=None, far=None, sources=None,
+                 sorted_digest=None):
         n_features = len(col)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
@@ -579,6 +581,14 @@ cdef class TrainingData:
         self.sources = sources
         self.far = far
         self.by_source = False
+        # float64 ranked in the sources themselves (c45/_ranks.pyx's
+        # rank_sources): no sorted values were made, only each row's digest
+        # lanes (the fit's fingerprint); growing reads the values from the
+        # sources (values_from_sources) and far
+        self.sorted_digest = sorted_digest
+        if sorted_digest is not None and (f32 or sources is None or far is None
+                                          or sorted_value is not None):
+            raise ValueError("c45: data ranked in its sources needs them and far")
 
     def ensure_far(self):
         """float64: make Dataset.far from the sorted values (once)."""
@@ -612,6 +622,8 @@ cdef class TrainingData:
 
     def forget_sources(self):
         """Hold no reference to the caller's X (data kept after the fit)."""
+        if self.sorted_digest is not None:
+            raise ValueError("c45: data ranked in its sources holds no values of its own")
         if not self.by_source:
             self.sources = None
 

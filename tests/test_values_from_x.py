@@ -99,3 +99,53 @@ def test_a_copy_of_x_is_not_held_for_its_values():
         _, _, data = C45Classifier()._prepare(given, y, None, with_sources=True)
         data.values_from_sources()
         assert not data.by_source and data.sources is None
+
+
+@pytest.mark.parametrize("form", ["float64", "float32", "fortran", "frame", "n_jobs"])
+def test_ranks_taken_from_x_are_the_encoded_copys(form):
+    """Ranked in X's own columns (no copy of the values, no table of them sorted),
+    the data holds the ranks, known counts and far table of the encoded copy,
+    gives its digest and its warnings, and prune(X, y) accepts it: -0.0 beside
+    0.0, NaN, ties and neighbours within the cut tolerance included."""
+    import warnings
+    from c45._classifier import _fingerprint
+    pd = pytest.importorskip("pandas") if form == "frame" else None
+    X, y = _data(7)
+    X[:, 2] = np.where(np.isnan(X[:, 2]), np.nan, np.linspace(0, 0.05, len(X)))  # dense
+    params = dict(n_jobs=2) if form == "n_jobs" else {}
+    if form == "float32":
+        X = X.astype(np.float32)
+    elif form == "fortran":
+        X = np.asfortranarray(X)
+    elif form == "frame":
+        X = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    clf = C45Classifier(**params)
+    caught = []
+    for in_sources in (True, False):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            _, _, data = clf._prepare(X, y, None, with_sources=True, in_sources=in_sources)
+        caught.append([str(m.message) for m in w])
+        if in_sources:
+            ranked = data
+    copied = data
+    assert ranked.sorted_digest is not None and copied.sorted_digest is None
+    assert np.asarray(ranked.sorted_value).shape == (1, 1)     # none made
+    assert caught[0] == caught[1] and any("cuts are tried" in m for m in caught[0])
+    np.testing.assert_array_equal(ranked.rank, copied.rank)
+    np.testing.assert_array_equal(ranked.n_known, copied.n_known)
+    for c, nk in enumerate(copied.n_known):
+        np.testing.assert_array_equal(ranked.far[c, :nk], copied.far[c, :nk])
+    assert _fingerprint(ranked) == _fingerprint(copied)
+    fitted = C45Classifier(**params).fit(X, y)
+    assert fitted._train_check == _fingerprint(copied)
+    fitted.prune(X, y)                      # (its data encoded as usual)
+    # a model of the digest of the sorted values' bytes prunes with its data too
+    older = _fingerprint(copied, like=(0, 0, "c45d1:"))
+    assert older[2].startswith("c45d1:") and older != fitted._train_check
+    fitted._train_check = older
+    fitted.prune(X, y)
+    other = np.array(X, dtype=np.float64)
+    other[11, 0] = np.nextafter(np.nan_to_num(other[11, 0]), 9)
+    with pytest.raises(ValueError, match="other values"):
+        fitted.prune(other, y)
