@@ -149,6 +149,19 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
     return 0
 
 
+cdef void work_drop_nlogn(Work* w) noexcept nogil:
+    """Free the n log n table once grown (8 bytes a case; pruning takes no
+    logarithm of a count): n_log2_n computes without it, the same bits."""
+    cdef int t
+    free(w.nlogn)
+    w.nlogn = NULL
+    w.table_n = 0
+    if w.threads != NULL:
+        for t in range(w.n_threads):
+            w.threads[t].nlogn = NULL       # (a copy of w's pointer)
+            w.threads[t].table_n = 0
+
+
 cdef void work_free(Work* w) noexcept nogil:
     cdef int t
     if w.threads != NULL:

@@ -20,7 +20,8 @@ from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRE
 from c45._criterion cimport rnd
 from c45._sums cimport pairwise
 from c45._gil cimport NOGIL_WORK
-from c45._splitter cimport (Work, work_init, work_free, work_threads_init, total_weight,
+from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
+                            work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
@@ -838,6 +839,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             raise MemoryError("c45: out of memory compacting the tree")
         if with_cuts and cut == NULL:
             raise MemoryError("c45: out of memory while pruning the tree")
+        work_drop_nlogn(&w)         # grown: not held beside the trees
         order = np.empty(d.n_cases, dtype=np.int32)
         if d.n_cases > 0:
             memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
