@@ -345,8 +345,10 @@ cdef extern from "_prefetch.h":
     void C45_PREFETCH(const void* addr) noexcept nogil
 
 # Cases ahead whose test value is fetched early: the lookups go to rows spread over
-# the whole table, a cache miss each, and the prefetches overlap them.
-cdef Py_ssize_t PREFETCH = 16
+# the whole table, a cache miss each, and the prefetches overlap them. A lookup
+# takes a few cycles: 16 ahead left most of a miss's latency to wait for
+# (perf annotate: outcomes_of stalled on the rank read), 64 cover it.
+cdef Py_ssize_t PREFETCH = 64
 
 
 cdef struct Lookup:
