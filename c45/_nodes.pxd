@@ -6,7 +6,8 @@ from libc.math cimport NAN
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t, int64_t, uint32_t
 
-from c45._types cimport Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport (Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
+                         NO_CUT_RANK)
 from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport global_threshold, global_threshold_near, is_subset_feature
 
@@ -34,6 +35,7 @@ cdef inline void set_leaf(Node* nd, int32_t cls, double weight, double errors) n
     nd.n_children = 0
     nd.node_class = cls
     nd.threshold = NAN
+    nd.cut_rank = NO_CUT_RANK
     nd.weight = weight
     nd.errors = errors
     nd.map_offset = -1
@@ -93,12 +95,14 @@ cdef inline double cut_of(const Dataset* d, const double* bar, Py_ssize_t featur
 
 
 cdef inline double cut_of_listed(const Dataset* d, const double* bar, Py_ssize_t feature,
-                                 uint32_t below, uint32_t above) noexcept nogil:
+                                 uint32_t below, uint32_t above, uint32_t* rank) noexcept nogil:
     """cut_of on the presorted lists: below and above are the keys of the entries
-    either side of the chosen cut (global_threshold_near)."""
+    either side of the chosen cut (global_threshold_near); rank: the cut's
+    Node.cut_rank, NO_CUT_RANK where the search did not give it."""
     if d.midpoint:
+        rank[0] = NO_CUT_RANK
         return bar[feature]
-    return global_threshold_near(d, feature, bar[feature], below, above)
+    return global_threshold_near(d, feature, bar[feature], below, above, rank)
 
 
 cdef inline bint cut_separates(double lowest_known, double highest_known,
@@ -137,6 +141,7 @@ cdef inline int set_test(NodeBuffer* t, Py_ssize_t node, int kind, Py_ssize_t fe
     nd.first_child = <int32_t> t.count
     nd.n_children = <int32_t> n_branches
     nd.map_offset = map_offset
+    nd.cut_rank = NO_CUT_RANK
     nd.errors = 0.0
     t.count += n_branches
     return 0

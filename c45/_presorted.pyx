@@ -56,8 +56,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, DISCRETE,
-                         CONTINUOUS,
-                         SUBSET)
+                         CONTINUOUS, SUBSET, NO_CUT_RANK)
 from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free, c45_big_advise_huge
 from c45._tasks cimport TaskOrder, run_tasks, team_for
@@ -123,8 +122,9 @@ cdef extern from "_prefetch.h":
 # below the root a list's ranks are spread over the whole order, a cache miss each.
 cdef Py_ssize_t ORDER_AHEAD = 32
 # The same for the tables read by case from the row list (in case order: below
-# the root its cases are far apart).
-cdef Py_ssize_t ROWS_AHEAD = 16
+# the root its cases are far apart). Each read is a few cycles of work: 64
+# ahead cover a miss where 16 left the node's class sums waiting on it.
+cdef Py_ssize_t ROWS_AHEAD = 64
 
 
 cdef inline size_t entry_size(Py_ssize_t j, Py_ssize_t width) noexcept nogil:
@@ -550,6 +550,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     cdef int32_t best
     cdef int64_t map_offset = -1
     cdef Py_ssize_t n_unknown = 0
+    cdef uint32_t cut_rank = NO_CUT_RANK
     cdef const int32_t* codes
     cdef const int32_t* vmap
     cdef double* bw
@@ -585,7 +586,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         cut = w.cut_at[feature]           # the chosen cut's lower entry in fl
         settle_bar(w, feature)
         if 0 <= cut < m - 1:
-            threshold = cut_of_listed(d, w.bar, feature, fl[cut * wd], fl[(cut + 1) * wd])
+            threshold = cut_of_listed(d, w.bar, feature, fl[cut * wd], fl[(cut + 1) * wd],
+                                      &cut_rank)
         else:
             threshold = cut_of(d, w.bar, feature)
         cs = list_cases(d, feature)
@@ -654,6 +656,7 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
     if set_test(t, fr.node, kind, feature, threshold, n_branches, map_offset) < 0:
         return -1
     nd = &t.nodes[fr.node]
+    nd.cut_rank = cut_rank
     # Empty branches are leaves of the parent's class and distribution; the
     # others get their weight factor; the largest is grown last, in place.
     best_v = 0

@@ -18,7 +18,7 @@ from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint32_t
 
-from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET
+from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET, NO_CUT_RANK
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank)
@@ -345,8 +345,10 @@ cdef extern from "_prefetch.h":
     void C45_PREFETCH(const void* addr) noexcept nogil
 
 # Cases ahead whose test value is fetched early: the lookups go to rows spread over
-# the whole table, a cache miss each, and the prefetches overlap them.
-cdef Py_ssize_t PREFETCH = 16
+# the whole table, a cache miss each, and the prefetches overlap them. A lookup
+# takes a few cycles: 16 ahead left most of a miss's latency to wait for
+# (perf annotate: outcomes_of stalled on the rank read), 64 cover it.
+cdef Py_ssize_t PREFETCH = 64
 
 
 cdef struct Lookup:
@@ -1333,15 +1335,28 @@ cdef struct PruneCall:
 cdef uint32_t* cut_ranks(const NodeBuffer* tree, const Dataset* d) noexcept nogil:
     """float64: per node of a continuous test, how many known training values
     are at most its threshold (a case goes left when its rank is below it), so
-    that pruning reads no value; NULL out of memory."""
+    that pruning reads no value: the one growing found (Node.cut_rank), else
+    searched for (cut_rank). NULL out of memory."""
     cdef uint32_t* cut = <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t))
     cdef Py_ssize_t i
     if cut == NULL:
         return NULL
     for i in range(tree.count):
         if tree.nodes[i].kind == CONTINUOUS:
-            cut[i] = cut_rank(d, tree.nodes[i].feature, tree.nodes[i].threshold)
+            cut[i] = tree.nodes[i].cut_rank
+            if cut[i] == NO_CUT_RANK:
+                cut[i] = cut_rank(d, tree.nodes[i].feature, tree.nodes[i].threshold)
     return cut
+
+
+cdef bint cut_ranks_known(const NodeBuffer* tree) noexcept nogil:
+    """Whether growing found every continuous test's cut rank (cut_ranks then
+    reads no value)."""
+    cdef Py_ssize_t i
+    for i in range(tree.count):
+        if tree.nodes[i].kind == CONTINUOUS and tree.nodes[i].cut_rank == NO_CUT_RANK:
+            return False
+    return True
 
 
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,

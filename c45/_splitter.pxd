@@ -107,7 +107,8 @@ cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil
 cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double bar,
-                                  uint32_t below, uint32_t above) noexcept nogil
+                                  uint32_t below, uint32_t above,
+                                  uint32_t* rank) noexcept nogil
 cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil
 cdef bint is_subset_feature(const Dataset* d, Py_ssize_t feature) noexcept nogil
 cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,

@@ -15,7 +15,8 @@ from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
 from c45._interrupt cimport interrupted
-from c45._types cimport Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport (Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
+                         NO_CUT_RANK)
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -2254,13 +2255,17 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
 
 
 cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double bar,
-                                  uint32_t below, uint32_t above) noexcept nogil:
+                                  uint32_t below, uint32_t above,
+                                  uint32_t* rank) noexcept nogil:
     """global_threshold, float64 growing on the lists: below and above are the
     ranks of the values either side of the chosen cut (the scan's neighbours),
     so the search runs between them, not over the whole column. The same value:
-    every rank up to below holds a value <= bar, every one from above a larger."""
+    every rank up to below holds a value <= bar, every one from above a larger.
+    rank: set to how many known values are <= the threshold (cut_rank's answer,
+    the rank the search stops at), NO_CUT_RANK where global_threshold answers."""
     cdef Py_ssize_t lo, hi, at, step
     cdef double share, v_below, v_above
+    rank[0] = NO_CUT_RANK
     if d.listed or d.cut_from_distinct or below >= above or above >= d.n_known[feature]:
         return global_threshold(d, feature, bar)
     v_below = sorted_at(d, feature, below)
@@ -2296,6 +2301,7 @@ cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double b
             lo = hi - step + 1
     # Now v[lo - 1] <= bar < v[hi]: the answer is in [lo, hi].
     lo = sorted_at_most(d, feature, lo, hi, bar)
+    rank[0] = <uint32_t> lo             # the values <= bar are those <= v[lo - 1]
     return sorted_at(d, feature, lo - 1)
 
 

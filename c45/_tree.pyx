@@ -16,7 +16,8 @@ from libc.string cimport memcpy, memset
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET
+from c45._types cimport (Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCRETE, CONTINUOUS,
+                         SUBSET, NO_CUT_RANK)
 from c45._criterion cimport rnd
 from c45._sums cimport pairwise
 from c45._gil cimport NOGIL_WORK
@@ -26,7 +27,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic)
-from c45._prune cimport prune_pessimistic, cut_ranks
+from c45._prune cimport prune_pessimistic, cut_ranks, cut_ranks_known
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
                          maps_in_growing_order,
@@ -512,6 +513,7 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values) except -1:
         b.nodes[i].weight = wv[i]
         b.nodes[i].errors = ev[i]
         b.nodes[i].map_offset = mv[i]
+        b.nodes[i].cut_rank = NO_CUT_RANK
     if n > 0:
         memcpy(b.value, &vv[0, 0], n * k * sizeof(double))
     if n_maps > 0:
@@ -775,6 +777,8 @@ cdef uint32_t* source_cut_ranks(const NodeBuffer* tree, Dataset* d,
     """cut_ranks where the values are read from the sources (by_source): through
     the features' orders, the rank table inverted for the while."""
     cdef uint32_t* cut = NULL
+    if cut_ranks_known(tree):
+        return cut_ranks(tree, d)       # (no value read: the ranks stay)
     rank_order(d, n_threads)
     if not (d.intr != NULL and d.intr.stop):    # (interrupted: half inverted)
         cut = cut_ranks(tree, d)

@@ -9,12 +9,20 @@ cdef enum:
     CONTINUOUS = 2    # branch 1: value <= threshold, branch 2: value > threshold
     SUBSET = 3        # branch b: the values v with value_map[map_offset + v] == b (-s)
 
+# Node.cut_rank not known (pruning searches the sorted values for it); above
+# every rank (at most 2**31 - 2 cases).
+cdef enum:
+    NO_CUT_RANK = 0x7FFFFFFF
+
 cdef struct Node:
     int32_t kind          # LEAF, DISCRETE, CONTINUOUS or SUBSET
     int32_t feature       # tested feature, -1 for a leaf
     int32_t first_child   # children are nodes first_child .. first_child+n_children-1
     int32_t n_children    # number of branches B (0 for a leaf)
     int32_t node_class    # the node's class (majority, ties to the lowest index)
+    uint32_t cut_rank     # float64 continuous test: how many known training values are
+                          # <= threshold, found when growing on the lists (pruning
+                          # sends a case left by rank below it); NO_CUT_RANK otherwise
     double threshold      # continuous cut (an observed training value); NaN otherwise
     double weight         # C4.5's Items: total case weight that reached the node
     double errors         # C4.5's Errors: training errors (grown) or estimate (pruned)
