@@ -332,8 +332,9 @@ cdef inline void swap_items(Item* a, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
 cdef Py_ssize_t SORT_POLL_RANGE = LOOK_MASK + 1
 
 
-cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
-                          Interrupt* intr) noexcept nogil:
+cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr,
+                          const Item* by_key, const int32_t* ties,
+                          Py_ssize_t origin) noexcept nogil:
     """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges (float32
     mode only: float64 mode sorts by rank in linear time). Its moves depend only
     on how the items compare, so 8-byte items keyed in the values' order
@@ -344,7 +345,15 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
     adversarial orders; the stack stays O(log n) deep. Before each long range it
     looks for Ctrl-C (sorting tens of millions of cases takes seconds); when
     interrupted it stops with the cases permuted, not sorted, and the grower,
-    seeing the same flag, unwinds."""
+    seeing the same flag, unwinds.
+
+    by_key and ties (or NULL): the same items already sorted, ties in any
+    order (by_key[r - origin] the item of rank r), and ties[r - origin] the
+    number of ranks origin + 1 .. r whose key is the rank before's. Every range
+    the quicksort reaches holds the items of its ranks (it moves the keys equal
+    to the pivot between its two halves), so a range of distinct keys ends in
+    their one sorted order whatever its moves: it is copied from by_key, and
+    only the ranges with equal keys are partitioned."""
     cdef Py_ssize_t stack_lo[128]
     cdef Py_ssize_t stack_hi[128]
     cdef int top = 0
@@ -360,6 +369,9 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
         top -= 1
         lo = stack_lo[top]; hi = stack_hi[top]
         if lo >= hi:
+            continue
+        if ties != NULL and ties[hi - origin] == ties[lo - origin]:
+            memcpy(&a[lo], &by_key[lo - origin], (hi - lo + 1) * sizeof(Item))
             continue
         if hi - lo >= SORT_POLL_RANGE and interrupted(intr):
             return
@@ -482,18 +494,21 @@ cdef Py_ssize_t RADIX_MIN = 256
 
 cdef bint radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """w.rankbuf[lo..hi]'s keyed items sorted by key into w.ranktmp[0..n) (radix,
-    linear; w.rankbuf is left as it is); False if two keys are equal. Distinct
-    values have one sorted order, the one R8's quicksort yields too; only the
-    order of equal values is the quicksort's own."""
+    linear; w.rankbuf is left as it is), and w.sortbuf's first n int32 the
+    running count of equal neighbours (quicksort_items's ties); False if two
+    keys are equal. Distinct values have one sorted order, the one R8's
+    quicksort yields too; only the order of equal values is the quicksort's own."""
     cdef Py_ssize_t n = hi - lo + 1, i
     cdef RankItem* out = w.ranktmp
+    cdef int32_t* ties = <int32_t*> w.sortbuf
     memcpy(out, &w.rankbuf[lo], n * sizeof(RankItem))
-    # The case array's SortItem buffer (16 bytes a case) is the radix's scratch.
+    # The case array's SortItem buffer (16 bytes a case) is the radix's scratch,
+    # then the ties' (4 bytes a case).
     radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu)
+    ties[0] = 0
     for i in range(1, n):
-        if out[i].key == out[i - 1].key:
-            return False
-    return True
+        ties[i] = ties[i - 1] + (out[i].key == out[i - 1].key)
+    return ties[n - 1] == 0
 
 
 cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi,
@@ -511,11 +526,16 @@ cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi
     cdef Py_ssize_t off = 0
     cdef int32_t c
     if keyed:
-        if hi - lo + 1 >= RADIX_MIN and radix_sorted(w, lo, hi):
+        if hi - lo + 1 < RADIX_MIN:
+            quicksort_items(items, lo, hi, w.data.intr, NULL, NULL, 0)
+            done = items
+        elif radix_sorted(w, lo, hi):
             done = w.ranktmp
             off = lo
         else:
-            quicksort_items(items, lo, hi, w.data.intr)
+            # Only the ranges with equal values partitioned, the rest copied.
+            quicksort_items(items, lo, hi, w.data.intr, w.ranktmp,
+                            <int32_t*> w.sortbuf, lo)
             done = items
         for i in range(lo, hi + 1):
             c = done[i - off].case
@@ -526,7 +546,7 @@ cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi
     for i in range(lo, hi + 1):
         a[i].case = w.cases[i]
         a[i].value = values[w.cases[i]]
-    quicksort_items(a, lo, hi, w.data.intr)
+    quicksort_items(a, lo, hi, w.data.intr, NULL, NULL, 0)
     for i in range(lo, hi + 1):
         w.cases[i] = a[i].case
 
@@ -1140,19 +1160,26 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, x
     cdef RankItem* items = w.rankbuf
-    cdef bint keyed = True
+    cdef bint keyed = True, summed
     cdef int32_t c
     start_evaluation(w, f, f32)
-    total = total_weight(w, lo, hi)
     # Unknowns to the front, their class weights in row 0; the known cases keyed
-    # for the sort in the same pass (each item moves with its case).
+    # for the sort in the same pass (each item moves with its case); the node's
+    # weight summed in the same pass too, in the order the cases are met (a
+    # case's position is read before any swap reaches it: total_weight's order).
+    summed = not w.count_mode
+    total = 0.0 if summed else <double> (hi - lo + 1)
     first = lo
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             return
         if i + CASES_AHEAD <= hi:
             C45_PREFETCH(&values[w.cases[i + CASES_AHEAD]])
+            if summed:
+                C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
+        if summed:
+            total = rnd(f32, total + w.weight[c])
         x = values[c]
         if isnan(x):
             freq[d.y[c]] = rnd(f32, freq[d.y[c]] + w.weight[c])
