@@ -239,11 +239,13 @@ cdef double total_weight(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
 
 
 cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
-    """Fill w.dist with the class sums of the range, in array order."""
+    """Fill w.dist with the class sums of the range, in array order; return its
+    total_weight, summed in the same pass (the same additions in the same order)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t i
     cdef int32_t c
+    cdef double total = 0.0
     memset(w.dist, 0, d.n_classes * sizeof(double))
     for i in range(lo, hi + 1):
         if stop_at(d, i):
@@ -253,7 +255,10 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
             C45_PREFETCH(&d.y[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
         w.dist[d.y[c]] = rnd(f32, w.dist[d.y[c]] + w.weight[c])
-    return 0.0
+        total = rnd(f32, total + w.weight[c])
+    if w.count_mode:
+        return <double> (hi - lo + 1)
+    return total
 
 
 # ---------------------------------------------------------------------------
@@ -280,12 +285,16 @@ cdef inline int outcome_of(const Dataset* d, const Test* t, int32_t case) noexce
 
 
 cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
-                      Py_ssize_t hi) noexcept nogil:
+                      Py_ssize_t hi, double* weight) noexcept nogil:
     """Swap the cases with outcome v to the front of [lo, hi]; return the last one's
-    position (lo - 1 if there are none)."""
+    position (lo - 1 if there are none). weight (or NULL): set to their
+    total_weight, summed as they are met, which is their order after the swaps
+    (total_weight's over them, without a pass of its own)."""
     cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32, summed = weight != NULL and not w.count_mode
     cdef Py_ssize_t i, write = lo, at = <Py_ssize_t> d.col[t.feature] * d.n_cases
     cdef int32_t tmp
+    cdef double s = 0.0
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             break
@@ -294,11 +303,17 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
                 C45_PREFETCH(&d.cont[at + w.cases[i + CASES_AHEAD]])
             else:
                 C45_PREFETCH(&d.codes[at + w.cases[i + CASES_AHEAD]])
+            if summed:
+                C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
         if outcome_of(d, t, w.cases[i]) == v:
             tmp = w.cases[i]
+            if summed:
+                s = rnd(f32, s + w.weight[tmp])
             w.cases[i] = w.cases[write]
             w.cases[write] = tmp
             write += 1
+    if weight != NULL:
+        weight[0] = <double> (write - lo) if w.count_mode else s
     return write - 1
 
 
@@ -1920,9 +1935,9 @@ cdef void evaluate_block(Work* w, const Sorted* e, const uint32_t* cs,
         if sorted_cut_after(w, vals, e, i):
             scan.position = i
             if w.data.f32:
-                evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                             sorted_cut_side(w, vals, e, i),
-                             sorted_cut_side(w, vals, e, i + 1), scan)
+                cut_f32(w, k, u, low, known, unknown_frac, base, total,
+                        sorted_cut_side(w, vals, e, i),
+                        sorted_cut_side(w, vals, e, i + 1), scan)
             else:
                 list_cut(w, k, u, low, known, unknown_frac, base, total,
                          sorted_cut_side(w, vals, e, i),
@@ -1932,7 +1947,7 @@ cdef void evaluate_block(Work* w, const Sorted* e, const uint32_t* cs,
         i += 1
         c = case_at(cs, e, i)
         if w.data.f32:
-            cut_scan_step(w, k, y[c], weight_of(cw, c), &low)
+            scan_step_f32(w, k, y[c], weight_of(cw, c), &low)
         else:
             move_case(w, k, y[c], weight_of(cw, c), &low)
 
