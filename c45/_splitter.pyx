@@ -1080,7 +1080,8 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
     list_cases; cw: each case's weight, NULL where all weigh 1),
     freq's row 0 holding the unknown cases' class weights: the weights of the
     right side, then each cut between two values, then the choice (§5.3). A
-    list of BLOCKED_MIN cases or more is scanned by blocks (scan_blocks)."""
+    node of BLOCKED_MIN known cases or more is scanned by blocks (scan_blocks),
+    R8's case array too."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i
