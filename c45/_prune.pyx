@@ -143,8 +143,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
 
     if interrupted(w.data.intr) or out_of_stack(p):
         return INFINITY     # unwinding: the pruned copy is thrown away
-    total = total_weight(w, lo, hi)
-    class_distribution(w, lo, hi)
+    total = class_distribution(w, lo, hi)
     leaf = leaf_estimate(p, node, w.dist, total, update)
     if nd.kind == LEAF:
         return leaf
@@ -154,7 +153,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     test.feature = nd.feature
     test.threshold = nd.threshold
     test.value_map = &p.tree.maps[nd.map_offset] if nd.map_offset >= 0 else NULL
-    first_known = group(w, &test, 0, lo, hi) + 1
+    first_known = group(w, &test, 0, lo, hi, NULL) + 1
     saved_mode = w.count_mode
     if first_known > lo:
         w.count_mode = False
@@ -169,11 +168,11 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
     for v in range(1, nd.n_children + 1):
         if lists >= 0:
             ep = gather_branch(w, lists, v, first_known)
+            wv = total_weight(w, first_known, ep)
         else:
-            ep = group(w, &test, <int> v, first_known, hi)
+            ep = group(w, &test, <int> v, first_known, hi, &wv)
         if ep < first_known:
             continue
-        wv = total_weight(w, first_known, ep)
         f = rnd(f32, wv / known_weight)
         if f >= max_f:
             max_f = f
@@ -182,7 +181,7 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
             w.weight[w.cases[c]] = rnd(f32, w.weight[w.cases[c]] * f)
         tree_est = rnd(f32, tree_est + estimate(p, nd.first_child + <int> v - 1, lo, ep,
                                                 update))
-        group(w, &test, 0, lo, ep)
+        group(w, &test, 0, lo, ep, NULL)
         for c in range(lo, first_known):
             w.weight[w.cases[c]] = rnd(f32, w.weight[w.cases[c]] / f)
         nd = &p.tree.nodes[node]

@@ -102,7 +102,7 @@ cdef double total_weight(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef int outcome(const Dataset* d, const Test* t, int32_t case) noexcept nogil
 cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
-                      Py_ssize_t hi) noexcept nogil
+                      Py_ssize_t hi, double* weight) noexcept nogil
 cdef double sum_weights(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef Py_ssize_t find_split(Work* w, Py_ssize_t lo, Py_ssize_t hi, double total) noexcept nogil
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil

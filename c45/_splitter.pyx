@@ -253,11 +253,13 @@ cdef double total_weight(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
 
 
 cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
-    """Fill w.dist with the class sums of the range, in array order."""
+    """Fill w.dist with the class sums of the range, in array order; return its
+    total_weight, summed in the same pass (the same additions in the same order)."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t i
     cdef int32_t c
+    cdef double total = 0.0
     memset(w.dist, 0, d.n_classes * sizeof(double))
     for i in range(lo, hi + 1):
         if stop_at(d, i):
@@ -267,7 +269,10 @@ cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept n
             C45_PREFETCH(&d.y[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
         w.dist[d.y[c]] = rnd(f32, w.dist[d.y[c]] + w.weight[c])
-    return 0.0
+        total = rnd(f32, total + w.weight[c])
+    if w.count_mode:
+        return <double> (hi - lo + 1)
+    return total
 
 
 # ---------------------------------------------------------------------------
@@ -294,12 +299,16 @@ cdef inline int outcome_of(const Dataset* d, const Test* t, int32_t case) noexce
 
 
 cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
-                      Py_ssize_t hi) noexcept nogil:
+                      Py_ssize_t hi, double* weight) noexcept nogil:
     """Swap the cases with outcome v to the front of [lo, hi]; return the last one's
-    position (lo - 1 if there are none)."""
+    position (lo - 1 if there are none). weight (or NULL): set to their
+    total_weight, summed as they are met, which is their order after the swaps
+    (total_weight's over them, without a pass of its own)."""
     cdef const Dataset* d = w.data
+    cdef bint f32 = d.f32, summed = weight != NULL and not w.count_mode
     cdef Py_ssize_t i, write = lo, at = <Py_ssize_t> d.col[t.feature] * d.n_cases
     cdef int32_t tmp
+    cdef double s = 0.0
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             break
@@ -308,11 +317,17 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
                 C45_PREFETCH(&d.cont[at + w.cases[i + CASES_AHEAD]])
             else:
                 C45_PREFETCH(&d.codes[at + w.cases[i + CASES_AHEAD]])
+            if summed:
+                C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
         if outcome_of(d, t, w.cases[i]) == v:
             tmp = w.cases[i]
+            if summed:
+                s = rnd(f32, s + w.weight[tmp])
             w.cases[i] = w.cases[write]
             w.cases[write] = tmp
             write += 1
+    if weight != NULL:
+        weight[0] = <double> (write - lo) if w.count_mode else s
     return write - 1
 
 
@@ -346,8 +361,9 @@ cdef inline void swap_items(Item* a, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
 cdef Py_ssize_t SORT_POLL_RANGE = LOOK_MASK + 1
 
 
-cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
-                          Interrupt* intr) noexcept nogil:
+cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr,
+                          const Item* by_key, const int32_t* ties,
+                          Py_ssize_t origin) noexcept nogil:
     """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges (float32
     mode only: float64 mode sorts by rank in linear time). Its moves depend only
     on how the items compare, so 8-byte items keyed in the values' order
@@ -358,7 +374,15 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
     adversarial orders; the stack stays O(log n) deep. Before each long range it
     looks for Ctrl-C (sorting tens of millions of cases takes seconds); when
     interrupted it stops with the cases permuted, not sorted, and the grower,
-    seeing the same flag, unwinds."""
+    seeing the same flag, unwinds.
+
+    by_key and ties (or NULL): the same items already sorted, ties in any
+    order (by_key[r - origin] the item of rank r), and ties[r - origin] the
+    number of ranks origin + 1 .. r whose key is the rank before's. Every range
+    the quicksort reaches holds the items of its ranks (it moves the keys equal
+    to the pivot between its two halves), so a range of distinct keys ends in
+    their one sorted order whatever its moves: it is copied from by_key, and
+    only the ranges with equal keys are partitioned."""
     cdef Py_ssize_t stack_lo[128]
     cdef Py_ssize_t stack_hi[128]
     cdef int top = 0
@@ -374,6 +398,9 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi,
         top -= 1
         lo = stack_lo[top]; hi = stack_hi[top]
         if lo >= hi:
+            continue
+        if ties != NULL and ties[hi - origin] == ties[lo - origin]:
+            memcpy(&a[lo], &by_key[lo - origin], (hi - lo + 1) * sizeof(Item))
             continue
         if hi - lo >= SORT_POLL_RANGE and interrupted(intr):
             return
@@ -496,18 +523,21 @@ cdef Py_ssize_t RADIX_MIN = 256
 
 cdef bint radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """w.rankbuf[lo..hi]'s keyed items sorted by key into w.ranktmp[0..n) (radix,
-    linear; w.rankbuf is left as it is); False if two keys are equal. Distinct
-    values have one sorted order, the one R8's quicksort yields too; only the
-    order of equal values is the quicksort's own."""
+    linear; w.rankbuf is left as it is), and w.sortbuf's first n int32 the
+    running count of equal neighbours (quicksort_items's ties); False if two
+    keys are equal. Distinct values have one sorted order, the one R8's
+    quicksort yields too; only the order of equal values is the quicksort's own."""
     cdef Py_ssize_t n = hi - lo + 1, i
     cdef RankItem* out = w.ranktmp
+    cdef int32_t* ties = <int32_t*> w.sortbuf
     memcpy(out, &w.rankbuf[lo], n * sizeof(RankItem))
-    # The case array's SortItem buffer (16 bytes a case) is the radix's scratch.
+    # The case array's SortItem buffer (16 bytes a case) is the radix's scratch,
+    # then the ties' (4 bytes a case).
     radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu)
+    ties[0] = 0
     for i in range(1, n):
-        if out[i].key == out[i - 1].key:
-            return False
-    return True
+        ties[i] = ties[i - 1] + (out[i].key == out[i - 1].key)
+    return ties[n - 1] == 0
 
 
 cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi,
@@ -525,11 +555,16 @@ cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi
     cdef Py_ssize_t off = 0
     cdef int32_t c
     if keyed:
-        if hi - lo + 1 >= RADIX_MIN and radix_sorted(w, lo, hi):
+        if hi - lo + 1 < RADIX_MIN:
+            quicksort_items(items, lo, hi, w.data.intr, NULL, NULL, 0)
+            done = items
+        elif radix_sorted(w, lo, hi):
             done = w.ranktmp
             off = lo
         else:
-            quicksort_items(items, lo, hi, w.data.intr)
+            # Only the ranges with equal values partitioned, the rest copied.
+            quicksort_items(items, lo, hi, w.data.intr, w.ranktmp,
+                            <int32_t*> w.sortbuf, lo)
             done = items
         for i in range(lo, hi + 1):
             c = done[i - off].case
@@ -540,7 +575,7 @@ cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi
     for i in range(lo, hi + 1):
         a[i].case = w.cases[i]
         a[i].value = values[w.cases[i]]
-    quicksort_items(a, lo, hi, w.data.intr)
+    quicksort_items(a, lo, hi, w.data.intr, NULL, NULL, 0)
     for i in range(lo, hi + 1):
         w.cases[i] = a[i].case
 
@@ -1059,7 +1094,8 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
     list_cases; cw: each case's weight, NULL where all weigh 1),
     freq's row 0 holding the unknown cases' class weights: the weights of the
     right side, then each cut between two values, then the choice (§5.3). A
-    list of BLOCKED_MIN cases or more is scanned by blocks (scan_blocks)."""
+    node of BLOCKED_MIN known cases or more is scanned by blocks (scan_blocks),
+    R8's case array too."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i
@@ -1079,12 +1115,11 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, c))
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
-    if Sorted is not SortItem:
-        if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
-                and scan_blocks(w, a, cs, vals, cw, 0, n, k, u, low, known, min_split,
-                                unknown_frac, base, total, &scan)):
-            choose_cut(w, f, &scan, total)
-            return
+    if (n >= BLOCKED_MIN and k <= BLOCKED_MAX_CLASSES
+            and scan_blocks(w, a, cs, vals, cw, 0, n, k, u, low, known, min_split,
+                            unknown_frac, base, total, &scan)):
+        choose_cut(w, f, &scan, total)
+        return
     forget_phi(w, k)
     for i in range(n - 1):
         if stop_at(d, i):
@@ -1154,19 +1189,26 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, x
     cdef RankItem* items = w.rankbuf
-    cdef bint keyed = True
+    cdef bint keyed = True, summed
     cdef int32_t c
     start_evaluation(w, f, f32)
-    total = total_weight(w, lo, hi)
     # Unknowns to the front, their class weights in row 0; the known cases keyed
-    # for the sort in the same pass (each item moves with its case).
+    # for the sort in the same pass (each item moves with its case); the node's
+    # weight summed in the same pass too, in the order the cases are met (a
+    # case's position is read before any swap reaches it: total_weight's order).
+    summed = not w.count_mode
+    total = 0.0 if summed else <double> (hi - lo + 1)
     first = lo
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             return
         if i + CASES_AHEAD <= hi:
             C45_PREFETCH(&values[w.cases[i + CASES_AHEAD]])
+            if summed:
+                C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
         c = w.cases[i]
+        if summed:
+            total = rnd(f32, total + w.weight[c])
         x = values[c]
         if isnan(x):
             freq[d.y[c]] = rnd(f32, freq[d.y[c]] + w.weight[c])
@@ -1490,8 +1532,8 @@ cdef inline double phi(double x) noexcept nogil:
     return x * log(x) / LN2
 
 
-cdef inline double block_bound(const double* a, const double* b, Py_ssize_t k
-                               ) noexcept nogil:
+cdef inline double block_bound(const double* a, const double* b, Py_ssize_t k,
+                               bint at_b) noexcept nogil:
     """A lower bound of I = TI(left) + TI(right) over every cut between the recorded
     states a and b (see snapshot for their layout).
 
@@ -1501,7 +1543,8 @@ cdef inline double block_bound(const double* a, const double* b, Py_ssize_t k
     a to b, so I lies above a function linear in the moves of each class, whose
     smallest value over the box of moves is found class by class. It is tight when
     the classes move in the proportions the tangent expects (a feature with little
-    to say), which is where bounding pays."""
+    to say), which is where bounding pays. at_b: C's tangent at b is used too
+    (b's totals_c those of a)."""
     cdef double lb_a = a[2], lb_b = b[2], d, s
     cdef Py_ssize_t c
     for c in range(k):
@@ -1513,7 +1556,22 @@ cdef inline double block_bound(const double* a, const double* b, Py_ssize_t k
             s = (b[4 + c] - a[4 + c]) / d
             lb_a += min(0.0, (a[3] - s) * d)
             lb_b += min(0.0, -(b[3] - s) * d)
-    return max(lb_a, lb_b)
+    return max(lb_a, lb_b) if at_b else lb_a
+
+
+cdef inline double drift_slack(double e, double m, Py_ssize_t k) noexcept nogil:
+    """How far I (block_bound's) can lie below its bound when a block's binary32
+    additions rounded, off by e in all (float32 on R8's case array, fractional
+    weights): then total_c = left_c + right_c drifts within the block by e_c,
+    sum e_c <= e, and I, and B_c at b, are taken at states whose right_c are
+    off by e_c from the model's. For 0 <= x, y <= m and |x - y| <= d,
+    |phi(x) - phi(y)| <= d (2 log2(m + 2) + 2 log2(1/d + 2) + 6) (the mean value
+    theorem, and the integral of |log2| near 0), concave in d: over the classes
+    at most e (2 log2(m + 2) + 2 log2(k/e + 2) + 6); three such sums (I's right
+    side total, its class terms, the chords' ends)."""
+    if e <= 0:
+        return 0.0
+    return 3.0 * e * (2.0 * log(m + 2.0) / LN2 + 2.0 * log((k + 1.0) / e + 2.0) / LN2 + 6.0)
 
 
 cdef inline void snapshot(double* out, const double* freq, Py_ssize_t k, double low,
@@ -1700,12 +1758,58 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
     return True
 
 
-cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const double* vals,
+cdef inline bint sorted_cut_after(Work* w, const double* vals, const Sorted* a,
+                                  Py_ssize_t i) noexcept nogil:
+    """Whether a cut lies between items i and i + 1 of a node's cases in value
+    order (a sorted case array's carry their values; a list: cut_after)."""
+    if Sorted is SortItem:
+        return a[i].value < a[i + 1].value - 1e-5
+    else:
+        return cut_after(w, vals, a, i)
+
+
+cdef inline double sorted_cut_side(Work* w, const double* vals, const Sorted* a,
+                                   Py_ssize_t i) noexcept nogil:
+    """cut_side of item i (a sorted case array's: its value)."""
+    if Sorted is SortItem:
+        return a[i].value
+    else:
+        return cut_side(w, vals, a, i)
+
+
+cdef inline void fetch_sorted_ahead(Work* w, const double* vals, const uint32_t* cs,
+                                    const double* cw, const Sorted* a, Py_ssize_t i,
+                                    Py_ssize_t n) noexcept nogil:
+    if Sorted is SortItem:
+        fetch_case_ahead(w.data.y, cw, a, i, n)
+    else:
+        fetch_ahead(vals, w.far, cs, w.data.y, cw, a, i, n)
+
+
+cdef inline double rounded_step(Work* w, Py_ssize_t k, int32_t cls, double wt,
+                                double* low) noexcept nogil:
+    """cut_scan_step (float32: Release 8's rounded additions), returning by how
+    much its two class weights' roundings were off in all (0 in float64)."""
+    cdef double x, y
+    if not w.data.f32:
+        low[0] = low[0] + wt
+        w.freq[k + cls] = w.freq[k + cls] + wt
+        w.freq[2 * k + cls] = w.freq[2 * k + cls] - wt
+        return 0.0
+    x = w.freq[k + cls] + wt
+    y = w.freq[2 * k + cls] - wt
+    low[0] = rnd(True, low[0] + wt)
+    w.freq[k + cls] = rnd(True, x)
+    w.freq[2 * k + cls] = rnd(True, y)
+    return fabs(w.freq[k + cls] - x) + fabs(w.freq[2 * k + cls] - y)
+
+
+cdef bint scan_blocks(Work* w, const Sorted* e, const uint32_t* cs, const double* vals,
                       const double* cw, Py_ssize_t first, Py_ssize_t n,
                       Py_ssize_t k, double u, double low, double known,
                       double min_split, double unknown_frac, double base,
                       double total, CutScan* scan) noexcept nogil:
-    """The cut scan of §5.2 by branch and bound, for large float64 nodes.
+    """The cut scan of §5.2 by branch and bound, for large nodes.
 
     Pass 1 walks the cases once with the very additions of the plain scan, counts
     the candidate cuts (Release 8's Tries) and records the state every BLOCK cuts.
@@ -1715,16 +1819,21 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
     a margin of the final best, whatever the order). Restarting a block from its
     recorded counts repeats the same additions, so every gain has the same bits as
     in the plain scan. The kept cuts are put back in scan order at the end.
+    float32 on R8's case array (fractional weights): the additions are rounded
+    to binary32 as the plain scan's are, and a block in which one of them was
+    off has its bound lowered by drift_slack.
     Returns False (nothing done) if the block states cannot be allocated."""
     cdef const int32_t* y = w.data.y
+    cdef bint f32 = w.data.f32
     cdef Py_ssize_t stride = 4 + 2 * k, rstride = 2 + 2 * k, i, j, c, b, nb = 0
     cdef Py_ssize_t cap = (n - first) // BLOCK + 3, start, stop, top
     cdef double* bound
     cdef double* raw
+    cdef double* off
     cdef double* grown
     cdef double* freq = w.freq
-    cdef double reach, best_bound, g, t, wt
-    cdef double upper = rnd(w.data.f32, known - min_split), rounding
+    cdef double reach, best_bound, g, t, wt, err = 0.0
+    cdef double upper = rnd(f32, known - min_split), rounding
     cdef Py_ssize_t last = -1, best_b, tries
     if cap * (stride + rstride + 1) > w.snap_cap:
         grown = <double*> realloc(w.snap, cap * (stride + rstride + 1) * sizeof(double))
@@ -1734,24 +1843,24 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
         w.snap_cap = cap * (stride + rstride + 1)
     bound = w.snap
     raw = w.snap + cap * stride
+    off = raw + cap * rstride           # the roundings' error since the record before
     # Pass 1.
     for i in range(first, n - 1):
         if stop_at(w.data, i):
             return False                # (the caller's plain scan stops too)
-        fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
-        c = entry_case(e, cs, i)
-        wt = weight_of(cw, c)
-        low = low + wt
-        freq[k + y[c]] = freq[k + y[c]] + wt
-        freq[2 * k + y[c]] = freq[2 * k + y[c]] - wt
+        fetch_sorted_ahead(w, vals, cs, cw, e, i, n)
+        c = case_at(cs, e, i)
+        err += rounded_step(w, k, y[c], weight_of(cw, c), &low)
         if low < min_split:
             continue
         if low > upper:
             break
         if last < 0 or i - <Py_ssize_t> raw[(nb - 1) * rstride] >= BLOCK:
             snapshot(bound + nb * stride, freq, k, low, i, raw + nb * rstride)
+            off[nb] = err
+            err = 0.0
             nb += 1
-        if cut_after(w, vals, e, i):
+        if sorted_cut_after(w, vals, e, i):
             scan.tries += 1
         last = i
     if last < 0:
@@ -1761,13 +1870,12 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
         i = <Py_ssize_t> raw[(nb - 1) * rstride]
         low = raw[(nb - 1) * rstride + 1]
         memcpy(freq + k, raw + (nb - 1) * rstride + 2, 2 * k * sizeof(double))
+        err = 0.0
         for j in range(i + 1, last + 1):
-            c = entry_case(e, cs, j)
-            wt = weight_of(cw, c)
-            low = low + wt
-            freq[k + y[c]] = freq[k + y[c]] + wt
-            freq[2 * k + y[c]] = freq[2 * k + y[c]] - wt
+            c = case_at(cs, e, j)
+            err += rounded_step(w, k, y[c], weight_of(cw, c), &low)
         snapshot(bound + nb * stride, freq, k, low, last, raw + nb * rstride)
+        off[nb] = err
         nb += 1
     # Block b holds the cuts raw[b].position .. raw[b + 1].position - 1, the last
     # block also its end; its bound covers them all. Turn bounds into gains.
@@ -1775,7 +1883,8 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
         bound[0] = 1e300
     else:
         for b in range(nb - 1):
-            t = block_bound(bound + b * stride, bound + (b + 1) * stride, k)
+            t = (block_bound(bound + b * stride, bound + (b + 1) * stride, k, off[b + 1] == 0)
+                 - drift_slack(off[b + 1], total + known, k))
             if (bound[b * stride + 1] <= 0 or bound[b * stride + 1] >= known
                     or bound[(b + 1) * stride + 1] <= 0
                     or bound[(b + 1) * stride + 1] >= known):
@@ -1791,9 +1900,12 @@ cdef bint scan_blocks(Work* w, const ListEntry* e, const uint32_t* cs, const dou
             best_b = b
     evaluate_block(w, e, cs, vals, cw, best_b, nb, raw, rstride, k, u, known, unknown_frac, base,
                    total, scan)
-    # (float32: 1e-5 exceeds keep_margin, a gain being at most log2(classes) <= 16)
-    rounding = (1e-5 + f32_gain_rounding(k, known) if w.data.f32
-                else 1e-12 + GAIN_ROUNDING)
+    # (float32: 1e-5 exceeds keep_margin, a gain being at most log2(classes) <= 16;
+    # the criterion's roundings with fractional weights: its negative terms,
+    # 0.531 at most each, in each of its 2k + 8 roundings.)
+    rounding = (1e-5 + f32_gain_rounding(k, known)
+                + 2.0 * (2 * k + 8) * 5.9604644775390625e-08 * 0.531 * k / known
+                if f32 else 1e-12 + GAIN_ROUNDING)
     for b in range(max(nb - 1, 1)):
         reach = scan.best_gain - rounding
         if b != best_b and bound[b * stride] >= reach:
@@ -1817,7 +1929,7 @@ cdef inline void swap_cut(Work* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     w.cand_pos[a], w.cand_pos[b] = w.cand_pos[b], w.cand_pos[a]
 
 
-cdef void evaluate_block(Work* w, const ListEntry* e, const uint32_t* cs,
+cdef void evaluate_block(Work* w, const Sorted* e, const uint32_t* cs,
                          const double* vals, const double* cw, Py_ssize_t b, Py_ssize_t nb,
                          const double* raw, Py_ssize_t rstride, Py_ssize_t k, double u,
                          double known, double unknown_frac, double base, double total,
@@ -1835,19 +1947,24 @@ cdef void evaluate_block(Work* w, const ListEntry* e, const uint32_t* cs,
     memcpy(freq + k, raw + b * rstride + 2, 2 * k * sizeof(double))
     forget_phi(w, k)
     while True:
-        if cut_after(w, vals, e, i):
+        if sorted_cut_after(w, vals, e, i):
             scan.position = i
             if w.data.f32:
-                evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                             cut_side(w, vals, e, i), cut_side(w, vals, e, i + 1), scan)
+                cut_f32(w, k, u, low, known, unknown_frac, base, total,
+                        sorted_cut_side(w, vals, e, i),
+                        sorted_cut_side(w, vals, e, i + 1), scan)
             else:
                 list_cut(w, k, u, low, known, unknown_frac, base, total,
-                         cut_side(w, vals, e, i), cut_side(w, vals, e, i + 1), scan)
+                         sorted_cut_side(w, vals, e, i),
+                         sorted_cut_side(w, vals, e, i + 1), scan)
         if i >= stop:
             break
         i += 1
-        c = entry_case(e, cs, i)
-        move_case(w, k, y[c], weight_of(cw, c), &low)
+        c = case_at(cs, e, i)
+        if w.data.f32:
+            scan_step_f32(w, k, y[c], weight_of(cw, c), &low)
+        else:
+            move_case(w, k, y[c], weight_of(cw, c), &low)
 
 
 cdef double discrete_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,

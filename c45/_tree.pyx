@@ -77,8 +77,7 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     cdef int32_t best
     cdef Test test
 
-    total = total_weight(w, lo, hi)
-    class_distribution(w, lo, hi)
+    total = class_distribution(w, lo, hi)
     best = make_leaf(t, fr.node, w.dist, total, f32)
     if stays_leaf(d, w.min_objs, fr.depth, total, w.dist[best]):
         return 0
@@ -104,7 +103,7 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
         return -1
     # Unknown-outcome cases first; they go down every branch with a weight factor.
     node_test(t, fr.node, &test)
-    fr.first_known = group(w, &test, 0, lo, hi) + 1
+    fr.first_known = group(w, &test, 0, lo, hi, NULL) + 1
     fr.lists = -1
     fr.arena_mark = w.arena_top
     if kind != CONTINUOUS and n_branches >= MANY_BRANCHES:
@@ -132,6 +131,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
     cdef Test test
     cdef int r
     cdef int32_t child
+    cdef double branch_weight
     if stack == NULL or buffer_reserve(t, 1) < 0:
         free(stack)
         with gil:
@@ -164,7 +164,7 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             child = nd.first_child + fr.branch - 1
             nd.errors = rnd(f32, nd.errors + t.nodes[child].errors)
             node_test(t, fr.node, &test)
-            group(w, &test, 0, fr.lo, fr.branch_end)
+            group(w, &test, 0, fr.lo, fr.branch_end, NULL)
             for i in range(fr.lo, fr.first_known):
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] / fr.factor)
             fr.child_pending = False
@@ -173,15 +173,16 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             child = nd.first_child + fr.branch - 1
             if fr.lists >= 0:
                 fr.branch_end = gather_branch(w, fr.lists, fr.branch, fr.first_known)
+                branch_weight = total_weight(w, fr.first_known, fr.branch_end)
             else:
                 node_test(t, fr.node, &test)
-                fr.branch_end = group(w, &test, fr.branch, fr.first_known, fr.hi)
+                fr.branch_end = group(w, &test, fr.branch, fr.first_known, fr.hi,
+                                      &branch_weight)
             if fr.branch_end < fr.first_known:
                 empty_branch(t, child, fr.node)
                 fr.branch += 1
                 continue
-            fr.factor = rnd(f32, total_weight(w, fr.first_known, fr.branch_end)
-                            / fr.known_weight)
+            fr.factor = rnd(f32, branch_weight / fr.known_weight)
             for i in range(fr.lo, fr.first_known):
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] * fr.factor)
             fr.child_pending = True
