@@ -745,6 +745,28 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
     return tree_from_buffer(grown, n_values, True)
 
 
+cdef bint copy_steps(char* out, const char* src, size_t n, Interrupt* intr) noexcept nogil:
+    """memcpy of n bytes in steps that look for Ctrl-C between them (into fresh
+    pages a step takes a few ms here): True when interrupted."""
+    cdef size_t i = 0, step = 1 << 20
+    while i < n:
+        if interrupted(intr):
+            return True
+        memcpy(out + i, src + i, min(step, n - i))
+        i += step
+    return False
+
+
+cdef bint copy_looking(char* out, const char* src, size_t n, Interrupt* intr) noexcept:
+    """copy_steps, the GIL given up for a long copy only (c45/_gil.pxd)."""
+    cdef bint stop
+    if n < NOGIL_WORK * sizeof(int32_t):
+        return copy_steps(out, src, n, intr)
+    with nogil:
+        stop = copy_steps(out, src, n, intr)
+    return stop
+
+
 cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
     """The grown tree compacted in its growing buffer (no copy beside it), which
     becomes out's; -1 out of memory (raw unchanged)."""
@@ -792,9 +814,10 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
-    work_init(&w, &d, d.f32 and not d.listed)
+    memset(&w, 0, sizeof(Work))
     try:
-        interrupt_init(&intr)
+        interrupt_init(&intr)           # (work_init's passes look for Ctrl-C too)
+        work_init(&w, &d, d.f32 and not d.listed)
         work_threads_init(&w, n_jobs)
         if d.f32 and not d.listed:
             with nogil:
@@ -827,8 +850,9 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         if with_cuts and cut == NULL:
             raise MemoryError("c45: out of memory while pruning the tree")
         order = np.empty(d.n_cases, dtype=np.int32)
-        if d.n_cases > 0:
-            memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
+        if d.n_cases > 0 and copy_looking(<char*> cnp.PyArray_DATA(order), <char*> w.cases,
+                                          d.n_cases * sizeof(int32_t), &intr):
+            raise_interrupt()
         if confidence <= 0:
             return tree_from_buffer(&grown_buf, data.n_values, True), None, order
         # The tables nothing reads any more go before the grown tree's copy is made.
@@ -900,9 +924,10 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
     memset(&intr, 0, sizeof(Interrupt))
     check_prunable(grown)
     d.intr = &intr
-    work_init(&w, &d, True)
+    memset(&w, 0, sizeof(Work))
     try:
         interrupt_init(&intr)
+        work_init(&w, &d, True)
         work_threads_init(&w, n_jobs)
         if d.n_cases > 0:
             memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
@@ -935,9 +960,10 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
     set_dataset(&d, data, options)
     d.intr = &intr
     nf = d.n_features
-    work_init(&w, &d, d.f32 and not d.listed)
+    memset(&w, 0, sizeof(Work))
     try:
         interrupt_init(&intr)
+        work_init(&w, &d, d.f32 and not d.listed)
         if d.f32 and not d.listed:
             with nogil:
                 chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
