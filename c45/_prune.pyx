@@ -1380,6 +1380,8 @@ cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogi
     if d.listed:
         return True                       # float32 on the lists: already so
     for i in range(n):
+        if (i & (LOOK - 1)) == LOOK - 1 and interrupted(d.intr):
+            return False                  # (prune_run looks again before estimating)
         wt = d.init_weight[i]
         if not (wt >= 0.0 and wt <= 9007199254740992.0 and wt == floor(wt)):
             return False
@@ -1401,6 +1403,9 @@ cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogi
         else:
             col = d.col[f]
             for j in range(n):
+                if (j & (LOOK - 1)) == LOOK - 1 and interrupted(d.intr):
+                    free(checked)
+                    return False
                 if d.codes[col * n + j] <= 0:
                     free(checked)
                     return False

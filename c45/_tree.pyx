@@ -62,6 +62,12 @@ cdef struct Frame:
     Py_ssize_t arena_mark
 
 
+cdef inline bint look_at(const Dataset* d, Py_ssize_t i) noexcept nogil:
+    """A pass over a node's cases (all the unknown ones at every node below a
+    test of a feature with unknown values) looks for Ctrl-C every 65,536."""
+    return (i & 0xFFFF) == 0xFFFF and interrupted(d.intr)
+
+
 cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     """Make the node a leaf, or give it a test and allocate its children.
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
@@ -88,6 +94,8 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
         threshold = cut_of(d, w.bar, feature)
         column = <Py_ssize_t> d.col[feature] * d.n_cases
         for i in range(lo, hi + 1):
+            if look_at(d, i):
+                break               # (grow raises at its next node)
             x = d.cont[column + w.cases[i]]
             if not isnan(x):
                 lowest = x if x < lowest else lowest
@@ -164,6 +172,8 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             node_test(t, fr.node, &test)
             group(w, &test, 0, fr.lo, fr.branch_end)
             for i in range(fr.lo, fr.first_known):
+                if look_at(d, i):
+                    break           # (weights half restored: the loop's top raises)
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] / fr.factor)
             fr.child_pending = False
             fr.branch += 1
@@ -181,6 +191,8 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             fr.factor = rnd(f32, total_weight(w, fr.first_known, fr.branch_end)
                             / fr.known_weight)
             for i in range(fr.lo, fr.first_known):
+                if look_at(d, i):
+                    break
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] * fr.factor)
             fr.child_pending = True
             if top == cap:
@@ -1588,11 +1600,15 @@ cdef bint walk_blocks(Descent d, Blocks* b, const Rows* rows, int32_t* stack_nod
     return True
 
 
-cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k) noexcept nogil:
-    """Each row of sums divided by its total (by 1 where the total is 0)."""
+cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k,
+                        Interrupt* intr) noexcept nogil:
+    """Each row of sums divided by its total (by 1 where the total is 0). Looks
+    for Ctrl-C every 65,536 rows; interrupted, stops (the call raises)."""
     cdef Py_ssize_t i, c
     cdef double t
     for i in range(m):
+        if (i & 0xFFFF) == 0xFFFF and interrupted(intr):
+            return
         t = 0.0 + pairwise(sums + i * k, k)     # as sums / sums.sum(1)
         if not t > 0:
             t = 1.0
@@ -1714,12 +1730,12 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             else:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
             if proba and not classes_only and n_out == k and blocks.hi >= m:
-                rows_to_proba(sink.sums, m, k)
+                rows_to_proba(sink.sums, m, k, &blocks.intr)
         while blocks_resume(&blocks):      # a call on few rows paused (Poll)
             with nogil:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
                 if proba and not classes_only and n_out == k and blocks.hi >= m:
-                    rows_to_proba(sink.sums, m, k)
+                    rows_to_proba(sink.sums, m, k, &blocks.intr)
     finally:
         blocks_end(&blocks, False)
         if not small:
