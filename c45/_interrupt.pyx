@@ -124,8 +124,9 @@ cdef bint interrupted(Interrupt* it) noexcept nogil:
 
 cdef enum:
     PAGE = 4096
-    TOUCH_STEP = 4 << 20    # bytes between two looks: ~15 ms where the first
-                            # touch of a page is slow (fresh memory, ~0.3 GB/s)
+    TOUCH_STEP = 2 << 20    # bytes between two looks: one transparent huge page
+                            # (faulted in whole), 7-20 ms where the first touch is
+                            # slow (fresh memory, 0.1-0.3 GB/s on a loaded VM)
 
 
 cdef bint touch_pages(void* p, size_t n, Interrupt* it) noexcept nogil:

@@ -23,6 +23,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank)
 from c45._interrupt cimport interrupted, raise_interrupt
+from c45._types cimport Interrupt
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
@@ -349,6 +350,16 @@ cdef extern from "_prefetch.h":
 # (perf annotate: outcomes_of stalled on the rank read), 64 cover it.
 cdef Py_ssize_t PREFETCH = 64
 
+cdef enum:
+    LOOK = 1 << 16          # a list pass looks for Ctrl-C every LOOK entries
+
+
+cdef inline bint stop_at(const Pruner* p, Py_ssize_t i) noexcept nogil:
+    """A pass over a list looks for Ctrl-C here (every LOOK entries): True to
+    stop, its output then unfinished; the estimate unwinds (estimate_listed
+    looks on entry) and prune_run reports the stop, the pruned copy thrown away."""
+    return (i & (LOOK - 1)) == LOOK - 1 and interrupted(p.w.data.intr)
+
 
 cdef struct Lookup:
     # What a case's outcome at one node is read from (listed_outcome).
@@ -433,15 +444,41 @@ cdef void scatter(const int32_t* outcome, Py_ssize_t lo, Py_ssize_t hi,
         cursor[v] += 1
 
 
+cdef bint outcomes_looking(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize_t hi,
+                           int32_t* out, Py_ssize_t* count, Interrupt* intr) noexcept nogil:
+    """outcomes_of in steps of LOOK cases, looking for Ctrl-C between them: True
+    when interrupted (out then unfinished)."""
+    while lo < hi:
+        if interrupted(intr):
+            return True
+        outcomes_of(lk, e, lo, min(hi, lo + LOOK), out, count)
+        lo += LOOK
+    return False
+
+
+cdef bint scatter_looking(const int32_t* outcome, Py_ssize_t lo, Py_ssize_t hi,
+                          int32_t* g, Py_ssize_t* cursor, Interrupt* intr) noexcept nogil:
+    """scatter in steps of LOOK positions, looking for Ctrl-C between them: True
+    when interrupted (g then unfinished)."""
+    while lo < hi:
+        if interrupted(intr):
+            return True
+        scatter(outcome, lo, min(hi, lo + LOOK), g, cursor)
+        lo += LOOK
+    return False
+
+
 cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
                              Py_ssize_t m) noexcept nogil:
     """The node's cases grouped by outcome (stable), as their positions in the
     node's list arena[at .. at + m), at the top of the index stack: unknown
     first, then branch 1, 2, ...; pushes the node's offsets (offsets[v] ends
     outcome v, which starts at offsets[v - 1], 0 for v = 0). Returns the
-    positions' place in the index stack, -1 out of memory. A list long enough for
-    a region of its own (team_for) is grouped by the threads, in chunks."""
+    positions' place in the index stack, -1 out of memory or interrupted (p.failed
+    tells). A list long enough for a region of its own (team_for) is grouped by
+    the threads, in chunks."""
     cdef const Dataset* d = p.w.data
+    cdef Interrupt* intr = p.w.data.intr
     cdef Py_ssize_t nb = nd.n_children, offs, v, t, grouped, col = d.col[nd.feature]
     cdef Py_ssize_t n_chunks = team_for(p.n_threads, m)
     cdef Py_ssize_t pos, c
@@ -490,15 +527,23 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     for v in range(nb + 2):
         p.offsets[offs + v] = 0
     if n_chunks == 1:
-        outcomes_of(&lk, e, 0, m, p.outcome, p.offsets + offs)
+        if outcomes_looking(&lk, e, 0, m, p.outcome, p.offsets + offs, intr):
+            p.off_top, p.index_top = offs, grouped
+            return -1
         for v in range(nb + 1):               # offsets[v]: where outcome v starts
             p.offsets[offs + v + 1] += p.offsets[offs + v]
-        scatter(p.outcome, 0, m, p.index + grouped, p.offsets + offs)
+        if scatter_looking(p.outcome, 0, m, p.index + grouped, p.offsets + offs, intr):
+            p.off_top, p.index_top = offs, grouped
+            return -1
         return grouped
     # In chunks: chunk t's cases of outcome v go after the earlier chunks' ones.
     for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
-        outcomes_of(&lk, e, m * t // n_chunks, m * (t + 1) // n_chunks, p.outcome,
-                    counts + t * (nb + 2))
+        outcomes_looking(&lk, e, m * t // n_chunks, m * (t + 1) // n_chunks, p.outcome,
+                         counts + t * (nb + 2), intr)
+    if interrupted(intr):
+        free(counts)
+        p.off_top, p.index_top = offs, grouped
+        return -1
     pos = 0
     for v in range(nb + 1):
         for t in range(n_chunks):
@@ -508,9 +553,12 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         p.offsets[offs + v] = pos
     p.offsets[offs + nb + 1] = m
     for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
-        scatter(p.outcome, m * t // n_chunks, m * (t + 1) // n_chunks,
-                p.index + grouped, counts + t * (nb + 2))
+        scatter_looking(p.outcome, m * t // n_chunks, m * (t + 1) // n_chunks,
+                        p.index + grouped, counts + t * (nb + 2), intr)
     free(counts)
+    if interrupted(intr):
+        p.off_top, p.index_top = offs, grouped
+        return -1
     return grouped
 
 
@@ -520,6 +568,8 @@ cdef inline double unknown_w_of(const Pruner* p, Py_ssize_t at, Py_ssize_t group
     cdef double u = 0.0
     cdef Py_ssize_t i
     for i in range(p.offsets[offs]):
+        if stop_at(p, i):
+            break
         u += p.arena[at + p.index[grouped + i]].weight
     return u
 
@@ -530,16 +580,24 @@ cdef inline double branch_share(const Pruner* p, Py_ssize_t at, Py_ssize_t group
     cdef double wv = 0.0
     cdef Py_ssize_t i
     for i in range(p.offsets[offs + v - 1], p.offsets[offs + v]):
+        if stop_at(p, i):
+            break
         wv += p.arena[at + p.index[grouped + i]].weight
     return wv / known_w
 
 
 cdef void merge_range(const Listed* e, const int32_t* g, Py_ssize_t i, Py_ssize_t i_end,
-                      Py_ssize_t j, Py_ssize_t j_end, double f, Listed* out) noexcept nogil:
+                      Py_ssize_t j, Py_ssize_t j_end, double f, Listed* out,
+                      Interrupt* intr) noexcept nogil:
     """Merge the unknown cases at positions g[i .. i_end) of e (weights scaled by
     f) with the known ones at g[j .. j_end) into out, in row order (the order of
-    their positions: e is in row order)."""
+    their positions: e is in row order). Looks for Ctrl-C every LOOK cases
+    (interrupted, out is left unfinished)."""
+    cdef Py_ssize_t made = 0
     while i < i_end or j < j_end:
+        made += 1
+        if (made & (LOOK - 1)) == 0 and interrupted(intr):
+            return
         if j >= j_end or (i < i_end and g[i] < g[j]):
             out[0] = e[g[i]]
             out[0].weight = e[g[i]].weight * f
@@ -554,7 +612,7 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t at, Py_ssize_t grouped, Py_ssi
                             Py_ssize_t v, double f) noexcept nogil:
     """Branch v's case list at the top of the arena: its cases merged in row order
     with the unknown ones, scaled by its share f. Returns its length, -1 out of
-    memory. A list long enough for a region (team_for) is merged by the threads:
+    memory or interrupted. A list long enough for a region (team_for) is merged by the threads:
     chunk t takes the t-th part of the known cases and the unknown ones that fall
     between them in row order, and writes them where the whole merge would."""
     cdef Py_ssize_t a = p.offsets[offs + v - 1], b = p.offsets[offs + v]
@@ -570,7 +628,9 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t at, Py_ssize_t grouped, Py_ssi
     e = p.arena + at
     out = p.arena + p.arena_top
     if n_chunks == 1:
-        merge_range(e, g, 0, n_unknown, a, b, f, out)
+        merge_range(e, g, 0, n_unknown, a, b, f, out, p.w.data.intr)
+        if interrupted(p.w.data.intr):
+            return -1                   # (out unfinished: not on the arena)
         p.arena_top += m
         return m
     n_chunks = min(n_chunks, 64)
@@ -595,7 +655,9 @@ cdef Py_ssize_t branch_list(Pruner* p, Py_ssize_t at, Py_ssize_t grouped, Py_ssi
     for t in prange(n_chunks, schedule="static", num_threads=n_chunks):
         merge_range(e, g, bounds[2 * t], bounds[2 * t + 2], bounds[2 * t + 1],
                     bounds[2 * t + 3], f,
-                    out + bounds[2 * t] + bounds[2 * t + 1] - a)
+                    out + bounds[2 * t] + bounds[2 * t + 1] - a, p.w.data.intr)
+    if interrupted(p.w.data.intr):
+        return -1
     p.arena_top += m
     return m
 
@@ -614,6 +676,8 @@ cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t at, Py_ssize_t groupe
     for c in range(k):
         p.dist[c] = 0.0
     while i < n_unknown or j < b:
+        if stop_at(p, i + j):
+            break
         if j >= b or (i < n_unknown and g[i] < g[j]):
             wt = e[g[i]].weight * f
             cls = e[g[i]].cls
@@ -664,7 +728,8 @@ cdef int permute_grouped(Pruner* p, const Node* nd, Py_ssize_t at, Py_ssize_t m,
     the first and last branches is moved where it lies (forward or backward, a
     case never overtaking one not yet moved), the others through the room
     above the arena's top: at most half the list for two branches. -1 out of
-    memory."""
+    memory or interrupted (p.failed tells; the list then holds its cases in
+    another order)."""
     cdef Py_ssize_t i, nb = nd.n_children
     cdef Py_ssize_t first = p.offsets[offs + 1], last = m - p.offsets[offs + nb - 1]
     cdef const int32_t* g
@@ -678,14 +743,22 @@ cdef int permute_grouped(Pruner* p, const Node* nd, Py_ssize_t at, Py_ssize_t m,
     g = p.index + grouped
     if first >= last:
         for i in range(first, m):
+            if stop_at(p, i):
+                return -1
             tmp[i - first] = e[g[i]]
         for i in range(first):                 # g[i] >= i
+            if stop_at(p, i):
+                return -1
             e[i] = e[g[i]]
         memcpy(e + first, tmp, (m - first) * sizeof(Listed))
     else:
         for i in range(m - last):
+            if stop_at(p, i):
+                return -1
             tmp[i] = e[g[i]]
         for i in range(m - 1, m - last - 1, -1):   # g[i] <= i
+            if stop_at(p, i):
+                return -1
             e[i] = e[g[i]]
         memcpy(e, tmp, (m - last) * sizeof(Listed))
     p.index_top = grouped              # the positions are read no more
@@ -710,6 +783,8 @@ cdef int restore_rows(Pruner* p, Py_ssize_t at, Py_ssize_t a, Py_ssize_t m) noex
         memcpy(tmp, e, a * sizeof(Listed))
         i, j, o = 0, a, 0
         while i < a:
+            if stop_at(p, o):
+                break                   # (every entry still one of the list's cases)
             if j >= m or tmp[i].case < e[j].case:
                 e[o] = tmp[i]
                 i += 1
@@ -722,6 +797,8 @@ cdef int restore_rows(Pruner* p, Py_ssize_t at, Py_ssize_t a, Py_ssize_t m) noex
         memcpy(tmp, e + a, (m - a) * sizeof(Listed))
         i, j, o = a - 1, m - a - 1, m - 1
         while j >= 0:
+            if stop_at(p, o):
+                break
             if i < 0 or tmp[j].case > e[i].case:
                 e[o] = tmp[j]
                 j -= 1
@@ -732,11 +809,14 @@ cdef int restore_rows(Pruner* p, Py_ssize_t at, Py_ssize_t a, Py_ssize_t m) noex
     return 0
 
 
-cdef inline double range_weight(const Listed* e, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+cdef inline double range_weight(const Pruner* p, const Listed* e, Py_ssize_t lo,
+                                Py_ssize_t hi) noexcept nogil:
     """The weight of e[lo .. hi), summed in order."""
     cdef double wv = 0.0
     cdef Py_ssize_t i
     for i in range(lo, hi):
+        if stop_at(p, i):
+            break
         wv += e[i].weight
     return wv
 
@@ -751,6 +831,8 @@ cdef double leaf_of_range(Pruner* p, int node, const double* own, double own_w,
     for c in range(k):
         p.dist[c] = own[c] if own != NULL else 0.0
     for i in range(m):
+        if stop_at(p, i):
+            break
         total += e[i].weight
         p.dist[e[i].cls] += e[i].weight
     return leaf_estimate(p, node, p.dist, total, update)
@@ -788,6 +870,8 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         dist[c] = 0.0
     e = p.arena + at
     for i in range(m):
+        if stop_at(p, i):
+            return INFINITY
         total += e[i].weight
         dist[e[i].cls] += e[i].weight
     leaf = leaf_estimate(p, node, dist, total, update)
@@ -811,7 +895,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         if a == b:
             continue                      # no known case: no list
         if in_place:
-            f = rnd(f32, range_weight(p.arena + at, a, b) / known_w)
+            f = rnd(f32, range_weight(p, p.arena + at, a, b) / known_w)
         else:
             f = rnd(f32, branch_share(p, at, grouped, offs, v, known_w))
         if f >= max_f:
@@ -874,6 +958,19 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 # are the same numbers, up to the stored errors' grouping of a sum that
 # estimate_listed may stop inside: conclude's margin covers it).
 
+cdef bint copy_looking(Listed* out, const Listed* e, Py_ssize_t m,
+                       Interrupt* intr) noexcept nogil:
+    """memcpy of m entries in steps of LOOK, looking for Ctrl-C between them:
+    True when interrupted (out then unfinished)."""
+    cdef Py_ssize_t i = 0
+    while i < m:
+        if interrupted(intr):
+            return True
+        memcpy(out + i, e + i, min(LOOK, m - i) * sizeof(Listed))
+        i += LOOK
+    return False
+
+
 cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t offs,
                             int n_branches, int branch, double stop) noexcept nogil:
     """The estimate (no update) of the branch `branch` (node child) for all the
@@ -897,9 +994,10 @@ cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t offs
         p.failed = True
         return INFINITY
     out = p.arena + p.arena_top
-    memcpy(out, p.arena + at, first * sizeof(Listed))
-    memcpy(out + first, p.arena + at + last,
-           (p.offsets[offs + n_branches] - last) * sizeof(Listed))
+    if (copy_looking(out, p.arena + at, first, p.w.data.intr)
+            or copy_looking(out + first, p.arena + at + last,
+                            p.offsets[offs + n_branches] - last, p.w.data.intr)):
+        return INFINITY
     p.arena_top += n_other
     r = estimate_joined(p, child, p.arena_top - n_other, n_other, 0.0, stop)
     p.arena_top -= n_other
@@ -925,6 +1023,8 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         total = nd.weight
     e = p.arena + at
     for i in range(m):
+        if stop_at(p, i):
+            return INFINITY
         total += e[i].weight
     if nd.kind == LEAF or not (total > 0.0):
         # estimate_listed's leaf (no known weight: no branch share, its leaf too)
@@ -1074,6 +1174,8 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             run_pending(tl)
         return 0
     for i in range(m):
+        if stop_at(p, i):
+            return -1
         total += p.arena[at + i].weight
     grouped = group_listed(p, nd, node, at, m)
     if grouped < 0:
@@ -1279,6 +1381,8 @@ cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogi
     if d.listed:
         return True                       # float32 on the lists: already so
     for i in range(n):
+        if (i & (LOOK - 1)) == LOOK - 1 and interrupted(d.intr):
+            return False                  # (prune_run looks again before estimating)
         wt = d.init_weight[i]
         if not (wt >= 0.0 and wt <= 9007199254740992.0 and wt == floor(wt)):
             return False
@@ -1300,6 +1404,9 @@ cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogi
         else:
             col = d.col[f]
             for j in range(n):
+                if (j & (LOOK - 1)) == LOOK - 1 and interrupted(d.intr):
+                    free(checked)
+                    return False
                 if d.codes[col * n + j] <= 0:
                     free(checked)
                     return False
@@ -1449,6 +1556,8 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     p.height = NULL
     w.count_mode = w.data.count_mode_init
     for i in range(n):
+        if (i & (LOOK - 1)) == LOOK - 1 and interrupted(w.data.intr):
+            break                       # (reported below)
         w.weight[i] = w.data.init_weight[i]
     p.cut = c.cut
     c.cut = NULL
@@ -1472,6 +1581,8 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
             p.failed = True
         else:
             for i in range(n):
+                if stop_at(&p, i):
+                    break
                 p.arena[i].weight = w.data.init_weight[i]
                 p.arena[i].case = <int32_t> i
                 p.arena[i].cls = w.data.y[i]
@@ -1480,7 +1591,8 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
             if c.raising and p.any_order:
                 p.seen = <unsigned char*> calloc(tree.count + 1, 1)
                 p.joinable = p.seen != NULL
-            estimate_entry(&p, 0, 0, n, True, INFINITY)
+            if not interrupted(w.data.intr):    # (the list unfinished otherwise)
+                estimate_entry(&p, 0, 0, n, True, INFINITY)
         free_arena(&p)
         free(p.offsets)
         free(p.outcome)

@@ -33,7 +33,7 @@ cdef enum:
     DIGIT_BITS = 11
     BUCKETS = 2048          # 2 ** DIGIT_BITS
     PASSES = 6              # ceil(64 / DIGIT_BITS)
-    CHUNK = 1 << 20         # values between two looks for Ctrl-C
+    CHUNK = 1 << 18         # values between two looks for Ctrl-C (~10 ms a pass)
 
 
 # sort_key of 0.0 and -0.0, and of every NaN: the keys that do not give back
@@ -153,6 +153,8 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
             i0 += CHUNK
         t = a; a = b; b = t
     tmp = <double*> b                   # the sorted values, in the spare keys' room
+    if n_known >= 0 and touch_pages(ranks, n * sizeof(uint32_t), intr):
+        n_known = -2                    # (the scatter below would fault in every page at once)
     i0 = 0
     while n_known >= 0 and i0 < n:      # the scattered writes: slow enough to poll
         if interrupted(intr):
@@ -167,8 +169,13 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
             if order != NULL:
                 order[i] = a[i].row
         i0 += CHUNK
-    if n_known >= 0:
-        memcpy(values, tmp, n * sizeof(double))
+    i0 = 0
+    while n_known >= 0 and i0 < n:
+        if interrupted(intr):
+            n_known = -2
+            break
+        memcpy(values + i0, tmp + i0, (min(n, i0 + CHUNK) - i0) * sizeof(double))
+        i0 += CHUNK
     free(own)
     return n_known
 
@@ -198,17 +205,36 @@ cdef bint far_column(const double* v, uint8_t* q, Py_ssize_t nk,
 def far_table(const double[:, ::1] sorted_value, const int64_t[::1] n_known,
               const int32_t[::1] col, const int32_t[::1] n_values):
     """Dataset.far of float64's sorted values (far_column of each continuous
-    feature), for data ranked without it."""
+    feature), for data ranked without it; looks for Ctrl-C every CHUNK ranks."""
     far = np.empty((sorted_value.shape[0], sorted_value.shape[1]), np.uint8)
     cdef uint8_t[:, ::1] out = far
-    cdef Py_ssize_t f
+    cdef Py_ssize_t f, cells = 0
+    cdef Interrupt intr
+    cdef bint stopped = False
     for f in range(col.shape[0]):
         if n_values[f] == 0 and not (0 <= col[f] < out.shape[0]
                                      and 0 <= n_known[f] <= out.shape[1]):
             raise ValueError("c45: far_table given a column that does not fit")
-    for f in range(col.shape[0]):
         if n_values[f] == 0:
-            far_column(&sorted_value[col[f], 0], &out[col[f], 0], n_known[f], NULL)
+            cells += n_known[f]
+    memset(&intr, 0, sizeof(Interrupt))
+    try:
+        if cells >= NOGIL_WORK:         # a short table keeps the GIL (c45/_gil.pxd)
+            interrupt_init(&intr)
+            with nogil:
+                for f in range(col.shape[0]):
+                    if n_values[f] == 0 and far_column(
+                            &sorted_value[col[f], 0], &out[col[f], 0], n_known[f], &intr):
+                        stopped = True
+                        break
+        else:
+            for f in range(col.shape[0]):
+                if n_values[f] == 0:
+                    far_column(&sorted_value[col[f], 0], &out[col[f], 0], n_known[f], NULL)
+    finally:
+        interrupt_end(&intr)
+    if stopped or intr.stop:
+        raise_interrupt()
     return far
 
 

@@ -14,7 +14,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
-from c45._interrupt cimport interrupted
+from c45._interrupt cimport interrupted, raise_interrupt
 from c45._types cimport (Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
                          NO_CUT_RANK)
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
@@ -81,8 +81,15 @@ cdef void scratch_free(Work* w) noexcept nogil:
 
 cdef int work_init(Work* w, const Dataset* d, bint rows) except -1:
     if work_alloc(w, d, rows) < 0:
+        if d.intr != NULL and d.intr.stop:
+            raise_interrupt()
         raise MemoryError("c45: cannot allocate the work buffers for this data set")
     return 0
+
+
+cdef inline bint work_stop(const Dataset* d, Py_ssize_t i) noexcept nogil:
+    """work_alloc's passes over the cases look for Ctrl-C every 65,536 of them."""
+    return (i & 0xFFFF) == 0xFFFF and interrupted(d.intr)
 
 
 cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
@@ -90,7 +97,8 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
     the case array holds the rows in order, the weights their initial ones
     (R8's case array and pruning start from them); without, they are left
     untouched (growing on the presorted lists fills them where it reads them,
-    and their pages then take no memory while the lists are the largest)."""
+    and their pages then take no memory while the lists are the largest).
+    Interrupted (d.intr's stop set), -1 too, w freed."""
     cdef Py_ssize_t n = d.n_cases, k = d.n_classes, f
     memset(w, 0, sizeof(Work))
     w.data = d
@@ -130,6 +138,8 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
     w.nlogn = <double*> malloc((n + 1) * sizeof(double))
     if w.nlogn != NULL:
         for f in range(n + 1):
+            if work_stop(d, f):
+                break                   # (freed below)
             w.nlogn[f] = (<double> f) * log2_of(d.f32, <double> f)
     if (scratch_init(w) < 0 or w.cases == NULL or w.weight == NULL or w.dist == NULL
             or w.gain == NULL or w.info == NULL or w.bar == NULL or w.bar_at == NULL
@@ -142,11 +152,19 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
         return -1
     if rows:
         for f in range(n):
+            if work_stop(d, f):
+                break
             w.cases[f] = <int32_t> f
             w.weight[f] = d.init_weight[f]
     if w.y8 != NULL:
         for f in range(n):
+            if work_stop(d, f):
+                break
             w.y8[f] = <uint8_t> d.y[f]
+    if d.intr != NULL and d.intr.stop:
+        work_free(w)
+        memset(w, 0, sizeof(Work))
+        return -1
     return 0
 
 
@@ -453,8 +471,11 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
 
 
 cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
-                          uint32_t max_key) noexcept nogil:
-    """Sort n (key, case) items by key: LSD radix, 11 bits a pass (stable)."""
+                          uint32_t max_key, Interrupt* intr) noexcept nogil:
+    """Sort n (key, case) items by key: LSD radix, 11 bits a pass (stable).
+    Signal handlers run every 65,536 items (a root's sort takes tens of ms a
+    pass); the sort always completes, and Ctrl-C's stop is seen by the caller's
+    next look."""
     cdef Py_ssize_t count[2048]
     cdef Py_ssize_t i, total, c
     cdef int shift = 0
@@ -475,6 +496,8 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
     while True:
         memset(count, 0, sizeof(count))
         for i in range(n):
+            if (i & 0xFFFF) == 0xFFFF:
+                interrupted(intr)
             count[(src[i].key >> shift) & 2047] += 1
         total = 0
         for i in range(2048):
@@ -482,6 +505,8 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
             count[i] = total
             total += c
         for i in range(n):
+            if (i & 0xFFFF) == 0xFFFF:
+                interrupted(intr)
             c = (src[i].key >> shift) & 2047
             dst[count[c]] = src[i]
             count[c] += 1
@@ -533,7 +558,7 @@ cdef bint radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     memcpy(out, &w.rankbuf[lo], n * sizeof(RankItem))
     # The case array's SortItem buffer (16 bytes a case) is the radix's scratch,
     # then the ties' (4 bytes a case).
-    radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu)
+    radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu, w.data.intr)
     ties[0] = 0
     for i in range(1, n):
         ties[i] = ties[i - 1] + (out[i].key == out[i - 1].key)
@@ -643,7 +668,7 @@ cdef Py_ssize_t gather_branch(Work* w, Py_ssize_t lists, Py_ssize_t v,
     for j in range(n):
         items[j].case = <int32_t> w.arena[start + j]
         items[j].key = <uint32_t> w.pos_of[items[j].case]
-    radix_sort_keys(items, w.ranktmp, n, <uint32_t> w.data.n_cases)
+    radix_sort_keys(items, w.ranktmp, n, <uint32_t> w.data.n_cases, w.data.intr)
     for j in range(n):
         c = items[j].case
         i = w.pos_of[c]
@@ -2036,7 +2061,7 @@ cdef Py_ssize_t sparse_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi
             present[t].key = <uint32_t> v
             present[t].case = 0
             t += 1
-    radix_sort_keys(present, w.ranktmp, t, <uint32_t> d.n_values[f])
+    radix_sort_keys(present, w.ranktmp, t, <uint32_t> d.n_values[f], d.intr)
     for j in range(t):
         w.slot[present[j].key] = <int32_t> (j + 1)
     memset(w.freq, 0, (t + 1) * k * sizeof(double))

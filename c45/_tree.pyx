@@ -64,6 +64,12 @@ cdef struct Frame:
     Py_ssize_t arena_mark
 
 
+cdef inline bint look_at(const Dataset* d, Py_ssize_t i) noexcept nogil:
+    """A pass over a node's cases (all the unknown ones at every node below a
+    test of a feature with unknown values) looks for Ctrl-C every 65,536."""
+    return (i & 0xFFFF) == 0xFFFF and interrupted(d.intr)
+
+
 cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
     """Make the node a leaf, or give it a test and allocate its children.
     Returns 1 for a split, 0 for a leaf, -1 when memory runs out."""
@@ -89,6 +95,8 @@ cdef int enter_node(Work* w, NodeBuffer* t, Frame* fr) noexcept nogil:
         threshold = cut_of(d, w.bar, feature)
         column = <Py_ssize_t> d.col[feature] * d.n_cases
         for i in range(lo, hi + 1):
+            if look_at(d, i):
+                break               # (grow raises at its next node)
             x = d.cont[column + w.cases[i]]
             if not isnan(x):
                 lowest = x if x < lowest else lowest
@@ -166,6 +174,8 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             node_test(t, fr.node, &test)
             group(w, &test, 0, fr.lo, fr.branch_end, NULL)
             for i in range(fr.lo, fr.first_known):
+                if look_at(d, i):
+                    break           # (weights half restored: the loop's top raises)
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] / fr.factor)
             fr.child_pending = False
             fr.branch += 1
@@ -184,6 +194,8 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
                 continue
             fr.factor = rnd(f32, branch_weight / fr.known_weight)
             for i in range(fr.lo, fr.first_known):
+                if look_at(d, i):
+                    break
                 w.weight[w.cases[i]] = rnd(f32, w.weight[w.cases[i]] * fr.factor)
             fr.child_pending = True
             if top == cap:
@@ -761,6 +773,28 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
     return tree_from_buffer(grown, n_values, True)
 
 
+cdef bint copy_steps(char* out, const char* src, size_t n, Interrupt* intr) noexcept nogil:
+    """memcpy of n bytes in steps that look for Ctrl-C between them (into fresh
+    pages a step takes a few ms here): True when interrupted."""
+    cdef size_t i = 0, step = 1 << 20
+    while i < n:
+        if interrupted(intr):
+            return True
+        memcpy(out + i, src + i, min(step, n - i))
+        i += step
+    return False
+
+
+cdef bint copy_looking(char* out, const char* src, size_t n, Interrupt* intr) noexcept:
+    """copy_steps, the GIL given up for a long copy only (c45/_gil.pxd)."""
+    cdef bint stop
+    if n < NOGIL_WORK * sizeof(int32_t):
+        return copy_steps(out, src, n, intr)
+    with nogil:
+        stop = copy_steps(out, src, n, intr)
+    return stop
+
+
 cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
     """The grown tree compacted in its growing buffer (no copy beside it), which
     becomes out's; -1 out of memory (raw unchanged)."""
@@ -810,9 +844,10 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
-    work_init(&w, &d, d.f32 and not d.listed)
+    memset(&w, 0, sizeof(Work))
     try:
-        interrupt_init(&intr)
+        interrupt_init(&intr)           # (work_init's passes look for Ctrl-C too)
+        work_init(&w, &d, d.f32 and not d.listed)
         work_threads_init(&w, n_jobs)
         if d.f32 and not d.listed:
             with nogil:
@@ -846,8 +881,9 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             raise MemoryError("c45: out of memory while pruning the tree")
         work_drop_nlogn(&w)         # grown: not held beside the trees
         order = np.empty(d.n_cases, dtype=np.int32)
-        if d.n_cases > 0:
-            memcpy(<void*> cnp.PyArray_DATA(order), w.cases, d.n_cases * sizeof(int32_t))
+        if d.n_cases > 0 and copy_looking(<char*> cnp.PyArray_DATA(order), <char*> w.cases,
+                                          d.n_cases * sizeof(int32_t), &intr):
+            raise_interrupt()
         if confidence <= 0:
             return tree_from_buffer(&grown_buf, data.n_values, True), None, order
         # The tables nothing reads any more go before the grown tree's copy is made.
@@ -919,9 +955,10 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
     memset(&intr, 0, sizeof(Interrupt))
     check_prunable(grown)
     d.intr = &intr
-    work_init(&w, &d, True)
+    memset(&w, 0, sizeof(Work))
     try:
         interrupt_init(&intr)
+        work_init(&w, &d, True)
         work_threads_init(&w, n_jobs)
         if d.n_cases > 0:
             memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
@@ -954,9 +991,10 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
     set_dataset(&d, data, options)
     d.intr = &intr
     nf = d.n_features
-    work_init(&w, &d, d.f32 and not d.listed)
+    memset(&w, 0, sizeof(Work))
     try:
         interrupt_init(&intr)
+        work_init(&w, &d, d.f32 and not d.listed)
         if d.f32 and not d.listed:
             with nogil:
                 chosen = find_split(&w, 0, d.n_cases - 1, total_weight(&w, 0, d.n_cases - 1))
@@ -1581,11 +1619,15 @@ cdef bint walk_blocks(Descent d, Blocks* b, const Rows* rows, int32_t* stack_nod
     return True
 
 
-cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k) noexcept nogil:
-    """Each row of sums divided by its total (by 1 where the total is 0)."""
+cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k,
+                        Interrupt* intr) noexcept nogil:
+    """Each row of sums divided by its total (by 1 where the total is 0). Looks
+    for Ctrl-C every 65,536 rows; interrupted, stops (the call raises)."""
     cdef Py_ssize_t i, c
     cdef double t
     for i in range(m):
+        if (i & 0xFFFF) == 0xFFFF and interrupted(intr):
+            return
         t = 0.0 + pairwise(sums + i * k, k)     # as sums / sums.sum(1)
         if not t > 0:
             t = 1.0
@@ -1707,12 +1749,12 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
             else:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
             if proba and not classes_only and n_out == k and blocks.hi >= m:
-                rows_to_proba(sink.sums, m, k)
+                rows_to_proba(sink.sums, m, k, &blocks.intr)
         while blocks_resume(&blocks):      # a call on few rows paused (Poll)
             with nogil:
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
                 if proba and not classes_only and n_out == k and blocks.hi >= m:
-                    rows_to_proba(sink.sums, m, k)
+                    rows_to_proba(sink.sums, m, k, &blocks.intr)
     finally:
         blocks_end(&blocks, False)
         if not small:

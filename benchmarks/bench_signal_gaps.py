@@ -1,0 +1,74 @@
+"""How long c45 keeps Python from running a signal handler (Ctrl-C's included).
+
+Python runs signal handlers between bytecodes on the main thread; c45's compiled
+loops look for signals themselves. A SIGPROF handler runs every 2 ms of CPU time
+and notes the CPU time since its last run: the longest such gap is the longest
+the work was deaf to Ctrl-C (CPU time, so that other processes' load counts
+little; on a loaded machine a gap can still grow, each first touch of fresh
+memory slower).
+
+    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply} [--list SECONDS]
+
+One feature of ROWS rows (uniform in [0, 1000), a noisy sine as the class);
+float32 and the predict modes give 5% of the values as NaN (the predict modes
+fit on the first 300,000 rows, then predict all). --list prints every gap
+longer than SECONDS with the Python lines it ended at.
+"""
+import argparse
+import signal
+import time
+import traceback
+
+import numpy as np
+
+from c45 import C45Classifier
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("rows", type=int)
+    ap.add_argument("mode", choices=["fit", "fit_weighted", "fit_float32", "predict",
+                                     "predict_proba", "apply"])
+    ap.add_argument("--list", type=float, default=None, metavar="SECONDS")
+    a = ap.parse_args()
+    rng = np.random.default_rng(0)
+    X = rng.random((a.rows, 1)) * 1000
+    y = (np.sin(0.009 * X[:, 0]) + rng.random(a.rows) > 1) * 1
+    w = rng.random(a.rows) + 0.5 if a.mode == "fit_weighted" else None
+    if a.mode not in ("fit", "fit_weighted"):
+        X[rng.random(a.rows) < 0.05, 0] = np.nan
+    if a.mode.startswith("fit"):
+        clf = C45Classifier(precision="float32" if a.mode == "fit_float32" else "float64")
+        work = lambda: clf.fit(X, y, sample_weight=w)
+    else:
+        clf = C45Classifier().fit(X[:300000], y[:300000])
+        work = lambda: getattr(clf, a.mode)(X)
+
+    last = [time.process_time()]
+    gaps = []
+
+    def note(sig, frame):
+        now = time.process_time()
+        gap = now - last[0]
+        if a.list is not None and gap > a.list and frame is not None:
+            where = [f"{s.name}:{s.lineno}" for s in traceback.extract_stack(frame)[-3:]]
+            gaps.append((round(gap, 3), round(now - t0, 2), where))
+        worst[0] = max(worst[0], gap)
+        last[0] = time.process_time()      # (the stack's extraction not counted)
+
+    worst = [0.0]
+    signal.signal(signal.SIGPROF, note)
+    signal.setitimer(signal.ITIMER_PROF, 0.002, 0.002)
+    t0 = time.process_time()
+    work()
+    signal.setitimer(signal.ITIMER_PROF, 0, 0)
+    note(None, None)
+    if a.list is not None:
+        for g in gaps:
+            print("  gap %.3f s at %.2f s: %s" % (g[0], g[1], " < ".join(g[2])))
+    print("%s, %d rows: longest gap %.3f s of %.2f s CPU"
+          % (a.mode, a.rows, worst[0], time.process_time() - t0))
+
+
+if __name__ == "__main__":
+    main()
