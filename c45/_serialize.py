@@ -1149,6 +1149,8 @@ def from_json(text):
     _check_fields(doc)
     _check_plain_json(doc)
     _check_checksum(doc, version, text_digest)
+    if not isinstance(doc.get("c45_version", ""), str):     # informative, but text
+        raise _corrupt(f"c45_version is {doc['c45_version']!r:.40}, not a string")
     if doc.get("estimator") != "C45Classifier":
         raise ValueError(f"c45 model file holds a {doc.get('estimator')!r}, not a "
                          f"C45Classifier")
@@ -1222,7 +1224,12 @@ def from_json(text):
     except (TypeError, ValueError) as exc:
         raise _corrupt(f"params: {exc}") from None
     clf._schema = schema
-    if version < 3 and "present" not in cls:
+    if version < 3 and "present" in cls:
+        # A field of format 3: a reader of the version the file names would
+        # not read it (a newer file labelled older, or an edit).
+        raise _corrupt(f"classes.present is a field of format version 3, but the "
+                       f"file's format_version is {version}")
+    if version < 3:
         clf.classes_ = classes      # the trees' order: declared_classes_ (below)
     else:
         clf.classes_ = _present_classes(cls, classes, (final, grown), len(text))

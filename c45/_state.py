@@ -8,7 +8,7 @@ import numpy as np
 from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, class_columns, sorted_classes
 from c45._tree_checks import first_of_kind, tested_features
-from c45._validate_tree import check_model_tree
+from c45._validate_tree import KEPT, check_model_tree, errors_rule
 from c45._windowing import Cycle, Trial
 
 
@@ -22,6 +22,7 @@ def checked_fitted_state(state, places=None):
     grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
                          classes, places.get("grown_tree_"))
     check_tests_of_params(final, grown, state, places)
+    check_kept_errors(final, grown, state, places)
     if final.node_count > grown.node_count:     # pruning never adds nodes
         raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
                          f"than its grown_tree_'s {grown.node_count}: the final tree "
@@ -32,6 +33,11 @@ def checked_fitted_state(state, places=None):
     # Kept again against the checked final tree (which may be a new Tree).
     out.update(tree_=final, _grown=_grown.kept_grown(grown, final))
     out.update(checked_trials(state, schema, classes))
+    windowed = state.get("_windowed", False)
+    if type(windowed) is not bool or (not windowed and out["trials_"] is not None):
+        # prune() reads it: True refuses to prune windowing's trees again
+        raise ValueError(f"c45: the pickled model's _windowed is {windowed!r:.40}; "
+                         f"expected a bool, True when it has windowing trials_")
     check = state.get("_train_check")       # prune(X, y) compares its parts
     if check is not None and not (
             isinstance(check, tuple) and len(check) == 3
@@ -65,7 +71,8 @@ def checked_trials(state, schema, classes):
         for part, name in (("grown", "grown_tree_"), ("pruned", "tree_")):
             # As the model's own tree of that kind (a pruned tree's estimated
             # errors may exceed a light node's weight).
-            checked_tree({name: getattr(trial, part), "precision": state.get("precision")},
+            checked_tree({name: getattr(trial, part), "precision": state.get("precision"),
+                          **{p: state[p] for p in ("pruning", "confidence") if p in state}},
                          name, schema, classes,
                          f"c45: the pickled model's trials_[{i}].{part}")
     return {"trials_": trials, "best_trial_": best}
@@ -90,6 +97,20 @@ def check_tests_of_params(final, grown, state, places):
         if i >= 0:
             raise ValueError(f"{place}: kind[{i}] is a subset test, but the model's "
                              f"subset_splits is {state.get('subset_splits')!r}")
+
+
+def check_kept_errors(final, grown, state, places):
+    """A tree pruned by cost-complexity or reduced-error keeps its tests' errors
+    from the grown tree (the tests' own sums are not theirs): its root's, which
+    the evaluation prints, is the grown root's."""
+    if errors_rule(state, "tree_") is not KEPT or final.kind[0] == _tree.LEAF_KIND:
+        return
+    got, want = float(final.errors[0]), float(grown.errors[0])
+    if got != want:
+        place = places.get("tree_") or "c45: the pickled model's tree_"
+        raise ValueError(f"{place}: errors[0] is {got!r}, but the grown tree's root has "
+                         f"{want!r} (a tree pruned by {state.get('pruning')} keeps its "
+                         f"tests' errors from the grown tree)")
 
 
 def grown_in(state):
@@ -151,7 +172,7 @@ def checked_tree(state, name, schema, classes, place=None):
                           n_values=n_values)
     _tree.check_walkable(tree, n_values)
     check_model_tree(tree, place, n_values, state.get("precision"),
-                     pruned=name == "tree_")
+                     errors_rule(state, name))
     tested = tested_features(tree.kind, tree.feature)
     empty = [f for f in tested if schema.discrete[f] and not schema.categories[f]]
     if empty:       # fit never tests a feature it saw no category of
