@@ -1153,7 +1153,7 @@ def from_json(text):
         raise _corrupt(f"c45_version is {doc['c45_version']!r:.40}, not a string")
     if doc.get("estimator") != "C45Classifier":
         raise ValueError(f"c45 model file holds a {doc.get('estimator')!r}, not a "
-                         f"C45Classifier")
+                         f"C45Classifier (its estimator field)")
 
     precision = _need(doc, "precision", str)
     if precision not in ("float64", "float32"):

@@ -7,7 +7,7 @@ import numpy as np
 
 from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, class_columns, sorted_classes
-from c45._tree_checks import first_of_kind, tested_features
+from c45._tree_checks import first_of_kind, kept_tree_failure, tested_features
 from c45._validate_tree import KEPT, check_model_tree, errors_rule
 from c45._windowing import Cycle, Trial
 
@@ -22,7 +22,7 @@ def checked_fitted_state(state, places=None):
     grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
                          classes, places.get("grown_tree_"))
     check_tests_of_params(final, grown, state, places)
-    check_kept_errors(final, grown, state, places)
+    check_kept_tree(final, grown, state, places, schema.n_values)
     if final.node_count > grown.node_count:     # pruning never adds nodes
         raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
                          f"than its grown_tree_'s {grown.node_count}: the final tree "
@@ -99,18 +99,24 @@ def check_tests_of_params(final, grown, state, places):
                              f"subset_splits is {state.get('subset_splits')!r}")
 
 
-def check_kept_errors(final, grown, state, places):
-    """A tree pruned by cost-complexity or reduced-error keeps its tests' errors
-    from the grown tree (the tests' own sums are not theirs): its root's, which
-    the evaluation prints, is the grown root's."""
-    if errors_rule(state, "tree_") is not KEPT or final.kind[0] == _tree.LEAF_KIND:
+def check_kept_tree(final, grown, state, places, n_values):
+    """A tree pruned by cost-complexity or reduced-error is the grown tree with
+    subtrees made leaves: each node is its grown node, with the same weights and
+    class, and each test the same test with the same errors (the grown tree's,
+    not its own children's sum)."""
+    if errors_rule(state, "tree_") is not KEPT:
         return
-    got, want = float(final.errors[0]), float(grown.errors[0])
-    if got != want:
-        place = places.get("tree_") or "c45: the pickled model's tree_"
-        raise ValueError(f"{place}: errors[0] is {got!r}, but the grown tree's root has "
-                         f"{want!r} (a tree pruned by {state.get('pruning')} keeps its "
-                         f"tests' errors from the grown tree)")
+    failure = kept_tree_failure(final, grown, n_values)
+    if failure is None:
+        return
+    field, node, g = failure
+    place = places.get("tree_") or "c45: the pickled model's tree_"
+    grown_place = places.get("grown_tree_") or "grown_tree_"
+    got, want = (getattr(t, field)[i].tolist() for t, i in ((final, node), (grown, g)))
+    raise ValueError(f"{place}: {field}[{node}] is {got!r}, but its node of the grown "
+                     f"tree ({grown_place.removeprefix('c45: ')} node {g}) has {want!r} "
+                     f"(a tree pruned by {state.get('pruning')} is the grown tree with "
+                     f"subtrees made leaves)")
 
 
 def grown_in(state):

@@ -717,3 +717,132 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, rule,
             f32, weight[i], tree.value[i, tree.node_class[i]], mode, cf,
             pessimistic_coeff(f32, cf) if mode == ERRORS_PESSIMISTIC else 0.0)
     return MODEL_CHECKS[f.check], f.node, int(f.extra)
+
+
+# ---------------------------------------------------------------------------
+# A tree pruned without estimates against its grown tree.
+
+cdef enum:      # what differs, in the order it is looked at, per node
+    K_OK = 0
+    K_NODE
+    K_WEIGHT
+    K_CLASS
+    K_VALUE
+    K_KIND
+    K_FEATURE
+    K_THRESHOLD
+    K_BRANCHES
+    K_MAP
+    K_ERRORS
+    K_NO_MEMORY
+
+KEPT_FIELDS = {K_NODE: "first_child", K_WEIGHT: "weight", K_CLASS: "node_class",
+               K_VALUE: "value", K_KIND: "kind", K_FEATURE: "feature",
+               K_THRESHOLD: "threshold", K_BRANCHES: "n_children", K_MAP: "value_map",
+               K_ERRORS: "errors"}
+
+
+cdef inline bint same_double(double a, double b) noexcept nogil:
+    return a == b or (a != a and b != b)
+
+
+cdef bint kept_failure(const signed char[::1] kind, const int32_t[::1] feature,
+                       const int32_t[::1] first, const int32_t[::1] nch,
+                       const int32_t[::1] node_class, const double[::1] threshold,
+                       const double[::1] weight, const double[::1] errors,
+                       const double[:, ::1] value, const int64_t[::1] offset,
+                       const int32_t[::1] value_map,
+                       const signed char[::1] g_kind, const int32_t[::1] g_feature,
+                       const int32_t[::1] g_first, const int32_t[::1] g_nch,
+                       const int32_t[::1] g_class, const double[::1] g_threshold,
+                       const double[::1] g_weight, const double[::1] g_errors,
+                       const double[:, ::1] g_value, const int64_t[::1] g_offset,
+                       const int32_t[::1] g_map, const int32_t[::1] n_values,
+                       Failure* out) noexcept nogil:
+    """The first node of the final tree that is not its grown node as pruning
+    keeps it (out.extra: the grown node). Both trees walkable, of k classes."""
+    cdef Py_ssize_t n = kind.shape[0], gn = g_kind.shape[0], k = value.shape[1]
+    cdef Py_ssize_t f, g, c, b, j, v
+    cdef int64_t* g_of = <int64_t*> malloc(n * sizeof(int64_t))
+    if g_of == NULL:
+        return fail(out, K_NO_MEMORY, 0)
+    g_of[0] = 0
+    for f in range(n):                  # children come after their parent
+        g = g_of[f]
+        out.extra = g
+        if not 0 <= g < gn:
+            free(g_of)
+            return fail(out, K_NODE, f)
+        if weight[f] != g_weight[g]:
+            free(g_of)
+            return fail(out, K_WEIGHT, f)
+        if node_class[f] != g_class[g]:
+            free(g_of)
+            return fail(out, K_CLASS, f)
+        for c in range(k):
+            if value[f, c] != g_value[g, c]:
+                free(g_of)
+                return fail(out, K_VALUE, f)
+        if kind[f] == LEAF:
+            continue
+        if kind[f] != g_kind[g]:
+            free(g_of)
+            return fail(out, K_KIND, f)
+        if feature[f] != g_feature[g]:
+            free(g_of)
+            return fail(out, K_FEATURE, f)
+        if not same_double(threshold[f], g_threshold[g]):
+            free(g_of)
+            return fail(out, K_THRESHOLD, f)
+        if nch[f] > g_nch[g]:           # (trailing empty branches may go)
+            free(g_of)
+            return fail(out, K_BRANCHES, f)
+        if kind[f] == SUBSET:
+            v = n_values[feature[f]]
+            for j in range(v + 1):
+                if value_map[offset[f] + j] != g_map[g_offset[g] + j]:
+                    free(g_of)
+                    return fail(out, K_MAP, f)
+        if errors[f] != g_errors[g]:
+            free(g_of)
+            return fail(out, K_ERRORS, f)
+        for b in range(nch[f]):
+            g_of[first[f] + b] = g_first[g] + b
+    free(g_of)
+    return False
+
+
+def kept_tree_failure(final, grown, n_values):
+    """(field, node, grown node) of the first node where final (a tree pruned by
+    cost-complexity or reduced-error: the grown tree with subtrees made leaves,
+    laid out again) is not the grown tree's node it stands for, or None: tests
+    keep their kind, feature, threshold, subset map and errors, every node its
+    weight, class and class weights. Both trees checked (walkable)."""
+    if final.n_classes != grown.n_classes:
+        return "value", 0, 0
+    cdef Failure f
+    f.check = K_OK
+    f.extra = 0
+    cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
+    cdef const signed char[::1] kv = final.kind, gkv = grown.kind
+    cdef const int32_t[::1] fv = final.feature, cv = final.first_child
+    cdef const int32_t[::1] bv = final.n_children, lv = final.node_class
+    cdef const int32_t[::1] gfv = grown.feature, gcv = grown.first_child
+    cdef const int32_t[::1] gbv = grown.n_children, glv = grown.node_class
+    cdef const double[::1] tv = final.threshold, wv = final.weight, ev = final.errors
+    cdef const double[::1] gtv = grown.threshold, gwv = grown.weight, gev = grown.errors
+    cdef const double[:, ::1] vv = final.value, gvv = grown.value
+    cdef const int64_t[::1] ov = final.map_offset, gov = grown.map_offset
+    cdef const int32_t[::1] mv = final.value_map, gmv = grown.value_map
+    if kv.shape[0] >= NOGIL_NODES:
+        with nogil:
+            kept_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, ov, mv,
+                         gkv, gfv, gcv, gbv, glv, gtv, gwv, gev, gvv, gov, gmv, nvv, &f)
+    else:
+        kept_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, ov, mv,
+                     gkv, gfv, gcv, gbv, glv, gtv, gwv, gev, gvv, gov, gmv, nvv, &f)
+    if f.check == K_OK:
+        return None
+    if f.check == K_NO_MEMORY:
+        raise MemoryError("c45: out of memory checking a tree")
+    return KEPT_FIELDS[f.check], f.node, int(f.extra)

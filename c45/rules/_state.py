@@ -221,7 +221,7 @@ def _hashable(v):
 
 def _check_attribute_bits(state, schema, rulesets):
     """attribute_bits_ in the range its formula gives (a discrete attribute's
-    entropy of its values, at most log2 of their number; a continuous one's 0,
+    entropy of its values, at most log2 of their number plus one; a continuous one's 0,
     or 1 + log2(distinct values) / 2 >= 1.5), attribute_test_bits_ their
     entropy and each rule's bits its conditions' code length from them and
     redundancy, as fit computes them."""
@@ -231,7 +231,9 @@ def _check_attribute_bits(state, schema, rulesets):
         _refuse("attribute_bits_", bits, f"{schema.n_features} finite float64 bits")
     for f in range(schema.n_features):
         b = float(bits[f])
-        most = np.log2(max(int(schema.n_values[f]), 1)) * (1 + 1e-3)
+        # (the values' shares of all cases, unknown ones too: at most the
+        # entropy of V + 1 groups)
+        most = np.log2(int(schema.n_values[f]) + 1) * (1 + 1e-3)
         if b < 0 or (schema.discrete[f] and b > most) or (
                 not schema.discrete[f] and 0 < b < 1):
             _refuse(f"attribute_bits_[{f}]", b, f"0 to {most:.4g} bits (discrete)"
@@ -268,6 +270,9 @@ def _check_selection(state, classes, rulesets):
     if not _same_values(keys, list(classes)):
         _refuse("selection_", keys, f"an entry per class of declared_classes_, in "
                 f"their order: {reprlib.repr(classes.tolist())}")
+    numbers = [r.number for r in rulesets["candidate_rules_"]]
+    if numbers != list(range(1, len(numbers) + 1)):     # numbered as they are made
+        _refuse("candidate_rules_", numbers, f"rules numbered 1 to {len(numbers)} in order")
     candidates = {r.number: r for r in rulesets["candidate_rules_"]}
     annealing = state.get("annealing", SPEC["annealing"].default)
     fields = {"n_rules", "search", "empty_cost", "cost", "selected"}
@@ -318,7 +323,9 @@ def _hashed(n):
 def _check_pruning_log(state, schema, classes, tree, rulesets):
     """pruning_log_: an entry per leaf of the grown tree giving a candidate rule,
     in its order, with the leaf's conditions and class, the rule it became (or
-    None) and a list of condition-dropping steps."""
+    None; each rule first named in the order of the numbers, its conditions
+    some of that leaf's, those of ordered_rules_ the same) and a list of
+    condition-dropping steps."""
     log = state.get("pruning_log_")
     if type(log) is not list:
         _refuse("pruning_log_", log, "a list")
@@ -330,6 +337,8 @@ def _check_pruning_log(state, schema, classes, tree, rulesets):
                 f"tree of weight 1 or more")
     numbers = {r.number: r.class_index for r in rulesets["candidate_rules_"]}
     fields = {"leaf_conditions", "class_", "steps", "rule"}
+    seen = []               # the rules named, in the order first named
+    first_path = {}         # and the path of the leaf that made each
     for i, (entry, (path, c)) in enumerate(zip(log, leaves)):
         where = f"pruning_log_[{i}]"
         if type(entry) is not dict or set(entry) != fields:
@@ -343,10 +352,26 @@ def _check_pruning_log(state, schema, classes, tree, rulesets):
         rule = entry["rule"]
         if rule is not None and not (_is_count(rule, 1) and numbers.get(rule) == c):
             _refuse(f"{where}['rule']", rule, "None or a candidate rule of its class")
+        if rule is not None and rule not in seen:
+            seen.append(rule)
+            first_path[rule] = path
         steps = entry["steps"]
         if type(steps) is not list or not all(
                 type(s) is dict and set(s) == {"rows", "dropped"} for s in steps):
             _refuse(f"{where}['steps']", steps, "a list of {'rows', 'dropped'} dicts")
+    if seen != sorted(numbers):     # a rule is numbered when its first leaf makes it
+        _refuse("pruning_log_", seen, f"the leaves naming every candidate rule, "
+                f"first in the order of their numbers 1 to {len(numbers)}")
+    made = {}
+    for i, r in enumerate(rulesets["candidate_rules_"]):
+        if not set(r.conditions) <= set(first_path[r.number]):
+            _refuse(f"candidate_rules_[{i}].conditions", r.conditions, "conditions of "
+                    "the path of the leaf that made it")
+        made[r.number] = r.conditions
+    for i, r in enumerate(rulesets["ordered_rules_"]):
+        if r.conditions != made[r.number]:
+            _refuse(f"ordered_rules_[{i}].conditions", r.conditions, f"those of "
+                    f"candidate rule {r.number}")
 
 
 def _check_fit_record(state, schema, classes, tree, rulesets):
