@@ -1224,14 +1224,9 @@ def from_json(text):
     except (TypeError, ValueError) as exc:
         raise _corrupt(f"params: {exc}") from None
     clf._schema = schema
-    if version < 3 and "present" in cls:
-        # A field of format 3: a reader of the version the file names would
-        # not read it (a newer file labelled older, or an edit).
-        raise _corrupt(f"classes.present is a field of format version 3, but the "
-                       f"file's format_version is {version}")
-    if version < 3:
+    if version < 3 and "present" not in cls:
         clf.classes_ = classes      # the trees' order: declared_classes_ (below)
-    else:
+    else:       # (a file of version 1 or 2 holding present: read with it, checked)
         clf.classes_ = _present_classes(cls, classes, (final, grown), len(text))
         clf.declared_classes_ = classes
     clf.n_features_in_ = n_features

@@ -12,6 +12,7 @@ again. The exceptions are listed below with their reasons. The same is done
 to the state of pickles, C45Classifier's and C45RulesClassifier's.
 """
 import copy
+import dataclasses
 import json
 import pickle
 import re
@@ -278,14 +279,12 @@ def _replaced(v, path, new):
         out = list(v)
         out[k] = _replaced(out[k], rest, new)
         return type(v)(out)
-    import dataclasses
     return dataclasses.replace(v, **{k: _replaced(getattr(v, k), rest, new)})
 
 
 def _state_mutations(v):
     if isinstance(v, np.ndarray):
-        return [(how, np.asarray(new, dtype=v.dtype)) for how, new in
-                _mutations(v.tolist()) if how != "empty" or True]
+        return [(how, np.asarray(new, dtype=v.dtype)) for how, new in _mutations(v.tolist())]
     if isinstance(v, tuple):
         return [(how, tuple(new)) for how, new in _mutations(list(v))]
     if isinstance(v, np.generic):
@@ -329,8 +328,13 @@ def _outcomes_of_pickle(clf, X, y, observed, skip, learned):
                 if not any(k.strip("_") in str(exc) for k in keys):
                     problems.append(f"{where}: refused without naming it: {exc}")
                 continue
-            if path[0] in params or _matches(learned, path):
-                continue            # a fit-only parameter, or a learned value
+            if path[0] in params:
+                continue            # a fit-only parameter (checked as the constructor does)
+            if _matches(learned, path):     # another model, consistent
+                again = pickle.loads(pickle.dumps(fresh))
+                if observed(again, X, y) != observed(fresh, X, y):
+                    problems.append(f"{where}: loaded, but does not pickle and load again")
+                continue
             try:
                 got = observed(fresh, X, y)
             except Exception as exc:          # noqa: BLE001 - reported as a failure
