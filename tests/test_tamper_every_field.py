@@ -79,7 +79,7 @@ def _matches(patterns, path):
     return any(re.fullmatch(p, text) for p in patterns)
 
 
-def _data(n=80, seed=0):
+def _data(n=60, seed=0):
     rng = np.random.default_rng(seed)
     a = rng.normal(size=n)
     b = rng.integers(0, 4, size=n)
@@ -204,6 +204,8 @@ def _outcomes_of_json(clf, X, y):
         if path == ("checksum",) or path == ():
             continue
         for how, new in _mutations(value):
+            if path[0] == "trees" and len(path) > 3 and how == "text":
+                continue        # the tree arrays' types: null stands for them (time)
             changed = copy.deepcopy(doc)
             _set(changed, path, new)
             where = f"{'.'.join(map(str, path))} {how}"
@@ -332,7 +334,8 @@ def _outcomes_of_pickle(clf, X, y, observed, skip, learned):
                 continue            # a fit-only parameter (checked as the constructor does)
             if _matches(learned, path):     # another model, consistent
                 again = pickle.loads(pickle.dumps(fresh))
-                if observed(again, X, y) != observed(fresh, X, y):
+                if not np.array_equal(again.predict_proba(_probe(X)),
+                                      fresh.predict_proba(_probe(X))):
                     problems.append(f"{where}: loaded, but does not pickle and load again")
                 continue
             try:
