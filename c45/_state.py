@@ -18,15 +18,19 @@ def checked_fitted_state(state, places=None):
     made). places: per tree, how messages name it (default: the pickle's)."""
     schema, classes, out = checked_schema_and_classes(state)
     places = places or {}
-    final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
-    grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
-                         classes, places.get("grown_tree_"))
-    check_tests_of_params(final, grown, state, places)
-    check_kept_tree(final, grown, state, places, schema.n_values)
-    if final.node_count > grown.node_count:     # pruning never adds nodes
+    grown = grown_in(state)
+    final = state.get("tree_")
+    if type(final) is _tree.Tree and type(grown) is _tree.Tree and \
+            final.node_count > grown.node_count:     # pruning never adds nodes
+        # (said before each tree's checks, which would refuse one of them)
         raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
                          f"than its grown_tree_'s {grown.node_count}: the final tree "
                          f"is a pruning of the grown one (are the two swapped?)")
+    final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
+    grown = checked_tree(dict(state, grown_tree_=grown), "grown_tree_", schema,
+                         classes, places.get("grown_tree_"))
+    check_tests_of_params(final, grown, state, places)
+    check_kept_tree(final, grown, state, places, schema.n_values)
     for name, tree in (("tree_", final), ("grown_tree_", grown)):
         check_held_classes(tree, out["classes_"], classes,
                            places.get(name) or f"c45: the pickled model's {name}")
