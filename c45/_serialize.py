@@ -1149,9 +1149,11 @@ def from_json(text):
     _check_fields(doc)
     _check_plain_json(doc)
     _check_checksum(doc, version, text_digest)
+    if not isinstance(doc.get("c45_version", ""), str):     # informative, but text
+        raise _corrupt(f"c45_version is {doc['c45_version']!r:.40}, not a string")
     if doc.get("estimator") != "C45Classifier":
         raise ValueError(f"c45 model file holds a {doc.get('estimator')!r}, not a "
-                         f"C45Classifier")
+                         f"C45Classifier (its estimator field)")
 
     precision = _need(doc, "precision", str)
     if precision not in ("float64", "float32"):
@@ -1224,7 +1226,7 @@ def from_json(text):
     clf._schema = schema
     if version < 3 and "present" not in cls:
         clf.classes_ = classes      # the trees' order: declared_classes_ (below)
-    else:
+    else:       # (a file of version 1 or 2 holding present: read with it, checked)
         clf.classes_ = _present_classes(cls, classes, (final, grown), len(text))
         clf.declared_classes_ = classes
     clf.n_features_in_ = n_features

@@ -7,8 +7,8 @@ import numpy as np
 
 from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, class_columns, sorted_classes
-from c45._tree_checks import first_of_kind, tested_features
-from c45._validate_tree import check_model_tree
+from c45._tree_checks import first_of_kind, kept_tree_failure, tested_features
+from c45._validate_tree import KEPT, check_model_tree, errors_rule
 from c45._windowing import Cycle, Trial
 
 
@@ -18,20 +18,30 @@ def checked_fitted_state(state, places=None):
     made). places: per tree, how messages name it (default: the pickle's)."""
     schema, classes, out = checked_schema_and_classes(state)
     places = places or {}
-    final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
-    grown = checked_tree(dict(state, grown_tree_=grown_in(state)), "grown_tree_", schema,
-                         classes, places.get("grown_tree_"))
-    check_tests_of_params(final, grown, state, places)
-    if final.node_count > grown.node_count:     # pruning never adds nodes
+    grown = grown_in(state)
+    final = state.get("tree_")
+    if type(final) is _tree.Tree and type(grown) is _tree.Tree and \
+            final.node_count > grown.node_count:     # pruning never adds nodes
+        # (said before each tree's checks, which would refuse one of them)
         raise ValueError(f"c45: the model's tree_ has {final.node_count} nodes, more "
                          f"than its grown_tree_'s {grown.node_count}: the final tree "
                          f"is a pruning of the grown one (are the two swapped?)")
+    final = checked_tree(state, "tree_", schema, classes, places.get("tree_"))
+    grown = checked_tree(dict(state, grown_tree_=grown), "grown_tree_", schema,
+                         classes, places.get("grown_tree_"))
+    check_tests_of_params(final, grown, state, places)
+    check_kept_tree(final, grown, state, places, schema.n_values)
     for name, tree in (("tree_", final), ("grown_tree_", grown)):
         check_held_classes(tree, out["classes_"], classes,
                            places.get(name) or f"c45: the pickled model's {name}")
     # Kept again against the checked final tree (which may be a new Tree).
     out.update(tree_=final, _grown=_grown.kept_grown(grown, final))
     out.update(checked_trials(state, schema, classes))
+    windowed = state.get("_windowed", False)
+    if type(windowed) is not bool or (not windowed and out["trials_"] is not None):
+        # prune() reads it: True refuses to prune windowing's trees again
+        raise ValueError(f"c45: the pickled model's _windowed is {windowed!r:.40}; "
+                         f"expected a bool, True when it has windowing trials_")
     check = state.get("_train_check")       # prune(X, y) compares its parts
     if check is not None and not (
             isinstance(check, tuple) and len(check) == 3
@@ -65,7 +75,8 @@ def checked_trials(state, schema, classes):
         for part, name in (("grown", "grown_tree_"), ("pruned", "tree_")):
             # As the model's own tree of that kind (a pruned tree's estimated
             # errors may exceed a light node's weight).
-            checked_tree({name: getattr(trial, part), "precision": state.get("precision")},
+            checked_tree({name: getattr(trial, part), "precision": state.get("precision"),
+                          **{p: state[p] for p in ("pruning", "confidence") if p in state}},
                          name, schema, classes,
                          f"c45: the pickled model's trials_[{i}].{part}")
     return {"trials_": trials, "best_trial_": best}
@@ -90,6 +101,26 @@ def check_tests_of_params(final, grown, state, places):
         if i >= 0:
             raise ValueError(f"{place}: kind[{i}] is a subset test, but the model's "
                              f"subset_splits is {state.get('subset_splits')!r}")
+
+
+def check_kept_tree(final, grown, state, places, n_values):
+    """A tree pruned by cost-complexity or reduced-error is the grown tree with
+    subtrees made leaves: each node is its grown node, with the same weights and
+    class, and each test the same test with the same errors (the grown tree's,
+    not its own children's sum)."""
+    if errors_rule(state, "tree_") is not KEPT:
+        return
+    failure = kept_tree_failure(final, grown, n_values)
+    if failure is None:
+        return
+    field, node, g = failure
+    place = places.get("tree_") or "c45: the pickled model's tree_"
+    grown_place = places.get("grown_tree_") or "grown_tree_"
+    got, want = (getattr(t, field)[i].tolist() for t, i in ((final, node), (grown, g)))
+    raise ValueError(f"{place}: {field}[{node}] is {got!r}, but its node of the grown "
+                     f"tree ({grown_place.removeprefix('c45: ')} node {g}) has {want!r} "
+                     f"(a tree pruned by {state.get('pruning')} is the grown tree with "
+                     f"subtrees made leaves)")
 
 
 def grown_in(state):
@@ -151,7 +182,7 @@ def checked_tree(state, name, schema, classes, place=None):
                           n_values=n_values)
     _tree.check_walkable(tree, n_values)
     check_model_tree(tree, place, n_values, state.get("precision"),
-                     pruned=name == "tree_")
+                     errors_rule(state, name))
     tested = tested_features(tree.kind, tree.feature)
     empty = [f for f in tested if schema.discrete[f] and not schema.categories[f]]
     if empty:       # fit never tests a feature it saw no category of

@@ -24,6 +24,7 @@ from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._sums cimport pairwise, run_sum
+from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 
 cnp.import_array()
 
@@ -395,6 +396,8 @@ cdef enum:      # the invariants, in the order they are reported
     M_CLASS
     M_ERRORS
     M_CHILDREN
+    M_LEAF_ERRORS
+    M_TEST_ERRORS
     M_FEATURE
     M_DISCRETE
     M_SUBSET
@@ -408,7 +411,8 @@ cdef enum:      # the invariants, in the order they are reported
 
 MODEL_CHECKS = {M_F32_WEIGHT: "float32 weight", M_F32_VALUE: "float32 value",
                 M_SUMS: "sums", M_CLASS: "class", M_ERRORS: "errors",
-                M_CHILDREN: "children", M_FEATURE: "feature", M_DISCRETE: "discrete",
+                M_CHILDREN: "children", M_LEAF_ERRORS: "leaf errors",
+                M_TEST_ERRORS: "test errors", M_FEATURE: "feature", M_DISCRETE: "discrete",
                 M_SUBSET: "subset", M_THRESHOLD: "threshold", M_OFFSET: "map_offset",
                 M_SHARED_MAP: "shared map", M_UNKNOWN_SLOT: "unknown slot",
                 M_LEAF_FEATURE: "leaf feature", M_LEAF_CHILD: "leaf first_child",
@@ -426,6 +430,30 @@ cdef inline bint off(double got, double want, double rtol, double atol) noexcept
     return fabs(got - want) > rtol * (got if got >= want else want) + atol
 
 
+# How a tree's errors were made (ERRORS_RULES: c45/_validate_tree.py names them).
+cdef enum:
+    ERRORS_TRAINING = 0     # grown: training errors, a test the sum of its children's
+    ERRORS_KEPT             # pruned without estimates: leaves as grown, tests unchecked
+    ERRORS_PESSIMISTIC      # pessimistic estimates, a test the sum of its children's
+    ERRORS_RANGE            # only the range check (a rule not known)
+
+ERRORS_RULES = {"training": ERRORS_TRAINING, "kept": ERRORS_KEPT,
+                "pessimistic": ERRORS_PESSIMISTIC, "range": ERRORS_RANGE}
+# A subtree collapsed into a leaf while growing keeps its errors' sum, which is
+# less than the leaf's own training errors by less than this (C4.5's epsilon).
+cdef double COLLAPSE_MARGIN = 1e-3
+
+
+cdef inline double leaf_errors(bint f32, double weight, double best, int rule, double cf,
+                               double coeff) noexcept nogil:
+    """A leaf's errors as fit stores them: weight less its class's weight (0 for
+    an empty leaf), plus the pessimistic extra errors U(N, E) under that rule."""
+    cdef double e = rnd(f32, weight - best) if weight > 0 else 0.0
+    if rule == ERRORS_PESSIMISTIC:
+        return rnd(f32, e + extra_errors(f32, weight, e, cf, coeff))
+    return e
+
+
 cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                         const int32_t[::1] first, const int32_t[::1] nch,
                         const int32_t[::1] node_class, const double[::1] threshold,
@@ -434,14 +462,17 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                         const double[::1] sums, const Py_ssize_t[::1] starts,
                         const double[::1] child_sums, const int64_t[::1] offset,
                         const int32_t[::1] value_map, const int32_t[::1] n_values,
-                        bint f32, double rtol, double atol, bint pruned,
+                        const double[::1] child_errors,
+                        bint f32, double rtol, double atol, int rule, double cf,
                         Failure* out) noexcept nogil:
     """The first failing invariant and its first failing node. child_sums[j] is
-    the weight sum of the run of children starting at starts[j] (sorted)."""
+    the weight sum of the run of children starting at starts[j] (sorted),
+    child_errors[j] its errors' sum. rule: ERRORS_*; cf: the pessimistic CF."""
     cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j
     cdef Py_ssize_t n_feat = n_values.shape[0], n_maps = value_map.shape[0]
     cdef int64_t o, v, b, m
-    cdef double best, limit, low
+    cdef double best, limit, low, want
+    cdef double coeff = pessimistic_coeff(f32, cf) if rule == ERRORS_PESSIMISTIC else 0.0
     cdef int32_t* rank
     cdef int64_t* held
     cdef unsigned char* mapped
@@ -464,7 +495,7 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
             if value[i, node_class[i]] < best:
                 return fail(out, M_CLASS, i)
     for i in range(n):
-        limit = 2 * weight[i] if pruned else weight[i]
+        limit = weight[i] if rule == ERRORS_TRAINING else 2 * weight[i]
         low = errors[i] if errors[i] <= limit else limit
         if off(low, errors[i], rtol, atol):
             return fail(out, M_ERRORS, i)
@@ -479,6 +510,29 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                 out.extra = rank[first[i]]
                 free(rank)
                 return fail(out, M_CHILDREN, i)
+        free(rank)
+    if rule != ERRORS_RANGE:
+        for i in range(n):
+            if kind[i] != LEAF:
+                continue
+            want = leaf_errors(f32, weight[i], value[i, node_class[i]], rule, cf, coeff)
+            if errors[i] > want and off(errors[i], want, rtol, atol):
+                return fail(out, M_LEAF_ERRORS, i)
+            # (a collapsed subtree's sum, within the margin below a leaf's own)
+            low = want - COLLAPSE_MARGIN if rule != ERRORS_PESSIMISTIC else want
+            if errors[i] < low and off(errors[i], low, rtol, atol):
+                return fail(out, M_LEAF_ERRORS, i)
+    if starts.shape[0] and (rule == ERRORS_TRAINING or rule == ERRORS_PESSIMISTIC):
+        rank = <int32_t*> malloc(n * sizeof(int32_t))
+        if rank == NULL:
+            return fail(out, M_NO_MEMORY, 0)
+        for j in range(starts.shape[0]):
+            rank[starts[j]] = <int32_t> j
+        for i in range(n):
+            if kind[i] != LEAF and off(child_errors[rank[first[i]]], errors[i], rtol, atol):
+                out.extra = rank[first[i]]
+                free(rank)
+                return fail(out, M_TEST_ERRORS, i)
         free(rank)
     for i in range(n):          # the tree was checked for other features
         if kind[i] != LEAF and not 0 <= feature[i] < n_feat:
@@ -613,14 +667,19 @@ def first_not_binary32(const double[::1] a):
     return -1
 
 
-def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint pruned):
+def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, rule,
+                       double cf=0.0):
     """(invariant name, node, extra) of the first invariant tree breaks, or None.
-    extra: sums: the node's class weight sum; children: its children's weight
-    sum; subset: the 0-based branch given no category."""
+    rule: how its errors were made (a key of ERRORS_RULES), cf: the CF of
+    pessimistic estimates. extra: sums: the node's class weight sum; children:
+    its children's weight sum; leaf errors: what fit would store; test errors:
+    its children's errors' sum; subset: the 0-based branch given no category."""
+    cdef int mode = ERRORS_RULES[rule]
     weight = tree.weight
     sums = row_sums(tree.value)
     starts = child_run_starts(tree.kind, tree.first_child)
     child_sums = run_sums(weight, starts)
+    child_errors = run_sums(tree.errors, starts)
     cdef Failure f
     f.check = M_OK
     f.extra = 0
@@ -629,6 +688,7 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
     cdef const int32_t[::1] bv = tree.n_children, lv = tree.node_class
     cdef const double[::1] tv = tree.threshold
     cdef const double[::1] wv = weight, ev = tree.errors, sv = sums, csv = child_sums
+    cdef const double[::1] cev = child_errors
     cdef const double[:, ::1] vv = tree.value
     cdef const Py_ssize_t[::1] stv = starts
     cdef const int64_t[::1] ov = tree.map_offset
@@ -637,10 +697,10 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
     if kv.shape[0] >= NOGIL_NODES:
         with nogil:
             model_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
-                          f32, rtol, atol, pruned, &f)
+                          cev, f32, rtol, atol, mode, cf, &f)
     else:
         model_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
-                      f32, rtol, atol, pruned, &f)
+                      cev, f32, rtol, atol, mode, cf, &f)
     if f.check == M_OK:
         return None
     if f.check == M_NO_MEMORY:
@@ -649,4 +709,140 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, bint 
         return MODEL_CHECKS[f.check], f.node, float(child_sums[f.extra])
     if f.check == M_SUMS:
         return MODEL_CHECKS[f.check], f.node, float(sums[f.node])
+    if f.check == M_TEST_ERRORS:
+        return MODEL_CHECKS[f.check], f.node, float(child_errors[f.extra])
+    if f.check == M_LEAF_ERRORS:
+        i = f.node
+        return MODEL_CHECKS[f.check], i, leaf_errors(
+            f32, weight[i], tree.value[i, tree.node_class[i]], mode, cf,
+            pessimistic_coeff(f32, cf) if mode == ERRORS_PESSIMISTIC else 0.0)
     return MODEL_CHECKS[f.check], f.node, int(f.extra)
+
+
+# ---------------------------------------------------------------------------
+# A tree pruned without estimates against its grown tree.
+
+cdef enum:      # what differs, in the order it is looked at, per node
+    K_OK = 0
+    K_NODE
+    K_WEIGHT
+    K_CLASS
+    K_VALUE
+    K_KIND
+    K_FEATURE
+    K_THRESHOLD
+    K_BRANCHES
+    K_MAP
+    K_ERRORS
+    K_NO_MEMORY
+
+KEPT_FIELDS = {K_NODE: "first_child", K_WEIGHT: "weight", K_CLASS: "node_class",
+               K_VALUE: "value", K_KIND: "kind", K_FEATURE: "feature",
+               K_THRESHOLD: "threshold", K_BRANCHES: "n_children", K_MAP: "value_map",
+               K_ERRORS: "errors"}
+
+
+cdef inline bint same_double(double a, double b) noexcept nogil:
+    return a == b or (a != a and b != b)
+
+
+cdef bint kept_failure(const signed char[::1] kind, const int32_t[::1] feature,
+                       const int32_t[::1] first, const int32_t[::1] nch,
+                       const int32_t[::1] node_class, const double[::1] threshold,
+                       const double[::1] weight, const double[::1] errors,
+                       const double[:, ::1] value, const int64_t[::1] offset,
+                       const int32_t[::1] value_map,
+                       const signed char[::1] g_kind, const int32_t[::1] g_feature,
+                       const int32_t[::1] g_first, const int32_t[::1] g_nch,
+                       const int32_t[::1] g_class, const double[::1] g_threshold,
+                       const double[::1] g_weight, const double[::1] g_errors,
+                       const double[:, ::1] g_value, const int64_t[::1] g_offset,
+                       const int32_t[::1] g_map, const int32_t[::1] n_values,
+                       Failure* out) noexcept nogil:
+    """The first node of the final tree that is not its grown node as pruning
+    keeps it (out.extra: the grown node). Both trees walkable, of k classes."""
+    cdef Py_ssize_t n = kind.shape[0], gn = g_kind.shape[0], k = value.shape[1]
+    cdef Py_ssize_t f, g, c, b, j, v
+    cdef int64_t* g_of = <int64_t*> malloc(n * sizeof(int64_t))
+    if g_of == NULL:
+        return fail(out, K_NO_MEMORY, 0)
+    g_of[0] = 0
+    for f in range(n):                  # children come after their parent
+        g = g_of[f]
+        out.extra = g
+        if not 0 <= g < gn:
+            free(g_of)
+            return fail(out, K_NODE, f)
+        if weight[f] != g_weight[g]:
+            free(g_of)
+            return fail(out, K_WEIGHT, f)
+        if node_class[f] != g_class[g]:
+            free(g_of)
+            return fail(out, K_CLASS, f)
+        for c in range(k):
+            if value[f, c] != g_value[g, c]:
+                free(g_of)
+                return fail(out, K_VALUE, f)
+        if kind[f] == LEAF:
+            continue
+        if kind[f] != g_kind[g]:
+            free(g_of)
+            return fail(out, K_KIND, f)
+        if feature[f] != g_feature[g]:
+            free(g_of)
+            return fail(out, K_FEATURE, f)
+        if not same_double(threshold[f], g_threshold[g]):
+            free(g_of)
+            return fail(out, K_THRESHOLD, f)
+        if nch[f] > g_nch[g]:           # (trailing empty branches may go)
+            free(g_of)
+            return fail(out, K_BRANCHES, f)
+        if kind[f] == SUBSET:
+            v = n_values[feature[f]]
+            for j in range(v + 1):
+                if value_map[offset[f] + j] != g_map[g_offset[g] + j]:
+                    free(g_of)
+                    return fail(out, K_MAP, f)
+        if errors[f] != g_errors[g]:
+            free(g_of)
+            return fail(out, K_ERRORS, f)
+        for b in range(nch[f]):
+            g_of[first[f] + b] = g_first[g] + b
+    free(g_of)
+    return False
+
+
+def kept_tree_failure(final, grown, n_values):
+    """(field, node, grown node) of the first node where final (a tree pruned by
+    cost-complexity or reduced-error: the grown tree with subtrees made leaves,
+    laid out again) is not the grown tree's node it stands for, or None: tests
+    keep their kind, feature, threshold, subset map and errors, every node its
+    weight, class and class weights. Both trees checked (walkable)."""
+    if final.n_classes != grown.n_classes:
+        return "value", 0, 0
+    cdef Failure f
+    f.check = K_OK
+    f.extra = 0
+    cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
+    cdef const signed char[::1] kv = final.kind, gkv = grown.kind
+    cdef const int32_t[::1] fv = final.feature, cv = final.first_child
+    cdef const int32_t[::1] bv = final.n_children, lv = final.node_class
+    cdef const int32_t[::1] gfv = grown.feature, gcv = grown.first_child
+    cdef const int32_t[::1] gbv = grown.n_children, glv = grown.node_class
+    cdef const double[::1] tv = final.threshold, wv = final.weight, ev = final.errors
+    cdef const double[::1] gtv = grown.threshold, gwv = grown.weight, gev = grown.errors
+    cdef const double[:, ::1] vv = final.value, gvv = grown.value
+    cdef const int64_t[::1] ov = final.map_offset, gov = grown.map_offset
+    cdef const int32_t[::1] mv = final.value_map, gmv = grown.value_map
+    if kv.shape[0] >= NOGIL_NODES:
+        with nogil:
+            kept_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, ov, mv,
+                         gkv, gfv, gcv, gbv, glv, gtv, gwv, gev, gvv, gov, gmv, nvv, &f)
+    else:
+        kept_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, ov, mv,
+                     gkv, gfv, gcv, gbv, glv, gtv, gwv, gev, gvv, gov, gmv, nvv, &f)
+    if f.check == K_OK:
+        return None
+    if f.check == K_NO_MEMORY:
+        raise MemoryError("c45: out of memory checking a tree")
+    return KEPT_FIELDS[f.check], f.node, int(f.extra)

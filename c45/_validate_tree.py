@@ -17,6 +17,14 @@ subset tests, pruned or not:
   its known part) is divided among the branches;
 * errors are in [0, weight] in a grown tree (training errors); in a pruned tree,
   C4.5's pessimistic estimate E + U(N, E) with U <= N, so in [0, 2 * weight];
+* errors are what fit computes from the rest, by the tree's errors rule
+  (``errors_rule``): in a grown tree a leaf's are its training errors E (its
+  weight less its class's weight; a subtree collapsed into a leaf keeps its
+  errors' sum, up to 0.001 less) and a test's the sum of its children's; in a
+  tree of pessimistic pruning a leaf's are E + U(N, E) at the model's
+  confidence and a test's the sum of its children's; a tree pruned by
+  cost-complexity or reduced-error keeps leaves' training errors and its tests'
+  errors from the grown tree (c45/_state.py compares the root's);
 * a discrete test has one branch per category, a subset test's map sends every
   category to a branch or to none, and every branch holds some category;
 * a threshold only at a continuous test (NaN elsewhere), a map offset only at a
@@ -32,6 +40,7 @@ weights so small that they are subnormal numbers.
 """
 import numpy as np
 
+from c45._params import SPEC, certainty_factor, check_confidence
 from c45._tree_checks import first_not_binary32, model_tree_failure
 
 PRECISIONS = ("float32", "float64")
@@ -71,20 +80,54 @@ def _check_binary32_cuts(tree, where, precision):
                     f"number (the model's precision is float32)")
 
 
-def check_model_tree(tree, where, n_values, precision, pruned):
+# How a tree's errors were made: the rule of each tree of a model.
+TRAINING = ("training",)        # a grown tree (and tree_ of pruning=None)
+KEPT = ("kept",)                # tree_ of cost-complexity or reduced-error pruning
+RANGE = ("range",)              # a pruned tree whose rule is not known: [0, 2 weight]
+
+
+def pessimistic(confidence):
+    """The rule of a tree pruned by pessimistic estimates at this confidence."""
+    return ("pessimistic", confidence)
+
+
+def errors_rule(state, name):
+    """The errors rule of the model's tree state[name] ("tree_", "grown_tree_")
+    from the parameters that made it (a parameter not valid here is refused by
+    the parameters' own check: its tree gets the range check)."""
+    if name != "tree_":
+        return TRAINING
+    pruning = state.get("pruning", SPEC["pruning"].default)
+    if pruning is None:
+        return TRAINING
+    if pruning in ("cost_complexity", "reduced_error"):
+        return KEPT
+    if pruning != "pessimistic" or state.get("precision") not in PRECISIONS:
+        return RANGE
+    confidence = state.get("confidence", SPEC["confidence"].default)
+    try:
+        check_confidence(confidence, state["precision"])
+    except (TypeError, ValueError):
+        return RANGE
+    return pessimistic(confidence)
+
+
+def check_model_tree(tree, where, n_values, precision, errors):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
     fit makes them for a model of this precision and these features (n_values:
-    per feature its number of categories, 0 continuous). pruned: the tree may
-    hold pessimistic error estimates (``tree_``) rather than training errors.
+    per feature its number of categories, 0 continuous). errors: the tree's
+    errors rule (TRAINING, KEPT, RANGE or pessimistic(confidence)).
 
     The invariants are checked in the order of the messages below, each over all
     nodes, in one compiled pass (c45/_tree_checks.pyx): "got differs from want"
     is |got - want| > rtol * max(got, want) + atol; sums are numpy's."""
     if precision not in PRECISIONS:
         raise ValueError(f"{where}: precision {precision!r} is not one of {list(PRECISIONS)}")
-    failure = model_tree_failure(tree, n_values, precision == "float32",
-                                 _RTOL[precision], _ATOL[precision], pruned)
+    f32 = precision == "float32"
+    cf = certainty_factor(errors[1], precision) if len(errors) > 1 else 0.0
+    failure = model_tree_failure(tree, n_values, f32, _RTOL[precision], _ATOL[precision],
+                                 errors[0], cf)
     if failure is None or failure[0] in _NEVER_READ:
         _check_binary32_cuts(tree, where, precision)     # (reported before those)
         if failure is None:
@@ -103,7 +146,16 @@ def check_model_tree(tree, where, n_values, precision, pruned):
                 f"largest weight in value[{i}] = {value[i].tolist()}")
     if check == "errors":
         _refuse(where, "errors", i, f"is {float(tree.errors[i])!r}, more than "
-                f"{'twice ' if pruned else ''}weight[{i}], {float(weight[i])!r}")
+                f"{'' if errors == TRAINING else 'twice '}weight[{i}], {float(weight[i])!r}")
+    if check == "leaf errors":
+        how = (f"its pessimistic estimate E + U(N, E) at confidence {errors[1]!r}"
+               if len(errors) > 1 else "its training errors (weight less its class's "
+               "weight; up to 0.001 less where a subtree was collapsed)")
+        _refuse(where, "errors", i, f"is {float(tree.errors[i])!r}, but leaf {i}'s errors "
+                f"are {how}, {extra!r}")
+    if check == "test errors":
+        _refuse(where, "errors", i, f"is {float(tree.errors[i])!r}, but its children's "
+                f"errors sum to {extra!r} (a test's errors are its branches')")
     if check == "children":
         _refuse(where, "weight", i, f"is {float(weight[i])!r}, but its children's "
                 f"weights sum to {extra!r} (a node's weight is divided among its "

@@ -13,7 +13,10 @@ from c45 import C45Classifier
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._tree_checks import (FIELDS, DTYPES, MAX_TREE_NODES, as_field,
                               check_tree_arrays, tree_error)
-from c45._validate_tree import _ATOL, _RTOL, PRECISIONS, check_model_tree
+from c45._criterion import pessimistic_extra_errors
+from c45._params import certainty_factor
+from c45._validate_tree import (_ATOL, _RTOL, KEPT, PRECISIONS, RANGE, TRAINING,
+                                check_model_tree, pessimistic)
 
 LEAF, DISCRETE, CONTINUOUS, SUBSET = LEAF_KIND, DISCRETE_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
@@ -152,12 +155,12 @@ def _refuse(where, field, node, msg):
     raise ValueError(f"{where}: {field}[{node}] {msg}")
 
 
-def oracle_model_check(tree, where, n_values, precision, pruned):
+def oracle_model_check(tree, where, n_values, precision, errors):
     """Raise ValueError naming the field and node unless tree (a ``Tree``, its
     arrays already walkable) holds weights, errors, classes and subset maps as
     fit makes them for a model of this precision and these features (n_values:
-    per feature its number of categories, 0 continuous). pruned: the tree may
-    hold pessimistic error estimates (``tree_``) rather than training errors."""
+    per feature its number of categories, 0 continuous). errors: how its errors
+    were made (TRAINING, KEPT, RANGE or pessimistic(confidence))."""
     if precision not in PRECISIONS:
         raise ValueError(f"{where}: precision {precision!r} is not one of {list(PRECISIONS)}")
     kind, weight, value = tree.kind, tree.weight, tree.value
@@ -186,6 +189,7 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
         _refuse(where, "node_class", i, f"is {int(tree.node_class[i])}, not a class of "
                 f"largest weight in value[{i}] = {value[i].tolist()}")
 
+    pruned = errors != TRAINING
     limit = 2 * weight if pruned else weight
     bad = _off(np.minimum(tree.errors, limit), tree.errors, precision)
     if bad.any():
@@ -194,6 +198,7 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
                 f"{'twice ' if pruned else ''}weight[{i}], {float(weight[i])!r}")
 
     test = np.flatnonzero(kind != LEAF_KIND)
+    order = starts = None
     if len(test):
         # The children of the tests partition nodes 1..n-1 into contiguous runs
         # (Tree checked it): one reduceat sums every test's children.
@@ -207,6 +212,7 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
             _refuse(where, "weight", i, f"is {float(weight[i])!r}, but its children's "
                     f"weights sum to {float(child_sums[_first(bad)])!r} (a node's weight "
                     f"is divided among its branches)")
+    _oracle_errors(tree, where, precision, errors, test, order, starts)
 
     for i in np.flatnonzero(kind == DISCRETE_KIND):
         v, b = int(n_values[tree.feature[i]]), int(tree.n_children[i])
@@ -258,6 +264,40 @@ def oracle_model_check(tree, where, n_values, precision, pruned):
             i = _first(bad)
             _refuse(where, field, i, f"is {int(getattr(tree, field)[i])}, but node {i} "
                     f"is a leaf (-1 there)")
+
+
+def _oracle_errors(tree, where, precision, errors, test, order, starts):
+    """The errors rules: a leaf's from its weights (training errors, a collapsed
+    subtree's sum up to 0.001 below them; or the pessimistic estimate), a test's
+    the sum of its children's (but in KEPT trees)."""
+    if errors == RANGE:
+        return
+    f32 = precision == "float32"
+    r = (lambda x: float(np.float32(x))) if f32 else float
+    for i in np.flatnonzero(tree.kind == LEAF_KIND):
+        w, got = float(tree.weight[i]), float(tree.errors[i])
+        want = r(w - tree.value[i, tree.node_class[i]]) if w > 0 else 0.0
+        if len(errors) > 1:
+            cf = certainty_factor(errors[1], precision)
+            want = r(want + pessimistic_extra_errors(w, want, cf, precision))
+        low = want if len(errors) > 1 else want - 1e-3
+        if (got > want and _off(got, want, precision)) or \
+                (got < low and _off(got, low, precision)):
+            how = (f"its pessimistic estimate E + U(N, E) at confidence {errors[1]!r}"
+                   if len(errors) > 1 else "its training errors (weight less its class's "
+                   "weight; up to 0.001 less where a subtree was collapsed)")
+            _refuse(where, "errors", i, f"is {got!r}, but leaf {i}'s errors are {how}, "
+                    f"{want!r}")
+    if errors == KEPT or not len(test):
+        return
+    child_errors = np.empty(len(test))
+    child_errors[order] = np.add.reduceat(tree.errors, starts)
+    bad = _off(child_errors, tree.errors[test], precision)
+    if bad.any():
+        i = int(test[_first(bad)])
+        _refuse(where, "errors", i, f"is {float(tree.errors[i])!r}, but its children's "
+                f"errors sum to {float(child_errors[_first(bad)])!r} (a test's errors "
+                f"are its branches')")
 
 
 # ---------------------------------------------------------------------------
@@ -347,10 +387,10 @@ def test_compiled_checks_agree_with_the_numpy_checks(model):
         accepted += 1
         t = Tree(**arrays, n_values=n_values)
         for p in PRECISIONS:
-            for pruned in (False, True):
-                args = (t, "here", n_values, p, pruned)
+            for errors in (TRAINING, KEPT, RANGE, pessimistic(0.25)):
+                args = (t, "here", n_values, p, errors)
                 assert _outcome(check_model_tree, *args) == \
-                    _outcome(oracle_model_check, *args), (trial, p, pruned)
+                    _outcome(oracle_model_check, *args), (trial, p, errors)
     assert refused > 300 and accepted > 100, (refused, accepted)
 
 
@@ -414,7 +454,7 @@ import pickle, sys, threading, time
 import numpy as np
 from c45 import C45Classifier, from_json, to_json
 from c45._tree import Tree
-from c45._validate_tree import check_model_tree
+from c45._validate_tree import TRAINING, check_model_tree
 rng = np.random.default_rng(0)
 n = 30_000
 X = rng.random((n, 4)); y = rng.integers(0, 3, n)      # noise: ~20k nodes
@@ -440,7 +480,7 @@ big = dict(kind=np.where(leaf, 0, 2).astype(np.int8), feature=i32(np.where(leaf,
 t = Tree(**big)
 work = {
     "tree": lambda: Tree(**big),
-    "check_model_tree": lambda: check_model_tree(t, "", t.n_values, "float64", False),
+    "check_model_tree": lambda: check_model_tree(t, "", t.n_values, "float64", TRAINING),
     "from_json": lambda: from_json(text),
     "pickle.loads": lambda: pickle.loads(blob),
     "to_json": lambda: to_json(clf),

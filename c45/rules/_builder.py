@@ -46,6 +46,59 @@ def _fisher_p(a, b, c, d, log2fact):
     return p
 
 
+def tree_condition(tree, node, b, feature_names, categories):
+    """The condition of branch b of the test at node of tree (§11.2)."""
+    f = int(tree.feature[node])
+    kind = int(tree.kind[node])
+    name = str(feature_names[f])
+    if kind == CONTINUOUS_KIND:
+        return Condition(f, name, "<=" if b == 0 else ">", float(tree.threshold[node]),
+                         kind, b, (), node)
+    cats = categories[f]
+    if kind == DISCRETE_KIND:
+        return Condition(f, name, "=", cats[b], kind, b, (b + 1,), node)
+    group = tree.branch_values(node, len(cats))[b]
+    return Condition(f, name, "in", tuple(cats[v] for v in group), kind, b,
+                     tuple(v + 1 for v in group), node)
+
+
+def rule_leaves(tree, feature_names, categories):
+    """The leaves that give candidate rules, those of Items >= 1, depth-first,
+    branches in order: (the conditions of its path, its class index) of each."""
+    out = []
+    stack = [(0, [])]
+    while stack:
+        node, path = stack.pop()
+        if tree.kind[node] == LEAF_KIND:
+            if tree.weight[node] >= 1.0:
+                out.append((path, int(tree.node_class[node])))
+            continue
+        first, nb = int(tree.first_child[node]), int(tree.n_children[node])
+        for b in reversed(range(nb)):       # popped in branch order
+            stack.append((first + b, path + [tree_condition(tree, node, b, feature_names,
+                                                            categories)]))
+    return out
+
+
+def rule_bits(conditions, att_bits, att_test_bits, redundancy, n_values, lengths, f32):
+    """A rule's code length (§11.4): per condition the bits for its attribute
+    (AttTestBits / redundancy) and for its test (the attribute's bits; a subset
+    test's, its number of values), less the bits its order does not carry."""
+    # The running sum is stored after each condition (binary32 in float32
+    # mode), so it depends on the conditions' order: two rules with the same
+    # conditions in another order can differ in their last bit, and the
+    # subset search then prefers the cheaper one. Release 8 does so: in the
+    # R8 corpus (r0194) it selects rule 112 (d1, d2, c0) over rule 22 (d1,
+    # c0, d2), which covers the same cases; a sum rounded once gives a tie
+    # that rule 22 wins.
+    s = 0.0
+    for c in conditions:
+        a = n_values[c.feature] if c.kind == SUBSET_KIND else att_bits[c.feature]
+        s = _r32(f32, s + (att_test_bits / redundancy + a))
+    m = len(conditions)
+    return _r32(f32, s + lengths.log2i(m) - lengths.log2fact(m))
+
+
 @dataclass
 class _Candidate:
     conditions: list
@@ -116,36 +169,12 @@ class RuleBuilder:
 
     # -- §11.2 ------------------------------------------------------------
     def _condition(self, node, b):
-        t = self.tree
-        f = int(t.feature[node])
-        kind = int(t.kind[node])
-        name = str(self.feature_names[f])
-        if kind == CONTINUOUS_KIND:
-            return Condition(f, name, "<=" if b == 0 else ">", float(t.threshold[node]),
-                             kind, b, (), node)
-        cats = self.categories[f]
-        if kind == DISCRETE_KIND:
-            return Condition(f, name, "=", cats[b], kind, b, (b + 1,), node)
-        group = t.branch_values(node, len(cats))[b]
-        return Condition(f, name, "in", tuple(cats[v] for v in group), kind, b,
-                         tuple(v + 1 for v in group), node)
+        return tree_condition(self.tree, node, b, self.feature_names, self.categories)
 
     def extract(self):
         """Depth-first, branches in order: one candidate per leaf with Items >= 1."""
-        t = self.tree
-        out = []
-        stack = [(0, [])]
-        while stack:
-            node, path = stack.pop()
-            if t.kind[node] == LEAF_KIND:
-                if t.weight[node] >= 1.0:
-                    out.append(_Candidate(list(path), int(t.node_class[node]),
-                                           path=tuple(str(c) for c in path)))
-                continue
-            first, nb = int(t.first_child[node]), int(t.n_children[node])
-            for b in reversed(range(nb)):       # popped in branch order
-                stack.append((first + b, path + [self._condition(node, b)]))
-        return out
+        return [_Candidate(list(path), c, path=tuple(str(x) for x in path))
+                for path, c in rule_leaves(self.tree, self.feature_names, self.categories)]
 
     # -- §11.3 ------------------------------------------------------------
     def _u(self, total, errors):
@@ -311,21 +340,8 @@ class RuleBuilder:
 
     # -- §11.4 ------------------------------------------------------------
     def _rule_bits(self, rule):
-        lg = self.lengths
-        # The running sum is stored after each condition (binary32 in float32
-        # mode), so it depends on the conditions' order: two rules with the same
-        # conditions in another order can differ in their last bit, and the
-        # subset search then prefers the cheaper one. Release 8 does so: in the
-        # R8 corpus (r0194) it selects rule 112 (d1, d2, c0) over rule 22 (d1,
-        # c0, d2), which covers the same cases; a sum rounded once gives a tie
-        # that rule 22 wins.
-        s = 0.0
-        for c in rule.conditions:
-            a = (self.schema.n_values[c.feature] if c.kind == SUBSET_KIND
-                 else self.att_bits[c.feature])
-            s = _r32(self.f32, s + (self.att_test_bits / self.redundancy + a))
-        m = len(rule.conditions)
-        return _r32(self.f32, s + lg.log2i(m) - lg.log2fact(m))
+        return rule_bits(rule.conditions, self.att_bits, self.att_test_bits,
+                         self.redundancy, self.schema.n_values, self.lengths, self.f32)
 
     def select(self, rules, rng):
         """Per class, the cheapest subset of its rules (§11.4)."""

@@ -68,6 +68,11 @@ def _attribute_bits(cont, codes, schema, n, lengths, f32):
             # sort of a long column cannot be interrupted)
             p = _ranks.count_distinct(cont[schema.col[f]], -999.0)
             bits[f] = 0.0 if p <= 1 else _r32(f32, 1.0 + lengths.log2i(p) / 2.0)
+    return bits, attribute_test_bits(bits, f32)
+
+
+def attribute_test_bits(bits, f32):
+    """AttTestBits (§11.1): the entropy of the attributes' share of their bits."""
     total = float(bits.sum())
     test_bits = 0.0
     if total > 0:
@@ -75,7 +80,7 @@ def _attribute_bits(cont, codes, schema, n, lengths, f32):
             if b > 0:
                 p = b / total
                 test_bits -= p * _log2(p)
-    return bits, _r32(f32, test_bits)
+    return _r32(f32, test_bits)
 
 
 _EXACT_SHIFT = 1100          # bits are summed exactly, as integers times 2**-1100

@@ -12,8 +12,10 @@ import numpy as np
 
 from c45._classifier import C45Classifier, class_map
 from c45._state import check_held_classes, checked_schema_and_classes, checked_tree
-from c45._params import PRECISION as _PRECISION, finite_number as _finite_number
+from c45._params import SPEC, PRECISION as _PRECISION, finite_number as _finite_number
+from c45.rules._builder import rule_bits, rule_leaves
 from c45.rules._ruleset import Condition, Rule
+from c45.rules._selection import _EXHAUSTIVE_MAX, _Lengths, attribute_test_bits
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, SUBSET_KIND
 
 
@@ -195,6 +197,192 @@ def _check_evaluation_state(state, classes):
         _refuse("evaluation_rounds_", tables, "one table more than dropped_rules_")
 
 
+def _class_positions(values, classes, where):
+    """Each entry of values (declared classes) as its index in classes."""
+    index = {}
+    for c, label in enumerate(classes.tolist()):
+        index.setdefault(label, c)
+    out = []
+    for i, v in enumerate(values):
+        c = index.get(v) if _hashable(v) else None
+        if c is None or not _same_values((v,), (classes[c],)):
+            _refuse(f"{where}[{i}]", v, "one of declared_classes_")
+        out.append(c)
+    return out
+
+
+def _hashable(v):
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _check_attribute_bits(state, schema, rulesets):
+    """attribute_bits_ in the range its formula gives (a discrete attribute's
+    entropy of its values, at most log2 of their number plus one; a continuous one's 0,
+    or 1 + log2(distinct values) / 2 >= 1.5), attribute_test_bits_ their
+    entropy and each rule's bits its conditions' code length from them and
+    redundancy, as fit computes them."""
+    bits = state.get("attribute_bits_")
+    if not (isinstance(bits, np.ndarray) and bits.dtype == np.float64
+            and bits.shape == (schema.n_features,) and np.isfinite(bits).all()):
+        _refuse("attribute_bits_", bits, f"{schema.n_features} finite float64 bits")
+    for f in range(schema.n_features):
+        b = float(bits[f])
+        # (the values' shares of all cases, unknown ones too: at most the
+        # entropy of V + 1 groups)
+        most = np.log2(int(schema.n_values[f]) + 1) * (1 + 1e-3)
+        if b < 0 or (schema.discrete[f] and b > most) or (
+                not schema.discrete[f] and 0 < b < 1):
+            _refuse(f"attribute_bits_[{f}]", b, f"0 to {most:.4g} bits (discrete)"
+                    if schema.discrete[f] else "0, or 1 + log2(values) / 2 bits")
+    f32 = state.get("precision") == "float32"
+    test_bits = state.get("attribute_test_bits_")
+    want = attribute_test_bits(bits, f32)
+    if not _finite_number(test_bits) or test_bits != want:
+        _refuse("attribute_test_bits_", test_bits, f"{want!r}, the entropy of "
+                f"attribute_bits_")
+    redundancy = state.get("redundancy", SPEC["redundancy"].default)
+    if not _finite_number(redundancy) or not redundancy > 0:
+        return              # refused by the parameters' own check
+    lengths = _Lengths(f32)
+    for name, rules in rulesets.items():
+        for i, r in enumerate(rules):
+            want = rule_bits(r.conditions, bits, test_bits, redundancy, schema.n_values,
+                             lengths, f32)
+            if r.bits != want:
+                _refuse(f"{name}[{i}].bits", r.bits, f"{want!r}, its conditions' code "
+                        f"length from attribute_bits_ and redundancy {redundancy!r}")
+
+
+def _check_selection(state, classes, rulesets):
+    """selection_ (per class, in class order: its candidate rules' count, the
+    search its count and annealing call for, the selected candidates of its
+    class), class_order_ (each class once) and the rules they give: ordered_rules_
+    is each class's selection in class_order_, by error then number (rules_,
+    which a user may assign, is checked as rules only)."""
+    selection = state.get("selection_")
+    if type(selection) is not dict:
+        _refuse("selection_", selection, "a dict")
+    keys = list(selection)
+    if not _same_values(keys, list(classes)):
+        _refuse("selection_", keys, f"an entry per class of declared_classes_, in "
+                f"their order: {reprlib.repr(classes.tolist())}")
+    numbers = [r.number for r in rulesets["candidate_rules_"]]
+    if numbers != list(range(1, len(numbers) + 1)):     # numbered as they are made
+        _refuse("candidate_rules_", numbers, f"rules numbered 1 to {len(numbers)} in order")
+    candidates = {r.number: r for r in rulesets["candidate_rules_"]}
+    annealing = state.get("annealing", SPEC["annealing"].default)
+    fields = {"n_rules", "search", "empty_cost", "cost", "selected"}
+    chosen = {}
+    for c, key in enumerate(keys):
+        where, entry = f"selection_[{key!r}]", selection[key]
+        if type(entry) is not dict or set(entry) != fields:
+            _refuse(where, entry, f"a dict of {sorted(fields)}")
+        mine = sum(r.class_index == c for r in candidates.values())
+        if not _is_count(entry["n_rules"]) or entry["n_rules"] != mine:
+            _refuse(f"{where}['n_rules']", entry["n_rules"], f"{mine}, its class's "
+                    f"candidate rules")
+        search = ("exhaustive" if mine <= _EXHAUSTIVE_MAX else
+                  "annealing" if annealing else "greedy")
+        if entry["search"] != search:
+            _refuse(f"{where}['search']", entry["search"], f"{search!r} ({mine} rules, "
+                    f"annealing={annealing!r})")
+        for name in ("empty_cost", "cost"):
+            if not _finite_number(entry[name]):
+                _refuse(f"{where}[{name!r}]", entry[name], "a finite number of bits")
+        picked = entry["selected"]
+        if type(picked) is not list or len(set(map(_hashed, picked))) < len(picked) or \
+                not all(candidates.get(_hashed(n)) is not None
+                        and candidates[_hashed(n)].class_index == c and _is_count(n, 1)
+                        for n in picked):
+            _refuse(f"{where}['selected']", picked, "distinct numbers of its class's "
+                    "candidate rules")
+        chosen[c] = picked
+    order = state.get("class_order_")
+    if type(order) is not list:
+        _refuse("class_order_", order, "a list")
+    order = _class_positions(order, classes, "class_order_")
+    if sorted(order) != list(range(len(classes))):
+        _refuse("class_order_", state["class_order_"], "each class of declared_classes_ "
+                "once")
+    want = [n for c in order
+            for n in sorted(chosen[c], key=lambda n: (candidates[n].error, n))]
+    got = [r.number for r in rulesets["ordered_rules_"]]
+    if got != want:
+        _refuse("ordered_rules_", got, f"the rules of selection_ in class_order_, by "
+                f"error then number: {want}")
+
+
+def _hashed(n):
+    return n if _hashable(n) else None
+
+
+def _check_pruning_log(state, schema, classes, tree, rulesets):
+    """pruning_log_: an entry per leaf of the grown tree giving a candidate rule,
+    in its order, with the leaf's conditions and class, the rule it became (or
+    None; each rule first named in the order of the numbers, its conditions
+    some of that leaf's, those of ordered_rules_ the same) and a list of
+    condition-dropping steps."""
+    log = state.get("pruning_log_")
+    if type(log) is not list:
+        _refuse("pruning_log_", log, "a list")
+    names = [f"x{j}" for j in range(schema.n_features)] if schema.names is None \
+        else list(schema.names)
+    leaves = rule_leaves(tree, names, schema.categories)
+    if len(log) != len(leaves):
+        _refuse("pruning_log_", log, f"{len(leaves)} entries, one per leaf of the grown "
+                f"tree of weight 1 or more")
+    numbers = {r.number: r.class_index for r in rulesets["candidate_rules_"]}
+    fields = {"leaf_conditions", "class_", "steps", "rule"}
+    seen = []               # the rules named, in the order first named
+    first_path = {}         # and the path of the leaf that made each
+    for i, (entry, (path, c)) in enumerate(zip(log, leaves)):
+        where = f"pruning_log_[{i}]"
+        if type(entry) is not dict or set(entry) != fields:
+            _refuse(where, entry, f"a dict of {sorted(fields)}")
+        if entry["leaf_conditions"] != [str(x) for x in path]:
+            _refuse(f"{where}['leaf_conditions']", entry["leaf_conditions"],
+                    f"its leaf's path {[str(x) for x in path]}")
+        if not _same_values((entry["class_"],), (classes[c],)):
+            _refuse(f"{where}['class_']", entry["class_"], f"its leaf's class "
+                    f"{classes[c]!r}")
+        rule = entry["rule"]
+        if rule is not None and not (_is_count(rule, 1) and numbers.get(rule) == c):
+            _refuse(f"{where}['rule']", rule, "None or a candidate rule of its class")
+        if rule is not None and rule not in seen:
+            seen.append(rule)
+            first_path[rule] = path
+        steps = entry["steps"]
+        if type(steps) is not list or not all(
+                type(s) is dict and set(s) == {"rows", "dropped"} for s in steps):
+            _refuse(f"{where}['steps']", steps, "a list of {'rows', 'dropped'} dicts")
+    if seen != sorted(numbers):     # a rule is numbered when its first leaf makes it
+        _refuse("pruning_log_", seen, f"the leaves naming every candidate rule, "
+                f"first in the order of their numbers 1 to {len(numbers)}")
+    made = {}
+    for i, r in enumerate(rulesets["candidate_rules_"]):
+        if not set(r.conditions) <= set(first_path[r.number]):
+            _refuse(f"candidate_rules_[{i}].conditions", r.conditions, "conditions of "
+                    "the path of the leaf that made it")
+        made[r.number] = r.conditions
+    for i, r in enumerate(rulesets["ordered_rules_"]):
+        if r.conditions != made[r.number]:
+            _refuse(f"ordered_rules_[{i}].conditions", r.conditions, f"those of "
+                    f"candidate rule {r.number}")
+
+
+def _check_fit_record(state, schema, classes, tree, rulesets):
+    """What fit records beside the rules (read by no prediction or report, but
+    a model's attributes): checked against the rules, the grown tree and the
+    classes they describe."""
+    _check_attribute_bits(state, schema, rulesets)
+    _check_selection(state, classes, rulesets)
+    _check_pruning_log(state, schema, classes, tree, rulesets)
+
+
 def checked_rules_state(state):
     """The fitted parts of a pickled C45RulesClassifier, each of the type, shape and
     range fit gives it, checked against the model's schema and declared_classes_
@@ -229,14 +417,5 @@ def checked_rules_state(state):
                 _refuse(f"{name}[{i}].class_", r.class_, "a class of classes_")
     if position[state["_default_index"]] < 0:
         _refuse("default_class_", state.get("default_class_"), "a class of classes_")
-    _check_list(state, "class_order_")
-    _check_list(state, "pruning_log_")
-    if type(state.get("selection_")) is not dict:
-        _refuse("selection_", state.get("selection_"), "a dict")
-    bits = state.get("attribute_bits_")
-    if not (isinstance(bits, np.ndarray) and bits.dtype == np.float64
-            and bits.shape == (schema.n_features,) and np.isfinite(bits).all()):
-        _refuse("attribute_bits_", bits, f"{schema.n_features} finite float64 bits")
-    if not _finite_number(state.get("attribute_test_bits_")):
-        _refuse("attribute_test_bits_", state.get("attribute_test_bits_"), "a finite number")
+    _check_fit_record(state, schema, classes, tree, rulesets)
     return dict(out, grown_tree_=tree, **rulesets)
