@@ -454,6 +454,28 @@ cdef inline double leaf_errors(bint f32, double weight, double best, int rule, d
     return e
 
 
+cdef Py_ssize_t run_off(const signed char[::1] kind, const int32_t[::1] first,
+                        const Py_ssize_t[::1] starts, const double[::1] run_value,
+                        const double[::1] node_value, double rtol, double atol,
+                        Failure* out) noexcept nogil:
+    """The first test whose run of children (run_value[j] for the run starting
+    at starts[j]) is off its own node_value, out.extra the run; -1 if none, -2
+    out of memory."""
+    cdef Py_ssize_t i, j, n = kind.shape[0]
+    cdef int32_t* rank = <int32_t*> malloc(n * sizeof(int32_t))
+    if rank == NULL:
+        return -2
+    for j in range(starts.shape[0]):
+        rank[starts[j]] = <int32_t> j
+    for i in range(n):
+        if kind[i] != LEAF and off(run_value[rank[first[i]]], node_value[i], rtol, atol):
+            out.extra = rank[first[i]]
+            free(rank)
+            return i
+    free(rank)
+    return -1
+
+
 cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                         const int32_t[::1] first, const int32_t[::1] nch,
                         const int32_t[::1] node_class, const double[::1] threshold,
@@ -473,7 +495,6 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
     cdef int64_t o, v, b, m
     cdef double best, limit, low, want
     cdef double coeff = pessimistic_coeff(f32, cf) if rule == ERRORS_PESSIMISTIC else 0.0
-    cdef int32_t* rank
     cdef int64_t* held
     cdef unsigned char* mapped
     if f32:
@@ -500,17 +521,9 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
         if off(low, errors[i], rtol, atol):
             return fail(out, M_ERRORS, i)
     if starts.shape[0]:
-        rank = <int32_t*> malloc(n * sizeof(int32_t))
-        if rank == NULL:
-            return fail(out, M_NO_MEMORY, 0)
-        for j in range(starts.shape[0]):
-            rank[starts[j]] = <int32_t> j
-        for i in range(n):
-            if kind[i] != LEAF and off(child_sums[rank[first[i]]], weight[i], rtol, atol):
-                out.extra = rank[first[i]]
-                free(rank)
-                return fail(out, M_CHILDREN, i)
-        free(rank)
+        i = run_off(kind, first, starts, child_sums, weight, rtol, atol, out)
+        if i != -1:
+            return fail(out, M_CHILDREN, i) if i >= 0 else fail(out, M_NO_MEMORY, 0)
     if rule != ERRORS_RANGE:
         for i in range(n):
             if kind[i] != LEAF:
@@ -523,17 +536,9 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
             if errors[i] < low and off(errors[i], low, rtol, atol):
                 return fail(out, M_LEAF_ERRORS, i)
     if starts.shape[0] and (rule == ERRORS_TRAINING or rule == ERRORS_PESSIMISTIC):
-        rank = <int32_t*> malloc(n * sizeof(int32_t))
-        if rank == NULL:
-            return fail(out, M_NO_MEMORY, 0)
-        for j in range(starts.shape[0]):
-            rank[starts[j]] = <int32_t> j
-        for i in range(n):
-            if kind[i] != LEAF and off(child_errors[rank[first[i]]], errors[i], rtol, atol):
-                out.extra = rank[first[i]]
-                free(rank)
-                return fail(out, M_TEST_ERRORS, i)
-        free(rank)
+        i = run_off(kind, first, starts, child_errors, errors, rtol, atol, out)
+        if i != -1:
+            return fail(out, M_TEST_ERRORS, i) if i >= 0 else fail(out, M_NO_MEMORY, 0)
     for i in range(n):          # the tree was checked for other features
         if kind[i] != LEAF and not 0 <= feature[i] < n_feat:
             return fail(out, M_FEATURE, i)

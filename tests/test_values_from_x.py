@@ -68,10 +68,8 @@ def _data(seed, n=6000):
     return X, y
 
 
-@pytest.mark.parametrize("form", ["float64", "float32", "fortran", "frame", "n_jobs"])
-def test_values_read_from_x_give_the_trees_of_the_sorted_values(form):
-    pd = pytest.importorskip("pandas") if form == "frame" else None
-    X, y = _data(3)
+def _in_form(X, form, pd):
+    """X as the form of input named, and the fit's parameters for it."""
     params = dict(n_jobs=2) if form == "n_jobs" else {}
     if form == "float32":
         X = X.astype(np.float32)
@@ -79,6 +77,14 @@ def test_values_read_from_x_give_the_trees_of_the_sorted_values(form):
         X = np.asfortranarray(X)
     elif form == "frame":
         X = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    return X, params
+
+
+@pytest.mark.parametrize("form", ["float64", "float32", "fortran", "frame", "n_jobs"])
+def test_values_read_from_x_give_the_trees_of_the_sorted_values(form):
+    pd = pytest.importorskip("pandas") if form == "frame" else None
+    X, y = _data(3)
+    X, params = _in_form(X, form, pd)
     clf = C45Classifier(**params)
     _, _, data = clf._prepare(X, y, None, with_sources=True)
     data.values_from_sources()
@@ -112,13 +118,7 @@ def test_ranks_taken_from_x_are_the_encoded_copys(form):
     pd = pytest.importorskip("pandas") if form == "frame" else None
     X, y = _data(7)
     X[:, 2] = np.where(np.isnan(X[:, 2]), np.nan, np.linspace(0, 0.05, len(X)))  # dense
-    params = dict(n_jobs=2) if form == "n_jobs" else {}
-    if form == "float32":
-        X = X.astype(np.float32)
-    elif form == "fortran":
-        X = np.asfortranarray(X)
-    elif form == "frame":
-        X = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    X, params = _in_form(X, form, pd)
     clf = C45Classifier(**params)
     caught = []
     for in_sources in (True, False):
