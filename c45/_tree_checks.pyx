@@ -768,6 +768,7 @@ cdef bint kept_failure(const signed char[::1] kind, const int32_t[::1] feature,
     keeps it (out.extra: the grown node). Both trees walkable, of k classes."""
     cdef Py_ssize_t n = kind.shape[0], gn = g_kind.shape[0], k = value.shape[1]
     cdef Py_ssize_t f, g, c, b, j, v
+    cdef int check = K_OK
     cdef int64_t* g_of = <int64_t*> malloc(n * sizeof(int64_t))
     if g_of == NULL:
         return fail(out, K_NO_MEMORY, 0)
@@ -776,45 +777,40 @@ cdef bint kept_failure(const signed char[::1] kind, const int32_t[::1] feature,
         g = g_of[f]
         out.extra = g
         if not 0 <= g < gn:
-            free(g_of)
-            return fail(out, K_NODE, f)
-        if weight[f] != g_weight[g]:
-            free(g_of)
-            return fail(out, K_WEIGHT, f)
-        if node_class[f] != g_class[g]:
-            free(g_of)
-            return fail(out, K_CLASS, f)
-        for c in range(k):
-            if value[f, c] != g_value[g, c]:
-                free(g_of)
-                return fail(out, K_VALUE, f)
-        if kind[f] == LEAF:
-            continue
-        if kind[f] != g_kind[g]:
-            free(g_of)
-            return fail(out, K_KIND, f)
-        if feature[f] != g_feature[g]:
-            free(g_of)
-            return fail(out, K_FEATURE, f)
-        if not same_double(threshold[f], g_threshold[g]):
-            free(g_of)
-            return fail(out, K_THRESHOLD, f)
-        if nch[f] > g_nch[g]:           # (trailing empty branches may go)
-            free(g_of)
-            return fail(out, K_BRANCHES, f)
-        if kind[f] == SUBSET:
-            v = n_values[feature[f]]
-            for j in range(v + 1):
-                if value_map[offset[f] + j] != g_map[g_offset[g] + j]:
-                    free(g_of)
-                    return fail(out, K_MAP, f)
-        if errors[f] != g_errors[g]:
-            free(g_of)
-            return fail(out, K_ERRORS, f)
-        for b in range(nch[f]):
-            g_of[first[f] + b] = g_first[g] + b
+            check = K_NODE
+        elif weight[f] != g_weight[g]:
+            check = K_WEIGHT
+        elif node_class[f] != g_class[g]:
+            check = K_CLASS
+        else:
+            for c in range(k):
+                if value[f, c] != g_value[g, c]:
+                    check = K_VALUE
+                    break
+        if check == K_OK and kind[f] != LEAF:
+            if kind[f] != g_kind[g]:
+                check = K_KIND
+            elif feature[f] != g_feature[g]:
+                check = K_FEATURE
+            elif not same_double(threshold[f], g_threshold[g]):
+                check = K_THRESHOLD
+            elif nch[f] > g_nch[g]:         # (trailing empty branches may go)
+                check = K_BRANCHES
+            elif kind[f] == SUBSET:
+                v = n_values[feature[f]]
+                for j in range(v + 1):
+                    if value_map[offset[f] + j] != g_map[g_offset[g] + j]:
+                        check = K_MAP
+                        break
+            if check == K_OK and errors[f] != g_errors[g]:
+                check = K_ERRORS
+            if check == K_OK:
+                for b in range(nch[f]):
+                    g_of[first[f] + b] = g_first[g] + b
+        if check != K_OK:
+            break
     free(g_of)
-    return False
+    return fail(out, check, f) if check != K_OK else False
 
 
 def kept_tree_failure(final, grown, n_values):
