@@ -1534,6 +1534,8 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
 cdef double GAIN_ROUNDING = 1e-9
 # The blocked scan: cuts per block, and the fewest known cases it is used for.
 cdef Py_ssize_t BLOCK = 16
+# Pass 2 of scan_blocks looks for signals every 4,096 blocks (65,536 cases).
+cdef Py_ssize_t BLOCKS_LOOK_MASK = 0xFFF
 cdef Py_ssize_t BLOCKED_MIN = 256
 # With many classes a block's bound costs as much as its cuts: the plain scan.
 cdef Py_ssize_t BLOCKED_MAX_CLASSES = 32
@@ -1932,6 +1934,8 @@ cdef bint scan_blocks(Work* w, const Sorted* e, const uint32_t* cs, const double
                 + 2.0 * (2 * k + 8) * 5.9604644775390625e-08 * 0.531 * k / known
                 if f32 else 1e-12 + GAIN_ROUNDING)
     for b in range(max(nb - 1, 1)):
+        if (b & BLOCKS_LOOK_MASK) == BLOCKS_LOOK_MASK and interrupted(w.data.intr):
+            return False                # (as in pass 1: the grower sees the stop)
         reach = scan.best_gain - rounding
         if b != best_b and bound[b * stride] >= reach:
             evaluate_block(w, e, cs, vals, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
