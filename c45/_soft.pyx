@@ -45,7 +45,7 @@ import numpy as np
 from libc.math cimport sqrt, isnan, isfinite, NAN
 from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt, LEAF, CONTINUOUS, SUBSET
@@ -210,6 +210,8 @@ cdef bint sort_items(Item* a, Item* tmp, Py_ssize_t n, Interrupt* intr) noexcept
                 j -= 1
             a[j] = x
         lo += RUN
+        if lo % POLL_MOVES == 0 and interrupted(intr):
+            return False
     while width < n:
         lo = 0
         while lo < n:
@@ -239,8 +241,12 @@ cdef bint sort_items(Item* a, Item* tmp, Py_ssize_t n, Interrupt* intr) noexcept
         s = src; src = dst; dst = s
         width *= 2
     if src != a:
-        for i in range(n):
-            a[i] = src[i]
+        lo = 0
+        while lo < n:
+            if interrupted(intr):
+                return False
+            memcpy(&a[lo], &src[lo], min(POLL_MOVES, n - lo) * sizeof(Item))
+            lo += POLL_MOVES
     return True
 
 
@@ -271,6 +277,8 @@ cdef bint bounds_of_cases(Item* items, Item* tmp, const char* wrong1,
     if not sort_items(items, tmp, n_cases, intr):
         return False
     for q in range(n_cases):
+        if q % POLL_MOVES == 0 and interrupted(intr):
+            return False
         i = items[q].i
         e1 = <real> w[i] if wrong1[i] else 0
         e2 = <real> w[i] if wrong2[i] else 0
@@ -289,6 +297,8 @@ cdef bint bounds_of_cases(Item* items, Item* tmp, const char* wrong1,
     n_groups = 0
     at = -1                 # the last distinct value at or below the threshold
     for q in range(n_cases):
+        if q % POLL_MOVES == 0 and interrupted(intr):
+            return False
         i = items[q].i
         left = left + (<real> w[i] if wrong1[i] else 0)
         right = right - (<real> w[i] if wrong2[i] else 0)
@@ -569,14 +579,18 @@ def _bounds(values, wrong1, wrong2, w, threshold, rnd):
     try:
         if failed:
             raise MemoryError("c45: out of memory for a soft threshold's bounds")
-        for i in range(n):
-            items[i].v = v[i]
-            items[i].i = i
         memset(&intr, 0, sizeof(Interrupt))
         interrupt_init(&intr)
         try:
             with nogil:
-                if f32:
+                for i in range(n):
+                    if i % POLL_MOVES == 0 and interrupted(&intr):
+                        break
+                    items[i].v = v[i]
+                    items[i].i = i
+                if intr.stop:
+                    done = False
+                elif f32:
                     done = bounds_of_cases(items, tmp, <const char*> &a1[0],
                                            <const char*> &a2[0], &wv[0], n, thr,
                                            <float*> errors, <float*> u, &lo, &hi, &intr)
