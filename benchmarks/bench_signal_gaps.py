@@ -7,11 +7,13 @@ the work was deaf to Ctrl-C (CPU time, so that other processes' load counts
 little; on a loaded machine a gap can still grow, each first touch of fresh
 memory slower).
 
-    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply} [--list SECONDS]
+    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply,predict_proba_unused} [--list SECONDS]
 
 One feature of ROWS rows (uniform in [0, 1000), a noisy sine as the class);
 float32 and the predict modes give 5% of the values as NaN (the predict modes
-fit on the first 300,000 rows, then predict all). --list prints every gap
+fit on the first 300,000 rows, then predict all; predict_proba_unused's y is a
+pandas Categorical with a category no row has, so predict_proba's columns are
+picked out of the tree's). --list prints every gap
 longer than SECONDS with the Python lines it ended at.
 """
 import argparse
@@ -20,6 +22,7 @@ import time
 import traceback
 
 import numpy as np
+import pandas as pd
 
 from c45 import C45Classifier
 
@@ -28,7 +31,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("rows", type=int)
     ap.add_argument("mode", choices=["fit", "fit_weighted", "fit_float32", "predict",
-                                     "predict_proba", "apply"])
+                                     "predict_proba", "apply", "predict_proba_unused"])
     ap.add_argument("--list", type=float, default=None, metavar="SECONDS")
     a = ap.parse_args()
     rng = np.random.default_rng(0)
@@ -40,6 +43,10 @@ def main():
     if a.mode.startswith("fit"):
         clf = C45Classifier(precision="float32" if a.mode == "fit_float32" else "float64")
         work = lambda: clf.fit(X, y, sample_weight=w)
+    elif a.mode == "predict_proba_unused":
+        y = pd.Categorical(np.array(["b", "a"])[y], categories=["a", "c", "b"])
+        clf = C45Classifier().fit(X[:300000], y[:300000])
+        work = lambda: clf.predict_proba(X)
     else:
         clf = C45Classifier().fit(X[:300000], y[:300000])
         work = lambda: getattr(clf, a.mode)(X)

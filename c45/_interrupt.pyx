@@ -24,6 +24,7 @@ except ImportError:                 # pragma: no cover - not CPython
 
 from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from libc.string cimport memcpy
 
 from c45._types cimport Interrupt
 
@@ -143,6 +144,18 @@ cdef bint touch_pages(void* p, size_t n, Interrupt* it) noexcept nogil:
         while i < end:
             c[i] = 0
             i += PAGE
+    return False
+
+
+cdef bint copy_polled(void* out, const void* src, size_t n, Interrupt* it) noexcept nogil:
+    """memcpy of n bytes in 1 MB steps (a few ms each into fresh pages), looking
+    for signals between them; True when interrupted (out then unfinished)."""
+    cdef size_t i = 0, step = 1 << 20
+    while i < n:
+        if interrupted(it):
+            return True
+        memcpy(<char*> out + i, <const char*> src + i, min(step, n - i))
+        i += step
     return False
 
 

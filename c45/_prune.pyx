@@ -22,7 +22,7 @@ from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSE
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank)
-from c45._interrupt cimport interrupted, raise_interrupt
+from c45._interrupt cimport interrupted, raise_interrupt, copy_polled
 from c45._types cimport Interrupt
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
@@ -958,19 +958,6 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 # are the same numbers, up to the stored errors' grouping of a sum that
 # estimate_listed may stop inside: conclude's margin covers it).
 
-cdef bint copy_looking(Listed* out, const Listed* e, Py_ssize_t m,
-                       Interrupt* intr) noexcept nogil:
-    """memcpy of m entries in steps of LOOK, looking for Ctrl-C between them:
-    True when interrupted (out then unfinished)."""
-    cdef Py_ssize_t i = 0
-    while i < m:
-        if interrupted(intr):
-            return True
-        memcpy(out + i, e + i, min(LOOK, m - i) * sizeof(Listed))
-        i += LOOK
-    return False
-
-
 cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t offs,
                             int n_branches, int branch, double stop) noexcept nogil:
     """The estimate (no update) of the branch `branch` (node child) for all the
@@ -994,9 +981,10 @@ cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t offs
         p.failed = True
         return INFINITY
     out = p.arena + p.arena_top
-    if (copy_looking(out, p.arena + at, first, p.w.data.intr)
-            or copy_looking(out + first, p.arena + at + last,
-                            p.offsets[offs + n_branches] - last, p.w.data.intr)):
+    if (copy_polled(out, p.arena + at, first * sizeof(Listed), p.w.data.intr)
+            or copy_polled(out + first, p.arena + at + last,
+                           (p.offsets[offs + n_branches] - last) * sizeof(Listed),
+                           p.w.data.intr)):
         return INFINITY
     p.arena_top += n_other
     r = estimate_joined(p, child, p.arena_top - n_other, n_other, 0.0, stop)

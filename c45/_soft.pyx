@@ -45,9 +45,9 @@ import numpy as np
 from libc.math cimport sqrt, isnan, isfinite, NAN
 from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 
-from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt, copy_polled
 from c45._types cimport Interrupt, LEAF, CONTINUOUS, SUBSET
 
 # A value within this of the threshold counts as below it in the errors at the
@@ -240,13 +240,8 @@ cdef bint sort_items(Item* a, Item* tmp, Py_ssize_t n, Interrupt* intr) noexcept
             lo = hi
         s = src; src = dst; dst = s
         width *= 2
-    if src != a:
-        lo = 0
-        while lo < n:
-            if interrupted(intr):
-                return False
-            memcpy(&a[lo], &src[lo], min(POLL_MOVES, n - lo) * sizeof(Item))
-            lo += POLL_MOVES
+    if src != a and copy_polled(a, src, n * sizeof(Item), intr):
+        return False
     return True
 
 

@@ -26,7 +26,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
-                             monotonic)
+                             monotonic, copy_polled)
 from c45._prune cimport prune_pessimistic, cut_ranks, cut_ranks_known
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
@@ -773,25 +773,13 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
     return tree_from_buffer(grown, n_values, True)
 
 
-cdef bint copy_steps(char* out, const char* src, size_t n, Interrupt* intr) noexcept nogil:
-    """memcpy of n bytes in steps that look for Ctrl-C between them (into fresh
-    pages a step takes a few ms here): True when interrupted."""
-    cdef size_t i = 0, step = 1 << 20
-    while i < n:
-        if interrupted(intr):
-            return True
-        memcpy(out + i, src + i, min(step, n - i))
-        i += step
-    return False
-
-
 cdef bint copy_looking(char* out, const char* src, size_t n, Interrupt* intr) noexcept:
-    """copy_steps, the GIL given up for a long copy only (c45/_gil.pxd)."""
+    """copy_polled, the GIL given up for a long copy only (c45/_gil.pxd)."""
     cdef bint stop
     if n < NOGIL_WORK * sizeof(int32_t):
-        return copy_steps(out, src, n, intr)
+        return copy_polled(out, src, n, intr)
     with nogil:
-        stop = copy_steps(out, src, n, intr)
+        stop = copy_polled(out, src, n, intr)
     return stop
 
 
@@ -960,15 +948,17 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
         interrupt_init(&intr)
         work_init(&w, &d, True)
         work_threads_init(&w, n_jobs)
-        if d.n_cases > 0:
-            memcpy(w.cases, &order[0], d.n_cases * sizeof(int32_t))
+        if d.n_cases > 0 and copy_looking(<char*> w.cases, <const char*> &order[0],
+                                          d.n_cases * sizeof(int32_t), &intr):
+            raise_interrupt()
         buffer_from_tree(grown, &buf, data.n_values)
         pruned = pessimistic(&w, &buf, confidence, subtree_raising, data.n_values)
         if not with_order:
             return pruned
         after = np.empty(d.n_cases, dtype=np.int32)
-        if d.n_cases > 0:
-            memcpy(<void*> cnp.PyArray_DATA(after), w.cases, d.n_cases * sizeof(int32_t))
+        if d.n_cases > 0 and copy_looking(<char*> cnp.PyArray_DATA(after), <char*> w.cases,
+                                          d.n_cases * sizeof(int32_t), &intr):
+            raise_interrupt()
         return pruned, after
     finally:
         interrupt_end(&intr)
@@ -1635,6 +1625,27 @@ cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k,
             sums[i * k + c] = sums[i * k + c] / t
 
 
+cdef void rows_to_columns(const double* sums, Py_ssize_t m, Py_ssize_t k,
+                          const Py_ssize_t* columns, Py_ssize_t n_out, bint proba,
+                          double* out, Interrupt* intr) noexcept nogil:
+    """out (m x n_out): each row's sums of the classes `columns`, divided by
+    their total for proba when they are fewer than k. Looks for Ctrl-C every
+    65,536 rows; interrupted, stops (the call raises)."""
+    cdef Py_ssize_t i, j
+    cdef double t
+    for i in range(m):
+        if (i & 0xFFFF) == 0xFFFF and interrupted(intr):
+            return
+        for j in range(n_out):
+            out[i * n_out + j] = sums[i * k + columns[j]]
+        if proba and n_out < k:
+            t = 0.0 + pairwise(out + i * n_out, n_out)
+            if not t > 0:
+                t = 1.0
+            for j in range(n_out):
+                out[i * n_out + j] = out[i * n_out + j] / t
+
+
 cdef const Py_ssize_t* class_index_array(a, Py_ssize_t n) except NULL:
     """The data of a 1-D C-contiguous intp array of class indices (of n of them
     unless n < 0)."""
@@ -1686,8 +1697,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     # cost a one-row predict a tenth of its time).
     cdef const Py_ssize_t* held_p = NULL
     cdef const Py_ssize_t* columns_v = NULL
-    cdef Py_ssize_t n_out = k, i, j
-    cdef double t
+    cdef Py_ssize_t n_out = k, j
     cdef double* taken = NULL
     if held is not None:
         held_p = class_index_array(held, k)    # its entries are only returned
@@ -1701,6 +1711,10 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     dims[0], dims[1] = (0 if classes_only else m), k
     # Every row's sums (or class) are written by the walk, which zeroes them first.
     out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
+    if columns is not None:             # out's columns, in that order
+        dims[1] = n_out
+        answer = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
+        taken = <double*> cnp.PyArray_DATA(answer)
     dims[0] = m if classes_only else 0
     classes = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INTP, 0)
     cdef Sink sink
@@ -1755,6 +1769,10 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                 walk_blocks(d, &blocks, &rows, stack_nodes, stack_ws, scratch, &sink)
                 if proba and not classes_only and n_out == k and blocks.hi >= m:
                     rows_to_proba(sink.sums, m, k, &blocks.intr)
+        if taken != NULL and not classes_only and blocks.hi >= m and not blocks.intr.stop:
+            with nogil:
+                rows_to_columns(sink.sums, m, k, columns_v, n_out, proba, taken,
+                                &blocks.intr)
     finally:
         blocks_end(&blocks, False)
         if not small:
@@ -1764,22 +1782,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     blocks_end(&blocks, True)
     if classes_only:
         return classes
-    if columns is None:
-        return out
-    dims[0], dims[1] = m, n_out
-    answer = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
-    taken = <double*> cnp.PyArray_DATA(answer)
-    with nogil:
-        for i in range(m):
-            for j in range(n_out):
-                taken[i * n_out + j] = sink.sums[i * k + columns_v[j]]
-            if proba and n_out < k:
-                t = 0.0 + pairwise(taken + i * n_out, n_out)
-                if not t > 0:
-                    t = 1.0
-                for j in range(n_out):
-                    taken[i * n_out + j] = taken[i * n_out + j] / t
-    return answer
+    return out if columns is None else answer
 
 
 def any_inf(const double[:, ::1] a):
