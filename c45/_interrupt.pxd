@@ -7,3 +7,5 @@ cdef void interrupt_end(Interrupt* it) noexcept
 cdef bint interrupted(Interrupt* it) noexcept nogil
 cdef int raise_interrupt() except -1
 cdef bint touch_pages(void* p, size_t n, Interrupt* it) noexcept nogil
+cdef bint copy_steps(char* out, const char* src, size_t n, Interrupt* it) noexcept nogil
+cdef void free_looking(void* p, size_t n, Interrupt* it) noexcept nogil

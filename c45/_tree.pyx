@@ -26,7 +26,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
-                             monotonic)
+                             monotonic, copy_steps)
 from c45._prune cimport prune_pessimistic, cut_ranks, cut_ranks_known
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
@@ -773,16 +773,21 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
     return tree_from_buffer(grown, n_values, True)
 
 
-cdef bint copy_steps(char* out, const char* src, size_t n, Interrupt* intr) noexcept nogil:
-    """memcpy of n bytes in steps that look for Ctrl-C between them (into fresh
-    pages a step takes a few ms here): True when interrupted."""
-    cdef size_t i = 0, step = 1 << 20
-    while i < n:
-        if interrupted(intr):
-            return True
-        memcpy(out + i, src + i, min(step, n - i))
-        i += step
-    return False
+cdef int end_call(Work* w, Interrupt* intr) except -1:
+    """The end of a call that looked for signals: w freed (its buffers of a size
+    with the cases given back in polled steps, work_free), then the handlers
+    given back. A handler that raised meanwhile is raised here (a stop before
+    it is the caller's to raise)."""
+    cdef bint stopped = intr.stop
+    if w.data != NULL and w.data.n_cases >= NOGIL_WORK:
+        with nogil:
+            work_free(w)
+    else:
+        work_free(w)
+    interrupt_end(intr)
+    if intr.stop and not stopped:
+        raise_interrupt()
+    return 0
 
 
 cdef bint copy_looking(char* out, const char* src, size_t n, Interrupt* intr) noexcept:
@@ -915,9 +920,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
                                   n_values, handed, release), order
     finally:
         free(cut)                       # the cut ranks, unless pruning took them
-        interrupt_end(&intr)
-        work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
+        end_call(&w, &intr)
 
 
 def release_heap():
@@ -971,9 +975,8 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
             memcpy(<void*> cnp.PyArray_DATA(after), w.cases, d.n_cases * sizeof(int32_t))
         return pruned, after
     finally:
-        interrupt_end(&intr)
-        work_free(&w)
         buffer_free(&buf)
+        end_call(&w, &intr)
 
 
 def root_scores(TrainingData data not None, GrowOptions options not None):
@@ -1016,8 +1019,7 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
                                      for f in range(nf)])
         return out
     finally:
-        interrupt_end(&intr)
-        work_free(&w)
+        end_call(&w, &intr)
 
 
 
