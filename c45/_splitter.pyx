@@ -456,8 +456,10 @@ cdef bint quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
         if lo >= hi:
             continue
         if ties != NULL and ties[hi - origin] == ties[lo - origin]:
-            if copy_steps(<char*> &a[lo], <const char*> &by_key[lo - origin],
-                          (hi - lo + 1) * sizeof(Item), intr):
+            if hi - lo < SORT_POLL_RANGE:
+                memcpy(&a[lo], &by_key[lo - origin], (hi - lo + 1) * sizeof(Item))
+            elif copy_steps(<char*> &a[lo], <const char*> &by_key[lo - origin],
+                            (hi - lo + 1) * sizeof(Item), intr):
                 return True
             continue
         if hi - lo >= SORT_POLL_RANGE and interrupted(intr):
