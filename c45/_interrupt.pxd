@@ -8,3 +8,4 @@ cdef bint interrupted(Interrupt* it) noexcept nogil
 cdef int raise_interrupt() except -1
 cdef bint touch_pages(void* p, size_t n, Interrupt* it) noexcept nogil
 cdef bint copy_polled(void* out, const void* src, size_t n, Interrupt* it) noexcept nogil
+cdef void free_looking(void* p, size_t n, Interrupt* it) noexcept nogil

@@ -179,11 +179,15 @@ cdef double estimate(Pruner* p, int node, Py_ssize_t lo, Py_ssize_t hi,
             max_f = f
             max_branch = <int> v
         for c in range(lo, first_known):
+            if stop_at(p, c):
+                break           # (weights half scaled: the estimate below returns)
             w.weight[w.cases[c]] = rnd(f32, w.weight[w.cases[c]] * f)
         tree_est = rnd(f32, tree_est + estimate(p, nd.first_child + <int> v - 1, lo, ep,
                                                 update))
         group(w, &test, 0, lo, ep, NULL)
         for c in range(lo, first_known):
+            if stop_at(p, c):
+                break
             w.weight[w.cases[c]] = rnd(f32, w.weight[w.cases[c]] / f)
         nd = &p.tree.nodes[node]
     w.count_mode = saved_mode

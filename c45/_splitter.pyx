@@ -14,7 +14,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
-from c45._interrupt cimport interrupted, raise_interrupt
+from c45._interrupt cimport interrupted, raise_interrupt, copy_polled, free_looking
 from c45._types cimport (Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
                          NO_CUT_RANK)
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
@@ -71,12 +71,24 @@ cdef int scratch_init(Work* w) noexcept nogil:
     return 0
 
 
+cdef inline Interrupt* intr_of(const Work* w) noexcept nogil:
+    return w.data.intr if w.data != NULL else NULL
+
+
 cdef void scratch_free(Work* w) noexcept nogil:
+    """scratch_init's buffers freed (those of a size with the cases in polled
+    steps: free_looking)."""
+    cdef Interrupt* intr = intr_of(w)
+    cdef size_t items = (w.data.n_cases + 1) * sizeof(RankItem) if w.data != NULL else 0
     free(w.freq); free(w.totals); free(w.slot); free(w.block_freq); free(w.block_totals)
-    free(w.trial_freq); free(w.trial_totals); free(w.rankbuf); free(w.ranktmp)
+    free(w.trial_freq); free(w.trial_totals)
+    free_looking(w.rankbuf, items, intr)
+    free_looking(w.ranktmp, items, intr)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above)
-    free(w.cand_pos); free(w.snap); free(w.phi); free(w.phi_dirty)
-    free(w.moved); free(w.left_count); free(w.all_count); free(w.checkpoint)
+    free(w.cand_pos); free(w.phi); free(w.phi_dirty)
+    free(w.moved); free(w.left_count); free(w.all_count)
+    free_looking(w.snap, w.snap_cap * sizeof(double), intr)
+    free_looking(w.checkpoint, w.checkpoint_cap * sizeof(int32_t), intr)
 
 
 cdef int work_init(Work* w, const Dataset* d, bint rows) except -1:
@@ -131,7 +143,7 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
         w.y8 = <uint8_t*> malloc(n + 1)
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
-    w.sortbuf = <SortItem*> calloc(n + 1 if d.f32 and not d.listed else 1, sizeof(SortItem))
+    w.sortbuf = <SortItem*> calloc(sortbuf_items(d), sizeof(SortItem))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
     w.table_n = n
@@ -168,11 +180,16 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
     return 0
 
 
+cdef inline Py_ssize_t sortbuf_items(const Dataset* d) noexcept nogil:
+    """Work.sortbuf's size: a case array's sort's (R8's case array), else unused."""
+    return d.n_cases + 1 if d.f32 and not d.listed else 1
+
+
 cdef void work_drop_nlogn(Work* w) noexcept nogil:
     """Free the n log n table once grown (8 bytes a case; pruning takes no
     logarithm of a count): n_log2_n computes without it, the same bits."""
     cdef int t
-    free(w.nlogn)
+    free_looking(w.nlogn, (w.table_n + 1) * sizeof(double), intr_of(w))
     w.nlogn = NULL
     w.table_n = 0
     if w.threads != NULL:
@@ -182,17 +199,29 @@ cdef void work_drop_nlogn(Work* w) noexcept nogil:
 
 
 cdef void work_free(Work* w) noexcept nogil:
+    """Free all of w. The buffers of a size with the cases are given back in
+    steps between which the signal handlers run (free_looking): at tens of
+    millions of cases their munmaps took 0.1-0.2 s."""
     cdef int t
+    cdef Interrupt* intr = intr_of(w)
+    cdef size_t n = w.data.n_cases + 1 if w.data != NULL else 0
     if w.threads != NULL:
         for t in range(w.n_threads):
             if w.threads[t].owns_scratch:
                 scratch_free(&w.threads[t])
         free(w.threads)
     scratch_free(w)
-    free(w.cases); free(w.weight); free(w.dist)
+    free_looking(w.cases, n * sizeof(int32_t), intr)
+    free_looking(w.weight, n * sizeof(double), intr)
+    free(w.dist)
     free(w.gain); free(w.info); free(w.bar); free(w.bar_at); free(w.raw_gain); free(w.tries); free(w.used)
-    free(w.cut_at); free(w.y8)
-    free(w.sortbuf); free(w.nlogn); free(w.pos_of); free(w.arena)
+    free(w.cut_at)
+    free_looking(w.y8, n if w.y8 != NULL else 0, intr)
+    free_looking(w.sortbuf, sortbuf_items(w.data) * sizeof(SortItem) if w.data != NULL else 0,
+                 intr)
+    free_looking(w.nlogn, (w.table_n + 1) * sizeof(double) if w.nlogn != NULL else 0, intr)
+    free_looking(w.pos_of, n * sizeof(int32_t) if w.pos_of != NULL else 0, intr)
+    free_looking(w.arena, w.arena_cap * sizeof(int64_t), intr)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
     memset(w, 0, sizeof(Work))
 
@@ -225,10 +254,12 @@ cdef int work_threads_init(Work* w, int n_threads) except -1:
 # Ctrl-C in passes over a node's cases
 #
 # At the root a pass over tens of millions of cases takes a fair part of a second,
-# so the passes that only read or swap cases look for Ctrl-C every 65,536 cases
-# and stop when asked (R8's order is then lost, but the grower and the pruner,
-# seeing the same flag, unwind and the fit is thrown away). Passes that fill an
-# array each later step reads whole (sort_range's copy, branch_lists) run to the end.
+# so every pass over a node's cases looks for Ctrl-C every 65,536 of them. Those
+# that only read or swap cases stop when asked (R8's order is then lost, but the
+# grower and the pruner, seeing the same flag, unwind and the fit is thrown
+# away). Passes that fill an array a later step reads whole (sort_range's copy
+# back, gather_branch, sparse_table) run to the end, the handlers run on the way
+# (hear_at): a stop is seen at the next look.
 
 cdef enum:
     LOOK_MASK = 0xFFFF
@@ -244,6 +275,12 @@ cdef Py_ssize_t CASES_AHEAD = 16
 
 cdef inline bint stop_at(const Dataset* d, Py_ssize_t i) noexcept nogil:
     return (i & LOOK_MASK) == 0 and interrupted(d.intr)
+
+
+cdef inline void hear_at(Interrupt* intr, Py_ssize_t i) noexcept nogil:
+    """A pass that runs to its end runs the signal handlers every 65,536 items."""
+    if (i & LOOK_MASK) == LOOK_MASK:
+        interrupted(intr)
 
 
 # ---------------------------------------------------------------------------
@@ -379,7 +416,7 @@ cdef inline void swap_items(Item* a, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
 cdef Py_ssize_t SORT_POLL_RANGE = LOOK_MASK + 1
 
 
-cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr,
+cdef bint quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr,
                           const Item* by_key, const int32_t* ties,
                           Py_ssize_t origin) noexcept nogil:
     """C4.5 Release 8's quicksort (§0.5), with an explicit stack of ranges (float32
@@ -389,10 +426,11 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
 
     A range that is already in order is left as it is, which is what the
     quicksort itself would do, at linear cost. Like Release 8's it is quadratic on
-    adversarial orders; the stack stays O(log n) deep. Before each long range it
-    looks for Ctrl-C (sorting tens of millions of cases takes seconds); when
-    interrupted it stops with the cases permuted, not sorted, and the grower,
-    seeing the same flag, unwinds.
+    adversarial orders; the stack stays O(log n) deep. It looks for Ctrl-C every
+    65,536 items of each pass over a range (sorting tens of millions of cases
+    takes seconds, one pass over the root's a fair part of one); when
+    interrupted it returns True, the items permuted, not sorted (or a range
+    half copied), and the grower, seeing the same flag, unwinds.
 
     by_key and ties (or NULL): the same items already sorted, ties in any
     order (by_key[r - origin] the item of rank r), and ties[r - origin] the
@@ -410,7 +448,7 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
     cdef uint64_t x, y, mask
     cdef Py_ssize_t le
     if n < 2:
-        return
+        return False
     stack_lo[0] = lo; stack_hi[0] = hi; top = 1
     while top > 0:
         top -= 1
@@ -418,12 +456,18 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
         if lo >= hi:
             continue
         if ties != NULL and ties[hi - origin] == ties[lo - origin]:
-            memcpy(&a[lo], &by_key[lo - origin], (hi - lo + 1) * sizeof(Item))
+            if hi - lo < SORT_POLL_RANGE:
+                memcpy(&a[lo], &by_key[lo - origin], (hi - lo + 1) * sizeof(Item))
+            elif copy_polled(<char*> &a[lo], <const char*> &by_key[lo - origin],
+                            (hi - lo + 1) * sizeof(Item), intr):
+                return True
             continue
         if hi - lo >= SORT_POLL_RANGE and interrupted(intr):
-            return
+            return True
         ordered = True
         for i in range(lo, hi):
+            if (i & LOOK_MASK) == LOOK_MASK and interrupted(intr):
+                return True
             if before(&a[i + 1], &a[i]):
                 ordered = False
                 break
@@ -434,6 +478,8 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
         if Item is RankItem:
             # The same swaps without a branch: 8-byte items, chosen by a mask.
             for i in range(lo, hi):
+                if (i & LOOK_MASK) == LOOK_MASK and interrupted(intr):
+                    return True
                 le = a[i].key <= pivot.key
                 memcpy(&x, &a[i], sizeof(uint64_t))
                 memcpy(&y, &a[m], sizeof(uint64_t))
@@ -445,6 +491,8 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
                 m += le
         else:
             for i in range(lo, hi):
+                if (i & LOOK_MASK) == LOOK_MASK and interrupted(intr):
+                    return True
                 if not before(&pivot, &a[i]):
                     if i != m:
                         swap_items(a, i, m)
@@ -452,6 +500,8 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
         q = m - 1
         j = m - 1
         while j >= lo:
+            if (j & LOOK_MASK) == LOOK_MASK and interrupted(intr):
+                return True
             if same(&a[j], &pivot):
                 if j != q:
                     swap_items(a, j, q)
@@ -468,6 +518,7 @@ cdef void quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
         else:
             stack_lo[top] = m + 1; stack_hi[top] = hi; top += 1
             stack_lo[top] = lo; stack_hi[top] = q; top += 1
+    return False
 
 
 cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
@@ -496,8 +547,7 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
     while True:
         memset(count, 0, sizeof(count))
         for i in range(n):
-            if (i & 0xFFFF) == 0xFFFF:
-                interrupted(intr)
+            hear_at(intr, i)
             count[(src[i].key >> shift) & 2047] += 1
         total = 0
         for i in range(2048):
@@ -505,8 +555,7 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
             count[i] = total
             total += c
         for i in range(n):
-            if (i & 0xFFFF) == 0xFFFF:
-                interrupted(intr)
+            hear_at(intr, i)
             c = (src[i].key >> shift) & 2047
             dst[count[c]] = src[i]
             count[c] += 1
@@ -517,7 +566,11 @@ cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
         if shift >= 32 or (max_key >> shift) == 0:
             break
     if src != a:
-        memcpy(a, src, n * sizeof(RankItem))
+        i = 0
+        while i < n:
+            interrupted(intr)
+            memcpy(&a[i], &src[i], min(n - i, <Py_ssize_t> LOOK_MASK + 1) * sizeof(RankItem))
+            i += LOOK_MASK + 1
 
 
 cdef inline bint float32_key(double x, uint32_t* key) noexcept nogil:
@@ -546,63 +599,85 @@ cdef inline double float32_value(uint32_t key) noexcept nogil:
 cdef Py_ssize_t RADIX_MIN = 256
 
 
-cdef bint radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+cdef int radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """w.rankbuf[lo..hi]'s keyed items sorted by key into w.ranktmp[0..n) (radix,
     linear; w.rankbuf is left as it is), and w.sortbuf's first n int32 the
-    running count of equal neighbours (quicksort_items's ties); False if two
-    keys are equal. Distinct values have one sorted order, the one R8's
-    quicksort yields too; only the order of equal values is the quicksort's own."""
+    running count of equal neighbours (quicksort_items's ties); 1 if the keys
+    are distinct, 0 if two are equal, -1 when interrupted. Distinct values have
+    one sorted order, the one R8's quicksort yields too; only the order of
+    equal values is the quicksort's own."""
     cdef Py_ssize_t n = hi - lo + 1, i
     cdef RankItem* out = w.ranktmp
     cdef int32_t* ties = <int32_t*> w.sortbuf
-    memcpy(out, &w.rankbuf[lo], n * sizeof(RankItem))
+    # (at the root the first touch of w.ranktmp's pages: 0.1-1.5 s for 40
+    # million cases, in polled steps)
+    if copy_polled(<char*> out, <const char*> &w.rankbuf[lo], n * sizeof(RankItem),
+                  w.data.intr):
+        return -1
     # The case array's SortItem buffer (16 bytes a case) is the radix's scratch,
     # then the ties' (4 bytes a case).
     radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu, w.data.intr)
     ties[0] = 0
     for i in range(1, n):
+        if stop_at(w.data, i):
+            return -1
         ties[i] = ties[i - 1] + (out[i].key == out[i - 1].key)
     return ties[n - 1] == 0
 
 
-cdef void sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi,
+cdef bint sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi,
                      bint keyed) noexcept nogil:
     """Sort the cases of [lo, hi] by their value of one continuous attribute in
     the order of Release 8's quicksort, whose order of equal values decides
     binary32 sums, into w.sortbuf and the case array. keyed: w.rankbuf[lo..hi]
     holds the cases' values keyed as 8-byte items (float32_key), radix sorted
     where they are distinct, else by the quicksort; otherwise (a value is not a
-    float32 value) the quicksort runs on the values themselves."""
+    float32 value) the quicksort runs on the values themselves. True when
+    interrupted before the case array was written (it is left as it was); its
+    writing runs to the end."""
     cdef Py_ssize_t i
     cdef SortItem* a = w.sortbuf
     cdef RankItem* items = w.rankbuf
     cdef RankItem* done
     cdef Py_ssize_t off = 0
+    cdef Interrupt* intr = w.data.intr
+    cdef int distinct
     cdef int32_t c
     if keyed:
         if hi - lo + 1 < RADIX_MIN:
-            quicksort_items(items, lo, hi, w.data.intr, NULL, NULL, 0)
+            if quicksort_items(items, lo, hi, intr, NULL, NULL, 0):
+                return True
             done = items
-        elif radix_sorted(w, lo, hi):
-            done = w.ranktmp
-            off = lo
         else:
+            distinct = radix_sorted(w, lo, hi)
+            if distinct < 0:
+                return True
+            if distinct:
+                done = w.ranktmp
+                off = lo
             # Only the ranges with equal values partitioned, the rest copied.
-            quicksort_items(items, lo, hi, w.data.intr, w.ranktmp,
-                            <int32_t*> w.sortbuf, lo)
-            done = items
+            elif quicksort_items(items, lo, hi, intr, w.ranktmp, <int32_t*> w.sortbuf, lo):
+                return True
+            else:
+                done = items
         for i in range(lo, hi + 1):
+            hear_at(intr, i)
             c = done[i - off].case
             w.cases[i] = c
             a[i].case = c
             a[i].value = float32_value(done[i - off].key)
-        return
+        return False
     for i in range(lo, hi + 1):
+        if stop_at(w.data, i):
+            return True
         a[i].case = w.cases[i]
         a[i].value = values[w.cases[i]]
-    quicksort_items(a, lo, hi, w.data.intr, NULL, NULL, 0)
+    if quicksort_items(a, lo, hi, intr, NULL, NULL, 0):
+        return True
     for i in range(lo, hi + 1):
+        hear_at(intr, i)
         w.cases[i] = a[i].case
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -623,7 +698,8 @@ cdef Py_ssize_t MANY_BRANCHES = 24
 cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
                              Py_ssize_t first_known, Py_ssize_t hi) noexcept nogil:
     """Build the branch lists of the known cases [first_known, hi] on the arena;
-    returns their offset (-1 when memory runs out: then gather by scanning)."""
+    returns their offset (-1 when memory runs out or when interrupted: then
+    gather by scanning, which stops at its first look)."""
     cdef Py_ssize_t n = hi - first_known + 1, need = n_branches + 2 + n, cap, i, base, v
     cdef int64_t* grown
     if w.pos_of == NULL:                 # allocated on the first many-valued test
@@ -642,11 +718,17 @@ cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
     # arena[base + v] (v = 0..B+1): start of branch v's list (counting sort).
     memset(&w.arena[base], 0, (n_branches + 2) * sizeof(int64_t))
     for i in range(first_known, hi + 1):
+        if stop_at(w.data, i):
+            w.arena_top = base
+            return -1
         w.arena[base + outcome(w.data, t, w.cases[i]) + 1] += 1
     w.arena[base] = base + n_branches + 2
     for v in range(1, n_branches + 2):
         w.arena[base + v] += w.arena[base + v - 1]
     for i in range(first_known, hi + 1):
+        if stop_at(w.data, i):
+            w.arena_top = base      # (pos_of's entries written are right)
+            return -1
         v = outcome(w.data, t, w.cases[i])
         w.arena[w.arena[base + v]] = w.cases[i]
         w.arena[base + v] += 1
@@ -666,10 +748,12 @@ cdef Py_ssize_t gather_branch(Work* w, Py_ssize_t lists, Py_ssize_t v,
     cdef RankItem* items = w.rankbuf
     cdef int32_t c, other
     for j in range(n):
+        hear_at(w.data.intr, j)
         items[j].case = <int32_t> w.arena[start + j]
         items[j].key = <uint32_t> w.pos_of[items[j].case]
     radix_sort_keys(items, w.ranktmp, n, <uint32_t> w.data.n_cases, w.data.intr)
     for j in range(n):
+        hear_at(w.data.intr, j)
         c = items[j].case
         i = w.pos_of[c]
         if i != p:
@@ -1247,7 +1331,8 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
             keyed = float32_key(x, &items[i].key)
     if not known_share(w, f32, total, &u, &known, &unknown_frac):
         return
-    sort_range(w, values, first, hi, keyed)
+    if sort_range(w, values, first, hi, keyed):
+        return                  # no cut chosen: the gain stays unusable
     scan_cuts(w, f, w.sortbuf + first, NULL, NULL, hi - first + 1, w.weight, u, known,
               unknown_frac, total)
 
@@ -1534,7 +1619,8 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
 cdef double GAIN_ROUNDING = 1e-9
 # The blocked scan: cuts per block, and the fewest known cases it is used for.
 cdef Py_ssize_t BLOCK = 16
-# Pass 2 of scan_blocks looks for signals every 4,096 blocks (65,536 cases).
+# scan_blocks' passes over the blocks look for signals every 4,096 blocks
+# (65,536 cases).
 cdef Py_ssize_t BLOCKS_LOOK_MASK = 0xFFF
 cdef Py_ssize_t BLOCKED_MIN = 256
 # With many classes a block's bound costs as much as its cuts: the plain scan.
@@ -1910,6 +1996,8 @@ cdef bint scan_blocks(Work* w, const Sorted* e, const uint32_t* cs, const double
         bound[0] = 1e300
     else:
         for b in range(nb - 1):
+            if (b & BLOCKS_LOOK_MASK) == BLOCKS_LOOK_MASK and interrupted(w.data.intr):
+                return False
             t = (block_bound(bound + b * stride, bound + (b + 1) * stride, k, off[b + 1] == 0)
                  - drift_slack(off[b + 1], total + known, k))
             if (bound[b * stride + 1] <= 0 or bound[b * stride + 1] >= known
@@ -1922,6 +2010,8 @@ cdef bint scan_blocks(Work* w, const Sorted* e, const uint32_t* cs, const double
     best_b = 0
     best_bound = -1e300
     for b in range(max(nb - 1, 1)):
+        if (b & BLOCKS_LOOK_MASK) == BLOCKS_LOOK_MASK and interrupted(w.data.intr):
+            return False
         if bound[b * stride] > best_bound:
             best_bound = bound[b * stride]
             best_b = b
@@ -1941,8 +2031,11 @@ cdef bint scan_blocks(Work* w, const Sorted* e, const uint32_t* cs, const double
             evaluate_block(w, e, cs, vals, cw, b, nb, raw, rstride, k, u, known, unknown_frac, base,
                            total, scan)
     scan.tries = tries
-    # The kept cuts back in scan order (stable insertion sort: they are few).
+    # The kept cuts back in scan order (stable insertion sort: they are few, and
+    # all but the best block's in order).
     for i in range(1, scan.kept):
+        if (i & LOOK_MASK) == LOOK_MASK and interrupted(w.data.intr):
+            return False
         j = i
         while j > 0 and w.cand_pos[j - 1] > w.cand_pos[j]:
             swap_cut(w, j - 1, j)
@@ -2059,6 +2152,7 @@ cdef Py_ssize_t sparse_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi
     # The distinct values present, sorted (w.slot marks them; it is all zero
     # between calls).
     for i in range(lo, hi + 1):
+        hear_at(d.intr, i)
         v = codes[w.cases[i]]
         if v > 0 and w.slot[v] == 0:
             w.slot[v] = 1
@@ -2070,6 +2164,7 @@ cdef Py_ssize_t sparse_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi
         w.slot[present[j].key] = <int32_t> (j + 1)
     memset(w.freq, 0, (t + 1) * k * sizeof(double))
     for i in range(lo, hi + 1):
+        hear_at(d.intr, i)
         c = w.cases[i]
         v = codes[c]
         j = (w.slot[v] if v > 0 else 0) * k + d.y[c]

@@ -773,6 +773,23 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
     return tree_from_buffer(grown, n_values, True)
 
 
+cdef int end_call(Work* w, Interrupt* intr) except -1:
+    """The end of a call that looked for signals: w freed (its buffers of a size
+    with the cases given back in polled steps, work_free), then the handlers
+    given back. A handler that raised meanwhile is raised here (a stop before
+    it is the caller's to raise)."""
+    cdef bint stopped = intr.stop
+    if w.data != NULL and w.data.n_cases >= NOGIL_WORK:
+        with nogil:
+            work_free(w)
+    else:
+        work_free(w)
+    interrupt_end(intr)
+    if intr.stop and not stopped:
+        raise_interrupt()
+    return 0
+
+
 cdef bint copy_looking(char* out, const char* src, size_t n, Interrupt* intr) noexcept:
     """copy_polled, the GIL given up for a long copy only (c45/_gil.pxd)."""
     cdef bint stop
@@ -903,9 +920,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
                                   n_values, handed, release), order
     finally:
         free(cut)                       # the cut ranks, unless pruning took them
-        interrupt_end(&intr)
-        work_free(&w)
         buffer_free(&raw); buffer_free(&grown_buf)
+        end_call(&w, &intr)
 
 
 def release_heap():
@@ -961,9 +977,8 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
             raise_interrupt()
         return pruned, after
     finally:
-        interrupt_end(&intr)
-        work_free(&w)
         buffer_free(&buf)
+        end_call(&w, &intr)
 
 
 def root_scores(TrainingData data not None, GrowOptions options not None):
@@ -1006,8 +1021,7 @@ def root_scores(TrainingData data not None, GrowOptions options not None):
                                      for f in range(nf)])
         return out
     finally:
-        interrupt_end(&intr)
-        work_free(&w)
+        end_call(&w, &intr)
 
 
 
