@@ -1209,21 +1209,22 @@ def from_json(text):
     if not isinstance(dropped, list) or not all(isinstance(k, str) for k in dropped):
         raise _corrupt("params_not_stored must be a list of parameter names")
     dropped = set(dropped)
+    given = {k: v for k, v in params.items() if k in known and k not in dropped}
     # The file says precision and laplace twice (the trees' own fields and the
     # parameters): one edited without the other is refused, not half obeyed.
+    # The parameter's own value is kept for its check (0 for False is refused).
     for name, value in (("precision", precision), ("laplace", laplace)):
-        if name in params and name not in dropped and params[name] != value:
-            raise _corrupt(f"{name} is {value!r} but params.{name} is {params[name]!r}")
-    # n_jobs is the loading machine's business, never the file's (a file's 100000
-    # would start 100000 threads in predict).
-    clf.set_params(**{k: v for k, v in params.items()
-                      if k in known and k not in dropped and k != "n_jobs"})
-    clf.set_params(precision=precision, laplace=laplace)
+        if name in given and given[name] != value:
+            raise _corrupt(f"{name} is {value!r} but params.{name} is {given[name]!r}")
+    clf.set_params(**dict(dict(precision=precision, laplace=laplace), **given))
+    clf._schema = schema
     try:                        # refused now, not at the first predict or refit
-        clf._check_params()
+        clf._check_loaded_params()
     except (TypeError, ValueError) as exc:
         raise _corrupt(f"params: {exc}") from None
-    clf._schema = schema
+    # n_jobs (checked all the same) is the loading machine's business, never the
+    # file's (a file's 100000 would start 100000 threads in predict).
+    clf.n_jobs = None
     if version < 3 and "present" not in cls:
         clf.classes_ = classes      # the trees' order: declared_classes_ (below)
     else:       # (a file of version 1 or 2 holding present: read with it, checked)
