@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from c45._gc import paused
 from c45._encode import (UNIQUE_CHUNK, Schema, _is_missing_scalar, _unmasked, check_labels,
                          check_text,
                          class_columns, sorted_classes)
@@ -1118,6 +1119,15 @@ def from_json(text):
     The model predicts exactly as the one saved. It does not hold the training
     data, so ``prune()`` needs a new ``fit``.
     """
+    # The garbage collector is paused until the document is freed (at return):
+    # its lists (a row per node) walked by each collection made a 17 MB file's
+    # load deaf to Ctrl-C for 0.12-0.15 s of CPU (0.03-0.04 s paused).
+    with paused():
+        return _from_json(text)
+
+
+def _from_json(text):
+    """from_json, the collector paused."""
     from c45._classifier import C45Classifier
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -1204,7 +1214,7 @@ def from_json(text):
     unknown = sorted(set(params) - set(known))
     if unknown:
         warnings.warn(f"c45 model file sets parameters this c45 does not know, ignored: "
-                      f"{unknown}", UserWarning, stacklevel=2)
+                      f"{unknown}", UserWarning, stacklevel=3)   # the caller of from_json
     dropped = doc.get("params_not_stored") or []
     if not isinstance(dropped, list) or not all(isinstance(k, str) for k in dropped):
         raise _corrupt("params_not_stored must be a list of parameter names")
