@@ -10,7 +10,9 @@ The checks run in ``SPEC``'s order, so that of several bad parameters the same
 one is named first whatever the estimator (precision first: confidence's check
 reads it). A parameter whose check needs the data (``max_features``,
 ``categorical_features``) or is made where the value is used (``n_jobs``) has no
-check in ``SPEC``; its check is a function of this module all the same.
+check in ``SPEC``; its check is a function all the same (``max_features_count``,
+``check_n_jobs``, c45._encode's ``_resolve_categorical``), which a loaded model's
+parameters go through too (``Parameters._check_loaded_params``).
 
 ``ONLY_ACTS_WHEN`` says which parameters act only under others (``ccp_alpha``
 only with ``pruning="cost_complexity"``, ...): both estimators warn from it at
