@@ -1219,6 +1219,12 @@ def _from_json(text):
     if not isinstance(dropped, list) or not all(isinstance(k, str) for k in dropped):
         raise _corrupt("params_not_stored must be a list of parameter names")
     dropped = set(dropped)
+    # A parameter not stored is written null and loads as its default: a value
+    # there would be dropped unchecked and unsaid.
+    held = sorted(k for k in dropped if params.get(k) is not None)
+    if held:
+        raise _corrupt(f"params.{held[0]} is {params[held[0]]!r:.80}, but "
+                       f"params_not_stored lists it (a parameter not stored is null)")
     given = {k: v for k, v in params.items() if k in known and k not in dropped}
     # The file says precision and laplace twice (the trees' own fields and the
     # parameters): one edited without the other is refused, not half obeyed.

@@ -380,6 +380,18 @@ def test_model_file_invalid_parameters_are_refused_at_load(name, value):
         from_json(sealed(doc))
 
 
+def test_model_file_value_of_a_parameter_not_stored_is_refused():
+    # It loaded as the default, the value dropped unchecked.
+    doc = json.loads(to_json(C45Classifier().fit(*load_golf_frame())))
+    doc["params"]["min_samples_leaf"] = -5
+    doc["params_not_stored"] = ["min_samples_leaf"]
+    with pytest.raises(ValueError, match="params.min_samples_leaf is -5, but "
+                                         "params_not_stored lists it"):
+        from_json(sealed(doc))
+    doc["params"]["min_samples_leaf"] = None        # as to_json writes it
+    assert from_json(sealed(doc)).min_samples_leaf == 2
+
+
 def test_windowing_with_class_weight_is_refused_at_load():
     # Fit refuses trials with class_weight; a pickle or file holding both loaded.
     clf = C45Classifier(trials=2).fit(*load_golf_frame())
