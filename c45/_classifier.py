@@ -652,7 +652,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         if self.pruning == "reduced_error" and X_val is None:
             X, y, sample_weight, X_val, y_val = self._hold_out(X, y, sample_weight)
         if self.trials is not None:
-            _windowing.check_weights(self, sample_weight)
+            _windowing.check_weights(sample_weight)
         keep = self.keep_training_data and self.trials is None
         # The values are read from X where it holds them and nothing reads them
         # once grown: ranked there, no copy made.

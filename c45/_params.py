@@ -10,7 +10,9 @@ The checks run in ``SPEC``'s order, so that of several bad parameters the same
 one is named first whatever the estimator (precision first: confidence's check
 reads it). A parameter whose check needs the data (``max_features``,
 ``categorical_features``) or is made where the value is used (``n_jobs``) has no
-check in ``SPEC``; its check is a function of this module all the same.
+check in ``SPEC``; its check is a function all the same (``max_features_count``,
+``check_n_jobs``, c45._encode's ``_resolve_categorical``), which a loaded model's
+parameters go through too (``Parameters._check_loaded_params``).
 
 ``ONLY_ACTS_WHEN`` says which parameters act only under others (``ccp_alpha``
 only with ``pruning="cost_complexity"``, ...): both estimators warn from it at
@@ -529,17 +531,29 @@ class Parameters:
     def _check_params(self):
         self._check_named(*self._parameters)
 
+    def _check_loaded_params(self):
+        """A loaded model's parameters (a pickle's, a model file's), each checked
+        by the check fit runs on it: a bad one is refused at load, not at the first
+        predict, refit or clone. Those fit checks against X (max_features,
+        categorical_features) against the features the model was fitted on
+        (self._schema), n_jobs as where threads are used."""
+        from c45._encode import _resolve_categorical     # (loads the compiled core)
+        self._check_params()
+        if "n_jobs" in self._parameters:
+            check_n_jobs(self.n_jobs)
+        schema = self._schema
+        max_features_count(self.max_features, schema.n_features)
+        _resolve_categorical(self.categorical_features, schema.n_features, schema.names)
+
     def _check_unpickled_params(self):
-        """A pickle's parameters, checked as fit checks them: a bad one is refused
-        at load, not at the first predict or refit. A parameter newer than the
-        pickle takes its default (what the model was fitted with)."""
+        """A pickle's parameters, checked as a model file's (_check_loaded_params).
+        A parameter newer than the pickle takes its default (what the model was
+        fitted with)."""
         for name in self._parameters:
             if name not in self.__dict__:
                 setattr(self, name, SPEC[name].default)
         try:
-            self._check_params()
-            if "n_jobs" in self._parameters:
-                check_n_jobs(self.n_jobs)
+            self._check_loaded_params()
         except (TypeError, ValueError) as exc:
             raise ValueError(f"c45: the pickled model's parameters: {exc}") from None
 

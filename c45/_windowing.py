@@ -204,13 +204,16 @@ def values_of(schema, data):
     return values_in_row_order(data.sorted_value, rank)
 
 
-def check_weights(est, sample_weight):
-    """Windowing counts cases: refuse case weights."""
-    if sample_weight is not None or est.class_weight is not None:
-        raise ValueError(
-            "trials (windowing) counts cases as Release 8 does, one case one vote: it "
+# Windowing counts cases: it refuses case weights, sample_weight's (at fit) and
+# class_weight's (a parameter: check_parameters, which loading runs too).
+ONE_VOTE = ("trials (windowing) counts cases as Release 8 does, one case one vote: it "
             "takes no sample_weight or class_weight (repeat rows instead, or leave "
             "trials=None)")
+
+
+def check_weights(sample_weight):
+    if sample_weight is not None:
+        raise ValueError(ONE_VOTE)
 
 
 def check_parameters(est):
@@ -221,6 +224,8 @@ def check_parameters(est):
             f"trials (windowing) keeps the trial whose pruned tree has the smallest "
             f"pessimistic estimate: it needs pruning='pessimistic', got "
             f"pruning={est.pruning!r}")
+    if est.trials is not None and est.class_weight is not None:
+        raise ValueError(f"{ONE_VOTE}; got class_weight={est.class_weight!r:.80}")
 
 
 def fit_trials(est, schema, data, options):

@@ -351,15 +351,57 @@ def test_model_file_fields_that_contradict_or_are_invalid_are_refused(cancer_mod
         from_json(sealed(doc))
 
 
-@pytest.mark.parametrize("name, value", [("confidence", 7.0), ("min_samples_leaf", -1),
-                                         ("laplace", "yes"), ("n_jobs", 0),
-                                         ("pruning", "bogus")])
+# Parameters fit refuses, each in a pickle and a model file of golf (4 columns).
+# The last ones fit checks against X: against the model's own features at load.
+INVALID_PARAMETERS = [("confidence", 7.0), ("min_samples_leaf", -1), ("laplace", "yes"),
+                      ("laplace", 0), ("n_jobs", 0), ("n_jobs", "x"), ("pruning", "bogus"),
+                      ("class_weight", {"yes": -1.0}), ("max_features", 0),
+                      ("max_features", "bogus"), ("categorical_features", [None]),
+                      ("categorical_features", [4]), ("categorical_features", ["nope"]),
+                      ("categorical_features", [True, False])]
+
+
+@pytest.mark.parametrize("name, value", INVALID_PARAMETERS)
 def test_pickled_invalid_parameters_are_refused_at_load(name, value):
     clf = C45Classifier().fit(*load_golf_frame())
     state = dict(clf.__getstate__())
     state[name] = value
-    with pytest.raises(ValueError, match=f"pickled model's parameters: .*{name}"):
+    with pytest.raises(ValueError, match=f"pickled model's parameters: {name}"):
         C45Classifier.__new__(C45Classifier).__setstate__(state)
+
+
+@pytest.mark.parametrize("name, value", INVALID_PARAMETERS)
+def test_model_file_invalid_parameters_are_refused_at_load(name, value):
+    doc = json.loads(to_json(C45Classifier().fit(*load_golf_frame())))
+    doc["params"][name] = value
+    # (laplace="yes" contradicts the file's laplace before its check is reached)
+    with pytest.raises(ValueError, match=f"model file is corrupted: (params: )?{name}|"
+                                         f"params.{name} is"):
+        from_json(sealed(doc))
+
+
+def test_model_file_value_of_a_parameter_not_stored_is_refused():
+    # It loaded as the default, the value dropped unchecked.
+    doc = json.loads(to_json(C45Classifier().fit(*load_golf_frame())))
+    doc["params"]["min_samples_leaf"] = -5
+    doc["params_not_stored"] = ["min_samples_leaf"]
+    with pytest.raises(ValueError, match="params.min_samples_leaf is -5, but "
+                                         "params_not_stored lists it"):
+        from_json(sealed(doc))
+    doc["params"]["min_samples_leaf"] = None        # as to_json writes it
+    assert from_json(sealed(doc)).min_samples_leaf == 2
+
+
+def test_windowing_with_class_weight_is_refused_at_load():
+    # Fit refuses trials with class_weight; a pickle or file holding both loaded.
+    clf = C45Classifier(trials=2).fit(*load_golf_frame())
+    state = dict(clf.__getstate__(), class_weight="balanced")
+    with pytest.raises(ValueError, match="parameters: trials .* class_weight='balanced'"):
+        C45Classifier.__new__(C45Classifier).__setstate__(state)
+    doc = json.loads(to_json(clf))
+    doc["params"]["class_weight"] = "balanced"
+    with pytest.raises(ValueError, match="params: trials .* class_weight='balanced'"):
+        from_json(sealed(doc))
 
 
 def test_a_pickle_with_its_trees_swapped_is_refused():
@@ -380,8 +422,75 @@ def load_golf_frame():
 def test_pickled_rules_with_invalid_parameters_are_refused_at_load():
     from c45 import C45RulesClassifier
     rules = C45RulesClassifier().fit(*load_golf_frame())
-    for name, value in (("confidence", 7.0), ("redundancy", -1.0)):
+    for name, value in (("confidence", 7.0), ("redundancy", -1.0), ("max_features", 0),
+                        ("categorical_features", [None]), ("categorical_features", [9])):
         state = dict(rules.__getstate__())
         state[name] = value
-        with pytest.raises(ValueError, match=f"pickled model's parameters: .*{name}"):
+        with pytest.raises(ValueError, match=f"pickled model's parameters: {name}"):
             C45RulesClassifier.__new__(C45RulesClassifier).__setstate__(state)
+
+
+# -- parameters at load: checked as fit checks them, never a legitimate one refused
+
+def _every_parameter_data():
+    rng = np.random.default_rng(7)
+    n = 240
+    X = pd.DataFrame({"a": rng.normal(size=n).round(2), "b": rng.integers(0, 4, n),
+                      "c": rng.choice(["p", "q", "r", "s", "t"], n),
+                      "d": rng.normal(size=n)})
+    X.loc[rng.random(n) < 0.1, "a"] = np.nan
+    y = np.where((X["a"] > 0) ^ (X["b"] % 2 == 0), "yes", "no").astype(object)
+    y[rng.random(n) < 0.15] = "maybe"
+    return X, y
+
+
+# Every parameter away from its default, in each pruning mode and precision,
+# with soft thresholds, subset splits and windowing.
+_GROW_AWAY = dict(min_samples_leaf=3, criterion="gain", subset_splits=True,
+                  threshold="midpoint", mdl_correction=False, categorical_features=["b"],
+                  max_depth=6, min_samples_split=7, max_purity=0.99, min_gain=0.001,
+                  max_features=3, random_state=5)
+_CLASSIFIER_AWAY = dict(_GROW_AWAY, confidence=0.3, subtree_raising=False, laplace=True,
+                        normalize_sample_weight=True, n_jobs=2, keep_training_data=True,
+                        class_weight={"yes": 2.0, "no": 1.0, "maybe": 0.5})
+LEGAL_MODELS = {
+    "pessimistic": dict(_CLASSIFIER_AWAY),
+    "pessimistic float32": dict(_CLASSIFIER_AWAY, precision="float32"),
+    "soft": dict(_CLASSIFIER_AWAY, soft_thresholds=True, subset_splits=False,
+                 categorical_features=[True, True, False, False], max_features="sqrt"),
+    "cost_complexity": dict(_CLASSIFIER_AWAY, pruning="cost_complexity", ccp_alpha=0.01,
+                            categorical_features=[-3], max_features=0.7),
+    "reduced_error float32": dict(_CLASSIFIER_AWAY, pruning="reduced_error",
+                                  validation_fraction=0.25, precision="float32",
+                                  class_weight="balanced", max_features="log2"),
+    "no pruning": dict(_CLASSIFIER_AWAY, pruning=None, categorical_features=None,
+                       min_samples_leaf=0.02, min_samples_split=0.1,
+                       random_state=np.random.RandomState(3)),
+    "windowing": dict(_CLASSIFIER_AWAY, trials=3, initial_window=60, window_increment=15,
+                      keep_training_data=False, max_features=None, n_jobs=-1,
+                      class_weight=None),
+    "rules": dict(_GROW_AWAY, confidence=0.3, redundancy=0.5, fisher=0.2,
+                  annealing=True),
+    "rules float32": dict(_GROW_AWAY, confidence=0.3, redundancy=2.0, fisher=True,
+                          precision="float32", categorical_features=[1]),
+}
+
+
+@pytest.mark.parametrize("name", list(LEGAL_MODELS))
+def test_models_of_every_parameter_away_from_its_default_load(name):
+    from sklearn.base import clone
+    from c45 import C45RulesClassifier
+    Est = C45RulesClassifier if name.startswith("rules") else C45Classifier
+    X, y = _every_parameter_data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = Est(**LEGAL_MODELS[name]).fit(X, y)
+    want = clf.predict_proba(X)
+    loaded = [pickle.loads(pickle.dumps(clf))]
+    if Est is C45Classifier:
+        loaded.append(from_json(to_json(clf)))
+    for model in loaded:
+        np.testing.assert_array_equal(model.predict_proba(X), want)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clone(model).fit(X, y)          # its parameters refit as they fit

@@ -26,13 +26,14 @@ from c45 import (C45Classifier, C45RulesClassifier, evaluation_table, export_rul
 from model_files import sealed
 
 # Fields that may load changed with no effect on prediction or the exports:
-# metadata, and the parameters only a refit (fit, prune) reads. A parameter is
-# checked as the constructor checks it; those that describe the trees
-# (precision, laplace, soft_thresholds, subset_splits, pruning and confidence
-# through the errors) are checked against them.
+# metadata, and the parameters only a refit (fit, prune) reads, changed to
+# another value fit takes. A parameter changed to a value fit refuses (on the
+# model's own data: _fit_refuses judges) must be refused naming it; those that
+# describe the trees (precision, laplace, soft_thresholds, subset_splits,
+# pruning and confidence through the errors) are checked against them too.
 METADATA = [
     r"c45_version",                 # informative: the release that wrote the file
-    r"params\..*",                   # fit-only parameters (others refused if they contradict)
+    r"params\..*",                   # fit-only parameters, to values fit takes
     r"params_not_stored",           # which parameters load as their default
 ]
 
@@ -115,6 +116,20 @@ def _fit(Est, **params):
         return Est(categorical_features=[1], **params).fit(X, y), X, y
 
 
+def _fit_refuses(clf, name, value, X, y):
+    """Whether fit, given the parameter `name` at value (the others as clf's),
+    refuses it on the data clf was fitted on: the judge, apart from c45's load,
+    of a changed parameter."""
+    params = dict(clf.get_params(deep=False), **{name: value})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            type(clf)(**params).fit(X, y)
+    except (TypeError, ValueError):
+        return True
+    return False
+
+
 def _observed(clf, X, y):
     """What a user sees of a C45Classifier."""
     P = _probe(X)
@@ -186,6 +201,8 @@ def _names_the_field(msg, path):
         return f"trees.{path[1]}" in msg
     if path[0] in ("params", "features") and "trees." in msg:
         return True         # a parameter or feature its tree contradicts
+    if path[0] == "params" and len(path) > 1:
+        keys = [path[1]]    # the parameter, not only "params"
     return any(k in msg or k.replace("_", " ") in msg for k in keys)
 
 
@@ -214,6 +231,11 @@ def _outcomes_of_json(clf, X, y):
             except ValueError as exc:
                 if not _names_the_field(str(exc), path):
                     problems.append(f"{where}: refused without naming it: {exc}")
+                continue
+            if (path[0] == "params" and len(path) > 1
+                    and path[1] not in changed["params_not_stored"]
+                    and _fit_refuses(clf, path[1], changed["params"][path[1]], X, y)):
+                problems.append(f"{where}: loaded, though fit refuses it")
                 continue
             if _matches(LEARNED + UNREAD, path):
                 again = _load(to_json(loaded))      # another model, consistent
@@ -330,8 +352,10 @@ def _outcomes_of_pickle(clf, X, y, observed, skip, learned):
                 if not any(k.strip("_") in str(exc) for k in keys):
                     problems.append(f"{where}: refused without naming it: {exc}")
                 continue
-            if path[0] in params:
-                continue            # a fit-only parameter (checked as the constructor does)
+            if path[0] in params:   # a fit-only parameter: to a value fit takes
+                if _fit_refuses(clf, path[0], changed[path[0]], X, y):
+                    problems.append(f"{where}: loaded, though fit refuses it")
+                continue
             if _matches(learned, path):     # another model, consistent
                 again = pickle.loads(pickle.dumps(fresh))
                 if not np.array_equal(again.predict_proba(_probe(X)),

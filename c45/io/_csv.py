@@ -15,7 +15,6 @@ quote, blank line or odd field count) are split many at a time (split_block), an
 other row by the csv module.
 """
 import csv
-import gc
 import math
 import re
 import shutil
@@ -25,6 +24,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from c45._gc import paused
 from c45.io._common import (NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError, LineFeed,
                             choose_columns, need_pandas, numbers_at_once,
                             numeric_sort_key, open_binary, text_blocks, too_large)
@@ -415,13 +415,8 @@ def _load(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
     The cyclic garbage collector is paused meanwhile: the rows held are lists
     (containers) and make no cycles, but would make it scan them again and again
     (it took half the time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():
         return _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
