@@ -447,10 +447,10 @@ def test_names_with_many_classes_and_values_read_in_linear_time(tmp_path):
     values = ", ".join(f"v{i}" for i in range(200_000))
     names = f"p, q.\na: {values}.\nb: continuous.\n"
     stem = c45_stem(tmp_path, names=names, data="v1, 1, p\nv2, 2, q\n")
-    start = time.monotonic()
+    start = time.process_time()         # (CPU: a loaded machine's waits do not count)
     X, _ = read_c45(stem)
     assert len(X["a"].cat.categories) == 200_000
-    assert time.monotonic() - start < 20
+    assert time.process_time() - start < 20
 
 
 def test_arff_nominal_value_listed_twice_names_the_line(tmp_path):
@@ -463,7 +463,8 @@ def test_arff_nominal_value_listed_twice_names_the_line(tmp_path):
 
 
 def test_wide_arff_and_csv_read_in_linear_time(tmp_path):
-    """Attribute lookups in lists: 100,000 ARFF attributes took 46 s."""
+    """Attribute lookups in lists: 100,000 ARFF attributes took 46 s. (CPU time,
+    5-6 s here, so that a loaded machine's waits do not count.)"""
     import time
     n = 100_000
     arff = write(tmp_path, "w.arff", "@relation r\n" + "".join(
@@ -471,8 +472,8 @@ def test_wide_arff_and_csv_read_in_linear_time(tmp_path):
         + ",".join(["1"] * n) + ",p\n")
     csv_path = write(tmp_path, "w.csv", ",".join(f"a{i}" for i in range(n)) + ",c\n"
                      + ",".join(["1"] * n) + ",p\n")
-    start = time.monotonic()
+    start = time.process_time()
     X, _ = read_arff(arff)
     read_arff(arff, features=list(X.columns))
     read_csv(csv_path, "c", features=list(X.columns))
-    assert time.monotonic() - start < 30
+    assert time.process_time() - start < 30
