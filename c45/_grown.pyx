@@ -255,8 +255,9 @@ class GrownDelta:
 
     def gives_back(self, grown):
         """Whether arrays() would give grown's arrays back bit for bit, checked a
-        field at a time and the per-node fields a block of nodes at a time, so
-        that no copy of the grown tree is made beside it and the final tree."""
+        field at a time and the per-node fields a block of nodes at a time
+        (GIVE_BACK_BYTES), so that no copy of the grown tree is made beside it
+        and the final tree."""
         base, node_map = self.base, self.node_map
         n = len(node_map)
         for name in FIELDS:
@@ -285,8 +286,10 @@ class GrownDelta:
             if g.shape[1:] != f.shape[1:] or not _sorted(index):
                 return False
             loose_at = 0
-            for s in range(0, n, GIVE_BACK_BLOCK):
-                e = min(s + GIVE_BACK_BLOCK, n)
+            row = g.itemsize * int(np.prod(g.shape[1:], dtype=np.int64))
+            block = max(GIVE_BACK_BYTES // max(row, 1), 1024)
+            for s in range(0, n, block):
+                e = min(s + block, n)
                 at = node_map[s:e]
                 mapped = at >= 0
                 a = np.empty((e - s,) + f.shape[1:], dtype=f.dtype)
@@ -338,8 +341,8 @@ class GrownDelta:
                 f"{self.base.node_count}, {self.nbytes} bytes>")
 
 
-# Nodes a block of gives_back (a block of 10-class weights: 5 MB).
-GIVE_BACK_BLOCK = 65536
+# Bytes of a block of gives_back (10-class weights: 13,107 nodes).
+GIVE_BACK_BYTES = 1 << 20
 
 
 def _sorted(index):

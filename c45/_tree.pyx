@@ -805,20 +805,26 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
             for i in range(grown.count):
                 errors[i] = grown.nodes[i].errors
             logged = &log
-        with nogil:             # one release of the GIL: pruning, then letting go
+        with nogil:             # one release of the GIL: pruning, then compacting
             prune_pessimistic(grown, w, confidence, subtree_raising, cut, logged)
             if let_go:
                 work_free(w)
+            if not with_grown:
+                err = compact_in_place(grown)
         if let_go:
             release.rank = np.zeros((1, 1), np.uint32)
         kept = None
-        if with_grown:
+        if with_grown:          # made before the compaction drops the pruned nodes
             kept = tree_from_buffer(grown, n_values, False, logged, errors)
             free(errors); errors = NULL
             free(log.saved); log.saved = NULL
             log_free(&log)
-        with nogil:
-            err = compact_in_place(grown)
+            # a pass moving every node: short for a small tree, then with the GIL
+            if grown.count * (grown.n_classes + 7) >= NOGIL_WORK:
+                with nogil:
+                    err = compact_in_place(grown)
+            else:
+                err = compact_in_place(grown)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
         pruned = tree_from_buffer(grown, n_values, True)
