@@ -708,6 +708,10 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             pruned if self.trials is not None
             else self._finish_pruning(grown, pruned, schema, validation), data)
         del data, pruned        # not held beside the grown tree's delta being made
+        if cells >= TRIM_CELLS:
+            # pruning's freed buffers (below glibc's mmap threshold) would stay
+            # resident beside the two trees and the delta's work
+            _tree.release_heap()
         fitted["_grown"] = _grown.kept_grown(grown, fitted["tree_"])
         return cells, fitted
 

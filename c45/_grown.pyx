@@ -253,6 +253,56 @@ class GrownDelta:
                 out[name] = a
         return {name: out[name] for name in FIELDS}
 
+    def gives_back(self, grown):
+        """Whether arrays() would give grown's arrays back bit for bit, checked a
+        field at a time and the per-node fields a block of nodes at a time
+        (GIVE_BACK_BYTES), so that no copy of the grown tree is made beside it
+        and the final tree."""
+        base, node_map = self.base, self.node_map
+        n = len(node_map)
+        for name in FIELDS:
+            kept, g = self.fields[name], getattr(grown, name)
+            if name in NOT_PER_NODE:
+                back = getattr(base, name) if kept is None else kept
+                if not (back.shape == g.shape and np.array_equal(_bits(back), _bits(g))):
+                    return False
+                continue
+            dense, loose, index, values = kept
+            if g.shape[0] != n:
+                return False
+            if dense is not None:
+                if not (dense.shape == g.shape and np.array_equal(_bits(dense), _bits(g))):
+                    return False
+                continue
+            if name in DERIVED:
+                # predicted from grown's other fields, checked equal to theirs before
+                # (DERIVED's order: first_child, then errors, which reads it)
+                a = _predicted(name, {f: getattr(grown, f) for f in FIELDS}, self.errors_f32)
+                a[index] = values
+                if not (a.shape == g.shape and np.array_equal(_bits(a), _bits(g))):
+                    return False
+                continue
+            f = getattr(base, name)
+            if g.shape[1:] != f.shape[1:] or not _sorted(index):
+                return False
+            loose_at = 0
+            row = g.itemsize * int(np.prod(g.shape[1:], dtype=np.int64))
+            block = max(GIVE_BACK_BYTES // max(row, 1), 1024)
+            for s in range(0, n, block):
+                e = min(s + block, n)
+                at = node_map[s:e]
+                mapped = at >= 0
+                a = np.empty((e - s,) + f.shape[1:], dtype=f.dtype)
+                a[mapped] = f[at[mapped]]
+                m = e - s - int(np.count_nonzero(mapped))
+                a[~mapped] = loose[loose_at:loose_at + m]
+                loose_at += m
+                lo, hi = np.searchsorted(index, [s, e])
+                a[index[lo:hi] - s] = values[lo:hi]
+                if not np.array_equal(_bits(a), _bits(g[s:e])):
+                    return False
+        return True
+
     def tree(self):
         """The grown Tree: the one made last while anyone still holds it."""
         made = self._made() if self._made is not None else None
@@ -289,6 +339,14 @@ class GrownDelta:
     def __repr__(self):
         return (f"<c45 GrownDelta: {len(self.node_map)} nodes against "
                 f"{self.base.node_count}, {self.nbytes} bytes>")
+
+
+# Bytes of a block of gives_back (10-class weights: 13,107 nodes).
+GIVE_BACK_BYTES = 1 << 20
+
+
+def _sorted(index):
+    return len(index) < 2 or bool(np.all(index[1:] > index[:len(index) - 1]))
 
 
 def _plain(a):
@@ -371,9 +429,7 @@ def kept_grown(grown, final):
                                      and not np.array_equal(*features)):
         return grown            # a delta reads the final tree's features and classes
     delta = GrownDelta.of(grown, final)
-    back = delta.arrays()
-    if not all(np.array_equal(_bits(back[f]), _bits(getattr(grown, f)))
-               and back[f].shape == getattr(grown, f).shape for f in FIELDS):
+    if not delta.gives_back(grown):
         return grown
     delta._made = weakref.ref(grown)        # the grown tree itself, while it lives
     return delta

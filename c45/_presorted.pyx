@@ -67,7 +67,8 @@ from c45._interrupt cimport interrupted, raise_interrupt, touch_pages
 from c45._types cimport Interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
-                         store_map, set_test, empty_branch, collapse_if_no_better)
+                         store_map, set_test, empty_branch, collapse_if_no_better,
+                         reclaim_collapsed)
 
 
 cdef struct ListFrame:
@@ -1110,6 +1111,8 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 break
         else:
             settle(t, fr.node, w.data.f32)
+            if not w.data.f32:      # (float32 stores the collapsed subtrees' maps
+                reclaim_collapsed(t, fr.node)   # in the order it grows them)
         free(fr.index)
         g.info_top = fr.branch_info
         g.arena_top = fr.base

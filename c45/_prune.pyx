@@ -15,7 +15,7 @@ are grouped and merged by the threads in chunks, which changes no bit.
 from cython.parallel cimport prange
 from libc.math cimport isnan, fabs, floor, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memset, memcmp
 from libc.stdint cimport int32_t, uint32_t
 
 from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET, NO_CUT_RANK
@@ -96,6 +96,7 @@ cdef struct Pruner:
     # node's list is left grouped by branch (no row order restored)
     bint any_order
     unsigned char* seen      # joinable: per node, 1 once an update estimate reached it
+    GrownLog* log            # the grown fields pruning changes (this thread's), or NULL
     bint failed              # out of memory (or of stack: out_of_stack set too)
     char* stack_floor        # the recursion stops below this address (NULL: unknown)
     int* out_of_stack        # shared by the threads' pruners: a recursion hit its floor
@@ -279,12 +280,68 @@ cdef int largest_stored_branch(Pruner* p, const Node* nd) noexcept nogil:
     return best
 
 
+cdef void log_free(GrownLog* log) noexcept nogil:
+    free(log.node); free(log.rec); free(log.value)
+    log.node = NULL; log.rec = NULL; log.value = NULL
+    log.count = log.cap = 0
+
+
+cdef int log_reserve(GrownLog* log, Py_ssize_t extra, Py_ssize_t k) noexcept nogil:
+    """Room for extra more entries; -1 out of memory (log.failed set)."""
+    cdef Py_ssize_t cap = log.cap
+    cdef void* a
+    if log.count + extra <= cap:
+        return 0
+    cap = max(2 * cap, log.count + extra, 256)
+    a = realloc(log.node, cap * sizeof(int32_t))
+    if a != NULL:
+        log.node = <int32_t*> a
+        a = realloc(log.rec, cap * sizeof(Node))
+        if a != NULL:
+            log.rec = <Node*> a
+            a = realloc(log.value, cap * max(k, 1) * sizeof(double))
+            if a != NULL:
+                log.value = <double*> a
+                log.cap = cap
+                return 0
+    log.failed = True
+    return -1
+
+
+cdef inline void keep_grown(Pruner* p, int node) noexcept nogil:
+    """Before pruning first changes the node (its errors aside): its grown
+    fields and class weights into this thread's log."""
+    cdef GrownLog* log = p.log
+    cdef Py_ssize_t k = p.tree.n_classes
+    if log == NULL or log.saved[node] or log_reserve(log, 1, k) < 0:
+        return
+    log.saved[node] = 1
+    log.node[log.count] = node
+    log.rec[log.count] = p.tree.nodes[node]
+    memcpy(&log.value[log.count * k], &p.tree.value[node * k], k * sizeof(double))
+    log.count += 1
+
+
+cdef int log_append(GrownLog* to, const GrownLog* src, Py_ssize_t k) noexcept nogil:
+    """A worker's log after the main one's (their nodes are distinct)."""
+    if src.count == 0:
+        return 0
+    if log_reserve(to, src.count, k) < 0:
+        return -1
+    memcpy(&to.node[to.count], src.node, src.count * sizeof(int32_t))
+    memcpy(&to.rec[to.count], src.rec, src.count * sizeof(Node))
+    memcpy(&to.value[to.count * k], src.value, src.count * k * sizeof(double))
+    to.count += src.count
+    return 0
+
+
 cdef bint decide(Pruner* p, int node, double leaf, double tree_est,
                  double branch_est) noexcept nogil:
     """§8.2 step 7: make the node a leaf, or keep its subtree; True when its
     largest branch is to be raised into it instead (the caller re-estimates it)."""
     cdef Node* nd = &p.tree.nodes[node]
     if leaf <= branch_est + 0.1 and leaf <= tree_est + 0.1:
+        keep_grown(p, node)
         nd.kind = LEAF
         nd.feature = -1
         nd.first_child = -1
@@ -300,6 +357,7 @@ cdef bint decide(Pruner* p, int node, double leaf, double tree_est,
 cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
     """The node takes over its (re-estimated) child's fields and children."""
     cdef Py_ssize_t k = p.tree.n_classes
+    keep_grown(p, node)
     p.tree.nodes[node] = p.tree.nodes[child]
     memcpy(&p.tree.value[node * k], &p.tree.value[child * k], k * sizeof(double))
     if p.cut != NULL:
@@ -695,6 +753,10 @@ cdef double leaf_of_branch(Pruner* p, int node, Py_ssize_t at, Py_ssize_t groupe
     return leaf_estimate(p, node, p.dist, total, update)
 
 
+cdef inline bint same_double(double a, double b) noexcept nogil:
+    return memcmp(&a, &b, sizeof(double)) == 0
+
+
 cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
                           bint update) noexcept nogil:
     """§8.2: the node's estimate as a leaf (errors of its majority class, ties to
@@ -714,6 +776,10 @@ cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
     if update:
         if p.seen != NULL:
             p.seen[node] = 1
+        if p.log != NULL and not p.log.saved[node] and not (
+                same_double(nd.weight, total) and nd.node_class == best
+                and memcmp(&p.tree.value[node * k], dist, k * sizeof(double)) == 0):
+            keep_grown(p, node)
         nd.weight = total
         nd.node_class = best
         memcpy(&p.tree.value[node * k], dist, k * sizeof(double))
@@ -1271,13 +1337,17 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef Py_ssize_t i, k = p.w.data.n_classes, arena_top = p.arena_top
     cdef Py_ssize_t off_top = p.off_top, index_top = p.index_top
     cdef double r = 0.0
+    cdef GrownLog* logs
     memset(&tl, 0, sizeof(TaskList))
     tl.n_workers = p.n_threads
     tl.update = update
     tl.stop = stop
     tl.budget = 2 * p.w.data.n_cases      # the task lists held at once, in entries
     tl.workers = <Pruner*> calloc(tl.n_workers, sizeof(Pruner))
-    if tl.workers == NULL:
+    logs = <GrownLog*> calloc(tl.n_workers, sizeof(GrownLog)) if p.log != NULL else NULL
+    if tl.workers == NULL or (p.log != NULL and logs == NULL):
+        free(tl.workers)
+        free(logs)
         p.failed = True
         return 0.0
     for i in range(tl.n_workers):
@@ -1293,6 +1363,9 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         tl.workers[i].n_threads = 1
         tl.workers[i].tasks = NULL
         tl.workers[i].n_tasks = 0
+        if logs != NULL:            # a log each, the saved flags shared
+            logs[i].saved = p.log.saved
+            tl.workers[i].log = &logs[i]
         # 8 spare doubles each side: no cache line shared with another thread
         tl.workers[i].dist = <double*> malloc((k + 16) * sizeof(double))
         if tl.workers[i].dist != NULL:
@@ -1307,12 +1380,17 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     if not tl.failed:
         run_pending(&tl)
     for i in range(tl.n_workers):
+        if logs != NULL:
+            if logs[i].failed or log_append(p.log, &logs[i], k) < 0:
+                tl.failed = True
+            log_free(&logs[i])
         free_arena(&tl.workers[i])
         free(tl.workers[i].offsets)
         free(tl.workers[i].outcome)
         if tl.workers[i].dist != NULL:
             free(tl.workers[i].dist - 8)
     free(tl.workers)
+    free(logs)
     if tl.failed:
         p.failed = True
     else:
@@ -1423,6 +1501,7 @@ cdef struct PruneCall:
     NodeBuffer* tree
     Work* w
     uint32_t* cut            # float64: the continuous tests' cut ranks (cut_ranks)
+    GrownLog* log            # or NULL
     double confidence
     bint raising
     int n_threads
@@ -1458,13 +1537,16 @@ cdef bint cut_ranks_known(const NodeBuffer* tree) noexcept nogil:
 
 
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
-                           bint subtree_raising, uint32_t* cut) except -1 nogil:
+                           bint subtree_raising, uint32_t* cut,
+                           GrownLog* log=NULL) except -1 nogil:
     """Prune the tree in place on all training cases, weights reset (§8.2);
     float64 on w.n_threads threads. cut: float64's cut_ranks of the tree, which
     pruning takes (and frees), or NULL to make them from the sorted values here.
     A tree taller than the calling thread's stack allows is pruned on a thread
     of its own, of the stack it needs (the calling thread waits, running signal
-    handlers); one taller than libgomp's workers' stacks allow, on one thread."""
+    handlers); one taller than libgomp's workers' stacks allow, on one thread.
+    log: where the grown fields pruning changes go (log.saved zeroed, a byte a
+    node), or NULL."""
     cdef PruneCall c
     cdef c45_stack_thread th
     cdef size_t need, workers, levels
@@ -1478,6 +1560,7 @@ cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
     need = (levels + 16) * PRUNE_LEVEL_BYTES + 2 * STACK_MARGIN
     c.tree, c.w, c.confidence, c.raising = tree, w, confidence, subtree_raising
     c.cut = cut
+    c.log = log
     c.n_threads = w.n_threads if w.n_threads > 1 else 1
     c.no_stack = 0
     c.status = PRUNED
@@ -1546,6 +1629,7 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     p.tasks = NULL
     p.n_tasks = 0
     p.height = NULL
+    p.log = c.log
     w.count_mode = w.data.count_mode_init
     for i in range(n):
         if (i & (LOOK - 1)) == LOOK - 1 and interrupted(w.data.intr):
@@ -1595,5 +1679,5 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
         c.status = PRUNE_STOPPED
     elif c.no_stack:
         c.status = PRUNE_NO_STACK
-    elif p.failed:
+    elif p.failed or (p.log != NULL and p.log.failed):
         c.status = PRUNE_NO_MEMORY

@@ -27,7 +27,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic, copy_polled)
-from c45._prune cimport prune_pessimistic, cut_ranks, cut_ranks_known
+from c45._prune cimport prune_pessimistic, cut_ranks, cut_ranks_known, GrownLog, log_free
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
                          maps_in_growing_order,
@@ -412,6 +412,22 @@ cdef Py_ssize_t deepest(const int32_t[::1] first_child, const int32_t[::1] n_chi
     return top
 
 
+cdef Py_ssize_t buffer_depth(const NodeBuffer* b) except -1:
+    """deepest() of a node buffer (parents before children)."""
+    cdef Py_ssize_t n = b.count, i, c, top = 0
+    cdef int64_t* depth = <int64_t*> calloc(max(n, 1), sizeof(int64_t))
+    if depth == NULL:
+        raise MemoryError("c45: out of memory measuring a tree's depth")
+    for i in range(n):
+        if depth[i] > top:
+            top = depth[i]
+        for c in range(b.nodes[i].first_child, b.nodes[i].first_child + b.nodes[i].n_children):
+            if 0 <= c < n:
+                depth[c] = depth[i] + 1
+    free(depth)
+    return top
+
+
 cdef void free_capsule(object capsule) noexcept:
     free(PyCapsule_GetPointer(capsule, NULL))
 
@@ -439,10 +455,13 @@ cdef object value_of_buffer(NodeBuffer* b):
     return value
 
 
-cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False):
+cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
+                             const GrownLog* log=NULL, const double* errors=NULL):
     """The buffer as a Tree; with take, the buffer's class weights become the
-    Tree's (the buffer is freed: it is not used again)."""
-    cdef Py_ssize_t n = b.count, k = b.n_classes, i
+    Tree's (the buffer is freed: it is not used again). log, errors: the tree
+    as it was before pruning changed the buffer (the logged nodes' fields and
+    class weights, every node's errors)."""
+    cdef Py_ssize_t n = b.count, k = b.n_classes, i, j
     cdef Node nd
     cols = {name: np.empty(n, dtype) for name, dtype in zip(Tree._fields[:8], Tree._dtypes[:8])}
     map_offset = np.empty(n, np.int64)
@@ -451,8 +470,13 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False):
     cdef int32_t[::1] nv = cols["n_children"], lv = cols["node_class"]
     cdef double[::1] tv = cols["threshold"], wv = cols["weight"], ev = cols["errors"]
     cdef int64_t[::1] mv = map_offset
-    for i in range(n):
-        nd = b.nodes[i]
+    for j in range(n + (log.count if log != NULL else 0)):
+        if j < n:
+            i = j
+            nd = b.nodes[i]
+        else:                       # a logged node: its fields as grown
+            i = log.node[j - n]
+            nd = log.rec[j - n]
         kv[i] = <signed char> nd.kind
         fv[i] = nd.feature
         cv[i] = nd.first_child
@@ -460,7 +484,7 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False):
         lv[i] = nd.node_class
         tv[i] = nd.threshold
         wv[i] = nd.weight
-        ev[i] = nd.errors
+        ev[i] = nd.errors if errors == NULL else errors[i]
         mv[i] = nd.map_offset
     value_map = np.empty(b.maps_count, np.int32)
     cdef int32_t[::1] mapv = value_map
@@ -475,6 +499,8 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False):
         vv = value
         if n > 0 and k > 0:
             memcpy(&vv[0, 0], b.value, n * k * sizeof(double))
+            for j in range(log.count if log != NULL else 0):
+                memcpy(&vv[log.node[j], 0], &log.value[j * k], k * sizeof(double))
     return Tree._of_own_arrays(value=value, map_offset=map_offset, value_map=value_map,
                                n_values=n_values, **cols)
 
@@ -754,23 +780,59 @@ cdef extern from *:
 
 cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
                         bint subtree_raising, n_values, uint32_t* cut=NULL,
-                        TrainingData release=None):
+                        TrainingData release=None, bint with_grown=False):
     """Prune the grown tree in `grown` in place, compact it there and return it
     as a Tree (the buffer is then empty). cut: float64's cut ranks of the tree
     (taken), or NULL. release: the data whose ranks, and the Work, nothing reads
-    once pruned (let go of before the pruned tree is made)."""
+    once pruned (let go of before the trees are made). with_grown: return
+    (grown Tree, pruned Tree), the grown one made once pruned, from the buffer
+    and what pruning logged of the nodes it changed (no copy of the whole
+    grown tree held beside the one being pruned)."""
     cdef int err
     cdef bint let_go = release is not None
-    with nogil:                 # one release of the GIL: pruning, then compacting
-        prune_pessimistic(grown, w, confidence, subtree_raising, cut)
+    cdef GrownLog log
+    cdef GrownLog* logged = NULL
+    cdef double* errors = NULL
+    cdef Py_ssize_t i
+    memset(&log, 0, sizeof(GrownLog))
+    try:
+        if with_grown:
+            errors = <double*> malloc(max(grown.count, 1) * sizeof(double))
+            log.saved = <unsigned char*> calloc(max(grown.count, 1), 1)
+            if errors == NULL or log.saved == NULL:
+                free(cut)
+                raise MemoryError("c45: out of memory while pruning the tree")
+            for i in range(grown.count):
+                errors[i] = grown.nodes[i].errors
+            logged = &log
+        with nogil:             # one release of the GIL: pruning, then compacting
+            prune_pessimistic(grown, w, confidence, subtree_raising, cut, logged)
+            if let_go:
+                work_free(w)
+            if not with_grown:
+                err = compact_in_place(grown)
         if let_go:
-            work_free(w)
-        err = compact_in_place(grown)
-    if let_go:
-        release.rank = np.zeros((1, 1), np.uint32)
-    if err < 0:
-        raise MemoryError("c45: out of memory compacting the tree")
-    return tree_from_buffer(grown, n_values, True)
+            release.rank = np.zeros((1, 1), np.uint32)
+        kept = None
+        if with_grown:          # made before the compaction drops the pruned nodes
+            kept = tree_from_buffer(grown, n_values, False, logged, errors)
+            free(errors); errors = NULL
+            free(log.saved); log.saved = NULL
+            log_free(&log)
+            # a pass moving every node: short for a small tree, then with the GIL
+            if grown.count * (grown.n_classes + 7) >= NOGIL_WORK:
+                with nogil:
+                    err = compact_in_place(grown)
+            else:
+                err = compact_in_place(grown)
+        if err < 0:
+            raise MemoryError("c45: out of memory compacting the tree")
+        pruned = tree_from_buffer(grown, n_values, True)
+        return (kept, pruned) if with_grown else pruned
+    finally:
+        free(errors)
+        free(log.saved)
+        log_free(&log)
 
 
 cdef int end_call(Work* w, Interrupt* intr) except -1:
@@ -911,13 +973,13 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             # features' orders
             data.order = np.zeros((1, 1), np.uint32)
             d.order = NULL
-        grown = tree_from_buffer(&grown_buf, data.n_values)
-        check_prunable(grown)
+        check_depth(buffer_depth(&grown_buf))
         n_values = data.n_values
         release = data if release_values and not d.f32 else None
         handed, cut = cut, NULL         # pruning takes it (and frees it, however it ends)
-        return grown, pessimistic(&w, &grown_buf, confidence, subtree_raising,
-                                  n_values, handed, release), order
+        grown, pruned = pessimistic(&w, &grown_buf, confidence, subtree_raising,
+                                    n_values, handed, release, True)
+        return grown, pruned, order
     finally:
         free(cut)                       # the cut ranks, unless pruning took them
         buffer_free(&raw); buffer_free(&grown_buf)
@@ -934,9 +996,13 @@ def release_heap():
 
 
 def check_prunable(tree):
-    if tree.max_depth > MAX_PRUNE_DEPTH:
+    check_depth(tree.max_depth)
+
+
+def check_depth(Py_ssize_t depth):
+    if depth > MAX_PRUNE_DEPTH:
         raise ValueError(
-            f"c45: the grown tree is {tree.max_depth} levels deep, more than "
+            f"c45: the grown tree is {depth} levels deep, more than "
             f"pruning supports ({MAX_PRUNE_DEPTH}); set max_depth to limit it")
 
 

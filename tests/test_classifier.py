@@ -178,9 +178,11 @@ def test_zero_weight_is_removal_and_integer_weight_is_duplication():
 
 def test_large_fit_gives_freed_heap_back_small_fit_does_not(monkeypatch):
     """From TRIM_CELLS cells on, fit calls _tree.release_heap (malloc_trim under
-    glibc) twice: after encoding, before growing (the encoding's freed buffers
-    would otherwise stay resident beside the case lists), and at the end, after
-    the fit's buffers are freed. Below it a fit skips both."""
+    glibc) three times: after encoding, before growing (the encoding's freed
+    buffers would otherwise stay resident beside the case lists), after
+    pruning, before the grown tree's delta is made (pruning's, beside the two
+    trees), and at the end, after the fit's buffers are freed. Below it a fit
+    skips them."""
     from c45 import _classifier, _tree
     _tree.release_heap()                # callable on every platform
     calls = []
@@ -194,7 +196,7 @@ def test_large_fit_gives_freed_heap_back_small_fit_does_not(monkeypatch):
     calls.clear()
     monkeypatch.setattr(_classifier, "TRIM_CELLS", 200 * X.shape[1])
     C45Classifier().fit(X, y)
-    assert calls == ["trim", "grow", "trim"]
+    assert calls == ["trim", "grow", "trim", "trim"]
 
 
 @pytest.mark.parametrize("precision", ["float64", "float32"])

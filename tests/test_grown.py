@@ -88,6 +88,19 @@ def test_grown_tree_is_the_unpruned_fit(precision, pruning, subsets):
     assert kept >= 5              # the problems do prune
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_grown_tree_of_a_deep_raising_fit(n_jobs):
+    # Pruning logs the grown fields it changes (a thread's own log on n_jobs=2,
+    # where subtrees are pruned on workers) and the grown tree is made from the
+    # pruned buffer and that log: it must be the unpruned fit's, bit for bit.
+    X, y = binned(40000)                        # (n_jobs=2: subtrees on the workers)
+    X = np.round(X, 1)                          # ties: raised branches re-estimated
+    y[::7] = (y[::7] + 3) % 10                  # noise: subtrees pruned and raised
+    clf = C45Classifier(n_jobs=n_jobs).fit(X, y)
+    assert type(clf._grown) is GrownDelta
+    assert_same_bits(clf.grown_tree_, unpruned(dict(n_jobs=n_jobs), X, y, None).tree_)
+
+
 def binned(n, classes=10, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 10))
