@@ -395,37 +395,42 @@ class Tree:
         return f"<c45 Tree: {self.node_count} nodes, {self.n_leaves} leaves>"
 
 
-cdef Py_ssize_t deepest(const int32_t[::1] first_child, const int32_t[::1] n_children) except -1:
-    """The depth of the deepest node, parents before children (a compiled loop:
-    numpy's calls on a tree's arrays give the GIL up)."""
-    cdef Py_ssize_t n = first_child.shape[0], i, c, top = 0
+cdef Py_ssize_t deepest_strided(const char* first_child, const char* n_children,
+                                size_t stride, Py_ssize_t n) except -1:
+    """The depth of the deepest of n nodes, parents before children, node i's
+    first child and number of children (int32) at i * stride bytes from
+    first_child and n_children (a compiled loop: numpy's calls on a tree's
+    arrays give the GIL up)."""
+    cdef Py_ssize_t i, c, top = 0, first, count
     cdef int64_t* depth = <int64_t*> calloc(max(n, 1), sizeof(int64_t))
     if depth == NULL:
         raise MemoryError("c45: out of memory measuring a tree's depth")
     for i in range(n):
         if depth[i] > top:
             top = depth[i]
-        for c in range(first_child[i], first_child[i] + n_children[i]):
+        first = (<const int32_t*> (first_child + i * stride))[0]
+        count = (<const int32_t*> (n_children + i * stride))[0]
+        for c in range(first, first + count):
             if 0 <= c < n:
                 depth[c] = depth[i] + 1
     free(depth)
     return top
+
+
+cdef Py_ssize_t deepest(const int32_t[::1] first_child, const int32_t[::1] n_children) except -1:
+    """deepest_strided() of a tree's arrays."""
+    if first_child.shape[0] == 0:
+        return 0
+    return deepest_strided(<const char*> &first_child[0], <const char*> &n_children[0],
+                           sizeof(int32_t), first_child.shape[0])
 
 
 cdef Py_ssize_t buffer_depth(const NodeBuffer* b) except -1:
-    """deepest() of a node buffer (parents before children)."""
-    cdef Py_ssize_t n = b.count, i, c, top = 0
-    cdef int64_t* depth = <int64_t*> calloc(max(n, 1), sizeof(int64_t))
-    if depth == NULL:
-        raise MemoryError("c45: out of memory measuring a tree's depth")
-    for i in range(n):
-        if depth[i] > top:
-            top = depth[i]
-        for c in range(b.nodes[i].first_child, b.nodes[i].first_child + b.nodes[i].n_children):
-            if 0 <= c < n:
-                depth[c] = depth[i] + 1
-    free(depth)
-    return top
+    """deepest_strided() of a node buffer."""
+    if b.count == 0:
+        return 0
+    return deepest_strided(<const char*> &b.nodes[0].first_child,
+                           <const char*> &b.nodes[0].n_children, sizeof(Node), b.count)
 
 
 cdef void free_capsule(object capsule) noexcept:
