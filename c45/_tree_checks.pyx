@@ -430,6 +430,18 @@ cdef inline bint off(double got, double want, double rtol, double atol) noexcept
     return fabs(got - want) > rtol * (got if got >= want else want) + atol
 
 
+cdef inline bint off_leaf(double got, double want, double weight, double rtol,
+                          double atol) noexcept nogil:
+    """A leaf's errors got differ from want by more than fit's rounding: errors
+    are weight less a class's weight, and a collapsed subtree's the sum of such
+    differences, so they are rounded on the scale of the weight, not of their
+    own (a float32 leaf of weight 5.57 holds errors 8.15e-5 one weight's ulp,
+    4.8e-7, above its own 8.11e-5)."""
+    cdef double scale = got if got >= want else want
+    scale = weight if weight > scale else scale
+    return fabs(got - want) > rtol * scale + atol
+
+
 # How a tree's errors were made (ERRORS_RULES: c45/_validate_tree.py names them).
 cdef enum:
     ERRORS_TRAINING = 0     # grown: training errors, a test the sum of its children's
@@ -529,11 +541,11 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
             if kind[i] != LEAF:
                 continue
             want = leaf_errors(f32, weight[i], value[i, node_class[i]], rule, cf, coeff)
-            if errors[i] > want and off(errors[i], want, rtol, atol):
+            if errors[i] > want and off_leaf(errors[i], want, weight[i], rtol, atol):
                 return fail(out, M_LEAF_ERRORS, i)
             # (a collapsed subtree's sum, within the margin below a leaf's own)
             low = want - COLLAPSE_MARGIN if rule != ERRORS_PESSIMISTIC else want
-            if errors[i] < low and off(errors[i], low, rtol, atol):
+            if errors[i] < low and off_leaf(errors[i], low, weight[i], rtol, atol):
                 return fail(out, M_LEAF_ERRORS, i)
     if starts.shape[0] and (rule == ERRORS_TRAINING or rule == ERRORS_PESSIMISTIC):
         i = run_off(kind, first, starts, child_errors, errors, rtol, atol, out)

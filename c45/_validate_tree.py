@@ -121,7 +121,9 @@ def check_model_tree(tree, where, n_values, precision, errors):
 
     The invariants are checked in the order of the messages below, each over all
     nodes, in one compiled pass (c45/_tree_checks.pyx): "got differs from want"
-    is |got - want| > rtol * max(got, want) + atol; sums are numpy's."""
+    is |got - want| > rtol * max(got, want) + atol (for a leaf's errors, a
+    difference of weights, rtol * max(got, want, its weight) + atol); sums are
+    numpy's."""
     if precision not in PRECISIONS:
         raise ValueError(f"{where}: precision {precision!r} is not one of {list(PRECISIONS)}")
     f32 = precision == "float32"

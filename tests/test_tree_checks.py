@@ -147,8 +147,11 @@ def _first(mask):
     return int(np.flatnonzero(mask)[0])
 
 
-def _off(got, want, precision):
-    return np.abs(got - want) > _RTOL[precision] * np.maximum(got, want) + _ATOL[precision]
+def _off(got, want, precision, scale=0.0):
+    """got is off want beyond fit's rounding, relative to the larger of the two
+    (and to scale: a leaf's errors are rounded on its weight's scale)."""
+    return np.abs(got - want) > _RTOL[precision] * np.maximum(np.maximum(got, want), scale) \
+        + _ATOL[precision]
 
 
 def _refuse(where, field, node, msg):
@@ -281,8 +284,8 @@ def _oracle_errors(tree, where, precision, errors, test, order, starts):
             cf = certainty_factor(errors[1], precision)
             want = r(want + pessimistic_extra_errors(w, want, cf, precision))
         low = want if len(errors) > 1 else want - 1e-3
-        if (got > want and _off(got, want, precision)) or \
-                (got < low and _off(got, low, precision)):
+        if (got > want and _off(got, want, precision, w)) or \
+                (got < low and _off(got, low, precision, w)):
             how = (f"its pessimistic estimate E + U(N, E) at confidence {errors[1]!r}"
                    if len(errors) > 1 else "its training errors (weight less its class's "
                    "weight; up to 0.001 less where a subtree was collapsed)")
