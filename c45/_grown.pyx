@@ -22,12 +22,13 @@ import weakref
 import numpy as np
 from c45._bulk import zeros
 cimport numpy as cnp
-from libc.string cimport memcmp
+from libc.string cimport memcmp, memcpy
 from libc.stdint cimport int32_t
 
+from c45._gil cimport NOGIL_WORK
 from c45._types cimport LEAF
 from c45._criterion cimport rnd
-from c45._tree import Tree
+from c45._tree import Tree, pickled_copy
 from c45._tree_checks import FIELDS, DTYPES, NOT_PER_NODE
 
 cnp.import_array()
@@ -66,11 +67,46 @@ def match_nodes(grown, final):
     return out
 
 
+# Every pass here is a typed loop that keeps the GIL unless the pass is long
+# (long_pass): numpy's calls on a tree's arrays each gave the GIL up, and beside
+# a busy Python thread each release cost a switch interval (a 20k-node model's
+# pickle.loads made about 270 of them, 0.02 s alone, 19 s busy).
+cdef inline bint long_pass(Py_ssize_t nbytes) noexcept nogil:
+    return nbytes >= 8 * <Py_ssize_t> NOGIL_WORK
+
+
 def breadth_first_children(n_children):
     """first_child as the breadth-first layout has it: each test's children
     right after those of the tests before it (node 0 the root), -1 for a leaf."""
-    ends = np.cumsum(n_children, dtype=np.int64)
-    return np.where(n_children > 0, ends - n_children + 1, -1).astype(np.int32)
+    cdef const int32_t[::1] nch = np.ascontiguousarray(n_children, dtype=np.int32)
+    cdef Py_ssize_t n = nch.shape[0], i
+    cdef long long end = 1
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] first = out
+    for i in range(n):
+        if nch[i] > 0:
+            first[i] = <int32_t> end
+            end += nch[i]
+        else:
+            first[i] = -1
+    return out
+
+
+cdef void errors_of(const signed char[::1] kind, const int32_t[::1] first,
+                    const int32_t[::1] n_children, const int32_t[::1] node_class,
+                    const double[::1] weight, const double[:, ::1] value, bint f32,
+                    double[::1] errors) noexcept nogil:
+    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, b
+    cdef double e
+    for i in range(n - 1, -1, -1):      # children come after their parent
+        if kind[i] == LEAF:
+            if weight[i] != 0 and 0 <= node_class[i] < k:
+                errors[i] = rnd(f32, weight[i] - value[i, node_class[i]])
+        elif first[i] > i and n_children[i] >= 0 and first[i] + n_children[i] <= n:
+            e = 0.0
+            for b in range(n_children[i]):
+                e = rnd(f32, e + errors[first[i] + b])
+            errors[i] = e
 
 
 def training_errors(const signed char[::1] kind, const int32_t[::1] first,
@@ -82,23 +118,227 @@ def training_errors(const signed char[::1] kind, const int32_t[::1] first,
     out of these rules (a subtree collapsed into a leaf keeps its sum) is an
     exception the delta keeps. Nodes whose indices are out of range get 0 (the
     Tree made of them is refused)."""
-    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, b
-    cdef double e
+    cdef Py_ssize_t n = kind.shape[0]
     out = zeros(n, dtype=np.float64)
     cdef double[::1] errors = out
     if (first.shape[0] != n or n_children.shape[0] != n or node_class.shape[0] != n
             or weight.shape[0] != n or value.shape[0] != n):
         return out
-    with nogil:
-        for i in range(n - 1, -1, -1):      # children come after their parent
-            if kind[i] == LEAF:
-                if weight[i] != 0 and 0 <= node_class[i] < k:
-                    errors[i] = rnd(f32, weight[i] - value[i, node_class[i]])
-            elif first[i] > i and n_children[i] >= 0 and first[i] + n_children[i] <= n:
-                e = 0.0
-                for b in range(n_children[i]):
-                    e = rnd(f32, e + errors[first[i] + b])
-                errors[i] = e
+    if long_pass(n * (value.shape[1] + 3) * 8):
+        with nogil:
+            errors_of(kind, first, n_children, node_class, weight, value, f32, errors)
+    else:
+        errors_of(kind, first, n_children, node_class, weight, value, f32, errors)
+    return out
+
+
+# A field's rows as bytes: the kernels below copy and compare whole rows (a
+# node's entry, or its row of class weights), whatever the field's dtype.
+cdef struct Rows:
+    char* data
+    Py_ssize_t n, size       # rows, bytes per row
+
+
+cdef Rows rows_of(a) except *:
+    """a (a C-contiguous array of 1 or 2 dimensions) as rows of bytes."""
+    cdef cnp.ndarray arr = a
+    cdef Rows r
+    if not arr.flags.c_contiguous or arr.ndim not in (1, 2):
+        raise ValueError("c45: a tree's field is not a C-contiguous array of 1 or 2 dimensions")
+    r.data = <char*> cnp.PyArray_DATA(arr)
+    r.n = arr.shape[0]
+    r.size = arr.itemsize * (arr.shape[1] if arr.ndim == 2 else 1)
+    return r
+
+
+cdef Py_ssize_t find_differing(Rows g, Rows ref, const int32_t* at,
+                               int32_t* out) noexcept nogil:
+    """The rows i of g that differ from ref's row at[i] (i without at; skipped
+    where at[i] < 0), written to out when not NULL; their count."""
+    cdef Py_ssize_t i, j, k = 0
+    for i in range(g.n):
+        j = at[i] if at != NULL else i
+        if j >= 0 and memcmp(g.data + i * g.size, ref.data + j * ref.size, g.size) != 0:
+            if out != NULL:
+                out[k] = <int32_t> i
+            k += 1
+    return k
+
+
+cdef void select_rows(Rows dst, Rows src, const int32_t* at, bint unmapped) noexcept nogil:
+    """dst's rows in order: src's rows at[j] (unmapped: src's rows i whose
+    at[i] < 0, at having one entry per row of src)."""
+    cdef Py_ssize_t i, k = 0
+    if not unmapped:
+        for i in range(dst.n):
+            memcpy(dst.data + i * dst.size, src.data + at[i] * src.size, dst.size)
+        return
+    for i in range(src.n):
+        if at[i] < 0:
+            memcpy(dst.data + k * dst.size, src.data + i * src.size, dst.size)
+            k += 1
+
+
+# A delta's field, as its grown rows are made of: per node its final node's row
+# (base row at[i]; row i of base without at), or the next loose row where at[i]
+# is -1; but the next of values at the nodes of index (increasing).
+cdef struct Parts:
+    Rows base, loose, values
+    const int32_t* at
+    const int32_t* index
+
+
+cdef bint rebuild(Parts p, Rows out, bint compare) noexcept nogil:
+    """Write the field's rows to out, or (compare) whether out holds them, bit
+    for bit."""
+    cdef Py_ssize_t i, k = 0, j = 0
+    cdef const char* src
+    for i in range(out.n):
+        if p.at == NULL:
+            src = p.base.data + i * p.base.size
+        elif p.at[i] >= 0:
+            src = p.base.data + p.at[i] * p.base.size
+        else:
+            src = p.loose.data + k * p.loose.size
+            k += 1
+        if j < p.values.n and p.index[j] == i:
+            src = p.values.data + j * p.values.size
+            j += 1
+        if not compare:
+            memcpy(out.data + i * out.size, src, out.size)
+        elif memcmp(out.data + i * out.size, src, out.size) != 0:
+            return False
+    return True
+
+
+cdef Parts parts_of(base, node_map, loose, index, values) except *:
+    """A field's parts (node_map None: base row i for node i), their shapes
+    checked (GrownDelta checked the values in node_map and index)."""
+    cdef Parts p
+    cdef const int32_t[::1] m, ix
+    p.base, p.values = rows_of(base), rows_of(values)
+    p.loose = rows_of(loose) if loose is not None else p.values
+    ix = index
+    p.index = &ix[0] if ix.shape[0] else NULL
+    p.at = NULL
+    if node_map is not None:
+        m = node_map
+        p.at = &m[0] if m.shape[0] else NULL
+    if p.values.n != ix.shape[0] or p.values.size != p.base.size or (
+            p.loose.size != p.base.size):
+        raise ValueError("c45: a grown tree's field has parts of other shapes")
+    return p
+
+
+def take_rows(a, index):
+    """a's rows at index (int32): a[index] with the GIL kept for short passes."""
+    cdef const int32_t[::1] ix = index
+    cdef Rows src = rows_of(a), dst
+    out = np.empty((ix.shape[0],) + a.shape[1:], dtype=a.dtype)
+    dst = rows_of(out)
+    if dst.n:
+        if long_pass(dst.n * dst.size):
+            with nogil:
+                select_rows(dst, src, &ix[0], False)
+        else:
+            select_rows(dst, src, &ix[0], False)
+    return out
+
+
+def unmapped_rows(a, node_map, Py_ssize_t count):
+    """a's rows of the count nodes whose node_map entry is -1, in node order."""
+    cdef const int32_t[::1] m = node_map
+    cdef Rows src = rows_of(a), dst
+    if m.shape[0] != src.n:
+        raise ValueError("c45: unmapped_rows given a node map of another length")
+    out = np.empty((count,) + a.shape[1:], dtype=a.dtype)
+    dst = rows_of(out)
+    if count:
+        if long_pass(src.n * src.size):
+            with nogil:
+                select_rows(dst, src, &m[0], True)
+        else:
+            select_rows(dst, src, &m[0], True)
+    return out
+
+
+def rebuilt(base, node_map, loose, index, values, Py_ssize_t n):
+    """The field of n nodes made of its parts (Parts)."""
+    cdef Parts p = parts_of(base, node_map, loose, index, values)
+    out = np.empty((n,) + base.shape[1:], dtype=base.dtype)
+    cdef Rows o = rows_of(out)
+    if long_pass(o.n * o.size):
+        with nogil:
+            rebuild(p, o, False)
+    else:
+        rebuild(p, o, False)
+    return out
+
+
+def rebuilds(g, base, node_map, loose, index, values):
+    """Whether the field's parts make g, bit for bit."""
+    if (g.dtype != base.dtype or g.shape[1:] != base.shape[1:]
+            or not g.flags.c_contiguous):
+        return False
+    cdef Parts p = parts_of(base, node_map, loose, index, values)
+    cdef Rows o = rows_of(g)
+    cdef bint same
+    if long_pass(o.n * o.size):
+        with nogil:
+            same = rebuild(p, o, True)
+    else:
+        same = rebuild(p, o, True)
+    return same
+
+
+def first_outside(index, Py_ssize_t low, Py_ssize_t high, bint increasing=False):
+    """The first position of index (int32) whose value is outside [low, high),
+    or (increasing) not above the one before it; -1 for none."""
+    cdef const int32_t[::1] ix = index
+    cdef Py_ssize_t i
+    for i in range(ix.shape[0]):
+        if not low <= ix[i] < high or (increasing and i and ix[i] <= ix[i - 1]):
+            return i
+    return -1
+
+
+def count_unmapped(node_map):
+    """How many nodes of node_map (int32) have no final node (-1)."""
+    cdef const int32_t[::1] m = node_map
+    cdef Py_ssize_t i, k = 0
+    for i in range(m.shape[0]):
+        k += m[i] < 0
+    return k
+
+
+def differing_rows(g, ref, node_map=None):
+    """The nodes (int32, increasing) whose row of g differs from ref's row in its
+    place, bit for bit: ref's row node_map[i] (nodes with none skipped), or row
+    i without node_map."""
+    cdef Rows a = rows_of(g), b = rows_of(ref)
+    cdef const int32_t[::1] m
+    cdef const int32_t* at = NULL
+    if b.size != a.size or (node_map is None and b.n != a.n):
+        raise ValueError("c45: differing_rows given fields of another shape")
+    if node_map is not None:
+        m = node_map
+        if m.shape[0] != a.n:
+            raise ValueError("c45: differing_rows given a node map of another length")
+        at = &m[0] if a.n else NULL
+    cdef Py_ssize_t count
+    if long_pass(a.n * a.size):
+        with nogil:
+            count = find_differing(a, b, at, NULL)
+    else:
+        count = find_differing(a, b, at, NULL)
+    out = np.empty(count, dtype=np.int32)
+    cdef int32_t[::1] o = out
+    if count:
+        if long_pass(a.n * a.size):
+            with nogil:
+                find_differing(a, b, at, &o[0])
+        else:
+            find_differing(a, b, at, &o[0])
     return out
 
 
@@ -118,18 +358,6 @@ def _bits(a):
     """a's values as unsigned integers of their size: compared bit for bit (NaN
     equals its own bits, -0.0 differs from 0.0)."""
     return a.view(f"u{a.dtype.itemsize}")
-
-
-def _rows_differ(a, b, at=None):
-    """Per row i, whether a[i] and b[at[i]] (b[i] without at) differ in any bit;
-    2-D arrays a column at a time, so that no copy of all the rows is made."""
-    if a.ndim == 1:
-        return _bits(a) != _bits(b if at is None else b[at])
-    out = np.zeros(a.shape[0], dtype=bool)
-    for c in range(a.shape[1]):
-        col = np.ascontiguousarray(b[:, c]) if at is None else b[:, c][at]
-        out |= _bits(np.ascontiguousarray(a[:, c])) != _bits(col)
-    return out
 
 
 cdef bint same_bytes(x, y) except -1:
@@ -181,7 +409,7 @@ class GrownDelta:
         self.node_map = _checked_map(node_map, base.node_count)
         if not isinstance(fields, tuple) or len(fields) != len(FIELDS):
             raise delta_error(f"its fields are not a tuple of {len(FIELDS)}: {FIELDS}")
-        loose = int(np.count_nonzero(self.node_map < 0))
+        loose = count_unmapped(self.node_map)
         self.fields = {name: _checked_field(name, dtype, kept, base, len(self.node_map),
                                             loose)
                        for name, dtype, kept in zip(FIELDS, DTYPES, fields)}
@@ -194,113 +422,69 @@ class GrownDelta:
     def of(cls, grown, final):
         """The delta of grown against final (not yet checked to give grown back)."""
         node_map = match_nodes(grown, final)
-        mapped = node_map >= 0
-        at = np.where(mapped, node_map, 0)
+        n_loose = count_unmapped(node_map)
         arrays = {name: getattr(grown, name) for name in FIELDS}
         # Growing stores errors in binary32 or not: the rule that fits more nodes.
-        errors_f32 = bool(np.count_nonzero(_rows_differ(
-            arrays["errors"], _predicted("errors", arrays, True))) < np.count_nonzero(
-                _rows_differ(arrays["errors"], _predicted("errors", arrays, False))))
+        errors_f32 = bool(len(differing_rows(
+            arrays["errors"], _predicted("errors", arrays, True))) < len(differing_rows(
+                arrays["errors"], _predicted("errors", arrays, False))))
         fields = {}
         for name in FIELDS:
             g = arrays[name]
             if name in NOT_PER_NODE:
-                f = getattr(final, name)
-                fields[name] = (None if g.shape == f.shape
-                                and np.array_equal(_bits(g), _bits(f)) else g)
+                fields[name] = None if same_bytes(g, getattr(final, name)) else g
                 continue
             if name in DERIVED:
-                differ = _rows_differ(g, _predicted(name, arrays, errors_f32))
+                index = differing_rows(g, _predicted(name, arrays, errors_f32))
                 loose = np.empty((0,) + g.shape[1:], g.dtype)   # no view: it would hold g
             else:
-                differ = _rows_differ(g, getattr(final, name), at) & mapped
-                loose = g[~mapped]
-            index = np.flatnonzero(differ).astype(np.int32)
-            values = g[index]
+                index = differing_rows(g, getattr(final, name), node_map)
+                loose = unmapped_rows(g, node_map, n_loose)
+            values = take_rows(g, index)
             kept = index.nbytes + values.nbytes + loose.nbytes
             fields[name] = ((g, None, None, None) if kept >= g.nbytes
                             else (None, loose, index, values))
         return cls(final, node_map, tuple(fields[name] for name in FIELDS), errors_f32)
 
+    def _parts(self, name, arrays):
+        """The field's parts (Parts' order: base, node_map, loose, index,
+        values), a DERIVED field's base predicted from arrays' other fields."""
+        dense, loose, index, values = self.fields[name]
+        if name in DERIVED:
+            return _predicted(name, arrays, self.errors_f32), None, None, index, values
+        return getattr(self.base, name), self.node_map, loose, index, values
+
     def arrays(self):
-        """The grown tree's arrays, by field."""
-        base, node_map = self.base, self.node_map
-        mapped = node_map >= 0
-        at = node_map[mapped]
+        """The grown tree's arrays, by field (DERIVED ones last: from the others)."""
+        n = len(self.node_map)
         out = {}
-        for name, dtype in zip(FIELDS, DTYPES):
+        for name in sorted(FIELDS, key=lambda f: f in DERIVED):    # (a stable sort)
             kept = self.fields[name]
             if name in NOT_PER_NODE:
-                out[name] = getattr(base, name) if kept is None else kept
-                continue
-            dense, loose, index, values = kept
-            if dense is not None:
-                out[name] = dense
-                continue
-            if name in DERIVED:
-                continue                    # from the others, below
-            f = getattr(base, name)
-            a = np.empty((len(node_map),) + f.shape[1:], dtype=dtype)
-            a[mapped] = f[at]
-            a[~mapped] = loose
-            a[index] = values
-            out[name] = a
-        for name in DERIVED:
-            dense, loose, index, values = self.fields[name]
-            if dense is None:
-                a = _predicted(name, out, self.errors_f32)
-                a[index] = values
-                out[name] = a
+                out[name] = getattr(self.base, name) if kept is None else kept
+            elif kept[0] is not None:
+                out[name] = kept[0]
+            else:
+                out[name] = rebuilt(*self._parts(name, out), n)
         return {name: out[name] for name in FIELDS}
 
     def gives_back(self, grown):
         """Whether arrays() would give grown's arrays back bit for bit, checked a
-        field at a time and the per-node fields a block of nodes at a time
-        (GIVE_BACK_BYTES), so that no copy of the grown tree is made beside it
-        and the final tree."""
-        base, node_map = self.base, self.node_map
-        n = len(node_map)
+        field at a time against grown's own (no copy of the grown tree is made
+        beside it and the final tree)."""
+        arrays = {name: getattr(grown, name) for name in FIELDS}
         for name in FIELDS:
-            kept, g = self.fields[name], getattr(grown, name)
+            kept, g = self.fields[name], arrays[name]
             if name in NOT_PER_NODE:
-                back = getattr(base, name) if kept is None else kept
-                if not (back.shape == g.shape and np.array_equal(_bits(back), _bits(g))):
+                if not same_bytes(getattr(self.base, name) if kept is None else kept, g):
                     return False
-                continue
-            dense, loose, index, values = kept
-            if g.shape[0] != n:
+            elif kept[0] is not None:
+                if not same_bytes(kept[0], g):
+                    return False
+            elif g.shape[0] != len(self.node_map) or not rebuilds(g, *self._parts(name, arrays)):
+                # (a DERIVED field predicted from grown's other fields, found
+                # equal to the delta's before it: FIELDS' order)
                 return False
-            if dense is not None:
-                if not (dense.shape == g.shape and np.array_equal(_bits(dense), _bits(g))):
-                    return False
-                continue
-            if name in DERIVED:
-                # predicted from grown's other fields, checked equal to theirs before
-                # (DERIVED's order: first_child, then errors, which reads it)
-                a = _predicted(name, {f: getattr(grown, f) for f in FIELDS}, self.errors_f32)
-                a[index] = values
-                if not (a.shape == g.shape and np.array_equal(_bits(a), _bits(g))):
-                    return False
-                continue
-            f = getattr(base, name)
-            if g.shape[1:] != f.shape[1:] or not _sorted(index):
-                return False
-            loose_at = 0
-            row = g.itemsize * int(np.prod(g.shape[1:], dtype=np.int64))
-            block = max(GIVE_BACK_BYTES // max(row, 1), 1024)
-            for s in range(0, n, block):
-                e = min(s + block, n)
-                at = node_map[s:e]
-                mapped = at >= 0
-                a = np.empty((e - s,) + f.shape[1:], dtype=f.dtype)
-                a[mapped] = f[at[mapped]]
-                m = e - s - int(np.count_nonzero(mapped))
-                a[~mapped] = loose[loose_at:loose_at + m]
-                loose_at += m
-                lo, hi = np.searchsorted(index, [s, e])
-                a[index[lo:hi] - s] = values[lo:hi]
-                if not np.array_equal(_bits(a), _bits(g[s:e])):
-                    return False
         return True
 
     def tree(self):
@@ -321,8 +505,8 @@ class GrownDelta:
         return total
 
     def __reduce__(self):
-        def fresh(a):       # numpy's own dtype object: a round trip pickles the same
-            return None if a is None else np.array(a, dtype=np.dtype(a.dtype.str))
+        def fresh(a):
+            return None if a is None else pickled_copy(a)
         # The fields by position: a name would be memoised by pickle or not
         # depending on whether the same string object came before.
         fields = tuple(tuple(map(fresh, kept)) if isinstance(kept, tuple) else fresh(kept)
@@ -341,14 +525,6 @@ class GrownDelta:
                 f"{self.base.node_count}, {self.nbytes} bytes>")
 
 
-# Bytes of a block of gives_back (10-class weights: 13,107 nodes).
-GIVE_BACK_BYTES = 1 << 20
-
-
-def _sorted(index):
-    return len(index) < 2 or bool(np.all(index[1:] > index[:len(index) - 1]))
-
-
 def _plain(a):
     """An ndarray subclass (joblib's memmaps) as a plain array of its own."""
     return np.array(a) if isinstance(a, np.ndarray) and type(a) is not np.ndarray else a
@@ -361,9 +537,9 @@ def _checked_map(node_map, n_final):
         raise delta_error("node_map is not a 1-D int32 array of one entry per node")
     if len(node_map) > 2**31 - 2:
         raise delta_error(f"node_map has {len(node_map)} nodes")
-    bad = np.flatnonzero((node_map < -1) | (node_map >= n_final))
-    if len(bad):
-        raise delta_error(f"node_map[{bad[0]}] is {node_map[bad[0]]}, not a node of the "
+    bad = first_outside(node_map, -1, n_final)
+    if bad >= 0:
+        raise delta_error(f"node_map[{bad}] is {node_map[bad]}, not a node of the "
                           f"final tree's {n_final} or -1")
     node_map.flags.writeable = False
     return node_map
@@ -400,10 +576,12 @@ def _checked_field(name, dtype, kept, base, n, n_loose):
                            (0 if name in DERIVED else n_loose,) + row)
     index = _checked_array(name, "index", index, np.int32, (None,))
     values = _checked_array(name, "values", values, dtype, (len(index),) + row)
-    bad = np.flatnonzero((index < 0) | (index >= n))
-    if len(bad):
-        raise delta_error(f"{name}'s index[{bad[0]}] is {index[bad[0]]}, not a node of "
-                          f"the grown tree's {n}")
+    bad = first_outside(index, 0, n, increasing=True)
+    if bad >= 0:
+        raise delta_error(f"{name}'s index[{bad}] is {index[bad]}, not a node of the "
+                          f"grown tree's {n} above index[{bad - 1}]" if bad else
+                          f"{name}'s index[0] is {index[0]}, not a node of the grown "
+                          f"tree's {n}")
     return (None, loose, index, values)
 
 

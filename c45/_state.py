@@ -34,8 +34,7 @@ def checked_fitted_state(state, places=None):
     for name, tree in (("tree_", final), ("grown_tree_", grown)):
         check_held_classes(tree, out["classes_"], classes,
                            places.get(name) or f"c45: the pickled model's {name}")
-    # Kept again against the checked final tree (which may be a new Tree).
-    out.update(tree_=final, _grown=_grown.kept_grown(grown, final))
+    out.update(tree_=final, _grown=kept_grown_in(state, grown, final))
     out.update(checked_trials(state, schema, classes))
     windowed = state.get("_windowed", False)
     if type(windowed) is not bool or (not windowed and out["trials_"] is not None):
@@ -133,6 +132,17 @@ def grown_in(state):
         return kept.tree()
     except ValueError as exc:
         raise ValueError(f"c45: the pickled model's grown_tree_: {exc}") from None
+
+def kept_grown_in(state, grown, final):
+    """What the model keeps of its checked grown tree: a pickle's GrownDelta
+    itself when its base is the final tree kept (it made the grown tree that was
+    checked), else what kept_grown makes against the final tree (which may be a
+    new Tree, or the grown tree came whole)."""
+    kept = state["grown_tree_"] if "grown_tree_" in state else state.get("_grown")
+    if type(kept) is _grown.GrownDelta and kept.base is final:
+        return kept
+    return _grown.kept_grown(grown, final)
+
 
 def checked_schema_and_classes(state):
     """A fitted pickle's (schema, declared_classes_, {classes_ and

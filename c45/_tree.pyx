@@ -242,6 +242,14 @@ from c45._tree_checks import (FIELDS, DTYPES, MAX_TREE_NODES, as_field,
 SOFT_FIELDS = ("lower", "upper")
 
 
+
+def pickled_copy(a):
+    """A copy of a to pickle, with numpy's own dtype object: an unpickled
+    array's dtype is an object of its own, which np.array(a, dtype=...) keeps,
+    and a pickle's bytes must not depend on which (a round trip pickles to the
+    same bytes)."""
+    return np.array(a.view(np.dtype(a.dtype.str)))
+
 class Tree:
     """A fitted C4.5 tree as flat, read-only node arrays.
 
@@ -372,8 +380,7 @@ class Tree:
         # Copies: the trees of a fitted model may share arrays (n_values, a value
         # map), unpickled ones do not, and a pickle's bytes must not depend on
         # which (a round trip pickles to the same bytes).
-        def fresh(a):       # a copy with numpy's own dtype object (not one unpickled)
-            return np.array(a, dtype=np.dtype(a.dtype.str))
+        fresh = pickled_copy
         nv = None if self.n_values is None else fresh(self.n_values)
         args = tuple(fresh(getattr(self, f)) for f in self._fields) + (nv,)
         if self.lower is not None:      # a hard tree pickles as before

@@ -243,6 +243,14 @@ def _set(name, part_name, value):
     return part
 
 
+def _repeat(fields, node_map):
+    """threshold's index with its first node twice: the delta's values are
+    applied in node order, one per node."""
+    dense, loose, index, values = fields["threshold"]
+    fields["threshold"] = (dense, loose, np.array(index[[0, 0]]), np.array(values[:2]))
+    return fields, node_map
+
+
 def _map(fields, node_map):
     node_map[3] = 10**6
     return fields, node_map
@@ -260,6 +268,8 @@ def _dtype(fields, node_map):
     (_set("kind", "index", 10**8), r"kind's index\[0\] is 100000000"),
     (_set("threshold", "index", -1), r"threshold's index\[0\] is -1"),
     (_set("weight", "loose", -1.0), r"grown_tree_: .*weight -1"),
+    (_repeat, r"threshold's index\[1\] is \d+, not a node of the grown tree's \d+ "
+              r"above index\[0\]"),
 ])
 def test_damaged_delta_is_refused_naming_its_field(pruned_model, part, message):
     data = damaged(pruned_model[0], part)
