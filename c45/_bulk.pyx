@@ -20,7 +20,8 @@ from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcmp, memcpy, memset
 
 from cpython.exc cimport PyErr_CheckSignals
-from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
+                             copy_polled)
 from c45._types cimport Interrupt
 from c45._sums cimport pairwise
 from c45._gil cimport NOGIL_WORK
@@ -343,7 +344,7 @@ def take_rows(a, index):
             or not a.flags.c_contiguous):
         return a[index]
     cdef cnp.ndarray lab = a
-    cdef const cnp.npy_intp[::1] idx = np.ascontiguousarray(index, dtype=np.intp)
+    cdef const cnp.npy_intp[::1] idx = intp_index(index)
     cdef Py_ssize_t n = idx.shape[0], k = lab.shape[0], i
     cdef Py_ssize_t size = lab.itemsize * (lab.size // k if k else 0)
     for i in range(n):
@@ -371,6 +372,20 @@ def take_rows(a, index):
     return out
 
 
+cdef intp_index(index):
+    """index as a contiguous intp array; an int32 array (a tree's nodes) widened
+    here, the GIL kept (numpy's cast gives it up)."""
+    if not (type(index) is np.ndarray and index.dtype == np.int32 and index.ndim == 1):
+        return np.ascontiguousarray(index, dtype=np.intp)
+    cdef const int32_t[:] narrow = index
+    out = np.empty(narrow.shape[0], dtype=np.intp)
+    cdef cnp.npy_intp[::1] wide = out
+    cdef Py_ssize_t i
+    for i in range(narrow.shape[0]):
+        wide[i] = narrow[i]
+    return out
+
+
 cdef void gather(char* dst, const char* src, const cnp.npy_intp* idx, Py_ssize_t n,
                  Py_ssize_t size) noexcept nogil:
     cdef Py_ssize_t i
@@ -380,6 +395,36 @@ cdef void gather(char* dst, const char* src, const cnp.npy_intp* idx, Py_ssize_t
     else:
         for i in range(n):
             memcpy(dst + i * size, src + idx[i] * size, size)
+
+
+def pickled_copy(a):
+    """A C-contiguous copy of a (an ndarray) to pickle, with numpy's own dtype
+    object: an unpickled array's dtype is an object of its own, which numpy's
+    copies keep, and a pickle's bytes must not depend on which (a round trip
+    pickles to the same bytes). Copied here: numpy's copy gives the GIL up (a
+    tree pickles some thirty arrays)."""
+    if a.dtype.hasobject:
+        return np.array(a)
+    cdef cnp.ndarray src = np.ascontiguousarray(a)
+    out = np.empty(a.shape, dtype=np.dtype(a.dtype.str))
+    cdef size_t nbytes = <size_t> src.nbytes
+    cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
+    cdef const char* data = <const char*> cnp.PyArray_DATA(src)
+    cdef bint stop = False
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
+    if nbytes >= 8 * <size_t> NOGIL_WORK:
+        try:
+            interrupt_init(&intr)
+            with nogil:
+                stop = copy_polled(dst, data, nbytes, &intr)
+        finally:
+            interrupt_end(&intr)
+        if stop:
+            raise_interrupt()
+    elif nbytes:
+        memcpy(dst, data, nbytes)
+    return out
 
 
 def equal_items(a, b):

@@ -20,7 +20,7 @@ kept here with no change.
 import weakref
 
 import numpy as np
-from c45._bulk import zeros
+from c45._bulk import pickled_copy, take_rows, zeros
 cimport numpy as cnp
 from libc.string cimport memcmp, memcpy
 from libc.stdint cimport int32_t
@@ -28,7 +28,7 @@ from libc.stdint cimport int32_t
 from c45._gil cimport NOGIL_WORK
 from c45._types cimport LEAF
 from c45._criterion cimport rnd
-from c45._tree import Tree, pickled_copy
+from c45._tree import Tree
 from c45._tree_checks import FIELDS, DTYPES, NOT_PER_NODE
 
 cnp.import_array()
@@ -165,14 +165,9 @@ cdef Py_ssize_t find_differing(Rows g, Rows ref, const int32_t* at,
     return k
 
 
-cdef void select_rows(Rows dst, Rows src, const int32_t* at, bint unmapped) noexcept nogil:
-    """dst's rows in order: src's rows at[j] (unmapped: src's rows i whose
-    at[i] < 0, at having one entry per row of src)."""
+cdef void gather_unmapped(Rows dst, Rows src, const int32_t* at) noexcept nogil:
+    """dst's rows: src's rows i whose at[i] < 0, in order."""
     cdef Py_ssize_t i, k = 0
-    if not unmapped:
-        for i in range(dst.n):
-            memcpy(dst.data + i * dst.size, src.data + at[i] * src.size, dst.size)
-        return
     for i in range(src.n):
         if at[i] < 0:
             memcpy(dst.data + k * dst.size, src.data + i * src.size, dst.size)
@@ -230,21 +225,6 @@ cdef Parts parts_of(base, node_map, loose, index, values) except *:
     return p
 
 
-def take_rows(a, index):
-    """a's rows at index (int32): a[index] with the GIL kept for short passes."""
-    cdef const int32_t[::1] ix = index
-    cdef Rows src = rows_of(a), dst
-    out = np.empty((ix.shape[0],) + a.shape[1:], dtype=a.dtype)
-    dst = rows_of(out)
-    if dst.n:
-        if long_pass(dst.n * dst.size):
-            with nogil:
-                select_rows(dst, src, &ix[0], False)
-        else:
-            select_rows(dst, src, &ix[0], False)
-    return out
-
-
 def unmapped_rows(a, node_map, Py_ssize_t count):
     """a's rows of the count nodes whose node_map entry is -1, in node order."""
     cdef const int32_t[::1] m = node_map
@@ -256,9 +236,9 @@ def unmapped_rows(a, node_map, Py_ssize_t count):
     if count:
         if long_pass(src.n * src.size):
             with nogil:
-                select_rows(dst, src, &m[0], True)
+                gather_unmapped(dst, src, &m[0])
         else:
-            select_rows(dst, src, &m[0], True)
+            gather_unmapped(dst, src, &m[0])
     return out
 
 

@@ -6,7 +6,7 @@ whole build, prune and predict loops run without the GIL and without a Python ca
 or an allocation per node.
 """
 import numpy as np
-from c45._bulk import zeros
+from c45._bulk import pickled_copy, zeros
 cimport numpy as cnp
 from cython.parallel cimport prange
 
@@ -243,13 +243,6 @@ SOFT_FIELDS = ("lower", "upper")
 
 
 
-def pickled_copy(a):
-    """A copy of a to pickle, with numpy's own dtype object: an unpickled
-    array's dtype is an object of its own, which np.array(a, dtype=...) keeps,
-    and a pickle's bytes must not depend on which (a round trip pickles to the
-    same bytes)."""
-    return np.array(a.view(np.dtype(a.dtype.str)))
-
 class Tree:
     """A fitted C4.5 tree as flat, read-only node arrays.
 
@@ -377,14 +370,13 @@ class Tree:
         return groups
 
     def __reduce__(self):
-        # Copies: the trees of a fitted model may share arrays (n_values, a value
-        # map), unpickled ones do not, and a pickle's bytes must not depend on
-        # which (a round trip pickles to the same bytes).
-        fresh = pickled_copy
-        nv = None if self.n_values is None else fresh(self.n_values)
-        args = tuple(fresh(getattr(self, f)) for f in self._fields) + (nv,)
+        # Copies (pickled_copy): the trees of a fitted model may share arrays
+        # (n_values, a value map), unpickled ones do not, and a pickle's bytes
+        # must not depend on which (a round trip pickles to the same bytes).
+        nv = None if self.n_values is None else pickled_copy(self.n_values)
+        args = tuple(pickled_copy(getattr(self, f)) for f in self._fields) + (nv,)
         if self.lower is not None:      # a hard tree pickles as before
-            args += (fresh(self.lower), fresh(self.upper))
+            args += (pickled_copy(self.lower), pickled_copy(self.upper))
         return (Tree, args)
 
     def with_soft_bounds(self, lower, upper):

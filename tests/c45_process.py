@@ -9,6 +9,7 @@ directory that holds the c45 under test, and that directory also leads its
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -96,3 +97,38 @@ def run_cases(code, payloads, folder, timeout=300):
             outcomes[i] = failure
         todo = [i for i in todo if i not in outcomes]
     return [outcomes[i] for i in range(len(payloads))]
+
+
+# PyEval_SaveThread counted: a library in front of Python's (LD_PRELOAD) that
+# numpy's and c45's compiled calls reach.
+RELEASE_COUNTER = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+unsigned long long gil_releases = 0;
+void *PyEval_SaveThread(void) {
+    static void *(*real)(void) = 0;
+    if (!real) real = (void *(*)(void)) dlsym(RTLD_NEXT, "PyEval_SaveThread");
+    gil_releases++;
+    return real();
+}
+"""
+
+
+def count_releases(tmp_path, script, n_calls):
+    """{call: its GIL releases} as a script run with the counter in front of
+    Python's PyEval_SaveThread prints them, one "CALL RELEASES N" line per call
+    (N from ``ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")``,
+    taken around a call made once before)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    assert cc, "a C compiler builds the c45 core, and this test's release counter"
+    (tmp_path / "counter.c").write_text(RELEASE_COUNTER)
+    lib = tmp_path / "counter.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "counter.c"),
+                    "-ldl"], check=True)
+    run = run_python(script, timeout=600, env={"LD_PRELOAD": str(lib)})
+    assert run.returncode == 0, (run.returncode, run.stdout[-2000:], run.stderr[-3000:])
+    print(run.stdout)
+    releases = {line.split()[0]: int(line.split("RELEASES")[1])
+                for line in run.stdout.splitlines() if "RELEASES" in line}
+    assert len(releases) == n_calls, run.stdout
+    return releases

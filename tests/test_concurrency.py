@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from c45_process import run_python
+from c45_process import count_releases, run_python
 
 
 def run_ok(code, expected, timeout=300, env=None):
@@ -75,20 +75,6 @@ def test_a_busy_python_thread_costs_little(jobs):
     assert max(handoffs.values()) < 30, handoffs
 
 
-# PyEval_SaveThread counted: a library in front of Python's (LD_PRELOAD) that
-# numpy's and c45's compiled calls reach.
-RELEASE_COUNTER = r"""
-#define _GNU_SOURCE
-#include <dlfcn.h>
-unsigned long long gil_releases = 0;
-void *PyEval_SaveThread(void) {
-    static void *(*real)(void) = 0;
-    if (!real) real = (void *(*)(void)) dlsym(RTLD_NEXT, "PyEval_SaveThread");
-    gil_releases++;
-    return real();
-}
-"""
-
 RELEASES = """
 import ctypes, warnings
 import numpy as np
@@ -115,25 +101,6 @@ for k, f in work.items():
     f()
     print(k, "RELEASES", counter.value - before, flush=True)
 """
-
-
-def count_releases(tmp_path, script, n_calls):
-    """{call: GIL releases of its second call} of a RELEASES-like script, run with
-    the counter in front of Python's PyEval_SaveThread."""
-    import shutil
-    import subprocess
-    cc = shutil.which("cc") or shutil.which("gcc")
-    assert cc, "a C compiler builds the c45 core, and this test's release counter"
-    (tmp_path / "counter.c").write_text(RELEASE_COUNTER)
-    lib = tmp_path / "counter.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "counter.c"),
-                    "-ldl"], check=True)
-    run = run_ok(script, ["RELEASES"], timeout=600, env={"LD_PRELOAD": str(lib)})
-    print(run.stdout)
-    releases = {line.split()[0]: int(line.split("RELEASES")[1])
-                for line in run.stdout.splitlines() if "RELEASES" in line}
-    assert len(releases) == n_calls, run.stdout
-    return releases
 
 
 def test_rules_and_pruning_paths_give_the_gil_up_a_few_times(tmp_path):
