@@ -380,9 +380,31 @@ def _value_kind(v):
 
 # The types a category can have: those a model file stores, each of one kind
 # (a bool is not a number here: True == 1, so a column of both would merge them).
+# Not np.longdouble: its .item() stays a longdouble, which no file holds.
 _STORABLE = ((bool, "bool"), (np.bool_, "bool"), (str, "string"), (np.str_, "string"),
              (bytes, "bytes"), (int, "number"), (np.integer, "number"),
-             (float, "number"), (np.floating, "number"))
+             (float, "number"), (np.float16, "number"), (np.float32, "number"))
+
+# The dtypes of classes a model file stores (to_json writes the dtype; a date's
+# or a complex number's it cannot).
+STORABLE_CLASS_KINDS = "biufUSO"
+
+
+def check_storable_classes(classes, where):
+    """Refuse classes a model file cannot store, so that what fit accepts
+    pickles and saves alike: a dtype of STORABLE_CLASS_KINDS, and labels that
+    are (as Python values) str, bytes, bool, int or float."""
+    a = np.asarray(classes)
+    # few: one per class; numpy's scalars (an object array's) as .item() gives them
+    values = [v.item() if isinstance(v, np.generic) else v for v in a.tolist()]
+    odd = next((v for v in values if not isinstance(v, (str, bytes, bool, int, float))),
+               None)
+    if a.dtype.kind not in STORABLE_CLASS_KINDS or a.dtype.fields is not None or \
+            odd is not None:
+        shown = f" ({odd!r:.40})" if odd is not None else ""
+        raise ValueError(f"{where} holds labels of dtype {a.dtype}{shown}, which a model "
+                         f"cannot keep (a model file stores string, bytes, bool, int and "
+                         f"float labels); convert y, e.g. y.astype(str)")
 
 
 def check_category_values(values, label):
@@ -1130,6 +1152,13 @@ def encode_target(y, n_rows):
     """The target as a Target: a pandas Categorical keeps its declared classes
     (the trees' class order and set, as C4.5 keeps a .names file's), and
     classes_ holds those y holds, as scikit-learn's classifiers have them."""
+    target = _target(y, n_rows)
+    check_storable_classes(target.declared, "y")
+    check_storable_classes(target.classes, "y")
+    return target
+
+
+def _target(y, n_rows):
     refuse_masked(y, "y")
     if pd is not None and isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
