@@ -169,7 +169,7 @@ def _array_columns(X):
     if pd is not None and isinstance(X, pd.Series):
         raise ValueError("X must be 2-dimensional (a DataFrame or a 2-D array), "
                          "got a pandas Series; use X.to_frame()")
-    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+    if _is_sparse(X):
         raise TypeError("c45 does not accept sparse matrices; pass a dense array")
     if isinstance(X, np.ma.MaskedArray):
         X = _unmasked(X)
@@ -205,8 +205,17 @@ def _unmasked(a):
     return out
 
 
-def refuse_masked(a, name):
-    """A masked y or sample_weight has no meaning for a case: refuse it."""
+def _is_sparse(a):
+    return hasattr(a, "toarray") or type(a).__module__.startswith("scipy.sparse")
+
+
+def refuse_sparse_or_masked(a, name):
+    """A sparse y or sample_weight is refused as a sparse X is (np.asarray makes
+    a 0-d array of objects of it: "shape ()", "must be numeric"); a masked one
+    has no meaning for a case (np.asarray would drop the mask)."""
+    if _is_sparse(a):
+        raise TypeError(f"c45 does not accept sparse matrices; pass {name} as a dense "
+                        f"array")
     if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
         n = int(np.ma.getmaskarray(a).sum())
         raise ValueError(f"{name} is a masked array with {n} masked entr"
@@ -1159,7 +1168,7 @@ def encode_target(y, n_rows):
 
 
 def _target(y, n_rows):
-    refuse_masked(y, "y")
+    refuse_sparse_or_masked(y, "y")
     if pd is not None and isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-dimensional, got a DataFrame with "
