@@ -346,6 +346,18 @@ def test_a_line_end_across_a_read_block_is_one_line_end(encoding, nl):
     assert all(line.endswith("\r\n" if "\r" in nl else "\n") for line in lines)
 
 
+@pytest.mark.parametrize("reader", [read_csv, read_arff, read_names])
+def test_a_codec_refusing_the_stream_itself_names_the_file(tmp_path, reader):
+    # UTF-16 without a byte order mark: the codec raises a UnicodeError (not a
+    # UnicodeDecodeError), which left the reader as "UTF-16 stream does not
+    # start with BOM", naming no file (the command's error too).
+    p = tmp_path / "plain.txt"
+    p.write_bytes(b"a,b,cls\n1,x,p\n")
+    with pytest.raises(DataFileError, match=r"plain.txt, line 1: cannot be decoded as "
+                                             r"utf-16 \(UTF-16 stream does not start"):
+        reader(p, encoding="utf-16")
+
+
 def test_undecodable_bytes_name_their_line_and_byte(tmp_path):
     p = tmp_path / "bad.csv"
     p.write_bytes(b"a,cls\n1,p\n22,\xff\n")

@@ -102,6 +102,9 @@ def text_blocks(fh, path, encoding, max_line=MAX_LINE_CHARS):
             text = decoder.decode(raw, final)
         except UnicodeDecodeError as exc:
             bad, text = exc, _decoded_before(decoder, exc)
+        except UnicodeError as exc:     # the codec's own words (UTF-16: no BOM)
+            raise DataFileError(path, number + 1, f"cannot be decoded as {encoding} "
+                                f"({exc}): not a text file, or give its encoding") from None
         if cr or "\r" in text:
             text, cr = cr + text, ""
             if text.endswith("\r") and not final and bad is None:
