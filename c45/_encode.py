@@ -8,6 +8,7 @@ new data the same way (a category never seen in training gets code 0: unknown).
 """
 import decimal
 import numbers
+import sys
 import warnings
 from collections import namedtuple
 
@@ -452,7 +453,7 @@ def _category_list(values, label):
         categories = sorted(set(present))
     except TypeError as exc:
         raise ValueError(f"X {label} holds values that cannot be ordered: {exc}") from None
-    check_text(categories, f"X {label}")
+    check_storable(categories, f"X {label}")
     return categories
 
 
@@ -588,6 +589,25 @@ def check_text(values, where):
                     f"errors='surrogateescape', or fix the value") from None
 
 
+# An integer a model file holds has at most this many digits: Python's default
+# bound on converting int to and from text, which json's reading and writing go
+# through (10**5000 as a category fitted and pickled, then to_json failed).
+MAX_INT_DIGITS = getattr(sys.int_info, "default_max_str_digits", 4300)
+_INT_BOUND = 10 ** MAX_INT_DIGITS
+
+
+def check_storable(values, where):
+    """Refuse a category or class a pickle keeps but a model file cannot:
+    text that is not Unicode (check_text), an integer of more than
+    MAX_INT_DIGITS digits."""
+    check_text(values, where)
+    for v in values:
+        if type(v) is int and not -_INT_BOUND < v < _INT_BOUND:
+            raise ValueError(f"{where}: an integer of {v.bit_length()} bits, more than "
+                             f"the {MAX_INT_DIGITS} digits a model file holds; convert "
+                             f"the value (to a string, say)")
+
+
 def check_labels(values, where):
     """Raise ValueError unless values (a model's categories or classes) are
     distinct, known (not NaN/None) and of one kind: what fit produces, and what
@@ -599,7 +619,7 @@ def check_labels(values, where):
         kinds.add("bool" if isinstance(v, (bool, np.bool_)) else _value_kind(v))
     if len(kinds) > 1:
         raise ValueError(f"{where} mix kinds of value ({sorted(kinds)})")
-    check_text(values, where)
+    check_storable(values, where)
     try:
         distinct = len(set(values))
     except TypeError as exc:
@@ -1248,5 +1268,5 @@ def _plain_target(arr):
     except TypeError as exc:
         raise ValueError(f"y holds labels that cannot be ordered: {exc}") from None
     if classes.dtype.kind in "OU":
-        check_text(classes.tolist(), "y")
+        check_storable(classes.tolist(), "y")
     return classes, codes.astype(np.int32).ravel()
