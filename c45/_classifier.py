@@ -14,9 +14,9 @@ from c45 import _bulk, _grown, _params, _pruning, _split, _tree, _windowing
 from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
                          list_array, n_rows, plain_rows, rank_tables, rank_tables_from,
-                         refuse_masked, value_orders, values_of)
+                         refuse_sparse_or_masked, value_orders, values_of)
 from c45._params import PRUNE as _PRUNE_PARAMS
-from c45._state import checked_fitted_state
+from c45._state import checked_fitted_state, grown_in
 
 # Limits, enforced with clear errors at fit time.
 MAX_CLASSES = 65_535
@@ -797,7 +797,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         here with a clear error: (cont, codes, y_codes)."""
         f32 = self.precision == "float32"
         cont, codes = encode_predict(schema, X_val, f32)
-        refuse_masked(y_val, "y_val")
+        refuse_sparse_or_masked(y_val, "y_val")
         y_arr = np.asarray(y_val, dtype=object)
         if y_arr.ndim == 2 and y_arr.shape[1] == 1:
             y_arr = y_arr[:, 0]
@@ -1004,6 +1004,10 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                              f"declared_classes_")
         if "tree_" in state:
             checked = checked_fitted_state(state)
+            if checked["trials_"] is not None:
+                # (belongs in _state.checked_trials, which checks their types)
+                _windowing.check_trials(checked["trials_"], checked["best_trial_"],
+                                        checked["tree_"], grown_in(checked))
             state = {("_grown" if k == "grown_tree_" else k): v for k, v in state.items()
                      if k != "_grown"}
             state.update(checked)
@@ -1140,7 +1144,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
     def _check_weights(sample_weight, n, f32, normalize):
         if sample_weight is None:
             return _bulk.ones(n), True
-        refuse_masked(sample_weight, "sample_weight")   # np.asarray drops the mask
+        refuse_sparse_or_masked(sample_weight, "sample_weight")
         w = list_array(sample_weight)
         if w.ndim != 0 and (w.ndim != 1 or len(w) != n):
             raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")

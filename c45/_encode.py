@@ -8,6 +8,7 @@ new data the same way (a category never seen in training gets code 0: unknown).
 """
 import decimal
 import numbers
+import sys
 import warnings
 from collections import namedtuple
 
@@ -169,7 +170,7 @@ def _array_columns(X):
     if pd is not None and isinstance(X, pd.Series):
         raise ValueError("X must be 2-dimensional (a DataFrame or a 2-D array), "
                          "got a pandas Series; use X.to_frame()")
-    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+    if _is_sparse(X):
         raise TypeError("c45 does not accept sparse matrices; pass a dense array")
     if isinstance(X, np.ma.MaskedArray):
         X = _unmasked(X)
@@ -205,8 +206,17 @@ def _unmasked(a):
     return out
 
 
-def refuse_masked(a, name):
-    """A masked y or sample_weight has no meaning for a case: refuse it."""
+def _is_sparse(a):
+    return hasattr(a, "toarray") or type(a).__module__.startswith("scipy.sparse")
+
+
+def refuse_sparse_or_masked(a, name):
+    """A sparse y or sample_weight is refused as a sparse X is (np.asarray makes
+    a 0-d array of objects of it: "shape ()", "must be numeric"); a masked one
+    has no meaning for a case (np.asarray would drop the mask)."""
+    if _is_sparse(a):
+        raise TypeError(f"c45 does not accept sparse matrices; pass {name} as a dense "
+                        f"array")
     if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
         n = int(np.ma.getmaskarray(a).sum())
         raise ValueError(f"{name} is a masked array with {n} masked entr"
@@ -380,9 +390,31 @@ def _value_kind(v):
 
 # The types a category can have: those a model file stores, each of one kind
 # (a bool is not a number here: True == 1, so a column of both would merge them).
+# Not np.longdouble: its .item() stays a longdouble, which no file holds.
 _STORABLE = ((bool, "bool"), (np.bool_, "bool"), (str, "string"), (np.str_, "string"),
              (bytes, "bytes"), (int, "number"), (np.integer, "number"),
-             (float, "number"), (np.floating, "number"))
+             (float, "number"), (np.float16, "number"), (np.float32, "number"))
+
+# The dtypes of classes a model file stores (to_json writes the dtype; a date's
+# or a complex number's it cannot).
+STORABLE_CLASS_KINDS = "biufUSO"
+
+
+def check_storable_classes(classes, where):
+    """Refuse classes a model file cannot store, so that what fit accepts
+    pickles and saves alike: a dtype of STORABLE_CLASS_KINDS, and labels that
+    are (as Python values) str, bytes, bool, int or float."""
+    a = np.asarray(classes)
+    # few: one per class; numpy's scalars (an object array's) as .item() gives them
+    values = [v.item() if isinstance(v, np.generic) else v for v in a.tolist()]
+    odd = next((v for v in values if not isinstance(v, (str, bytes, bool, int, float))),
+               None)
+    if a.dtype.kind not in STORABLE_CLASS_KINDS or a.dtype.fields is not None or \
+            odd is not None:
+        shown = f" ({odd!r:.40})" if odd is not None else ""
+        raise ValueError(f"{where} holds labels of dtype {a.dtype}{shown}, which a model "
+                         f"cannot keep (a model file stores string, bytes, bool, int and "
+                         f"float labels); convert y, e.g. y.astype(str)")
 
 
 def check_category_values(values, label):
@@ -421,7 +453,7 @@ def _category_list(values, label):
         categories = sorted(set(present))
     except TypeError as exc:
         raise ValueError(f"X {label} holds values that cannot be ordered: {exc}") from None
-    check_text(categories, f"X {label}")
+    check_storable(categories, f"X {label}")
     return categories
 
 
@@ -557,6 +589,25 @@ def check_text(values, where):
                     f"errors='surrogateescape', or fix the value") from None
 
 
+# An integer a model file holds has at most this many digits: Python's default
+# bound on converting int to and from text, which json's reading and writing go
+# through (10**5000 as a category fitted and pickled, then to_json failed).
+MAX_INT_DIGITS = getattr(sys.int_info, "default_max_str_digits", 4300)
+_INT_BOUND = 10 ** MAX_INT_DIGITS
+
+
+def check_storable(values, where):
+    """Refuse a category or class a pickle keeps but a model file cannot:
+    text that is not Unicode (check_text), an integer of more than
+    MAX_INT_DIGITS digits."""
+    check_text(values, where)
+    for v in values:
+        if type(v) is int and not -_INT_BOUND < v < _INT_BOUND:
+            raise ValueError(f"{where}: an integer of {v.bit_length()} bits, more than "
+                             f"the {MAX_INT_DIGITS} digits a model file holds; convert "
+                             f"the value (to a string, say)")
+
+
 def check_labels(values, where):
     """Raise ValueError unless values (a model's categories or classes) are
     distinct, known (not NaN/None) and of one kind: what fit produces, and what
@@ -568,7 +619,7 @@ def check_labels(values, where):
         kinds.add("bool" if isinstance(v, (bool, np.bool_)) else _value_kind(v))
     if len(kinds) > 1:
         raise ValueError(f"{where} mix kinds of value ({sorted(kinds)})")
-    check_text(values, where)
+    check_storable(values, where)
     try:
         distinct = len(set(values))
     except TypeError as exc:
@@ -1130,7 +1181,14 @@ def encode_target(y, n_rows):
     """The target as a Target: a pandas Categorical keeps its declared classes
     (the trees' class order and set, as C4.5 keeps a .names file's), and
     classes_ holds those y holds, as scikit-learn's classifiers have them."""
-    refuse_masked(y, "y")
+    target = _target(y, n_rows)
+    check_storable_classes(target.declared, "y")
+    check_storable_classes(target.classes, "y")
+    return target
+
+
+def _target(y, n_rows):
+    refuse_sparse_or_masked(y, "y")
     if pd is not None and isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-dimensional, got a DataFrame with "
@@ -1210,5 +1268,5 @@ def _plain_target(arr):
     except TypeError as exc:
         raise ValueError(f"y holds labels that cannot be ordered: {exc}") from None
     if classes.dtype.kind in "OU":
-        check_text(classes.tolist(), "y")
+        check_storable(classes.tolist(), "y")
     return classes, codes.astype(np.int32).ravel()

@@ -18,8 +18,8 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from c45._gc import paused
-from c45._encode import (UNIQUE_CHUNK, Schema, _is_missing_scalar, _unmasked, check_labels,
-                         check_text,
+from c45._encode import (STORABLE_CLASS_KINDS, UNIQUE_CHUNK, Schema, _is_missing_scalar,
+                         _unmasked, check_labels, check_text,
                          class_columns, sorted_classes)
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import check_held_classes, checked_fitted_state
@@ -666,7 +666,7 @@ def to_json(clf, indent=None):
     classes = np.asarray(clf.declared_classes_)
     present = np.asarray(clf.classes_)
     for a in (classes, present):
-        if a.dtype.kind not in "biufUSO":
+        if a.dtype.kind not in STORABLE_CLASS_KINDS:
             raise ValueError(f"classes of dtype {a.dtype} cannot be stored in a c45 "
                              f"model file")
     params, dropped = {}, []
@@ -975,7 +975,7 @@ def _class_dtype(text, values, file_size):
         dtype = np.dtype(text)
     except (TypeError, ValueError):
         raise _corrupt(f"classes dtype {text!r}") from None
-    if dtype.kind not in "biufUSO" or dtype.fields is not None or dtype.shape:
+    if dtype.kind not in STORABLE_CLASS_KINDS or dtype.fields is not None or dtype.shape:
         raise _corrupt(f"classes dtype {dtype}")
     # A string dtype is as wide as the longest class; each class's text is in the
     # file, at most 4 bytes of UTF-32 per character of the file.

@@ -17,6 +17,7 @@ from c45 import _tree
 from c45._encode import distinct_values, rank_tables, take_columns, values_in_row_order
 from c45._glibc_random import GlibcRandom
 from c45._pruning import subset_cleanup
+from c45._tree_checks import FIELDS
 
 
 @dataclass
@@ -40,6 +41,63 @@ class Trial:
     cycles: list = field(default_factory=list)
     grown: object = None
     pruned: object = None
+
+
+_CYCLE_FIELDS = ("size", "window", "other", "window_errors", "other_errors")
+
+
+def check_trials(trials, best, final, grown):
+    """A loaded model's windowing trials (trials_ and best_trial_, whose types
+    and trees _state.checked_trials has checked) as run() makes them: each
+    trial's cycles whole numbers in range, its window growing over the same
+    cases until no other case is misclassified, its kept tree that of its
+    cycle of fewest errors (the first on a tie); the best trial the first of
+    smallest pruned estimate, whose trees are the model's final and grown
+    trees. ValueError naming the field otherwise (its cycle table divided by a
+    window of 0, printed a text size, and best_trial_ named trees the model
+    did not have)."""
+    where = "c45: the pickled model's trials_"
+    n = None
+    for i, trial in enumerate(trials):
+        if not trial.cycles:
+            raise ValueError(f"{where}[{i}] has no cycles")
+        for j, c in enumerate(trial.cycles):
+            at = f"{where}[{i}].cycles[{j}]"
+            for name in _CYCLE_FIELDS:
+                v = getattr(c, name)
+                if not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_)) \
+                        or v < (1 if name in ("size", "window") else 0):
+                    raise ValueError(f"{at}.{name} is {v!r:.40}; expected a whole number "
+                                     f"of at least {1 if name in ('size', 'window') else 0}")
+            last = j == len(trial.cycles) - 1
+            if c.window_errors > c.window or c.other_errors > c.other or \
+                    (c.other_errors == 0) != last:
+                raise ValueError(f"{at} counts {c.window_errors} errors of {c.window} "
+                                 f"cases in the window and {c.other_errors} of {c.other} "
+                                 f"others; expected at most as many errors as cases, and "
+                                 f"other errors in every cycle but the last")
+            if n is None:
+                n = c.window + c.other
+            if c.window + c.other != n or (j and c.window <= trial.cycles[j - 1].window):
+                raise ValueError(f"{at}: window {c.window} and other cases {c.other} are "
+                                 f"not {n} cases in all, in a window that grows")
+        errors = [c.errors for c in trial.cycles]
+        kept = trial.cycles[errors.index(min(errors))]
+        if trial.grown.node_count != kept.size:
+            raise ValueError(f"{where}[{i}].grown has {trial.grown.node_count} nodes, but "
+                             f"its cycle of fewest errors grew {kept.size}")
+    first = min(range(len(trials)), key=lambda t: (trials[t].pruned.errors[0], t))
+    if best != first or not _same_tree(trials[best].pruned, final) or \
+            not _same_tree(trials[best].grown, grown):
+        raise ValueError(f"c45: the pickled model's best_trial_ is {best}, but trial "
+                         f"{first} has the smallest estimate, and the best trial's trees "
+                         f"are tree_ and grown_tree_")
+
+
+def _same_tree(a, b):
+    """The same nodes (soft thresholds' bounds aside: fit adds them to the best
+    trial's pruned tree, as tree_)."""
+    return all(np.array_equal(getattr(a, f), getattr(b, f), equal_nan=True) for f in FIELDS)
 
 
 def window_sizes(n, window=None, increment=None):

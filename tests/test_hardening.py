@@ -432,7 +432,17 @@ RULES_TAMPERINGS = {
     "grown_tree_ a list": (False, lambda s: s.update(grown_tree_=[1]), "grown_tree_"),
     "tree_estimator_ None": (False, lambda s: s.update(tree_estimator_=None),
                              "tree_estimator_"),
+    # Loaded: tree_estimator_ is documented as the estimator that grew grown_tree_.
+    "tree_estimator_ of another tree": (False, lambda s: s.update(
+        tree_estimator_=_grower(min_samples_leaf=6)), "tree_estimator_"),
 }
+
+
+def _grower(**params):
+    """A C45Classifier (pruning=None) of mixed_model's data and classes."""
+    from c45 import C45Classifier
+    _, X, y = mixed_model()
+    return C45Classifier(categorical_features=[1], pruning=None, **params).fit(X, y)
 
 
 @pytest.mark.parametrize("name", sorted(RULES_TAMPERINGS))

@@ -258,6 +258,22 @@ def test_masked_weights_and_validation_labels_are_refused():
             X, y, X_val=X, y_val=np.ma.masked_array(y, mask=[True] + [False] * 11))
 
 
+@pytest.mark.parametrize("name", ["y", "sample_weight", "y_val"])
+def test_a_sparse_target_weight_or_validation_label_is_refused_as_sparse(name):
+    # As a sparse X is: np.asarray made a 0-d array of objects of it, refused
+    # as "y must be 1-dimensional, got shape ()" or "sample_weight must be numeric".
+    sparse = pytest.importorskip("scipy.sparse")
+    X = np.arange(12.0).reshape(-1, 1)
+    args = {"y": np.array([0, 1] * 6)}
+    args[name] = sparse.csr_matrix(np.ones((12, 1)) if name == "sample_weight"
+                                   else args["y"].reshape(-1, 1))
+    if name == "y_val":
+        args["X_val"] = X
+    with pytest.raises(TypeError, match=f"sparse matrices; pass {name} as a dense array"):
+        C45Classifier(pruning="reduced_error" if name == "y_val" else "pessimistic").fit(
+            X, **args)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.int64])
 def test_dict_predict_proba_reads_the_mask_as_predict_does(dtype):
     Xm, y = _masked_problem(dtype)

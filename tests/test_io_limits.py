@@ -313,6 +313,51 @@ def test_every_reader_reads_utf16_and_utf32(tmp_path, capsys, encoding):
         assert "Read 4 cases (3 attributes)" in out
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_every_reader_reads_lines_ended_by_a_lone_carriage_return(tmp_path, encoding):
+    """Classic Mac OS line ends ("\r" alone), as Python's universal newlines and
+    pandas read them: the files were one line ("not valid CSV: new-line
+    character seen in unquoted field", an ARFF "file is empty", a .names
+    "found an attribute 'no.\ra'")."""
+    def read_all(nl):
+        def put(name, text):
+            p = tmp_path / f"{len(nl)}-{name}"
+            p.write_bytes(text.replace("\n", nl).encode(encoding))
+            return p
+        put("g.names", NAMES)
+        put("g.data", DATA)
+        return [*read_csv(put("g.csv", GOLF_CSV), "play", encoding=encoding),
+                *read_arff(put("g.arff", GOLF_ARFF), encoding=encoding),
+                *read_c45(tmp_path / f"{len(nl)}-g", encoding=encoding)]
+    for got, want in zip(read_all("\r"), read_all("\n")):
+        assert got.equals(want)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+@pytest.mark.parametrize("nl", ["\r", "\r\n", "\n"])
+def test_a_line_end_across_a_read_block_is_one_line_end(encoding, nl):
+    from c45.io._common import READ_BLOCK, text_lines
+    bom = len("".encode(encoding))
+    unit = len("x".encode(encoding)) - bom
+    first = "c" * ((READ_BLOCK - bom) // unit - 1)      # its "\r" ends the first block
+    text = nl.join([first, "a", "", "b"]) + nl
+    lines = list(text_lines(io.BytesIO(text.encode(encoding)), "p", encoding))
+    assert [line.rstrip("\r\n") for line in lines] == [first, "a", "", "b"]
+    assert all(line.endswith("\r\n" if "\r" in nl else "\n") for line in lines)
+
+
+@pytest.mark.parametrize("reader", [read_csv, read_arff, read_names])
+def test_a_codec_refusing_the_stream_itself_names_the_file(tmp_path, reader):
+    # UTF-16 without a byte order mark: the codec raises a UnicodeError (not a
+    # UnicodeDecodeError), which left the reader as "UTF-16 stream does not
+    # start with BOM", naming no file (the command's error too).
+    p = tmp_path / "plain.txt"
+    p.write_bytes(b"a,b,cls\n1,x,p\n")
+    with pytest.raises(DataFileError, match=r"plain.txt, line 1: cannot be decoded as "
+                                             r"utf-16 \(UTF-16 stream does not start"):
+        reader(p, encoding="utf-16")
+
+
 def test_undecodable_bytes_name_their_line_and_byte(tmp_path):
     p = tmp_path / "bad.csv"
     p.write_bytes(b"a,cls\n1,p\n22,\xff\n")

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from c45 import C45Classifier, from_json, to_json
+from c45 import C45Classifier, C45RulesClassifier, from_json, to_json
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from model_files import canonical_checksum, sealed, sealed_format1
 
@@ -318,6 +318,8 @@ def _mixed_columns():
         "bytes": [b"a", b"b"], "bytes and str": [b"a", "b"], "Decimal": [Decimal(1), Decimal(2)],
         "tuple": [(1,), (2,)], "numpy bool and int": [np.bool_(True), 0],
         "date": [date(2020, 1, 1), date(2021, 1, 1)], "np.str_": [np.str_("a"), "b"],
+        "numpy longdouble": [np.longdouble(1), np.longdouble(2)],     # .item() keeps it
+        "int beyond json's digits": [10 ** 5000, 1],      # json reads <= 4300 digits
     }
 
 
@@ -341,6 +343,46 @@ def test_object_columns_fit_refuses_or_round_trips(name, frame):
                     if v is not None and v == v})
     assert len(clf.categories_[0]) == n_values          # True and 1 not merged
     for loaded in (pickle.loads(pickle.dumps(clf)), from_json(to_json(clf))):
+        assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+        assert list(loaded.predict(X)) == list(clf.predict(X))
+
+
+def _targets():
+    """y of every dtype and kind of label: fit takes or refuses each."""
+    days = np.array(["2020-01-01", "2021-01-01"], dtype="datetime64[D]")
+    return {
+        "datetime64": days, "timedelta64": np.array([1, 2], dtype="timedelta64[s]"),
+        "complex": np.array([1j, 2j]), "longdouble": np.array([1, 2], dtype=np.longdouble),
+        "void": np.array([b"a", b"b"], dtype="V1"),
+        "structured": np.array([(1,), (2,)], dtype=[("a", int)]),
+        "Categorical of dates": pd.Categorical(pd.to_datetime(days)),
+        "Categorical of intervals": pd.Categorical(pd.interval_range(0, 2)),
+        "float16": np.array([1, 2], dtype=np.float16),
+        "uint64": np.array([1, 2 ** 64 - 1], dtype=np.uint64), "bytes": np.array([b"a", b"b"]),
+        "nullable Categorical": pd.Series([1, 2], dtype="Int64").astype("category"),
+        "Categorical int8": pd.Categorical(np.array([1, 2], dtype=np.int8)),
+        "Categorical of a huge int": pd.Categorical([10 ** 5000, 1]),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_targets()))
+@pytest.mark.parametrize("Est", [C45Classifier, C45RulesClassifier])
+def test_every_y_fit_takes_pickles_and_saves(name, Est):
+    """Dates, durations, complex numbers... as classes: a model file cannot keep
+    them (each fitted, pickled, and to_json refused them; a rules model's
+    pickle did not load), so fit refuses them naming y."""
+    labels = _targets()[name]
+    y = labels[[0, 1, 1, 0] * 3]
+    X = np.arange(12.0)[:, None]
+    try:
+        clf = Est(min_samples_leaf=1).fit(X, y)
+    except ValueError as exc:
+        assert "y" in str(exc).split(":")[0]
+        return
+    copies = [pickle.loads(pickle.dumps(clf))]
+    if Est is C45Classifier:
+        copies.append(from_json(to_json(clf)))
+    for loaded in copies:
         assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
         assert list(loaded.predict(X)) == list(clf.predict(X))
 

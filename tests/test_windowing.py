@@ -163,6 +163,56 @@ def test_tampered_trials_in_a_pickle_are_refused():
     assert back.best_trial_ == clf.best_trial_ and len(back.trials_) == 2
 
 
+def _noisy(n=300):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 2))
+    return X, ((X[:, 0] + 0.8 * rng.normal(size=n)) > 0) * 1 + (X[:, 1] > 1)
+
+
+def _tampered_cycles_and_best():
+    """Trials whose cycles, kept trees or best trial are not what fit makes."""
+    import dataclasses
+    other = C45Classifier(trials=3).fit(*_noisy())     # trials of different trees
+    best = other.best_trial_
+    worse = max(range(3), key=lambda t: other.trials_[t].pruned.errors[0])
+
+    def cycles(change):
+        return [W.Trial(change(t.cycles), t.grown, t.pruned) for t in other.trials_]
+
+    def each(**fields):
+        return cycles(lambda cs: [dataclasses.replace(c, **fields) for c in cs])
+    swapped = list(other.trials_)
+    swapped[best] = W.Trial(swapped[best].cycles, swapped[worse].grown, swapped[worse].pruned)
+    return other, {
+        "a window of 0 (the cycle table divided by it)": dict(trials_=each(window=0)),
+        "a size in text": dict(trials_=each(size="7")),
+        "a negative count": dict(trials_=each(other_errors=-1)),
+        "more errors than cases": dict(trials_=each(window_errors=10 ** 6)),
+        "no cycles": dict(trials_=cycles(lambda cs: [])),
+        "the last cycle dropped": dict(trials_=cycles(lambda cs: cs[:-1] or [cs[0]] * 2)),
+        "a cycle repeated": dict(trials_=cycles(lambda cs: cs + cs[-1:])),
+        "another trial named best": dict(best_trial_=worse),
+        "the best trial's trees another's": dict(trials_=swapped),
+    }
+
+
+def test_tampered_cycles_and_best_trial_in_a_pickle_are_refused():
+    # Each loaded: the cycle table then divided by zero or failed to format a
+    # size, and best_trial_ named a trial whose trees the model does not have.
+    clf, changes = _tampered_cycles_and_best()
+    assert len({t.pruned.errors[0] for t in clf.trials_}) > 1
+    for what, change in changes.items():
+        state = clf.__getstate__()
+        state.update(change)
+        with pytest.raises(ValueError, match=r"trials_\[\d+\]|best_trial_"):
+            C45Classifier.__new__(C45Classifier).__setstate__(state)
+    for kw in ({}, {"soft_thresholds": True}, {"precision": "float32"}):
+        X, y = _noisy()
+        fitted = C45Classifier(trials=3, **kw).fit(X, y)
+        back = pickle.loads(pickle.dumps(fitted))   # untouched pickles load
+        assert np.array_equal(back.predict_proba(X), fitted.predict_proba(X))
+
+
 @pytest.mark.parametrize("name,value", [
     ("trials", 0), ("trials", -2), ("trials", 1.5), ("trials", True), ("trials", "3"),
     ("initial_window", 0), ("initial_window", 2.0), ("window_increment", 0),

@@ -49,6 +49,9 @@ READ_BLOCK = 1 << 20            # bytes read at a time
 # The most lines split at once (LineFeed.rest): the strings of their fields are
 # held meanwhile, a few MiB, beyond which splitting more saves nothing.
 SPLIT_LINES = 2048
+# A carriage return that ends a line by itself (classic Mac OS line ends, as
+# Python's universal newlines read them): read as the "\r\n" every reader takes.
+LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def text_decoder(path, encoding):
@@ -84,10 +87,12 @@ def text_blocks(fh, path, encoding, max_line=MAX_LINE_CHARS):
     character or a line longer than ``max_line`` characters raises DataFileError
     naming the line, as soon as it is met (so a stream without line breaks costs
     ``max_line`` at most). A byte order mark (an editor's, on Windows) is not part
-    of the first line."""
+    of the first line. A line may end in "\n", "\r\n" or a lone "\r" (LONE_CR:
+    it ends in "\r\n" then)."""
     decoder = text_decoder(path, encoding)
     number = 0                  # lines yielded
     tail, tail_len = [], 0      # the pieces of the line not yet ended
+    cr = ""                     # a block's last "\r", until what follows it is read
     final = False
     while not final:
         raw = fh.read(READ_BLOCK)
@@ -97,6 +102,14 @@ def text_blocks(fh, path, encoding, max_line=MAX_LINE_CHARS):
             text = decoder.decode(raw, final)
         except UnicodeDecodeError as exc:
             bad, text = exc, _decoded_before(decoder, exc)
+        except UnicodeError as exc:     # the codec's own words (UTF-16: no BOM)
+            raise DataFileError(path, number + 1, f"cannot be decoded as {encoding} "
+                                f"({exc}): not a text file, or give its encoding") from None
+        if cr or "\r" in text:
+            text, cr = cr + text, ""
+            if text.endswith("\r") and not final and bad is None:
+                text, cr = text[:-1], "\r"
+            text = LONE_CR.sub("\r\n", text)
         nul = None
         if "\x00" in text:
             upto = text.index("\x00")

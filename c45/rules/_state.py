@@ -10,6 +10,7 @@ import reprlib
 
 import numpy as np
 
+from c45 import _grown
 from c45._classifier import C45Classifier, class_map
 from c45._state import check_held_classes, checked_schema_and_classes, checked_tree
 from c45._params import SPEC, PRECISION as _PRECISION, finite_number as _finite_number
@@ -41,6 +42,13 @@ def _same_values(got, expected):
     no array's elementwise comparison)."""
     return len(got) == len(expected) and all(
         type(a) is type(b) and a == b for a, b in zip(got, expected))
+
+
+def _same_categories(got, expected):
+    """Per feature, None (continuous) or the same categories as _same_values."""
+    return len(got) == len(expected) and all(
+        (a is None) == (b is None) and (a is None or _same_values(list(a), list(b)))
+        for a, b in zip(got, expected))
 
 
 def _check_condition(c, where, schema):
@@ -402,6 +410,12 @@ def checked_rules_state(state):
             getattr(est, "declared_classes_", None), classes) or not np.array_equal(
             getattr(est, "classes_", None), out["classes_"]):
         _refuse("tree_estimator_", est, "the fitted C45Classifier of its classes")
+    # ... that grew grown_tree_ (pruning=None) on the same features: another
+    # tree of the same classes loaded, and tree_estimator_ predicted with it.
+    if est.pruning is not None or not _grown.same_trees(est.grown_tree_, tree) or \
+            not _same_categories(est.categories_, schema.categories):
+        _refuse("tree_estimator_", est, "the C45Classifier (pruning=None) that grew "
+                "grown_tree_, on the model's features")
     if state.get("precision") not in _PRECISION:
         _refuse("precision", state.get("precision"), f"one of {list(_PRECISION)}")
     rulesets = {name: _checked_rules(state, name, schema, classes)
