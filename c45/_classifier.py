@@ -16,7 +16,7 @@ from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          list_array, n_rows, plain_rows, rank_tables, rank_tables_from,
                          refuse_sparse_or_masked, value_orders, values_of)
 from c45._params import PRUNE as _PRUNE_PARAMS
-from c45._state import checked_fitted_state, grown_in
+from c45._state import checked_fitted_state
 
 # Limits, enforced with clear errors at fit time.
 MAX_CLASSES = 65_535
@@ -1004,10 +1004,6 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                              f"declared_classes_")
         if "tree_" in state:
             checked = checked_fitted_state(state)
-            if checked["trials_"] is not None:
-                # (belongs in _state.checked_trials, which checks their types)
-                _windowing.check_trials(checked["trials_"], checked["best_trial_"],
-                                        checked["tree_"], grown_in(checked))
             state = {("_grown" if k == "grown_tree_" else k): v for k, v in state.items()
                      if k != "_grown"}
             state.update(checked)

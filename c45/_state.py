@@ -9,7 +9,7 @@ from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, class_columns, sorted_classes
 from c45._tree_checks import first_of_kind, kept_tree_failure, tested_features
 from c45._validate_tree import KEPT, check_model_tree, errors_rule
-from c45._windowing import Cycle, Trial
+from c45._windowing import Cycle, Trial, check_trials
 
 
 def checked_fitted_state(state, places=None):
@@ -35,7 +35,7 @@ def checked_fitted_state(state, places=None):
         check_held_classes(tree, out["classes_"], classes,
                            places.get(name) or f"c45: the pickled model's {name}")
     out.update(tree_=final, _grown=kept_grown_in(state, grown, final))
-    out.update(checked_trials(state, schema, classes))
+    out.update(checked_trials(state, schema, classes, final, grown))
     windowed = state.get("_windowed", False)
     if type(windowed) is not bool or (not windowed and out["trials_"] is not None):
         # prune() reads it: True refuses to prune windowing's trees again
@@ -49,10 +49,11 @@ def checked_fitted_state(state, places=None):
                          "(_train_check) is not (rows, features, digest)")
     return out
 
-def checked_trials(state, schema, classes):
+def checked_trials(state, schema, classes, final, grown):
     """A pickle's windowing trials (trials_, best_trial_): None and None, or a
-    list of Trial whose trees are checked as tree_ is, and the index of one of
-    them ({trials_, best_trial_} to set)."""
+    list of Trial whose trees are checked as tree_ is and whose cycles as run()
+    makes them (_windowing.check_trials, against the model's checked final and
+    grown trees), and the index of one of them ({trials_, best_trial_} to set)."""
     trials, best = state.get("trials_"), state.get("best_trial_")
     if trials is None:
         if best is not None:
@@ -78,6 +79,7 @@ def checked_trials(state, schema, classes):
                           **{p: state[p] for p in ("pruning", "confidence") if p in state}},
                          name, schema, classes,
                          f"c45: the pickled model's trials_[{i}].{part}")
+    check_trials(trials, best, final, grown)
     return {"trials_": trials, "best_trial_": best}
 
 
