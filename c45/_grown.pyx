@@ -345,7 +345,8 @@ cdef bint same_bytes(x, y) except -1:
     same shape, dtype and bytes: memcmp with the GIL held (numpy's comparisons
     of a tree's arrays each give it up, a switch interval beside a busy thread)."""
     cdef cnp.ndarray a = x, b = y
-    if a.shape != b.shape or a.dtype != b.dtype:
+    # (x.shape, the tuples: a typed array's own .shape is a C pointer)
+    if x.shape != y.shape or a.dtype != b.dtype:
         return False
     if not (a.flags.c_contiguous and b.flags.c_contiguous):
         return np.array_equal(_bits(a), _bits(b))
@@ -353,10 +354,12 @@ cdef bint same_bytes(x, y) except -1:
 
 
 def same_trees(a, b):
-    """Whether two Trees hold the same arrays, bit for bit, and the same features."""
-    if (a.n_values is None) != (b.n_values is None) or (
-            a.n_values is not None and not same_bytes(a.n_values, b.n_values)):
-        return False
+    """Whether two Trees hold the same arrays, bit for bit, the same features and
+    the same soft thresholds' bounds (or none)."""
+    for name in ("n_values", "lower", "upper"):
+        x, y = getattr(a, name), getattr(b, name)
+        if (x is None) != (y is None) or (x is not None and not same_bytes(x, y)):
+            return False
     for name in FIELDS:
         if not same_bytes(getattr(a, name), getattr(b, name)):
             return False

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from c45 import C45Classifier, _grown, from_json, to_json
-from c45._grown import GrownDelta
+from c45._grown import GrownDelta, same_trees
 from c45._params import InactiveParameterWarning
 from c45._tree import Tree
 from test_core_vs_oracle import random_problem
@@ -275,3 +275,18 @@ def test_damaged_delta_is_refused_naming_its_field(pruned_model, part, message):
     data = damaged(pruned_model[0], part)
     with pytest.raises(ValueError, match=message):
         pickle.loads(data)
+
+
+def test_same_trees_compares_arrays_and_bounds_not_objects():
+    """same_trees compared the shapes of two arrays as C pointers, so two
+    distinct arrays were never the same (a windowing model's best trial and its
+    own tree_ were found different); bounds set one tree apart from another."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] > 0) * 1
+    soft = C45Classifier(trials=3, soft_thresholds=True).fit(X, y)
+    hard = C45Classifier(trials=3).fit(X, y)
+    assert same_trees(hard.tree_, hard.trials_[hard.best_trial_].pruned)
+    assert same_trees(soft.tree_, pickle.loads(pickle.dumps(soft.tree_)))
+    # the same nodes, one with bounds (fit adds them to the best trial's tree)
+    assert not same_trees(soft.tree_, soft.trials_[soft.best_trial_].pruned)
