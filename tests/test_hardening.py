@@ -434,7 +434,7 @@ RULES_TAMPERINGS = {
                              "tree_estimator_"),
     # Loaded: tree_estimator_ is documented as the estimator that grew grown_tree_.
     "tree_estimator_ of another tree": (False, lambda s: s.update(
-        tree_estimator_=_grower(min_samples_leaf=6)), "tree_estimator_"),
+        tree_estimator_=_grower(max_depth=1)), "tree_estimator_"),
 }
 
 
