@@ -691,6 +691,61 @@ def test_a_fit_refused_late_leaves_the_model_to_its_readers():
     run_ok(code, ["REFUSED 3 CALLS True ERRORS 0", "CLASSES [0, 1, 2]"])
 
 
+def test_prune_shows_its_new_parameters_only_with_their_tree():
+    """prune(**params) set the new parameters on the model first and put the old
+    ones back on a refusal: while it read its arguments (X_val, y_val, X, y) a
+    thread reading the model (predict, a pickle, get_params, clone) saw the new
+    pruning parameters with the old tree, and a refusal came after they were
+    set. Arguments that note the model's parameters when read show the old ones,
+    refused or not; the new ones come with the new tree."""
+    code = """
+    import numpy as np
+    from c45 import C45Classifier
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 3)); y = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int)
+    clf = C45Classifier(keep_training_data=True).fit(X, y)
+    grown = C45Classifier(pruning=None).fit(X, y)
+    seen = []
+    class Spy:
+        # an array-like that notes the model's parameters and tree when read
+        def __init__(self, a, model): self.a, self.model = a, model
+        def __len__(self): return len(self.a)
+        @property
+        def shape(self): return self.a.shape
+        def __array__(self, dtype=None, copy=None):
+            seen.append((self.model.get_params()["pruning"], self.model.tree_))
+            return self.a if dtype is None else self.a.astype(dtype)
+    cases = [
+        (clf, "refused", dict(pruning="reduced_error", X_val=Spy(X, clf),
+                               y_val=Spy(np.full(len(y), 7), clf))),
+        (clf, "accepted", dict(pruning="reduced_error", X_val=Spy(X, clf),
+                                y_val=Spy(y, clf))),
+        (grown, "refused", dict(X=Spy(X[::-1], grown), y=Spy(y[::-1], grown),
+                                 pruning="pessimistic")),
+        (grown, "accepted", dict(X=Spy(X, grown), y=Spy(y, grown),
+                                  pruning="pessimistic")),
+    ]
+    for model, outcome, kw in cases:
+        pruning, tree = model.pruning, model.tree_
+        seen.clear()
+        try:
+            model.prune(**kw)
+            got = "accepted"
+        except ValueError:
+            got = "refused"
+        old = all(p == pruning and t is tree for p, t in seen)
+        new = model.pruning == kw["pruning"] and model.tree_ is not tree
+        print("CASE", outcome, got, len(seen) > 0, old,
+              new if got == "accepted" else model.pruning == pruning)
+    """
+    run = run_ok(code, ["CASE"])
+    lines = [l for l in run.stdout.splitlines() if l.startswith("CASE")]
+    assert len(lines) == 4, run.stdout
+    for line in lines:
+        _, want, got, read, old, after = line.split()
+        assert (got, read, old, after) == (want, "True", "True", "True"), line
+
+
 def test_readers_of_a_model_being_refitted_see_one_model_at_a_time():
     """A fit that succeeds swaps the fitted state in one step; each predict,
     predict_proba and apply reads the tree, the schema and the classes from one
