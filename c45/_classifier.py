@@ -860,37 +860,39 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                              f"change how the tree grows: refit instead")
         if (X is None) != (y is None):
             raise ValueError("give both X and y (the training data), or neither")
-        old = self.get_params()
-        self.set_params(**params)
-        try:
-            self._check_params()
-            _params.warn_inactive(self, only=params, stacklevel=2)
-            pruned = data = None
-            validation = None
-            grown = self.grown_tree_        # made once, held until the new state is in
-            if self.pruning == "reduced_error" and X_val is not None:   # refused first
-                validation = self._validation_rows(self._schema, self.declared_classes_,
-                                                   X_val, y_val)
-            if self.pruning == "pessimistic":
-                data, order = self._training_data(X, y, sample_weight)
-                pruned = _tree.prune_tree(data, self._options(self.n_features_in_,
-                                                              data.total_weight),
-                                          grown, order, self._cf(),
-                                          bool(self.subtree_raising), self._threads())
-            final = self._finish_pruning(grown, pruned, self._schema, validation)
-            if self.soft_thresholds:        # the bounds are the training data's
-                if data is None:
-                    data, _ = self._training_data(
-                        X, y, sample_weight,
-                        why="recomputing the bounds of soft_thresholds=True")
-                final = self._soften(final, data)
-            # The new final tree and the grown one kept against it, in one step.
-            state = dict(self.__dict__)
-            state.update(tree_=final, _grown=_grown.kept_grown(grown, final))
-            self.__dict__ = state
-        except BaseException:          # Ctrl-C too: the model stays as it was
-            self.set_params(**{k: old[k] for k in _PRUNE_PARAMS})
-            raise
+        # The new parameters go on a copy of the state, which the pruning reads;
+        # they come into the model with the tree they give, in one step: a thread
+        # reading the model meanwhile (predict, pickle, get_params) sees the old
+        # parameters with the old tree, and a refusal or Ctrl-C changes nothing.
+        work = object.__new__(type(self))
+        work.__dict__ = dict(self.__dict__)
+        work.set_params(**params)
+        work._check_params()
+        _params.warn_inactive(work, only=params, stacklevel=2)
+        pruned = data = None
+        validation = None
+        grown = work.grown_tree_        # made once, held until the new state is in
+        if work.pruning == "reduced_error" and X_val is not None:   # refused first
+            validation = work._validation_rows(work._schema, work.declared_classes_,
+                                               X_val, y_val)
+        if work.pruning == "pessimistic":
+            data, order = work._training_data(X, y, sample_weight)
+            pruned = _tree.prune_tree(data, work._options(work.n_features_in_,
+                                                          data.total_weight),
+                                      grown, order, work._cf(),
+                                      bool(work.subtree_raising), work._threads())
+        final = work._finish_pruning(grown, pruned, work._schema, validation)
+        if work.soft_thresholds:        # the bounds are the training data's
+            if data is None:
+                data, _ = work._training_data(
+                    X, y, sample_weight,
+                    why="recomputing the bounds of soft_thresholds=True")
+            final = work._soften(final, data)
+        # The new parameters, final tree and grown one kept against it, in one step.
+        state = dict(self.__dict__)
+        state.update({k: work.__dict__[k] for k in _PRUNE_PARAMS})
+        state.update(tree_=final, _grown=_grown.kept_grown(grown, final))
+        self.__dict__ = state
         return self
 
     def _training_data(self, X, y, sample_weight, why="pessimistic pruning"):

@@ -2,6 +2,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from c45._encode import UNIQUE_CHUNK, _as_objects
 from c45._serialize import _feature_names, check_count, name_list
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
 
@@ -258,7 +259,7 @@ def evaluation_table(clf, X, y, title="training data"):
     """C4.5's evaluation block: size and errors of the tree before and after
     pruning on (X, y), and the pruned tree's pessimistic estimate."""
     check_is_fitted(clf, "tree_")
-    y = np.asarray(y, dtype=object)
+    y = _as_objects(y)
     n = len(y)
 
     def block(tree_name):
@@ -266,7 +267,11 @@ def evaluation_table(clf, X, y, title="training data"):
         pred = clf.predict(X, tree=tree_name)
         if pred.shape != y.shape:
             raise ValueError(f"X has {len(pred)} rows but y has shape {y.shape}")
-        errors = int(np.sum(pred.astype(object) != y))
+        # compared chunk by chunk: one comparison of millions of labels as
+        # objects is one call, deaf to Ctrl-C
+        errors = sum(int(np.count_nonzero(pred[i:i + UNIQUE_CHUNK].astype(object)
+                                          != y[i:i + UNIQUE_CHUNK]))
+                     for i in range(0, n, UNIQUE_CHUNK))
         pct = 100.0 * errors / n if n else 0.0
         return f"{t.node_count:4d}  {errors:3d}({pct:4.1f}%)"
 

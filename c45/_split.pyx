@@ -22,12 +22,18 @@ from libc.stdlib cimport malloc, free, calloc
 from libc.math cimport ceil, floor
 
 from c45._gil cimport NOGIL_WORK
+from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._types cimport Interrupt
 
 cnp.import_array()
 
 cdef enum:
     MT_N = 624
     MT_M = 397
+    # draw_rows' passes over the rows look for signals (Ctrl-C) every this many
+    # rows: a shuffle's swaps land anywhere in the rows (a cache miss each), 0.2 s
+    # deaf for 3 million rows in one pass
+    LOOK_EVERY = 1 << 16
 
 
 cdef struct MT:
@@ -74,23 +80,30 @@ cdef inline uint32_t mt_interval(MT* s, uint32_t top) noexcept nogil:
             return v
 
 
-cdef void mt_shuffle(MT* s, int64_t* a, Py_ssize_t n) noexcept nogil:
+cdef bint mt_shuffle(MT* s, int64_t* a, Py_ssize_t n, Interrupt* it) noexcept nogil:
     """RandomState.shuffle of a 1-D array: from the last item down, each
-    swapped with one at or before it."""
+    swapped with one at or before it. True when interrupted (it: NULL, never)."""
     cdef Py_ssize_t i, j
     cdef int64_t t
     for i in range(n - 1, 0, -1):
+        if (i & (LOOK_EVERY - 1)) == 0 and interrupted(it):
+            return True
         j = mt_interval(s, <uint32_t> i)
         t = a[i]
         a[i] = a[j]
         a[j] = t
+    return False
 
 
-cdef void mt_skip_shuffle(MT* s, Py_ssize_t n) noexcept nogil:
-    """The draws of a shuffle of n items, the items left alone."""
+cdef bint mt_skip_shuffle(MT* s, Py_ssize_t n, Interrupt* it) noexcept nogil:
+    """The draws of a shuffle of n items, the items left alone (True when
+    interrupted)."""
     cdef Py_ssize_t i
     for i in range(n - 1, 0, -1):
+        if (i & (LOOK_EVERY - 1)) == 0 and interrupted(it):
+            return True
         mt_interval(s, <uint32_t> i)
+    return False
 
 
 cdef class LegacyDraws:
@@ -138,7 +151,7 @@ cdef class LegacyDraws:
         for i in range(n):
             a[i] = i
         if n > 1:
-            mt_shuffle(&self.mt, &a[0], n)
+            mt_shuffle(&self.mt, &a[0], n, NULL)
         return out
 
     def randint(self, int64_t low, int64_t high):
@@ -313,28 +326,36 @@ cdef struct Split:
     int64_t* rows                 # scratch: n rows
     int64_t* start                # scratch: k + 1 offsets, zeroed
     uint8_t* side                 # out: per row 1 grow, 2 validate, 0 neither (zeroed)
+    Interrupt* it                 # Ctrl-C looked for between steps
 
 
-cdef bint split_rows(Split* sp) noexcept nogil:
-    """draw_rows' draws; True if a code has no class."""
+cdef enum:
+    SPLIT_OK, SPLIT_BAD_CODE, SPLIT_INTERRUPTED
+
+
+cdef int split_rows(Split* sp) noexcept nogil:
+    """draw_rows' draws: SPLIT_OK, SPLIT_BAD_CODE if a code has no class, or
+    SPLIT_INTERRUPTED (the draws then unfinished)."""
     cdef Py_ssize_t n = sp.n, k = sp.k, i, c, m, n_g = 0, n_v = 0
     cdef int64_t* rows = sp.rows
     cdef int64_t* start = sp.start
     cdef uint8_t* side = sp.side
+    cdef Interrupt* it = sp.it
     if k == 0:
         for i in range(n):
             rows[i] = i
-        mt_shuffle(sp.mt, rows, n)
+        if mt_shuffle(sp.mt, rows, n, it):
+            return SPLIT_INTERRUPTED
         for i in range(n):
             side[rows[i]] = 2 if i < sp.n_test else 1
-        return False
+        return SPLIT_OK
     # each class's rows in row order (np.argsort(kind="stable")), then
     # shuffled: the first n_grow grow, the next n_val validate
     for i in range(n):
         c = sp.codes[i]
         c = sp.stratum_of[c] if 0 <= c < sp.n_codes else -1
         if not 0 <= c < k:
-            return True
+            return SPLIT_BAD_CODE
         start[c + 1] += 1
     for c in range(k):
         start[c + 1] += start[c]
@@ -347,7 +368,8 @@ cdef bint split_rows(Split* sp) noexcept nogil:
     start[0] = 0
     for c in range(k):
         m = start[c + 1] - start[c]
-        mt_shuffle(sp.mt, rows + start[c], m)
+        if mt_shuffle(sp.mt, rows + start[c], m, it):
+            return SPLIT_INTERRUPTED
         for i in range(min(sp.n_grow[c], m)):
             side[rows[start[c] + i]] = 1
         for i in range(sp.n_grow[c], min(sp.n_grow[c] + sp.n_val[c], m)):
@@ -357,9 +379,9 @@ cdef bint split_rows(Split* sp) noexcept nogil:
     for i in range(n):
         n_g += side[i] == 1
         n_v += side[i] == 2
-    mt_skip_shuffle(sp.mt, n_g)
-    mt_skip_shuffle(sp.mt, n_v)
-    return False
+    if mt_skip_shuffle(sp.mt, n_g, it) or mt_skip_shuffle(sp.mt, n_v, it):
+        return SPLIT_INTERRUPTED
+    return SPLIT_OK
 
 
 cdef void fill_sides(const uint8_t* side, Py_ssize_t n, int64_t[::1] grow,
@@ -390,9 +412,10 @@ def draw_rows(LegacyDraws draws not None, const int32_t[::1] codes,
     cdef int64_t* rows = <int64_t*> malloc(max(n, 1) * sizeof(int64_t))
     cdef int64_t* start = <int64_t*> calloc(k + 1, sizeof(int64_t))
     cdef uint8_t* side = <uint8_t*> calloc(max(n, 1), sizeof(uint8_t))
-    cdef bint bad = False
+    cdef int verdict = SPLIT_OK
     cdef Py_ssize_t n_g = 0, n_v = 0
     cdef Split sp
+    cdef Interrupt intr
     if rows == NULL or start == NULL or side == NULL:
         free(rows); free(start); free(side)
         raise MemoryError("c45: out of memory holding out validation rows")
@@ -408,13 +431,20 @@ def draw_rows(LegacyDraws draws not None, const int32_t[::1] codes,
     sp.rows = rows
     sp.start = start
     sp.side = side
+    sp.it = &intr
+    intr.stop = intr.owner = intr.wrapping = 0     # no looking set up yet
     try:
+        if n >= LOOK_EVERY:
+            interrupt_init(&intr)
         if n >= NOGIL_WORK:
             with nogil:
-                bad = split_rows(&sp)
+                verdict = split_rows(&sp)
         else:
-            bad = split_rows(&sp)
-        if bad:
+            verdict = split_rows(&sp)
+        interrupt_end(&intr)
+        if intr.stop or verdict == SPLIT_INTERRUPTED:
+            raise_interrupt()       # draws unfinished: the RandomState not moved on
+        if verdict == SPLIT_BAD_CODE:
             raise ValueError("c45: draw_rows given a class out of range")
         n_g = n_v = 0
         for i in range(n):
@@ -424,5 +454,6 @@ def draw_rows(LegacyDraws draws not None, const int32_t[::1] codes,
         val = np.empty(n_v, dtype=np.int64)
         fill_sides(side, n, grow, val)
     finally:
+        interrupt_end(&intr)
         free(rows); free(start); free(side)
     return grow, val

@@ -206,6 +206,8 @@ work = {
         X[20000:], y[20000:], X_val=X[:20000], y_val=y[:20000]),
     "fit-cost-complexity": lambda: C45Classifier(pruning="cost_complexity",
                                                  ccp_alpha=1.0).fit(X, y),
+    "fit-class-weight": lambda: C45Classifier(class_weight="balanced").fit(X, y),
+    "fit-class-weight-dict": lambda: C45Classifier(class_weight={0: 1.0, 1: 3.0}).fit(X, y),
     "ccp-path": lambda: kept.cost_complexity_pruning_path(X, y),
     "rules-fit": lambda: C45RulesClassifier().fit(X[:20000], y[:20000]),
     "predict": lambda: kept.predict(X),
@@ -241,13 +243,15 @@ def test_every_fit_and_the_short_calls_give_the_gil_up_a_few_times(tmp_path):
     RandomState, hashlib on 2 kB or more, and passes of under a switch
     interval given the GIL up (c45/_gil.pxd); the rules' a pass per condition
     dropping step, per greedy trial and per round of §11.6."""
-    releases = count_releases(tmp_path, FIT_RELEASES, 20)
+    releases = count_releases(tmp_path, FIT_RELEASES, 22)
     for call, n in releases.items():
         # soft thresholds: a pass of their own; reduced error: routing the
-        # validation rows, and a RandomState's state read and written back
+        # validation rows, and a RandomState's state read and written back;
+        # class weights: the codes made indices (scikit-learn's
+        # compute_sample_weight gave the GIL up 35 times)
         limit = (0 if call in ("to-json", "from-json")
                  else 1 if call.startswith(("predict", "score", "decision-path"))
-                 else 4 if call == "fit-soft"
+                 else 4 if call in ("fit-soft", "fit-class-weight", "fit-class-weight-dict")
                  else 5 if call.startswith("fit-reduced-error")
                  else 20 if call == "rules-fit" else 3)
         assert n <= limit, (call, n, releases)
@@ -656,6 +660,61 @@ def test_a_fit_refused_late_leaves_the_model_to_its_readers():
     print("CLASSES", [int(c) for c in clf.classes_])
     """
     run_ok(code, ["REFUSED 3 CALLS True ERRORS 0", "CLASSES [0, 1, 2]"])
+
+
+def test_prune_shows_its_new_parameters_only_with_their_tree():
+    """prune(**params) set the new parameters on the model first and put the old
+    ones back on a refusal: while it read its arguments (X_val, y_val, X, y) a
+    thread reading the model (predict, a pickle, get_params, clone) saw the new
+    pruning parameters with the old tree, and a refusal came after they were
+    set. Arguments that note the model's parameters when read show the old ones,
+    refused or not; the new ones come with the new tree."""
+    code = """
+    import numpy as np
+    from c45 import C45Classifier
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 3)); y = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int)
+    clf = C45Classifier(keep_training_data=True).fit(X, y)
+    grown = C45Classifier(pruning=None).fit(X, y)
+    seen = []
+    class Spy:
+        # an array-like that notes the model's parameters and tree when read
+        def __init__(self, a, model): self.a, self.model = a, model
+        def __len__(self): return len(self.a)
+        @property
+        def shape(self): return self.a.shape
+        def __array__(self, dtype=None, copy=None):
+            seen.append((self.model.get_params()["pruning"], self.model.tree_))
+            return self.a if dtype is None else self.a.astype(dtype)
+    cases = [
+        (clf, "refused", dict(pruning="reduced_error", X_val=Spy(X, clf),
+                               y_val=Spy(np.full(len(y), 7), clf))),
+        (clf, "accepted", dict(pruning="reduced_error", X_val=Spy(X, clf),
+                                y_val=Spy(y, clf))),
+        (grown, "refused", dict(X=Spy(X[::-1], grown), y=Spy(y[::-1], grown),
+                                 pruning="pessimistic")),
+        (grown, "accepted", dict(X=Spy(X, grown), y=Spy(y, grown),
+                                  pruning="pessimistic")),
+    ]
+    for model, outcome, kw in cases:
+        pruning, tree = model.pruning, model.tree_
+        seen.clear()
+        try:
+            model.prune(**kw)
+            got = "accepted"
+        except ValueError:
+            got = "refused"
+        old = all(p == pruning and t is tree for p, t in seen)
+        new = model.pruning == kw["pruning"] and model.tree_ is not tree
+        print("CASE", outcome, got, len(seen) > 0, old,
+              new if got == "accepted" else model.pruning == pruning)
+    """
+    run = run_ok(code, ["CASE"])
+    lines = [l for l in run.stdout.splitlines() if l.startswith("CASE")]
+    assert len(lines) == 4, run.stdout
+    for line in lines:
+        _, want, got, read, old, after = line.split()
+        assert (got, read, old, after) == (want, "True", "True", "True"), line
 
 
 def test_readers_of_a_model_being_refitted_see_one_model_at_a_time():

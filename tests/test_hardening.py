@@ -1184,6 +1184,49 @@ elif mode == "root_float32":
     options = clf._options(schema.n_features, data.total_weight)
     del X
     work = lambda: _tree.root_scores(data, options)
+elif mode == "str_column":
+    # a numpy column of `size` million fixed-width strings, encoded as a
+    # discrete feature: made objects in one call, freed in one
+    from c45._encode import _discrete_codes
+    col = rng.integers(0, 50, size * 10**6).astype(str)
+    work = lambda: _discrete_codes(col, None, "column 0")
+elif mode == "unseen_strings":
+    # predict on `size` million fixed-width strings, half never seen in
+    # training: the warning's look at their types made all rows objects at once
+    import warnings
+    from c45 import C45Classifier
+    X = rng.integers(0, 50, (size * 10**6, 1)).astype(str)
+    clf = C45Classifier().fit(X[:20000], rng.integers(0, 2, 20000))
+    X[::2] = "zz"
+    warnings.simplefilter("ignore")
+    work = lambda: clf.predict(X)
+elif mode == "rules_greedy":
+    # the rules' greedy subset search of 200 rules over `size` thousand cases
+    # (C45RulesClassifier.fit, a class's 11 trials): their hill-climbs were one
+    # pass, unpolled (0.26 s of a 50k-row fit with subset splits)
+    import math
+    from c45.rules import _match
+    R, n = 200, size * 1000
+    cover = (rng.random((R, n)) < 0.02).astype(np.uint8)
+    pos = (rng.random(n) < 0.5).astype(np.uint8)
+    incs = (rng.random((11, R)) < np.arange(11)[:, None] / 10).astype(np.uint8)
+    bits = rng.integers(5, 40, R).astype(float)
+    log2fact = np.array([math.lgamma(k + 1) / math.log(2) for k in range(R + 2)])
+    work = lambda: _match.greedy_trials(cover, pos, incs, bits, 0, log2fact, math.log2(n))
+elif mode == "evaluation_table":
+    # C4.5's evaluation block on `size` million rows: the labels compared as
+    # objects in one call, twice
+    import c45
+    from c45 import C45Classifier
+    X = rng.random((size * 10**6, 1)); y = np.where(X[:, 0] > 0.5, "yes", "no")
+    clf = C45Classifier().fit(X[:20000], y[:20000])
+    work = lambda: c45.evaluation_table(clf, X, y)
+elif mode == "hold_out":
+    # the rows reduced-error pruning holds out of `size` million rows (three
+    # classes, stratified): the shuffles' draws were one pass, unpolled
+    from c45 import _split
+    codes = rng.integers(0, 3, size * 10**6).astype(np.int32)
+    work = lambda: _split.hold_out_rows(codes, 3, codes, 0.33, 0)
 # A handler that notes the time, run by the interpreter between bytecodes every
 # 2 ms of CPU time: the longest CPU time between two runs is the longest the
 # work kept the interpreter from handling a signal (Ctrl-C's too). CPU time, so
@@ -1215,6 +1258,11 @@ print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU
     ("fit", 3),                 # 3 million rows of one feature: 0.24-0.28 s, 0.05-0.14 s
     ("fit_weighted", 3),        # with sample_weight: 0.27-0.32 s, 0.07-0.11 s
     ("score", 3),               # 3 million string labels: 0.02-0.25 s, 0.01-0.03 s
+    ("str_column", 4),          # 4 million fixed-width strings: 0.32 s, 0.016 s
+    ("unseen_strings", 3),      # predict, 3 million strings, half unseen: 0.42 s, 0.06 s
+    ("rules_greedy", 50),       # the rules' greedy search, 200 rules, 50k cases: 0.52 s, 0.02 s
+    ("evaluation_table", 5),    # 5 million string labels: 0.41 s, 0.08 s
+    ("hold_out", 6),            # reduced error's hold-out of 6 million rows: 0.37 s, 0.06 s
 ])
 def test_ctrl_c_is_heard_outside_the_compiled_core(mode, size, tmp_path):
     """No single call of the work keeps the interpreter from handling a signal

@@ -738,10 +738,13 @@ cdef inline double rounded(int128 fixed, int scale) noexcept nogil:
 
 
 cdef double climb(Subset* s, uint8_t* inc, const int64_t* totals, const int128* fixed,
-                  int scale, const double* log2fact, double log2n) noexcept nogil:
+                  int scale, const double* log2fact, double log2n,
+                  Interrupt* intr) noexcept nogil:
     """The hill-climb from the subset inc (its counts in s, its fires, fp and fn
     in totals): while toggling a rule lowers the cost, toggle the one that lowers
-    it most (the first on ties). Returns the final cost; inc is the final subset."""
+    it most (the first on ties). Returns the final cost; inc is the final subset
+    (unfinished when interrupted: intr.stop). Each step is a pass over the rules
+    and one over the cases: it looks for signals after each."""
     cdef Py_ssize_t R = s.n_rules, i, best_i
     cdef int64_t n = s.n, n_sel = 0, fires = totals[0], fp = totals[1], fn = totals[2]
     cdef int128 bits = 0
@@ -752,6 +755,8 @@ cdef double climb(Subset* s, uint8_t* inc, const int64_t* totals, const int128* 
             n_sel += 1
     cost = cost_of(rounded(bits, scale), log2fact[n_sel], log2n, n, fires, fp, fn)
     while True:
+        if interrupted(intr):
+            return cost
         best_i, best_gain = -1, 0.0
         for i in range(R):
             if inc[i]:
@@ -782,7 +787,7 @@ cdef double climb(Subset* s, uint8_t* inc, const int64_t* totals, const int128* 
 
 cdef int greedy_pass(Subset* s, uint8_t* incs, Py_ssize_t trials, double* costs,
                      const int128* fixed, int scale, const double* log2fact,
-                     double log2n) noexcept nogil:
+                     double log2n, Interrupt* intr) noexcept nogil:
     cdef int64_t totals[3]
     cdef Py_ssize_t t, R = s.n_rules
     for t in range(trials):
@@ -793,7 +798,9 @@ cdef int greedy_pass(Subset* s, uint8_t* incs, Py_ssize_t trials, double* costs,
         memset(s.sn, 0, (R + 1) * sizeof(int64_t))
         totals[0] = totals[1] = totals[2] = 0
         subset_counts_pass(s, incs + t * R, totals)
-        costs[t] = climb(s, incs + t * R, totals, fixed, scale, log2fact, log2n)
+        costs[t] = climb(s, incs + t * R, totals, fixed, scale, log2fact, log2n, intr)
+        if intr.stop:
+            return -1
     return 0
 
 
@@ -819,16 +826,23 @@ def greedy_trials(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, uint8_t[:
     subset_of(&s, cover, pos, cnt, up, un, sp, sn)
     cdef uint8_t* ip = &incs[0, 0] if R and trials else NULL
     cdef int128* fixed = <int128*> malloc((R + 1) * sizeof(int128))   # malloc: aligned
+    cdef Interrupt intr
     if fixed == NULL:
         raise MemoryError()
+    # a climb's steps are passes over the cases: R steps of n, 11 trials
+    start_looking(&intr, trials * n * R)
     try:
         for i in range(R):
             fixed[i] = <int128> ldexp(bits[i], scale)
         if trials * n * R >= RELEASE_FROM:
             with nogil:
-                greedy_pass(&s, ip, trials, &cv[0], fixed, scale, &log2fact[0], log2n)
+                greedy_pass(&s, ip, trials, &cv[0], fixed, scale, &log2fact[0], log2n,
+                            &intr)
         else:
-            greedy_pass(&s, ip, trials, &cv[0], fixed, scale, &log2fact[0], log2n)
+            greedy_pass(&s, ip, trials, &cv[0], fixed, scale, &log2fact[0], log2n, &intr)
     finally:
         free(fixed)
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()
     return costs[:trials]
