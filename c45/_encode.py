@@ -16,8 +16,9 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
-from c45._bulk import (BEYOND_FLOAT32, INFINITE, distinct_sorted, fill_continuous,
-                       integer_label_codes, weight_and_unknown_facts)
+from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
+                       distinct_sorted, fill_continuous, integer_label_codes,
+                       weight_and_unknown_facts)
 from c45 import _bulk
 from c45._ranks import order_columns, rank_column, rank_columns, rank_sources
 from c45._tree import any_inf
@@ -517,7 +518,8 @@ def _discrete_codes(col, categories, label):
                     # matter: _category_list sorts them).
                     present = set()
                     for i in range(0, len(values), UNIQUE_CHUNK):
-                        present.update(pd.unique(values[i:i + UNIQUE_CHUNK]))
+                        add_distinct(values, i, i + UNIQUE_CHUNK, present,
+                                     _is_missing_scalar)
                 except TypeError as exc:          # an unhashable value: a list, a dict
                     raise TypeError(f"X {label}: its values must be hashable to be "
                                     f"categories ({exc})") from None
@@ -529,18 +531,16 @@ def _discrete_codes(col, categories, label):
                 mapping = np.append(index.get_indexer(s.cat.categories) + 1, 0)
                 codes = mapping[s.cat.codes.to_numpy()]     # code -1 (NaN) -> last: 0
             else:
-                # By the distinct values: index.get_indexer(values) would widen
+                # Each value looked up: index.get_indexer(values) would widen
                 # every value to an Arrow string and back (a long string copied
-                # twice per row), and Arrow refuses lone surrogates.
-                # Chunk by chunk, as above.
+                # twice per row), and Arrow refuses lone surrogates. Chunk by
+                # chunk, as above.
                 values = values if values is not None else _object_values(s)
                 lookup = {c: i + 1 for i, c in enumerate(categories)}
                 codes = np.empty(len(values), dtype=np.int64)
                 for i in range(0, len(values), UNIQUE_CHUNK):
-                    local, distinct = pd.factorize(values[i:i + UNIQUE_CHUNK])
-                    mapping = np.fromiter((lookup.get(v, 0) for v in distinct),
-                                          dtype=np.int64, count=len(distinct))
-                    codes[i:i + UNIQUE_CHUNK] = np.append(mapping, 0)[local]  # -1 (missing): 0
+                    code_values(values, i, i + UNIQUE_CHUNK, lookup, _is_missing_scalar,
+                                codes)
         except TypeError as exc:
             raise TypeError(f"X {label}: {exc}") from None
         _drop_objects([a for a in (values, own) if a is not None])

@@ -225,6 +225,46 @@ for k, f in work.items():
 """
 
 
+DISCRETE_RELEASES = """
+import ctypes
+import numpy as np, pandas as pd
+from c45 import C45Classifier
+counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
+rng = np.random.default_rng(0)
+n = 1_000_000
+y = rng.integers(0, 2, n)
+words = np.array([f"v{i}" for i in range(20)])
+text = words[rng.integers(0, 20, n)]
+frame = pd.DataFrame({"s": pd.Series(text, dtype=object), "x": rng.random(n) * 1000})
+frame.loc[rng.random(n) < 0.05, "s"] = None
+strings = text[:, None]                         # numpy fixed-width strings
+by_frame = C45Classifier().fit(frame, y)
+by_strings = C45Classifier().fit(strings, y)
+work = {
+    "fit-object-column": lambda: C45Classifier().fit(frame, y),
+    "predict-object-column": lambda: by_frame.predict(frame),
+    "fit-numpy-strings": lambda: C45Classifier().fit(strings, y),
+    "predict-numpy-strings": lambda: by_strings.predict(strings),
+}
+for k, f in work.items():
+    f()
+    before = counter.value
+    f()
+    print(k, "RELEASES", counter.value - before, flush=True)
+"""
+
+
+def test_discrete_columns_give_the_gil_up_a_few_times_whatever_their_length(tmp_path):
+    """A discrete column is read a chunk of rows at a time (Ctrl-C is heard
+    between chunks); pandas' unique and factorize gave the GIL up some five
+    times a chunk, so a million-row column cost 57-119 releases (fit and predict
+    of an object column 75 and 57, of numpy strings 119 and 87), each a switch
+    interval beside a busy Python thread. The distinct values and the codes are
+    found by compiled loops that keep it (c45/_bulk.pyx)."""
+    releases = count_releases(tmp_path, DISCRETE_RELEASES, 4)
+    assert max(releases.values()) <= 12, releases
+
+
 def test_every_fit_and_the_short_calls_give_the_gil_up_a_few_times(tmp_path):
     """Counted, not timed (each release costs a switch interval beside a busy
     Python thread, 5 ms by default): a fit of 100k x 4 gives the GIL up to sort
