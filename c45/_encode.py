@@ -586,11 +586,14 @@ def _warn_foreign_types(col, codes, schema, j, label):
     else:
         values = _as_objects(col)[unmatched]
     trained = schema.category_kinds(j)
+    fine = set()        # types of a trained kind, once a known value had one
     for v in values:
-        if _is_missing_scalar(v) or (pd is not None and v is pd.NaT):
+        if type(v) in fine or _is_missing_scalar(v) or (pd is not None and v is pd.NaT):
             continue
         kind = _type_kind(v)
-        if kind not in trained:
+        if kind in trained:
+            fine.add(type(v))
+        else:
             warnings.warn(
                 f"X {label} holds a value of type {type(v).__name__} ({v!r}), but the "
                 f"model was trained on {' / '.join(sorted(trained))} values in this "

@@ -80,6 +80,27 @@ def test_value_of_another_type_warns_once_per_column_and_is_unknown():
     assert np.array_equal(p, clf.predict_proba(unknown))   # treated as unknown
 
 
+def test_unseen_values_types_are_looked_at_once_per_type(monkeypatch):
+    """The warning above finds a value's kind by its type: 30,000 unseen strings
+    after a float are one look per type, not one per value (a Python call per
+    unseen value took 4.6 s of CPU for 1.5M of them); a foreign kind after them
+    still warns."""
+    from c45 import _encode
+    X, y, clf = golf_like()
+    looks = []
+    kind = _encode._type_kind
+    monkeypatch.setattr(_encode, "_type_kind", lambda v: looks.append(v) or kind(v))
+    n = 30_000
+    new = pd.DataFrame({"windy": [f"w{i}" for i in range(n)] + [2.5],
+                        "code": pd.Categorical([1] * (n + 1)), "t": np.zeros(n + 1)})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf.predict(new)
+    unseen = [v for v in looks if v not in ("true", "false")]   # (not the categories')
+    assert unseen == ["w0", 2.5], len(unseen)           # a str, then the float
+    assert ["type float (2.5)" in str(w.message) for w in caught] == [True]
+
+
 def test_value_never_seen_is_unknown_silently():
     X, y, clf = golf_like()
     new = pd.DataFrame({"windy": ["maybe"], "code": pd.Categorical([7]), "t": [0.0]})
