@@ -372,6 +372,70 @@ def take_rows(a, index):
     return out
 
 
+def take_columns(a, rows):
+    """a[:, rows] (C-contiguous) for a 2-D ndarray a of a fixed-size type and
+    row indices (checked, none negative), copied here: numpy's take gives the
+    GIL up (a windowing trial's cycles made some 340 releases). Signals are
+    looked for every LOOK_EVERY values of a long copy."""
+    if (type(a) is not np.ndarray or a.ndim != 2 or a.dtype.hasobject
+            or not a.flags.c_contiguous):
+        return np.ascontiguousarray(np.asarray(a)[:, rows])
+    cdef cnp.ndarray src = a
+    cdef const cnp.npy_intp[::1] idx = intp_index(rows)
+    cdef Py_ssize_t m = src.shape[0], width = src.shape[1], n = idx.shape[0], c, i
+    cdef Py_ssize_t size = src.itemsize
+    for i in range(n):
+        if not 0 <= idx[i] < width:
+            raise IndexError(f"c45: column {idx[i]} out of range for {width} columns")
+    out = np.empty((m, n), dtype=src.dtype)
+    cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
+    cdef const char* data = <const char*> cnp.PyArray_DATA(src)
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
+    if n and m * n * size >= 8 * NOGIL_WORK:
+        try:
+            interrupt_init(&intr)
+            with nogil:
+                for c in range(m):
+                    i = 0
+                    while i < n and not interrupted(&intr):
+                        gather(dst + (c * n + i) * size, data + c * width * size, &idx[i],
+                               min(<Py_ssize_t> LOOK_EVERY, n - i), size)
+                        i += LOOK_EVERY
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
+    elif n:
+        for c in range(m):
+            gather(dst + c * n * size, data + c * width * size, &idx[0], n, size)
+    return out
+
+
+def move_misclassified(int32_t[::1] items, predicted, y, Py_ssize_t window):
+    """Windowing's step (Release 8's): the cases of items[window:] whose class
+    (y[item]) is not the one predicted for their position move, in their order,
+    to just after the window, swapped with the cases there; their count. One
+    compiled pass (numpy's comparison, flatnonzero and a Python loop gave the
+    GIL up four times a cycle)."""
+    cdef const int64_t[::1] got = np.asarray(predicted, dtype=np.int64)
+    cdef const int64_t[::1] want = np.asarray(y, dtype=np.int64)
+    cdef Py_ssize_t n = items.shape[0], i, moved = window
+    cdef int32_t item
+    if got.shape[0] != n or not 0 <= window <= n:
+        raise ValueError("c45: move_misclassified given predictions of another length")
+    for i in range(window, n):
+        if not 0 <= items[i] < want.shape[0]:
+            raise IndexError(f"c45: case {items[i]} out of range for {want.shape[0]} cases")
+        # (position i is untouched when reached: swaps touch positions before it)
+        if got[i] != want[items[i]]:
+            item = items[moved]
+            items[moved] = items[i]
+            items[i] = item
+            moved += 1
+    return moved - window
+
+
 cdef intp_index(index):
     """index as a contiguous intp array; an int32 array (a tree's nodes) widened
     here, the GIL kept (numpy's cast gives it up)."""

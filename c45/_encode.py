@@ -741,16 +741,6 @@ def values_in_row_order(sorted_value, rank):
     return out
 
 
-def take_columns(a, rows):
-    """a[:, rows] (contiguous), in chunks of COPY_CHUNK rows: Ctrl-C is handled
-    between them."""
-    rows = np.asarray(rows)
-    out = np.empty((a.shape[0], len(rows)), dtype=a.dtype)
-    for i in range(0, len(rows), COPY_CHUNK):
-        out[:, i:i + COPY_CHUNK] = a.take(rows[i:i + COPY_CHUNK], axis=1)
-    return out
-
-
 def value_orders(schema, cont):
     """Per continuous feature, its cases in the order of rank_tables (by value,
     then row; unknown values last), as rows of a uint32 table shaped as cont, and

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from c45 import _tree
-from c45._encode import distinct_values, rank_tables, take_columns, values_in_row_order
+from c45._bulk import move_misclassified, take_columns, take_rows
+from c45._encode import distinct_values, rank_tables, values_in_row_order
 from c45._glibc_random import GlibcRandom
 from c45._pruning import subset_cleanup
 from c45._tree_checks import FIELDS
@@ -187,8 +188,8 @@ class Windowing:
                           far=far)
         return _tree.TrainingData(
             codes=codes, col=d.col, n_values=d.n_values,
-            y=np.ascontiguousarray(self.y[rows]), n_classes=d.n_classes,
-            init_weight=np.ascontiguousarray(self.weight[rows]), f32=d.f32,
+            y=take_rows(self.y, rows), n_classes=d.n_classes,
+            init_weight=take_rows(self.weight, rows), f32=d.f32,
             count_mode=d.count_mode, total_weight=d.total_weight, multival=d.multival,
             distinct=self.distinct, distinct_start=self.distinct_start, **layout)
 
@@ -225,16 +226,12 @@ class Windowing:
                                                self.options, -1.0, True, self.n_jobs)
             if self.data.f32:
                 items[:window] = items[:window][order]     # growing reorders the window
-            wrong = self.classify(grown, items) != self.y[items]
             # The window's errors are the grown tree's own count (its leaves'
             # errors summed, fractional with unknown values), rounded.
             window_errors = int(np.floor(grown.errors[0] + 0.5))
             # The misclassified cases outside the window move just after it.
-            exceptions = window
-            for i in np.flatnonzero(wrong[window:]) + window:
-                items[exceptions], items[i] = items[i], items[exceptions]
-                exceptions += 1
-            other_errors = exceptions - window
+            other_errors = move_misclassified(items, self.classify(grown, items), self.y,
+                                              window)
             cycle = Cycle(grown.node_count, window, n - window, window_errors, other_errors)
             trial.cycles.append(cycle)
             if best is None or cycle.errors < best:
