@@ -114,18 +114,30 @@ void *PyEval_SaveThread(void) {
 """
 
 
+# Appended to a script that sets `work`, {call: a function}: each call's
+# releases, counted around a second call (the first warms it up).
+_RELEASE_LOOP = """
+import ctypes as _ctypes
+_counter = _ctypes.c_ulonglong.in_dll(_ctypes.CDLL(None), "gil_releases")
+for _call, _f in work.items():
+    _f()
+    _before = _counter.value
+    _f()
+    print(_call, "RELEASES", _counter.value - _before, flush=True)
+"""
+
+
 def count_releases(tmp_path, script, n_calls):
-    """{call: its GIL releases} as a script run with the counter in front of
-    Python's PyEval_SaveThread prints them, one "CALL RELEASES N" line per call
-    (N from ``ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")``,
-    taken around a call made once before)."""
+    """{call: its GIL releases} of each call of the script's `work` dict, the
+    script run with a counter in front of Python's PyEval_SaveThread."""
     cc = shutil.which("cc") or shutil.which("gcc")
     assert cc, "a C compiler builds the c45 core, and this test's release counter"
     (tmp_path / "counter.c").write_text(RELEASE_COUNTER)
     lib = tmp_path / "counter.so"
     subprocess.run([cc, "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "counter.c"),
                     "-ldl"], check=True)
-    run = run_python(script, timeout=600, env={"LD_PRELOAD": str(lib)})
+    run = run_python(textwrap.dedent(script) + _RELEASE_LOOP, timeout=600,
+                     env={"LD_PRELOAD": str(lib)})
     assert run.returncode == 0, (run.returncode, run.stdout[-2000:], run.stderr[-3000:])
     print(run.stdout)
     releases = {line.split()[0]: int(line.split("RELEASES")[1])

@@ -76,10 +76,9 @@ def test_a_busy_python_thread_costs_little(jobs):
 
 
 RELEASES = """
-import ctypes, warnings
+import warnings
 import numpy as np
 from c45 import C45Classifier, C45RulesClassifier
-counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
 rng = np.random.default_rng(0)
 X = rng.random((20_000, 4)); y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1
 Xd = (X * 9).astype(int).astype(str)
@@ -95,11 +94,6 @@ work = {
     "ccp-path": lambda: clf.cost_complexity_pruning_path(X, y),
     "decision-path": lambda: clf.decision_path(X),
 }
-for k, f in work.items():
-    f()
-    before = counter.value
-    f()
-    print(k, "RELEASES", counter.value - before, flush=True)
 """
 
 
@@ -119,11 +113,10 @@ def test_rules_and_pruning_paths_give_the_gil_up_a_few_times(tmp_path):
 
 
 PRUNING_RELEASES = """
-import ctypes, warnings
+import warnings
 import numpy as np
 import c45
 from c45 import C45Classifier, C45RulesClassifier
-counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
 rng = np.random.default_rng(0)
 # a tree of some 640 nodes: numpy gives the GIL up on arrays of 500 or more
 X = rng.random((100_000, 4)); y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1
@@ -149,11 +142,6 @@ work = {
     "score-weighted": lambda: kept.score(X, y, sample_weight=w),
     "rules-score": lambda: rules.score(X, y),
 }
-for k, f in work.items():
-    f()
-    before = counter.value
-    f()
-    print(k, "RELEASES", counter.value - before, flush=True)
 """
 
 
@@ -179,11 +167,10 @@ def test_pruning_loading_and_scoring_give_the_gil_up_a_few_times(tmp_path):
 
 
 FIT_RELEASES = """
-import ctypes, warnings
+import warnings
 import numpy as np
 import c45
 from c45 import C45Classifier, C45RulesClassifier
-counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
 rng = np.random.default_rng(0)
 X = rng.random((100_000, 4)); y = (np.sin(9 * X[:, 0]) + X[:, 1] > 1) * 1
 Xn = X.copy(); Xn[rng.random(X.shape) < 0.05] = np.nan
@@ -218,19 +205,12 @@ work = {
     "to-json": lambda: c45.to_json(kept),
     "from-json": lambda: c45.from_json(model),
 }
-for k, f in work.items():
-    f()
-    before = counter.value
-    f()
-    print(k, "RELEASES", counter.value - before, flush=True)
 """
 
 
 DISCRETE_RELEASES = """
-import ctypes
 import numpy as np, pandas as pd
 from c45 import C45Classifier
-counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
 rng = np.random.default_rng(0)
 n = 1_000_000
 y = rng.integers(0, 2, n)
@@ -247,11 +227,6 @@ work = {
     "fit-numpy-strings": lambda: C45Classifier().fit(strings, y),
     "predict-numpy-strings": lambda: by_strings.predict(strings),
 }
-for k, f in work.items():
-    f()
-    before = counter.value
-    f()
-    print(k, "RELEASES", counter.value - before, flush=True)
 """
 
 

@@ -453,7 +453,7 @@ def test_own_arrays_are_kept_and_checked():
 # The GIL beside a busy thread.
 
 LOAD_RELEASES = """
-import ctypes, pickle
+import pickle
 import numpy as np
 from c45 import C45Classifier, from_json, to_json
 from c45._tree import Tree
@@ -489,12 +489,6 @@ work = {
     "to_json": lambda: to_json(clf),
     "pickle.dumps": lambda: pickle.dumps(clf),
 }
-counter = ctypes.c_ulonglong.in_dll(ctypes.CDLL(None), "gil_releases")
-for k, f in work.items():
-    f()
-    before = counter.value
-    f()
-    print(k, "RELEASES", counter.value - before, flush=True)
 """
 
 
