@@ -353,10 +353,10 @@ cdef bint same_bytes(x, y) except -1:
     return a.nbytes == 0 or memcmp(cnp.PyArray_DATA(a), cnp.PyArray_DATA(b), a.nbytes) == 0
 
 
-def same_trees(a, b):
+def same_trees(a, b, bint bounds=True):
     """Whether two Trees hold the same arrays, bit for bit, the same features and
-    the same soft thresholds' bounds (or none)."""
-    for name in ("n_values", "lower", "upper"):
+    (bounds) the same soft thresholds' bounds (or none)."""
+    for name in ("n_values", "lower", "upper") if bounds else ("n_values",):
         x, y = getattr(a, name), getattr(b, name)
         if (x is None) != (y is None) or (x is not None and not same_bytes(x, y)):
             return False

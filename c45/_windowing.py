@@ -15,10 +15,10 @@ import numpy as np
 
 from c45 import _tree
 from c45._bulk import move_misclassified, take_columns, take_rows
+from c45._grown import same_trees
 from c45._encode import distinct_values, rank_tables, values_in_row_order
 from c45._glibc_random import GlibcRandom
 from c45._pruning import subset_cleanup
-from c45._tree_checks import FIELDS
 
 
 @dataclass
@@ -88,17 +88,13 @@ def check_trials(trials, best, final, grown):
             raise ValueError(f"{where}[{i}].grown has {trial.grown.node_count} nodes, but "
                              f"its cycle of fewest errors grew {kept.size}")
     first = min(range(len(trials)), key=lambda t: (trials[t].pruned.errors[0], t))
-    if best != first or not _same_tree(trials[best].pruned, final) or \
-            not _same_tree(trials[best].grown, grown):
+    # (soft thresholds' bounds aside: fit adds them to the best trial's pruned
+    # tree, as tree_)
+    if best != first or not same_trees(trials[best].pruned, final, bounds=False) or \
+            not same_trees(trials[best].grown, grown):
         raise ValueError(f"c45: the pickled model's best_trial_ is {best}, but trial "
                          f"{first} has the smallest estimate, and the best trial's trees "
                          f"are tree_ and grown_tree_")
-
-
-def _same_tree(a, b):
-    """The same nodes (soft thresholds' bounds aside: fit adds them to the best
-    trial's pruned tree, as tree_)."""
-    return all(np.array_equal(getattr(a, f), getattr(b, f), equal_nan=True) for f in FIELDS)
 
 
 def window_sizes(n, window=None, increment=None):
