@@ -19,12 +19,14 @@ only with ``pruning="cost_complexity"``, ...): both estimators warn from it at
 fit (``warn_inactive``), and the command line about its options (``inactive``).
 """
 import math
+import multiprocessing
 import numbers
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from joblib import effective_n_jobs
+from joblib.parallel import ThreadingBackend, get_active_backend
 from sklearn.utils import check_random_state
 
 from c45._threads import clamp as clamp_threads
@@ -214,6 +216,15 @@ def n_threads(n_jobs):
     """The threads an n_jobs parameter asks for, never more than the usable CPUs
     (n_jobs=100000 would crash libgomp)."""
     check_n_jobs(n_jobs)
+    if multiprocessing.current_process().daemon:
+        # joblib's default backend (loky: processes) answers 1 in a daemonic
+        # process, a multiprocessing Pool's or a Dask worker's, with a warning
+        # about its processes; c45's workers are OpenMP threads, which run there
+        # as anywhere: the threading backend's answer (OpenMP's limit, which
+        # Dask sets in its workers, still applies: clamp).
+        if n_jobs is None:
+            n_jobs = get_active_backend()[1]        # a joblib context's, or None
+        return clamp_threads(ThreadingBackend().effective_n_jobs(n_jobs))
     return clamp_threads(effective_n_jobs(n_jobs))
 
 
