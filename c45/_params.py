@@ -567,6 +567,34 @@ class Parameters:
         max_features_count(self.max_features, schema.n_features)
         _resolve_categorical(self.categorical_features, schema.n_features, schema.names)
 
+    def __getstate__(self):
+        # The names of the parameters pickled: a c45 that does not know one says
+        # so at load (the state's other names are the model's and its user's).
+        # One string, not the keys' own string objects, which pickle would
+        # write as references where they are the same objects; and first, before
+        # what a load puts in the model's __dict__: a round trip pickles to the
+        # same bytes.
+        return {"_pickled_parameters": " ".join(self._parameters),
+                **super().__getstate__()}
+
+    def __setstate__(self, state):
+        """Where the estimators' __setstate__ ends: a parameter this c45 does not
+        know (a newer c45's) is dropped with a warning, as a model file's is."""
+        odd = [k for k in state if not isinstance(k, str)]
+        if odd:
+            raise ValueError(f"c45: the pickled model's state has a key that is not a "
+                             f"name: {odd[0]!r:.80}")
+        names = state.get("_pickled_parameters", "")
+        if not isinstance(names, str):
+            raise ValueError(f"c45: the pickled model's _pickled_parameters is "
+                             f"{names!r:.80}, not the parameters' names")
+        unknown = sorted(set(names.split()) - set(self._parameters))
+        if unknown:
+            warnings.warn(f"the pickled c45 model sets parameters this c45 does not "
+                          f"know, ignored: {unknown}", UserWarning, stacklevel=3)
+        super().__setstate__({k: v for k, v in state.items()
+                              if k != "_pickled_parameters" and k not in unknown})
+
     def _check_unpickled_params(self):
         """A pickle's parameters, checked as a model file's (_check_loaded_params).
         A parameter newer than the pickle takes its default (what the model was
