@@ -7,13 +7,17 @@ the work was deaf to Ctrl-C (CPU time, so that other processes' load counts
 little; on a loaded machine a gap can still grow, each first touch of fresh
 memory slower).
 
-    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply,predict_proba_unused} [--list SECONDS]
+    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply,predict_proba_unused,rules_deep} [--list SECONDS]
 
 One feature of ROWS rows (uniform in [0, 1000), a noisy sine as the class);
 float32 and the predict modes give 5% of the values as NaN (the predict modes
 fit on the first 300,000 rows, then predict all; predict_proba_unused's y is a
 pandas Categorical with a category no row has, so predict_proba's columns are
-picked out of the tree's). --list prints every gap
+picked out of the tree's). rules_deep: C45RulesClassifier's fit on a
+tree as deep as it is wide (x = 0, 1, ..., ROWS - 1, the class x mod 2,
+min_samples_leaf=1, mdl_correction=False: 247 levels for 5,000 rows, 767 for
+18,000), whose condition dropping has a step per condition of every leaf's
+path (40 million rows of pruning_log_ for 5,000). --list prints every gap
 longer than SECONDS with the Python lines it ended at.
 """
 import argparse
@@ -31,16 +35,23 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("rows", type=int)
     ap.add_argument("mode", choices=["fit", "fit_weighted", "fit_float32", "predict",
-                                     "predict_proba", "apply", "predict_proba_unused"])
+                                     "predict_proba", "apply", "predict_proba_unused",
+                                     "rules_deep"])
     ap.add_argument("--list", type=float, default=None, metavar="SECONDS")
     a = ap.parse_args()
     rng = np.random.default_rng(0)
     X = rng.random((a.rows, 1)) * 1000
     y = (np.sin(0.009 * X[:, 0]) + rng.random(a.rows) > 1) * 1
     w = rng.random(a.rows) + 0.5 if a.mode == "fit_weighted" else None
-    if a.mode not in ("fit", "fit_weighted"):
+    if a.mode not in ("fit", "fit_weighted", "rules_deep"):
         X[rng.random(a.rows) < 0.05, 0] = np.nan
-    if a.mode.startswith("fit"):
+    if a.mode == "rules_deep":
+        from c45 import C45RulesClassifier
+        X = np.arange(a.rows, dtype=float)[:, None]
+        y = np.arange(a.rows) % 2
+        clf = C45RulesClassifier(min_samples_leaf=1, mdl_correction=False)
+        work = lambda: clf.fit(X, y)
+    elif a.mode.startswith("fit"):
         clf = C45Classifier(precision="float32" if a.mode == "fit_float32" else "float64")
         work = lambda: clf.fit(X, y, sample_weight=w)
     elif a.mode == "predict_proba_unused":

@@ -459,7 +459,7 @@ def test_unknown_values_satisfy_no_condition():
 def test_the_compiled_passes_agree_with_masks_condition_by_condition():
     """c45.rules._match answers, in one pass each, what masks of the conditions
     answer one numpy call at a time: each rule's cover, the first and second
-    firing rule, the counts of condition dropping, the greedy search's counts.
+    firing rule, the greedy search's counts (condition dropping's: below).
     Random rules of continuous (NaN), discrete and subset conditions (code 0:
     unknown), checked against masks built here with numpy."""
     from c45.rules import _match
@@ -519,24 +519,6 @@ def test_the_compiled_passes_agree_with_masks_condition_by_condition():
         assert r.used == mine.sum() and r.wrong == (mine & (pred != y)).sum()
         assert r.better == (mine & (pred != alt) & (pred == y)).sum()
         assert r.worse == (mine & (pred != alt) & (alt == y)).sum()
-    # condition dropping: cases satisfying all, and failing each one alone; rules
-    # packed together are each weighed on their own, against their own class
-    rule_conds = [[condition(f) for f in (0, 1, 2, 3, 0)], [], [condition(2), condition(1)]]
-    targets = [1, 0, 2]
-    total, errors, add_total, add_errors = _match.drop_counts(
-        cont, codes, pack_rules(rule_conds, col), y, np.array(targets, dtype=np.int64))
-    assert len(add_total) == len(add_errors) == 7
-    start = 0
-    for r, (conds, target) in enumerate(zip(rule_conds, targets)):
-        sat = np.array([mask(c) for c in conds], dtype=bool).reshape(len(conds), n)
-        fails = (~sat).sum(axis=0)
-        assert (total[r], errors[r]) == ((fails == 0).sum(),
-                                         ((fails == 0) & (y != target)).sum())
-        alone = (fails == 1) & ~sat
-        end = start + len(conds)
-        assert add_total[start:end].tolist() == alone.sum(axis=1).tolist()
-        assert add_errors[start:end].tolist() == (alone & (y != target)).sum(axis=1).tolist()
-        start = end
     # the greedy search's counts, kept up to date toggle after toggle
     cover = np.array(covers, dtype=np.uint8)
     pos = (y == 0).view(np.uint8)
@@ -550,6 +532,133 @@ def test_the_compiled_passes_agree_with_masks_condition_by_condition():
         for k, (seen, in_class) in enumerate([(0, 1), (0, 0), (1, 1), (1, 0)]):
             want = (cover.astype(bool) & (want_cnt == seen) & (pos == in_class)).sum(axis=1)
             assert counts[k][:len(rules)].tolist() == want.tolist()
+
+
+def _replayed_log(paths, cont, codes, col, y, targets, default_error, f32, cf=0.25):
+    """Condition dropping done again with numpy masks, every step counted afresh
+    (what c4.5rules does): per candidate its steps as (rows, dropped position)."""
+    def mask(c):
+        if c.kind == 2:
+            with np.errstate(invalid="ignore"):
+                x = cont[col[c.feature]]
+                return x <= c.value if c.branch == 0 else x > c.value
+        return np.isin(codes[col[c.feature]], c.codes)
+
+    def rates(t, e, d):
+        if t == 0:
+            return 0.0, d
+        u = pessimistic_extra_errors(t, e, cf, "float32" if f32 else "float64")
+        if f32:
+            return (float(np.float32(e) / np.float32(t)),
+                    float((np.float32(e) + np.float32(u)) / np.float32(t)))
+        return e / t, (e + u) / t
+
+    out = []
+    for conds, target, d in zip(paths, targets, default_error):
+        sat = [mask(c) for c in conds]
+        wrong = y != target
+        steps = []
+        while True:
+            fails = np.sum([~m for m in sat], axis=0) if sat else np.zeros(len(y), int)
+            t0, e0 = int((fails == 0).sum()), int(((fails == 0) & wrong).sum())
+            a0, p0 = rates(t0, e0, d)
+            rows = [(e0, t0, p0)]
+            best, best_p, drop = -1, None, False
+            for q, m in enumerate(sat):
+                alone = (fails == 1) & ~m
+                t, e = t0 + int(alone.sum()), e0 + int((alone & wrong).sum())
+                a, p = rates(t, e, d)
+                rows.append((e, t, p))
+                if best_p is None or p <= best_p:
+                    best, best_p = q, p
+                drop = drop or p <= p0 or a <= a0
+            steps.append((rows, best if drop else -1))
+            if not drop:
+                break
+            del sat[best]
+        out.append(steps)
+    return out
+
+
+def _log_steps(log, k):
+    r = log.record
+    return [([(e, t, p) for e, t, p, _ in step["rows"]],
+             next((q for q, row in enumerate(step["rows"][1:]) if row[3] == step["dropped"]), -1)
+             if step["dropped"] is not None else -1)
+            for step in log[k]["steps"]]
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+def test_condition_dropping_equals_counting_every_step_afresh(precision):
+    """drop_conditions keeps each candidate's counts up to date as conditions go
+    (the first failing condition from the case's route down the tree, two
+    failing ones watched): every step's rows equal the counts taken afresh from
+    masks of the conditions left, on continuous (NaN), discrete (unknown) and
+    subset tests, a deep tree included; and without the routes (a tree whose
+    sibling tests overlap) too."""
+    from c45._encode import encode_predict
+    from c45.rules import _match
+    from c45.rules._builder import leaf_paths, tree_edges
+    from c45.rules._ruleset import pack_rules
+    rng = np.random.default_rng(3)
+    n = 600
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": pd.Categorical(rng.integers(0, 6, n)),
+                      "c": rng.normal(size=n)})
+    X.loc[rng.random(n) < 0.08, "a"] = np.nan
+    X.loc[rng.random(n) < 0.08, "b"] = np.nan
+    y = np.where((X["a"].fillna(0) > 0) ^ (X["b"].cat.codes % 3 == 0), "p", "q")
+    y[rng.random(n) < 0.15] = "r"
+    deep = np.arange(400, dtype=float)[:, None]
+    for X, y, params in [(X, y, dict(subset_splits=True, min_samples_leaf=1)),
+                         (X, y, dict()),
+                         (deep, np.arange(400) % 2, dict(min_samples_leaf=1,
+                                                          mdl_correction=False))]:
+        clf = C45RulesClassifier(precision=precision, **params).fit(X, y)
+        f32 = precision == "float32"
+        cont, codes = encode_predict(clf._schema, X, f32)
+        y_codes = np.searchsorted(clf.declared_classes_, y) if clf.declared_classes_.dtype != object \
+            else np.array([list(clf.declared_classes_).index(v) for v in y])
+        tree = clf.grown_tree_
+        names = [f"x{j}" for j in range(clf._schema.n_features)] if clf._schema.names is None \
+            else list(clf._schema.names)
+        edges = tree_edges(tree, names, clf._schema.categories)
+        leaves, start, nodes = leaf_paths(tree)
+        paths = [[edges[c - 1] for c in nodes[start[k]:start[k + 1]]] for k in range(len(leaves))]
+        targets = tree.node_class[leaves].astype(np.int64)
+        counts = np.bincount(y_codes, minlength=len(clf.declared_classes_))
+        to = (lambda x: float(np.float32(x))) if f32 else float
+        n = len(y_codes)
+        default_error = [to(1.0 - (counts[t] + 1.0) / (n + 2.0)) for t in targets]
+        want = _replayed_log(paths, cont, codes, clf._schema.col, y_codes, targets,
+                             default_error, f32)
+        log = clf.pruning_log_
+        assert len(log) == len(want) > 1
+        assert [_log_steps(log, k) for k in range(len(log))] == want
+    # no routes: the root's two branches both hold on x0 <= 0.5 (the fallback
+    # scans each path from its start)
+    x0 = np.linspace(0, 1, 50)
+    cont, disc = x0[None, :].copy(), np.zeros((0, 50), np.int32)
+    le = Condition(0, "x0", "<=", 0.5, 2, 0, (), 0)
+    gt = Condition(0, "x0", ">", 0.25, 2, 1, (), 1)
+    edges = [le, le, gt, Condition(0, "x0", "<=", 0.25, 2, 0, (), 1)]
+    first_child = np.array([1, 3, 0, 0, 0], np.int32)
+    n_children = np.array([2, 2, 0, 0, 0], np.int32)
+    paths = [[2], [1, 3], [1, 4]]
+    yy = (x0 > 0.3).astype(np.int64)
+    targets, default_error = np.array([1, 0, 1]), np.array([0.6, 0.5, 0.6])
+    from c45._criterion import confidence_coefficient
+    from c45.rules._log import row_starts
+    covered, error, kept, step_start, dropped, rows = _match.drop_conditions(
+        cont, disc, pack_rules([[c] for c in edges], [0]), first_child, n_children,
+        np.array([0, 1, 3, 5]), np.array(sum(paths, [])), yy, targets, default_error,
+        False, 0.25, confidence_coefficient(0.25), -1.0, np.zeros(0))
+    at = row_starts(np.array([len(path) for path in paths]), step_start)
+    got = [[([tuple(r[j] for r in rows) for j in range(at[s], at[s + 1])], int(dropped[s]))
+            for s in range(step_start[k], step_start[k + 1])] for k in range(len(paths))]
+    want = _replayed_log([[edges[c - 1] for c in path] for path in paths], cont, disc, [0],
+                         yy, targets, default_error, False)
+    assert got == want
+    assert [len(w) for w in want] != [1, 1, 1]          # (some condition went)
 
 
 def test_packed_rules_are_checked_once_then_against_each_call_s_cases():
@@ -966,7 +1075,11 @@ def test_fisher_statistic_is_release_8s():
     keeps a condition whose lone table has P = 0.2022 at -F 10, drops one at
     0.2121 (the true one-tailed p-value would drop both)."""
     from scipy.stats import hypergeom
-    from c45.rules._builder import _fisher_p
+    from c45.rules._match import fisher_statistic
+
+    def _fisher_p(a, b, c, d, log2fact):
+        return fisher_statistic(a, b, c, d, np.array([log2fact(i) for i in range(a + b + c + d + 1)]))
+
     for f32 in (False, True):
         log2fact = _Lengths(f32).log2fact
         for a, b, c, d in [(2, 0, 1, 3), (7, 0, 8, 3), (4, 0, 4, 3), (5, 4, 10, 24),

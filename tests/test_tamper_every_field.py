@@ -61,8 +61,9 @@ RULES_LEARNED = [
     r"(rules_|ordered_rules_|candidate_rules_)\.\d+\.(n_covered|n_errors|used|wrong|"
     r"better|worse|error)",
     r"selection_\.\w+\.(empty_cost|cost|selected)(\.\d+)?",
-    r"pruning_log_\.\d+\.steps.*",
-    r"pruning_log_\.\d+\.rule",        # a rejected leaf, or one merged into a rule
+    # the condition-dropping log's record: its counts, steps and dropped positions
+    # (a consistent other log), the rules it names (a rejected leaf, or one merged)
+    r"pruning_log_\.(errors|total|pess|step_start|dropped|rule)(\.\d+)?",
     r"evaluation_rounds_.*", r"_train_summary.*",
     r"rules_.*",        # a user may assign rules_: checked as fit makes rules, not as these
     r"(ordered_rules_|candidate_rules_)\.\d+\.conditions",   # their order (section 11.3's)
@@ -320,7 +321,7 @@ def _observed_rules(clf, X, y):
     P = _probe(X)
     return {"proba": clf.predict_proba(P).tobytes(), "predict": clf.predict(P).tolist(),
             "rules": export_rules(clf), "evaluation": export_rules(clf, evaluation=True),
-            "record": repr((clf.selection_, clf.class_order_, clf.pruning_log_,
+            "record": repr((clf.selection_, clf.class_order_, list(clf.pruning_log_),
                             clf.attribute_bits_.tolist(), clf.attribute_test_bits_,
                             clf.candidate_rules_, clf.ordered_rules_, clf.rules_,
                             clf.dropped_rules_, clf.evaluation_rounds_))}

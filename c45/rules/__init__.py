@@ -11,7 +11,8 @@ dropped one at a time.
 Everything after the tree is Python and NumPy, but for where the conditions hold:
 each such question (the rule firing on each case, each rule's cover, the counts of
 condition dropping) is one compiled pass over the cases (``_match``), which gives
-the GIL up once. The subset searches work on coverage bitsets held as Python ints.
+the GIL up once; condition dropping is one call for every candidate, its counts
+kept up to date as conditions go. The subset searches work on coverage bitsets held as Python ints.
 
 Choices where the specification is silent are marked **(choice)** in the comments and
 listed in ``C45RulesClassifier``'s Notes.
@@ -26,6 +27,8 @@ The modules, one job each:
 ``_builder``    RuleBuilder: §11 on a grown tree, from leaves to the final ruleset
 ``_selection``  the description lengths and the per-class subset search (§11.4),
                 drawing from glibc's random() (c45._glibc_random, shared with windowing)
+``_log``        PruningLog: pruning_log_, the condition-dropping trace kept as arrays,
+                an entry built when read
 ``_state``      the checks of a pickled C45RulesClassifier's fitted state
 """
 from c45.rules._estimator import C45RulesClassifier

@@ -7,11 +7,11 @@ duplicates merged (§11.2-11.3); per class the subset of shortest description
 """
 import math
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from c45._criterion import pessimistic_extra_errors
+from c45._criterion import confidence_coefficient
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, LEAF_KIND, SUBSET_KIND
 from c45._glibc_random import GlibcRandom
 from c45.rules import _match
@@ -23,27 +23,6 @@ from c45.rules._export import rule_table
 
 # The class masks one pass makes: at most this many bytes (classes x cases).
 _MASK_BYTES = 1 << 24
-
-
-def _fisher_p(a, b, c, d, log2fact):
-    """Release 8's significance of a condition (``-F``): the one-tailed Fisher sum
-    over the 2x2 table [[a, b], [c, d]] and the tables more extreme in its
-    direction (rows: condition satisfied or not; columns: the rule's class or
-    not), each term taken as e raised to its log2 probability, that is P**(1/ln 2)
-    (c4.5rules sums log2 factorials and exponentiates them with exp).
-
-    In the R8 corpus, at the level 0.1, this gives Release 8's rules under -F 10
-    on all 300 problems; the true Fisher p-value (the same sum of P) on 66. A
-    lone term fails the level L when P > L**ln 2 (0.203 for 10%).
-    """
-    rows = log2fact(a + b) + log2fact(c + d)
-    cols = log2fact(a + c) + log2fact(b + d)
-    base = rows + cols - log2fact(a + b + c + d)
-    p = 0.0
-    while b >= 0 and c >= 0:
-        p += math.exp(base - log2fact(a) - log2fact(b) - log2fact(c) - log2fact(d))
-        a, b, c, d = a + 1, b - 1, c - 1, d + 1
-    return p
 
 
 def tree_condition(tree, node, b, feature_names, categories):
@@ -62,22 +41,23 @@ def tree_condition(tree, node, b, feature_names, categories):
                      tuple(v + 1 for v in group), node)
 
 
-def rule_leaves(tree, feature_names, categories):
+def tree_edges(tree, feature_names, categories):
+    """The conditions of the tree's branches: entry c is that of the branch into
+    node c + 1 (every node but the root is one node's child)."""
+    edges = [None] * (tree.node_count - 1)
+    for node in range(tree.node_count):
+        first = int(tree.first_child[node])
+        for b in range(int(tree.n_children[node])):
+            edges[first + b - 1] = tree_condition(tree, node, b, feature_names, categories)
+    return edges
+
+
+def leaf_paths(tree):
     """The leaves that give candidate rules, those of Items >= 1, depth-first,
-    branches in order: (the conditions of its path, its class index) of each."""
-    out = []
-    stack = [(0, [])]
-    while stack:
-        node, path = stack.pop()
-        if tree.kind[node] == LEAF_KIND:
-            if tree.weight[node] >= 1.0:
-                out.append((path, int(tree.node_class[node])))
-            continue
-        first, nb = int(tree.first_child[node]), int(tree.n_children[node])
-        for b in reversed(range(nb)):       # popped in branch order
-            stack.append((first + b, path + [tree_condition(tree, node, b, feature_names,
-                                                            categories)]))
-    return out
+    branches in order, and the nodes below the root on each one's path:
+    (leaves, path_start, path_nodes), leaf k's path_nodes[path_start[k]:path_start[k + 1]]."""
+    return _match.leaf_paths(tree.kind, tree.weight, tree.first_child, tree.n_children,
+                             LEAF_KIND)
 
 
 def rule_bits(conditions, att_bits, att_test_bits, redundancy, n_values, lengths, f32):
@@ -106,9 +86,7 @@ class _Candidate:
     error: float = 0.0
     n_covered: int = 0
     n_errors: int = 0
-    trace: list = field(default_factory=list)
     rule_number: int = 0          # 0: rejected; else the (possibly merged) rule
-    path: tuple = ()              # the leaf's conditions, as text
 
 
 class RuleBuilder:
@@ -147,7 +125,6 @@ class RuleBuilder:
             cont, codes, schema, self.n, self.lengths, f32)
         self._masks, self._masks_from = None, 0     # a block of class_mask's rows
         self.class_count = np.bincount(self.y, minlength=self.k)
-        self._u_cache = {}
 
     def _mask_rows(self):
         """Classes per block of class masks: at most _MASK_BYTES bytes (a mask of
@@ -172,114 +149,61 @@ class RuleBuilder:
         return tree_condition(self.tree, node, b, self.feature_names, self.categories)
 
     def extract(self):
-        """Depth-first, branches in order: one candidate per leaf with Items >= 1."""
-        return [_Candidate(list(path), c, path=tuple(str(x) for x in path))
-                for path, c in rule_leaves(self.tree, self.feature_names, self.categories)]
+        """Depth-first, branches in order: one candidate per leaf with Items >= 1
+        (their paths kept for prune and the log: self.leaves, self.path_start,
+        self.path_nodes; self.edges the tree's conditions). A candidate's
+        conditions are filled in when it makes a rule."""
+        self.edges = tree_edges(self.tree, self.feature_names, self.categories)
+        self.leaves, self.path_start, self.path_nodes = leaf_paths(self.tree)
+        return [_Candidate(None, c) for c in self.tree.node_class[self.leaves].tolist()]
 
     # -- §11.3 ------------------------------------------------------------
-    def _u(self, total, errors):
-        key = (total, errors)
-        u = self._u_cache.get(key)
-        if u is None:
-            u = pessimistic_extra_errors(total, errors, self.cf, self.precision)
-            self._u_cache[key] = u
-        return u
-
-    def _rates(self, total, errors, default_error):
-        """(Actual, Pess) of a condition set covering `total` cases, `errors` wrong."""
-        f32 = self.f32
-        if total == 0:
-            # Pess is DefaultError; Actual is 0, so a condition set that covers no
-            # case with a condition left out that covers only right ones (Actual 0)
-            # drops that condition. Release 8 does so: with NaN or 1 here, rules
-            # are rejected that it keeps (R8 corpus r0209, r0089, r0183: the rule
-            # numbers after them shift).
-            return 0.0, default_error
-        if f32:
-            actual = float(np.float32(errors) / np.float32(total))
-            pess = float((np.float32(errors) + np.float32(self._u(total, errors)))
-                         / np.float32(total))
-        else:
-            actual = errors / total
-            pess = (errors + self._u(total, errors)) / total
-        return actual, pess
-
     def prune(self, candidates):
-        """Drop conditions by the pessimistic estimate, each candidate on its own
-        (_drop_conditions) but all in step: a round weighs the next step of every
-        candidate still dropping in one pass over the cases (_match.drop_counts),
-        some ten passes in all rather than one a step. Returns per candidate the
-        rule's Error, or None if it is rejected."""
-        steps = [self._drop_conditions(cand) for cand in candidates]
-        asking = {i: next(step) for i, step in enumerate(steps)}
+        """Drop conditions by the pessimistic estimate, each candidate on its own:
+        one compiled call (_match.drop_conditions), which keeps each candidate's
+        counts up to date as its conditions go. Each step's conditions are those
+        left, the one whose removal gives the lowest Pess (the later on ties)
+        goes when some removal gives a Pess or Actual no higher than the rule's
+        (or, with fisher, when some condition fails the significance test), and
+        a rule is rejected when no condition is left, it covers no case, or its
+        Pess reaches DefaultError. A condition set covering no case has Actual
+        0 and Pess DefaultError: a condition left out whose cases are all right
+        (Actual 0) goes. Release 8 does so: with NaN or 1 there, rules are
+        rejected that it keeps (R8 corpus r0209, r0089, r0183: the rule numbers
+        after them shift). Returns per candidate the rule's Error, or None if it
+        is rejected; self.log_record holds every step's counts (the log)."""
+        f32, n = self.f32, self.n
+        targets = np.array([c.class_index for c in candidates], dtype=np.int64)
+        default_error = np.array(
+            [_r32(f32, 1.0 - (self.class_count[t] + 1.0) / (n + 2.0)) for t in targets.tolist()],
+            dtype=np.float64)
+        if self.fisher is None:
+            fisher, log2fact = -1.0, np.zeros(0)
+        else:
+            fisher = float(self.fisher)
+            log2fact = np.array([self.lengths.log2fact(i) for i in range(n + 1)])
+        covered, error, kept, step_start, dropped, (row_e, row_t, row_p) = \
+            _match.drop_conditions(
+                self.cont, self.codes, pack_rules([[c] for c in self.edges], self.col),
+                self.tree.first_child, self.tree.n_children, self.path_start,
+                self.path_nodes, self.y, targets, default_error, f32,
+                _r32(f32, self.cf), confidence_coefficient(self.cf, self.precision),
+                fisher, log2fact)
+        start = self.path_start.tolist()
         errors = [None] * len(candidates)
-        while asking:
-            who = list(asking)
-            rules = [asking[i] for i in who]
-            targets = np.array([candidates[i].class_index for i in who], dtype=np.int64)
-            total, wrong, add_total, add_errors = (c.tolist() for c in _match.drop_counts(
-                self.cont, self.codes, pack_rules(rules, self.col), self.y, targets))
-            asking = {}
-            start = 0
-            for j, i in enumerate(who):
-                end = start + len(rules[j])
-                try:
-                    asking[i] = steps[i].send((total[j], wrong[j], add_total[start:end],
-                                               add_errors[start:end]))
-                except StopIteration as done:
-                    errors[i] = done.value
-                start = end
+        for k, (cand, (total0, errors0), pess0) in enumerate(
+                zip(candidates, covered.tolist(), error.tolist())):
+            left = kept[start[k]:start[k + 1]]
+            cand.n_covered, cand.n_errors = total0, errors0
+            if not left.any() or total0 == 0 or pess0 >= default_error[k]:
+                continue
+            path = [self.edges[c - 1] for c in self.path_nodes[start[k]:start[k + 1]].tolist()]
+            conds = [path[j] for j in np.flatnonzero(left).tolist()]
+            cand.conditions = self._reorder(path, conds)
+            cand.error = errors[k] = pess0
+        self.log_record = dict(step_start=step_start, dropped=dropped, errors=row_e,
+                               total=row_t, pess=row_p)
         return errors
-
-    def _drop_conditions(self, cand):
-        """One candidate's condition dropping, a generator: it yields the
-        conditions it keeps so far and is sent back their counts, drop_counts'
-        (total, errors, add_total, add_errors) for that one rule; it returns the
-        rule's Error, or None if it is rejected."""
-        target = cand.class_index
-        n = self.n
-        default_error = _r32(self.f32, 1.0 - (self.class_count[target] + 1.0) / (n + 2.0))
-        path = list(cand.conditions)
-        conds = list(path)
-        trace = []
-        while True:
-            m = len(conds)
-            # Total[0] counts the cases satisfying every remaining condition;
-            # leaving condition d out adds those failing d alone.
-            total0, errors0, add_total, add_errors = yield conds
-            actual0, pess0 = self._rates(total0, errors0, default_error)
-            rows = [(errors0, total0, pess0, None)]
-            if m == 0:
-                trace.append(dict(rows=rows, dropped=None))
-                break
-            best, best_pess, drop = -1, None, False
-            for d in range(m):
-                total = total0 + int(add_total[d])
-                errors = errors0 + int(add_errors[d])
-                actual, pess = self._rates(total, errors, default_error)
-                rows.append((errors, total, pess, str(conds[d])))
-                if best_pess is None or pess <= best_pess:       # later d on ties
-                    best, best_pess = d, pess
-                if pess <= pess0 or actual <= actual0:
-                    drop = True
-                elif self.fisher is not None:
-                    # among the cases satisfying the other conditions: condition d
-                    # holds or not x the rule's class or not
-                    if _fisher_p(total0 - errors0, errors0,
-                                 int(add_total[d] - add_errors[d]),
-                                 int(add_errors[d]), self.lengths.log2fact) > self.fisher:
-                        drop = True
-            trace.append(dict(rows=rows, dropped=str(conds[best]) if drop else None))
-            if not drop:
-                break
-            del conds[best]
-        cand.trace = trace
-        cand.n_covered, cand.n_errors = total0, errors0
-        if not conds or total0 == 0 or pess0 >= default_error:
-            return None
-        cand.conditions = self._reorder(path, conds)
-        cand.error = pess0
-        return pess0
 
     @staticmethod
     def _reorder(path, kept):

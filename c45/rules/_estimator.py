@@ -11,6 +11,7 @@ from c45._classifier import (Accuracy, C45Classifier, ClassCounts, InputTags, cl
                              require_y)
 from c45._encode import encode_predict, encode_target, plain_rows
 from c45.rules._builder import RuleBuilder
+from c45.rules._log import PruningLog, pruning_log
 from c45.rules._ruleset import firing, pack_ruleset, rule_classes
 from c45.rules._state import checked_assigned_rules, checked_rules_state
 
@@ -94,13 +95,15 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         Classes in the order their rules were placed.
     dropped_rules_ : list of int
         Numbers of the rules dropped on the training data, in order.
-    pruning_log_ : list of dict
+    pruning_log_ : PruningLog, a read-only sequence of dict
         One entry per leaf giving a candidate rule, in tree order (c4.5rules' ``-v``
         trace): ``leaf_conditions``, ``class_``, ``rule`` (the number of the rule
         it became or merged into, None if rejected) and ``steps``, one per round
         of condition dropping: ``rows`` of (errors, cases covered, pessimistic
         error rate, condition left out; None for the whole rule) and ``dropped``
-        (the condition dropped, or None).
+        (the condition dropped, or None). Each entry is built when it is read
+        (``list(clf.pruning_log_)`` builds them all): a deep tree's trace has
+        millions of rows, kept as a few arrays (``pruning_log_.record``).
     attribute_bits_, attribute_test_bits_ :
         c4.5rules' code lengths: per feature, and for choosing an attribute.
     grown_tree_ : Tree
@@ -230,10 +233,10 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         fitted["dropped_rules_"] = list(builder.dropped)
         fitted["attribute_bits_"] = builder.att_bits
         fitted["attribute_test_bits_"] = builder.att_test_bits
-        fitted["pruning_log_"] = [
-            dict(leaf_conditions=list(c.path), class_=classes[c.class_index],
-                 steps=c.trace, rule=c.rule_number or None)
-            for c in builder.candidates]
+        record = dict(builder.log_record, rule=np.array(
+            [c.rule_number for c in builder.candidates], dtype=np.int64))
+        fitted["pruning_log_"] = pruning_log(record, tree_clf.grown_tree_, list(names),
+                                             tree_clf.categories_, classes)
         fitted["_train_summary"] = (builder.n, builder.train_errors)
         _packed(fitted)                 # predict then leaves __dict__ as it is
         state = {k: v for k, v in self.__dict__.items() if k != "feature_names_in_"}
@@ -298,6 +301,9 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
     def __getstate__(self):
         state = dict(super().__getstate__())    # a copy: the model keeps its own
         state.pop(_PACKED, None)                # packed again from rules_ at load
+        log = state.get("pruning_log_")
+        if isinstance(log, PruningLog):         # its record; the rest is the tree's
+            state["pruning_log_"] = dict(log.record)
         return state
 
     def __setstate__(self, state):

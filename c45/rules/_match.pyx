@@ -14,7 +14,8 @@ pass, the GIL given up once:
 * ``class_masks``, ``pack_bits``: the cases of each class, and masks as bits
   (§11.4, §11.5);
 * ``rule_counts``: each rule's used, wrong, better and worse (§11.6);
-* ``drop_counts``: the counts condition dropping weighs (§11.3);
+* ``drop_conditions``: condition dropping (§11.3), every candidate's steps,
+  the counts kept up to date as conditions go;
 * ``subset_counts``, ``toggle_rule``: the greedy subset search's counts (§11.4);
 * ``greedy_trials``: the trials of the greedy subset search, their hill-climbs
   included, and ``description_cost``, the cost it minimises (§11.4).
@@ -33,14 +34,16 @@ set (§11: an unknown value satisfies no condition).
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport ldexp, log
+from libc.math cimport exp, ldexp, log
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_Destructor, PyCapsule_GetPointer, PyCapsule_New
 
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK
+from c45._criterion cimport extra_errors, rnd
 
 cnp.import_array()
 
@@ -473,73 +476,6 @@ def pack_bits(const uint8_t[:, ::1] masks):
     return out
 
 
-cdef void drop_counts_pass(const Packed* p, const int64_t* y, const int64_t* targets,
-                           int64_t* counts, int64_t* add_total, int64_t* add_errors,
-                           Interrupt* intr) noexcept nogil:
-    cdef Py_ssize_t i, r, c, which, fails, first, last
-    cdef int64_t target
-    for r in range(p.n_rules):
-        first, last, target = p.rule_start[r], p.rule_start[r + 1], targets[r]
-        for i in range(p.n):
-            fails = 0
-            which = -1
-            for c in range(first, last):
-                if not holds(p, c, i):
-                    fails += 1
-                    if fails == 2:
-                        break
-                    which = c
-            if fails == 0:
-                counts[2 * r] += 1
-                counts[2 * r + 1] += y[i] != target
-            elif fails == 1:
-                add_total[which] += 1
-                add_errors[which] += y[i] != target
-            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
-                return
-
-
-def drop_counts(cont, disc, packed, const int64_t[::1] y, const int64_t[::1] targets):
-    """For rules (packed together, each weighed on its own) and the cases'
-    classes y, rule r's being of class targets[r]: (total, errors, add_total,
-    add_errors). total[r] and errors[r] count the cases satisfying every
-    condition of rule r (and of them those of another class); add_total[c] and
-    add_errors[c] those failing condition c (of the packed conditions) alone,
-    which leaving c out of its rule adds. All the rules in one pass: condition
-    dropping weighs every candidate rule's step at once (§11.3)."""
-    cdef _Rules rules = _Rules(cont, disc, packed)
-    cdef Packed* p = &rules.p
-    if targets.shape[0] != p.n_rules or y.shape[0] != p.n:
-        raise ValueError("c45: drop_counts takes a class per rule and per case")
-    cdef Py_ssize_t m = p.rule_start[p.n_rules]
-    # np.empty, zeroed here (+ 1: never empty): numpy's zeroed allocations of
-    # more than a few KB give the GIL up
-    counts = np.empty((p.n_rules + 1, 2), dtype=np.int64)
-    add_total = np.empty(m + 1, dtype=np.int64)
-    add_errors = np.empty(m + 1, dtype=np.int64)
-    cdef int64_t[:, ::1] cv = counts
-    cdef int64_t[::1] at = add_total, ae = add_errors
-    memset(&cv[0, 0], 0, 2 * (p.n_rules + 1) * sizeof(int64_t))
-    memset(&at[0], 0, (m + 1) * sizeof(int64_t))
-    memset(&ae[0], 0, (m + 1) * sizeof(int64_t))
-    cdef const int64_t* yp = &y[0] if p.n else NULL
-    cdef const int64_t* tp = &targets[0] if p.n_rules else NULL
-    cdef Interrupt intr
-    cdef Py_ssize_t tests = p.n * m
-    start_looking(&intr, tests)
-    try:
-        if tests >= RELEASE_FROM:
-            with nogil:
-                drop_counts_pass(p, yp, tp, &cv[0, 0], &at[0], &ae[0], &intr)
-        else:
-            drop_counts_pass(p, yp, tp, &cv[0, 0], &at[0], &ae[0], &intr)
-    finally:
-        interrupt_end(&intr)
-    if intr.stop:
-        raise_interrupt()
-    return counts[:p.n_rules, 0], counts[:p.n_rules, 1], add_total[:m], add_errors[:m]
-
-
 # -- the greedy subset search's counts (§11.4) ---------------------------------
 # A subset of one class's rules covers the cases at least one of its rules
 # covers. What toggling rule j changes depends on the cases of j that no selected
@@ -846,3 +782,599 @@ def greedy_trials(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, uint8_t[:
     if intr.stop:
         raise_interrupt()
     return costs[:trials]
+
+
+# -- condition dropping (§11.3) --------------------------------------------------
+# Each candidate rule (a leaf's path) drops conditions one at a time; each step
+# weighs the cases satisfying every remaining condition and, per condition, those
+# failing it alone. Counted afresh at each step that was a pass over the cases per
+# step of every candidate (minutes on a tree 250 levels deep); here the counts are
+# kept up to date as conditions go. A case failing two or more remaining
+# conditions is watched on two of them (SAT solvers' two watched literals): only
+# when one of those goes does it look further along the path for another (its
+# scan never goes back: a condition that holds keeps holding, one dropped stays
+# dropped), or count for the condition it alone fails. The first failing
+# condition comes from the tree: a case routed by the conditions to a node below
+# position j of the path, and not below position j + 1, satisfies the first j and
+# fails the next; the cases sorted by the node they stop at give those of a
+# subtree as one range.
+
+cdef struct Dropping:
+    const Packed* p             # condition c: the edge into node c + 1
+    const int64_t* y
+    Py_ssize_t n
+    bint routed                 # the first failure from the cases' routes
+    const int64_t* order        # the cases by the pre-order of their stop node
+    const int64_t* lo           # per node: its subtree's cases, order[lo[v]:hi[v]]
+    const int64_t* hi
+    bint f32
+    double cf, coeff, fisher    # fisher < 0: no significance test
+    const double* log2fact      # 0..n (fisher)
+    # per case: the positions watched (w[2i], w[2i + 1]; -1: none), the
+    # watch lists' links, where its scan resumes
+    int64_t* w
+    int64_t* nxt
+    int64_t* cursor
+    # per position of the path
+    int64_t* head
+    int64_t* add_t
+    int64_t* add_e
+    uint8_t* alive
+    int64_t* memo_t             # the rates last computed there, for these counts
+    int64_t* memo_e
+    double* memo_actual
+    double* memo_pess
+    # the log: rows (errors, total, pess) and steps (dropped position or -1)
+    int32_t* row_e              # (counts of cases: 32-bit, as the cases' indices)
+    int32_t* row_t
+    double* row_p
+    Py_ssize_t rows, row_cap
+    int64_t* step_drop
+    Py_ssize_t steps, step_cap
+
+
+cdef inline void rule_rates(const Dropping* s, int64_t total, int64_t errors,
+                            double default_error, double* actual, double* pess) noexcept nogil:
+    """RuleBuilder's former _rates: (Actual, Pess) of a condition set covering
+    total cases, errors of them wrong (as pessimistic_extra_errors and numpy's
+    binary32 arithmetic give them)."""
+    cdef bint f32 = s.f32
+    cdef double u, e, t
+    if total == 0:
+        actual[0] = 0.0
+        pess[0] = default_error
+        return
+    e = rnd(f32, <double>errors)
+    t = rnd(f32, <double>total)
+    u = extra_errors(f32, t, e, s.cf, s.coeff)
+    if f32:
+        actual[0] = rnd(True, e / t)
+        pess[0] = rnd(True, rnd(True, e + rnd(True, u)) / t)
+    else:
+        actual[0] = e / t
+        pess[0] = (e + u) / t
+
+
+cdef inline double fisher_p(int64_t a, int64_t b, int64_t c, int64_t d,
+                            const double* lf) noexcept nogil:
+    """fisher_statistic's sum (its docstring says what it is)."""
+    cdef double rows = lf[a + b] + lf[c + d]
+    cdef double cols = lf[a + c] + lf[b + d]
+    cdef double base = rows + cols - lf[a + b + c + d]
+    cdef double p = 0.0
+    while b >= 0 and c >= 0:
+        p += exp(base - lf[a] - lf[b] - lf[c] - lf[d])
+        a += 1
+        b -= 1
+        c -= 1
+        d += 1
+    return p
+
+
+cdef inline Py_ssize_t next_failing(const Dropping* s, const int64_t* path, Py_ssize_t m,
+                                    Py_ssize_t i, Py_ssize_t start) noexcept nogil:
+    """The first remaining position >= start of the path (its nodes below the
+    root) whose condition case i fails, m if none."""
+    cdef Py_ssize_t q
+    for q in range(start, m):
+        if s.alive[q] and not holds(s.p, path[q] - 1, i):      # (node c: condition c - 1)
+            return q
+    return m
+
+
+cdef inline void watch(Dropping* s, int64_t slot, Py_ssize_t q) noexcept nogil:
+    s.w[slot] = q
+    s.nxt[slot] = s.head[q]
+    s.head[q] = slot
+
+
+cdef inline void first_failures(Dropping* s, const int64_t* path, Py_ssize_t m,
+                                Py_ssize_t i, Py_ssize_t f1, int64_t target) noexcept nogil:
+    """Case i, failing position f1 first: watched on it and the next failing one,
+    or counted for f1 alone."""
+    cdef Py_ssize_t f2 = next_failing(s, path, m, i, f1 + 1)
+    watch(s, 2 * i, f1)
+    if f2 == m:
+        s.w[2 * i + 1] = -1
+        s.add_t[f1] += 1
+        s.add_e[f1] += s.y[i] != target
+    else:
+        watch(s, 2 * i + 1, f2)
+        s.cursor[i] = f2 + 1
+
+
+cdef int reserve(Dropping* s, Py_ssize_t rows, Py_ssize_t steps) noexcept nogil:
+    """Room in the log for this many rows and steps (doubling); -1: no memory."""
+    cdef Py_ssize_t c
+    cdef void* grown
+    if rows > s.row_cap:
+        c = s.row_cap
+        while c < rows:
+            c *= 2
+        grown = realloc(s.row_e, c * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        s.row_e = <int32_t*> grown
+        grown = realloc(s.row_t, c * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        s.row_t = <int32_t*> grown
+        grown = realloc(s.row_p, c * sizeof(double))
+        if grown == NULL:
+            return -1
+        s.row_p = <double*> grown
+        s.row_cap = c
+    if steps > s.step_cap:
+        c = s.step_cap
+        while c < steps:
+            c *= 2
+        grown = realloc(s.step_drop, c * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        s.step_drop = <int64_t*> grown
+        s.step_cap = c
+    return 0
+
+
+cdef int drop_one(Dropping* s, const int64_t* path, Py_ssize_t m, int64_t target,
+                  double default_error, int64_t* out, double* out_error,
+                  uint8_t* kept, Interrupt* intr) noexcept nogil:
+    """One candidate's condition dropping, its steps appended to the log; out:
+    (cases covered, of them wrong), out_error its Pess, kept its conditions
+    left. -1: out of memory (or interrupted: intr.stop)."""
+    cdef Py_ssize_t q, j, i, k, left, best, best_at, at, v, below
+    cdef int64_t total0 = 0, errors0 = 0, slot, after, t, e, other
+    cdef double actual0, pess0, best_pess = 0.0
+    cdef bint drop
+    for q in range(m):
+        s.head[q] = -1
+        s.add_t[q] = 0
+        s.add_e[q] = 0
+        s.alive[q] = 1
+        s.memo_t[q] = -1
+    if s.routed:
+        v = 0
+        for j in range(m + 1):
+            # position j's cases: routed into node v, not into the next node of
+            # the path (below: the path's leaf, whose cases satisfy every condition)
+            if j == m:
+                for k in range(s.lo[v], s.hi[v]):
+                    total0 += 1
+                    errors0 += s.y[s.order[k]] != target
+                break
+            below = path[j]             # (its cases skipped: they go on)
+            for k in range(s.lo[v], s.lo[below]):
+                first_failures(s, path, m, s.order[k], j, target)
+                if k % LOOK_EVERY == 0 and interrupted(intr):
+                    return -1
+            for k in range(s.hi[below], s.hi[v]):
+                first_failures(s, path, m, s.order[k], j, target)
+                if k % LOOK_EVERY == 0 and interrupted(intr):
+                    return -1
+            v = below
+    else:
+        for i in range(s.n):
+            j = next_failing(s, path, m, i, 0)
+            if j == m:
+                total0 += 1
+                errors0 += s.y[i] != target
+            else:
+                first_failures(s, path, m, i, j, target)
+            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+                return -1
+    left = m
+    while True:
+        if interrupted(intr):
+            return -1
+        if reserve(s, s.rows + left + 1, s.steps + 1) < 0:
+            return -1
+        rule_rates(s, total0, errors0, default_error, &actual0, &pess0)
+        s.row_e[s.rows] = errors0
+        s.row_t[s.rows] = total0
+        s.row_p[s.rows] = pess0
+        s.rows += 1
+        if left == 0:
+            s.step_drop[s.steps] = -1
+            s.steps += 1
+            break
+        best = -1
+        best_at = -1
+        at = 0
+        drop = False
+        for q in range(m):
+            if not s.alive[q]:
+                continue
+            t = total0 + s.add_t[q]
+            e = errors0 + s.add_e[q]
+            if s.memo_t[q] != t or s.memo_e[q] != e:
+                rule_rates(s, t, e, default_error, &s.memo_actual[q], &s.memo_pess[q])
+                s.memo_t[q] = t
+                s.memo_e[q] = e
+            s.row_e[s.rows] = e
+            s.row_t[s.rows] = t
+            s.row_p[s.rows] = s.memo_pess[q]
+            s.rows += 1
+            if best < 0 or s.memo_pess[q] <= best_pess:      # later on ties
+                best, best_at, best_pess = q, at, s.memo_pess[q]
+            if not drop:
+                if s.memo_pess[q] <= pess0 or s.memo_actual[q] <= actual0:
+                    drop = True
+                elif s.fisher >= 0 and fisher_p(total0 - errors0, errors0,
+                                                s.add_t[q] - s.add_e[q], s.add_e[q],
+                                                s.log2fact) > s.fisher:
+                    # among the cases satisfying the other conditions: condition
+                    # q holds or not x the rule's class or not
+                    drop = True
+            at += 1
+        s.step_drop[s.steps] = best_at if drop else -1
+        s.steps += 1
+        if not drop:
+            break
+        # best goes: the cases failing it alone now satisfy every condition
+        # left; those it was one of two watches of look for another
+        s.alive[best] = 0
+        left -= 1
+        total0 += s.add_t[best]
+        errors0 += s.add_e[best]
+        slot = s.head[best]
+        while slot >= 0:
+            after = s.nxt[slot]
+            i = slot >> 1
+            other = s.w[slot ^ 1]
+            if other >= 0:
+                q = next_failing(s, path, m, i, s.cursor[i])
+                if q < m:
+                    watch(s, slot, q)
+                    s.cursor[i] = q + 1
+                else:
+                    s.w[slot] = -1
+                    s.add_t[other] += 1
+                    s.add_e[other] += s.y[i] != target
+            else:
+                s.w[slot] = -1
+            slot = after
+    out[0] = total0
+    out[1] = errors0
+    out_error[0] = pess0
+    for q in range(m):
+        kept[q] = s.alive[q]
+    return 0
+
+
+cdef int route_cases(Dropping* s, const int32_t* first_child, const int32_t* n_children,
+                     Py_ssize_t nodes, int64_t* stop) noexcept nogil:
+    """Each case's stop node: followed down from the root while exactly one
+    branch's condition holds. 1 if some case satisfied two branches' (then no
+    routing: not a tree's tests)."""
+    cdef Py_ssize_t i, v, b, c, went, held
+    for i in range(s.n):
+        v = 0
+        while n_children[v] > 0:
+            held = 0
+            went = -1
+            for b in range(n_children[v]):
+                c = first_child[v] + b
+                if holds(s.p, c - 1, i):
+                    held += 1
+                    went = c
+            if held == 0:
+                break
+            if held > 1:
+                return 1
+            v = went
+        stop[i] = v
+    return 0
+
+
+cdef int drop_all(Dropping* s, const int32_t* first_child, const int32_t* n_children,
+                  Py_ssize_t nodes, const int64_t* pre, const int64_t* size, int64_t* stop,
+                  int64_t* start, int64_t* order, int64_t* lo, int64_t* hi,
+                  const int64_t* path_start, const int64_t* path_nodes,
+                  const int64_t* targets, const double* default_error, int64_t* covered,
+                  double* error, uint8_t* kept, int64_t* step_start, Py_ssize_t K,
+                  Interrupt* intr) noexcept nogil:
+    """drop_conditions' work: the cases routed (and sorted by the pre-order of
+    their stop node: start holds nodes + 1 zeros), then each candidate's
+    dropping. -1: out of memory or interrupted (intr.stop)."""
+    cdef Py_ssize_t k, v
+    s.routed = not route_cases(s, first_child, n_children, nodes, stop)
+    if s.routed:
+        for k in range(s.n):
+            start[pre[stop[k]] + 1] += 1
+        for k in range(nodes):
+            start[k + 1] += start[k]
+        for v in range(nodes):
+            lo[v] = start[pre[v]]
+            hi[v] = start[pre[v] + size[v]]
+        for k in range(s.n):
+            order[start[pre[stop[k]]]] = k
+            start[pre[stop[k]]] += 1
+        s.order, s.lo, s.hi = order, lo, hi
+    step_start[0] = 0
+    for k in range(K):
+        if drop_one(s, path_nodes + path_start[k], path_start[k + 1] - path_start[k],
+                    targets[k], default_error[k], covered + 2 * k, error + k,
+                    kept + path_start[k], intr) < 0:
+            return -1
+        step_start[k + 1] = s.steps
+    return 0
+
+
+cdef void free_buffer(object capsule) noexcept:
+    free(PyCapsule_GetPointer(capsule, NULL))
+
+
+cdef object owned(void** buf, Py_ssize_t n, int typenum, size_t item):
+    """An array of the n items of a malloc'd buffer (shrunk to them), which it
+    then owns and frees; buf[0] is emptied."""
+    cdef cnp.npy_intp dims = n
+    cdef void* data = realloc(buf[0], (n if n else 1) * item)
+    if data != NULL:
+        buf[0] = data
+    capsule = PyCapsule_New(buf[0], NULL, <PyCapsule_Destructor> free_buffer)
+    data = buf[0]
+    buf[0] = NULL
+    arr = cnp.PyArray_SimpleNewFromData(1, &dims, typenum, data)
+    cnp.set_array_base(arr, capsule)
+    return arr
+
+
+def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
+                    const int32_t[::1] n_children, const int64_t[::1] path_start,
+                    const int64_t[::1] path_nodes, const int64_t[::1] y,
+                    const int64_t[::1] targets, const double[::1] default_error,
+                    bint f32, double cf, double coeff, double fisher,
+                    const double[::1] log2fact):
+    """§11.3's condition dropping of every candidate rule of a tree.
+
+    packed: one condition per node below the root, the edge into it (condition
+    c: node c + 1), on the cases cont, disc of classes y. Candidate k's path:
+    the nodes path_nodes[path_start[k]:path_start[k + 1]] below the root, its
+    class targets[k], its DefaultError default_error[k]. cf and coeff: the
+    confidence and its z**2 as pessimistic_extra_errors takes them; fisher:
+    the significance level (-1: none), log2fact the table Λ(0..cases).
+
+    Returns (covered, error, kept, step_start, dropped, rows): per candidate
+    its cases covered and those of them wrong (K x 2) and its Pess, after
+    dropping; per path entry whether its condition is kept; candidate k's
+    steps step_start[k]:step_start[k + 1], each step's dropped condition (its
+    position among those left, -1: none) and rows (errors, total as int32 and
+    pess as float64; per step the whole rule's, then those of each condition
+    left, in path order)."""
+    cdef _Rules rules = _Rules(cont, disc, packed)
+    cdef Packed* p = &rules.p
+    cdef Py_ssize_t nodes = first_child.shape[0], K = targets.shape[0], n = p.n
+    cdef Py_ssize_t v, b, k, j, m, max_m = 0, top, c
+    if n_children.shape[0] != nodes or nodes < 1 or p.n_rules != nodes - 1 or \
+            path_start.shape[0] != K + 1 or default_error.shape[0] != K or y.shape[0] != n:
+        raise ValueError("c45: drop_conditions' arrays do not fit the tree")
+    if fisher >= 0 and log2fact.shape[0] < n + 1:
+        raise ValueError("c45: drop_conditions needs log2fact for 0..cases")
+    # the tree: each node below the root the child of one node; pre-order and
+    # subtree sizes; each path a chain of children from the root
+    parent = np.full(nodes, -1, dtype=np.int64)
+    pre = np.empty(nodes, dtype=np.int64)
+    size = np.ones(nodes, dtype=np.int64)
+    cdef int64_t[::1] par = parent, prv = pre, sz = size
+    for v in range(nodes):
+        if n_children[v] < 0 or (n_children[v] and (
+                first_child[v] < 1 or first_child[v] > nodes - n_children[v])):
+            raise ValueError("c45: drop_conditions' tree has a child out of range")
+        for b in range(n_children[v]):
+            if par[first_child[v] + b] >= 0:
+                raise ValueError("c45: drop_conditions' tree has a node of two parents")
+            par[first_child[v] + b] = v
+    for v in range(1, nodes):
+        if par[v] < 0:
+            raise ValueError("c45: drop_conditions' tree has a node of no parent")
+    # (one parent each, the root none: what the root reaches is a tree)
+    stack = np.empty(nodes, dtype=np.int64)
+    by_pre = np.empty(nodes, dtype=np.int64)
+    cdef int64_t[::1] st = stack, bp = by_pre
+    cdef Py_ssize_t seen = 0
+    top = 1
+    st[0] = 0
+    while top:
+        top -= 1
+        v = st[top]
+        prv[v] = seen
+        bp[seen] = v
+        seen += 1
+        for b in range(n_children[v] - 1, -1, -1):     # popped in branch order
+            st[top] = first_child[v] + b
+            top += 1
+    if seen != nodes:
+        raise ValueError("c45: drop_conditions' tree has nodes the root does not reach")
+    for k in range(nodes - 1, 0, -1):                  # children before parents
+        v = bp[k]
+        sz[par[v]] += sz[v]
+    if path_start[0] != 0 or path_start[K] != path_nodes.shape[0]:
+        raise ValueError("c45: drop_conditions' paths do not cover path_nodes")
+    for k in range(K):
+        m = path_start[k + 1] - path_start[k]
+        if m < 0:
+            raise ValueError("c45: drop_conditions' paths go backwards")
+        max_m = max(max_m, m)
+        v = 0
+        for j in range(path_start[k], path_start[k + 1]):
+            c = path_nodes[j]
+            if not 0 < c < nodes or par[c] != v:
+                raise ValueError("c45: a drop_conditions path is no chain of children")
+            v = c
+    for k in range(K):
+        if not 0 <= default_error[k] or not default_error[k] <= 1:
+            raise ValueError("c45: drop_conditions' DefaultError out of range")
+    cdef Dropping s
+    memset(&s, 0, sizeof(Dropping))
+    s.p = p
+    s.y = &y[0] if n else NULL
+    s.n = n
+    s.f32, s.cf, s.coeff, s.fisher = f32, cf, coeff, fisher
+    s.log2fact = &log2fact[0] if log2fact.shape[0] else NULL
+    # the cases by their stop node's pre-order (a counting sort), each node's range
+    stop = np.zeros(n + 1, dtype=np.int64)
+    order = np.empty(n + 1, dtype=np.int64)
+    lo = np.empty(nodes, dtype=np.int64)
+    hi = np.empty(nodes, dtype=np.int64)
+    start = np.zeros(nodes + 1, dtype=np.int64)
+    cdef int64_t[::1] stv = stop, orv = order, lov = lo, hiv = hi, sv = start
+    cdef const int64_t* pp = &path_nodes[0] if path_nodes.shape[0] else NULL
+    covered = np.empty((K + 1, 2), dtype=np.int64)
+    error = np.empty(K + 1, dtype=np.float64)
+    kept = np.empty(path_nodes.shape[0] + 1, dtype=np.uint8)
+    step_start = np.empty(K + 1, dtype=np.int64)
+    cdef int64_t[:, ::1] cov = covered
+    cdef double[::1] errv = error
+    cdef uint8_t[::1] kv = kept
+    cdef int64_t[::1] ssv = step_start
+    cdef Interrupt intr
+    cdef int status = 0
+    cdef Py_ssize_t per_case = 2 * n + 1, per_position = max_m + 1
+    s.w = <int64_t*> malloc(per_case * sizeof(int64_t))
+    s.nxt = <int64_t*> malloc(per_case * sizeof(int64_t))
+    s.cursor = <int64_t*> malloc(per_case * sizeof(int64_t))
+    s.head = <int64_t*> malloc(per_position * sizeof(int64_t))
+    s.add_t = <int64_t*> malloc(per_position * sizeof(int64_t))
+    s.add_e = <int64_t*> malloc(per_position * sizeof(int64_t))
+    s.alive = <uint8_t*> malloc(per_position)
+    s.memo_t = <int64_t*> malloc(per_position * sizeof(int64_t))
+    s.memo_e = <int64_t*> malloc(per_position * sizeof(int64_t))
+    s.memo_actual = <double*> malloc(per_position * sizeof(double))
+    s.memo_pess = <double*> malloc(per_position * sizeof(double))
+    s.row_cap = s.step_cap = 1024
+    s.row_e = <int32_t*> malloc(s.row_cap * sizeof(int32_t))
+    s.row_t = <int32_t*> malloc(s.row_cap * sizeof(int32_t))
+    s.row_p = <double*> malloc(s.row_cap * sizeof(double))
+    s.step_drop = <int64_t*> malloc(s.step_cap * sizeof(int64_t))
+    try:
+        if (s.w == NULL or s.nxt == NULL or s.cursor == NULL or s.head == NULL
+                or s.add_t == NULL or s.add_e == NULL or s.alive == NULL
+                or s.memo_t == NULL or s.memo_e == NULL or s.memo_actual == NULL
+                or s.memo_pess == NULL or s.row_e == NULL or s.row_t == NULL
+                or s.row_p == NULL or s.step_drop == NULL):
+            raise MemoryError()
+        # (the work: at least a look at each case per condition of each path)
+        start_looking(&intr, n * path_nodes.shape[0])
+        try:
+            if n * path_nodes.shape[0] >= RELEASE_FROM:
+                with nogil:
+                    status = drop_all(&s, &first_child[0], &n_children[0], nodes, &prv[0],
+                                      &sz[0], &stv[0], &sv[0], &orv[0], &lov[0], &hiv[0],
+                                      &path_start[0], pp, &targets[0] if K else NULL,
+                                      &default_error[0] if K else NULL, &cov[0, 0],
+                                      &errv[0], &kv[0], &ssv[0], K, &intr)
+            else:
+                status = drop_all(&s, &first_child[0], &n_children[0], nodes, &prv[0],
+                                  &sz[0], &stv[0], &sv[0], &orv[0], &lov[0], &hiv[0],
+                                  &path_start[0], pp, &targets[0] if K else NULL,
+                                  &default_error[0] if K else NULL, &cov[0, 0],
+                                  &errv[0], &kv[0], &ssv[0], K, &intr)
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
+        if status < 0:
+            raise MemoryError()
+        # the log's buffers handed over, not copied (a deep tree's are hundreds of MB)
+        dropped = owned(<void**> &s.step_drop, s.steps, cnp.NPY_INT64, sizeof(int64_t))
+        row_e = owned(<void**> &s.row_e, s.rows, cnp.NPY_INT32, sizeof(int32_t))
+        row_t = owned(<void**> &s.row_t, s.rows, cnp.NPY_INT32, sizeof(int32_t))
+        row_p = owned(<void**> &s.row_p, s.rows, cnp.NPY_FLOAT64, sizeof(double))
+    finally:
+        free(s.w); free(s.nxt); free(s.cursor); free(s.head); free(s.add_t)
+        free(s.add_e); free(s.alive); free(s.memo_t); free(s.memo_e)
+        free(s.memo_actual); free(s.memo_pess); free(s.row_e); free(s.row_t)
+        free(s.row_p); free(s.step_drop)
+    return (covered[:K], error[:K], kept[:path_nodes.shape[0]].view(bool), step_start,
+            dropped, (row_e, row_t, row_p))
+
+
+def fisher_statistic(int64_t a, int64_t b, int64_t c, int64_t d, const double[::1] log2fact):
+    """Release 8's significance of a condition (``-F``): the one-tailed Fisher sum
+    over the 2x2 table [[a, b], [c, d]] and the tables more extreme in its
+    direction (rows: condition satisfied or not; columns: the rule's class or
+    not), each term taken as e raised to its log2 probability, that is P**(1/ln 2)
+    (c4.5rules sums log2 factorials and exponentiates them with exp); log2fact:
+    Λ(0..a + b + c + d).
+
+    In the R8 corpus, at the level 0.1, this gives Release 8's rules under -F 10
+    on all 300 problems; the true Fisher p-value (the same sum of P) on 66. A
+    lone term fails the level L when P > L**ln 2 (0.203 for 10%)."""
+    if min(a, b, c, d) < 0 or log2fact.shape[0] <= a + b + c + d:
+        raise ValueError("c45: fisher_statistic needs counts >= 0 and log2fact up to their sum")
+    return fisher_p(a, b, c, d, &log2fact[0])
+
+
+def leaf_paths(const int8_t[::1] kind, const double[::1] weight,
+               const int32_t[::1] first_child, const int32_t[::1] n_children, int leaf_kind):
+    """The leaves that give candidate rules, those of Items >= 1, depth-first,
+    branches in order, and the nodes below the root on each one's path:
+    (leaves, path_start, path_nodes), leaf k's path_nodes[path_start[k]:path_start[k + 1]].
+    One pass keeping the GIL (numpy's calls a level at a time gave it up a
+    few hundred times a fit; Python lists of a deep tree's millions of path
+    nodes were seconds of objects)."""
+    cdef Py_ssize_t nodes = kind.shape[0], top, v, b, k, K = 0, total = 0
+    if weight.shape[0] != nodes or first_child.shape[0] != nodes or \
+            n_children.shape[0] != nodes or nodes < 1:
+        raise ValueError("c45: leaf_paths' tree arrays differ in length")
+    parent = np.full(nodes, -1, dtype=np.int64)
+    depth = np.zeros(nodes, dtype=np.int64)
+    stack = np.empty(nodes, dtype=np.int64)
+    leaves = np.empty(nodes, dtype=np.int64)
+    cdef int64_t[::1] par = parent, dep = depth, st = stack, lv = leaves
+    cdef Py_ssize_t seen = 0
+    top = 1
+    st[0] = 0
+    while top:
+        top -= 1
+        v = st[top]
+        seen += 1
+        if seen > nodes:
+            raise ValueError("c45: leaf_paths' tree has a cycle")
+        if kind[v] == leaf_kind:
+            if weight[v] >= 1.0:
+                lv[K] = v
+                K += 1
+                total += dep[v]
+            continue
+        if n_children[v] < 0 or first_child[v] < 1 or first_child[v] > nodes - n_children[v]:
+            raise ValueError("c45: leaf_paths' tree has a child out of range")
+        for b in range(n_children[v] - 1, -1, -1):     # popped in branch order
+            par[first_child[v] + b] = v
+            dep[first_child[v] + b] = dep[v] + 1
+            st[top] = first_child[v] + b
+            top += 1
+    start = np.empty(K + 1, dtype=np.int64)
+    path = np.empty(total + 1, dtype=np.int64)
+    cdef int64_t[::1] sv = start, pv = path
+    cdef int64_t at
+    sv[0] = 0
+    for k in range(K):
+        sv[k + 1] = sv[k] + dep[lv[k]]
+        v = lv[k]
+        at = sv[k + 1] - 1
+        while v > 0:                    # from the leaf up
+            pv[at] = v
+            at -= 1
+            v = par[v]
+    return leaves[:K], start, path[:total]

@@ -14,7 +14,8 @@ from c45 import _grown
 from c45._classifier import C45Classifier, class_map
 from c45._state import check_held_classes, checked_schema_and_classes, checked_tree
 from c45._params import SPEC, PRECISION as _PRECISION, finite_number as _finite_number
-from c45.rules._builder import rule_bits, rule_leaves
+from c45.rules._builder import leaf_paths, rule_bits, tree_edges
+from c45.rules._log import RECORD, PruningLog, tree_parents
 from c45.rules._ruleset import Condition, Rule
 from c45.rules._selection import _EXHAUSTIVE_MAX, _Lengths, attribute_test_bits
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, SUBSET_KIND
@@ -328,51 +329,138 @@ def _hashed(n):
     return n if _hashable(n) else None
 
 
-def _check_pruning_log(state, schema, classes, tree, rulesets):
-    """pruning_log_: an entry per leaf of the grown tree giving a candidate rule,
-    in its order, with the leaf's conditions and class, the rule it became (or
-    None; each rule first named in the order of the numbers, its conditions
-    some of that leaf's, those of ordered_rules_ the same) and a list of
-    condition-dropping steps."""
-    log = state.get("pruning_log_")
-    if type(log) is not list:
-        _refuse("pruning_log_", log, "a list")
-    names = [f"x{j}" for j in range(schema.n_features)] if schema.names is None \
-        else list(schema.names)
-    leaves = rule_leaves(tree, names, schema.categories)
-    if len(log) != len(leaves):
-        _refuse("pruning_log_", log, f"{len(leaves)} entries, one per leaf of the grown "
-                f"tree of weight 1 or more")
-    numbers = {r.number: r.class_index for r in rulesets["candidate_rules_"]}
+def _record_of_list(log, leaves, labels, classes):
+    """The record of a pruning_log_ pickled as a list of dicts (before the log
+    was kept as arrays), each entry checked against its leaf: its
+    leaf_conditions and class_ the leaf's, its steps' rows those of the
+    conditions left (a condition dropped is gone from the next step's)."""
+    rule, step_start, dropped, rows = [], [0], [], []
     fields = {"leaf_conditions", "class_", "steps", "rule"}
-    seen = []               # the rules named, in the order first named
-    first_path = {}         # and the path of the leaf that made each
     for i, (entry, (path, c)) in enumerate(zip(log, leaves)):
         where = f"pruning_log_[{i}]"
         if type(entry) is not dict or set(entry) != fields:
             _refuse(where, entry, f"a dict of {sorted(fields)}")
-        if entry["leaf_conditions"] != [str(x) for x in path]:
+        text = [labels[node - 1] for node in path]
+        if entry["leaf_conditions"] != text:
             _refuse(f"{where}['leaf_conditions']", entry["leaf_conditions"],
-                    f"its leaf's path {[str(x) for x in path]}")
+                    f"its leaf's path {text}")
         if not _same_values((entry["class_"],), (classes[c],)):
             _refuse(f"{where}['class_']", entry["class_"], f"its leaf's class "
                     f"{classes[c]!r}")
-        rule = entry["rule"]
-        if rule is not None and not (_is_count(rule, 1) and numbers.get(rule) == c):
-            _refuse(f"{where}['rule']", rule, "None or a candidate rule of its class")
-        if rule is not None and rule not in seen:
-            seen.append(rule)
-            first_path[rule] = path
+        number = entry["rule"]
+        if number is not None and not _is_count(number, 1):
+            _refuse(f"{where}['rule']", number, "None or a rule number")
+        rule.append(number or 0)
         steps = entry["steps"]
         if type(steps) is not list or not all(
                 type(s) is dict and set(s) == {"rows", "dropped"} for s in steps):
             _refuse(f"{where}['steps']", steps, "a list of {'rows', 'dropped'} dicts")
+        left = list(text)
+        for j, step in enumerate(steps):
+            got = step["rows"]
+            if type(got) is not list or len(got) != len(left) + 1 or not all(
+                    type(r) is tuple and len(r) == 4 and _is_count(r[0]) and _is_count(r[1])
+                    and isinstance(r[2], float) and r[3] == (left[q - 1] if q else None)
+                    for q, r in enumerate(got)):
+                _refuse(f"{where}['steps'][{j}]['rows']", got, "(errors, cases, "
+                        "pessimistic error, condition) of the rule and each condition left")
+            rows += [r[:3] for r in got]
+            last = j == len(steps) - 1
+            if step["dropped"] is None and last:
+                dropped.append(-1)
+                continue
+            after = [r[3] for r in steps[j + 1]["rows"][1:]] if not last else None
+            gone = [q for q in range(len(left)) if left[:q] + left[q + 1:] == after]
+            if not gone or step["dropped"] != left[gone[0]]:
+                _refuse(f"{where}['steps'][{j}]['dropped']", step["dropped"], "None in "
+                        "the last step, before it the condition gone from the next")
+            dropped.append(gone[0])
+            del left[gone[0]]
+        step_start.append(len(dropped))
+    rows = np.array(rows, dtype=object).reshape(-1, 3)
+    return {"rule": np.array(rule, dtype=np.int64),
+            "step_start": np.array(step_start, dtype=np.int64),
+            "dropped": np.array(dropped, dtype=np.int64),
+            "errors": rows[:, 0].astype(np.int32), "total": rows[:, 1].astype(np.int32),
+            "pess": rows[:, 2].astype(np.float64)}
+
+
+def _check_record(log, lengths):
+    """pruning_log_'s record (c45.rules._log.RECORD) of the right types and
+    shapes for leaves of these path lengths: steps of one entry between one and
+    the path's conditions plus one, each but the last dropping a condition left,
+    rows as many as the steps' conditions left plus one."""
+    if type(log) is not dict or set(log) != set(RECORD):
+        _refuse("pruning_log_", log, f"a dict of {sorted(RECORD)} (or a list of dicts)")
+    for name, dtype in RECORD.items():
+        a = log[name]
+        if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != 1:
+            _refuse(f"pruning_log_['{name}']", a, f"a 1-d {np.dtype(dtype)} array")
+    K = len(lengths)
+    start, dropped = log["step_start"], log["dropped"]
+    if len(log["rule"]) != K or len(start) != K + 1:
+        _refuse("pruning_log_['rule'] and ['step_start']", (len(log["rule"]), len(start)),
+                f"{K} and {K + 1} entries, one per leaf of the grown tree of weight 1 "
+                f"or more")
+    steps = np.diff(start)
+    if start[0] != 0 or start[-1] != len(dropped) or (steps < 1).any() or \
+            (steps > lengths + 1).any():
+        _refuse("pruning_log_['step_start']", start, "from 0 to the steps' count, "
+                "1 to a path's conditions + 1 steps per entry")
+    last = np.zeros(len(dropped), dtype=bool)
+    last[start[1:] - 1] = True
+    entry = np.repeat(np.arange(K), steps)
+    left = lengths[entry] - (np.arange(len(dropped)) - start[:-1][entry])
+    if (dropped[last] != -1).any() or (dropped[~last] < 0).any() or \
+            (dropped[~last] >= left[~last]).any():
+        _refuse("pruning_log_['dropped']", dropped, "per step a position among the "
+                "conditions left, -1 in each entry's last")
+    rows = int((left + 1).sum())
+    for name in ("errors", "total", "pess"):
+        if len(log[name]) != rows:
+            _refuse(f"pruning_log_['{name}']", log[name], f"{rows} rows, one per step "
+                    f"and condition left")
+
+
+def _check_pruning_log(state, schema, classes, tree, rulesets):
+    """pruning_log_ (its record, or a list of dicts as pickled before): an entry
+    per leaf of the grown tree giving a candidate rule, in its order, with the
+    leaf's conditions and class (the tree's), the rule it became (or None;
+    each rule first named in the order of the numbers, its conditions some of
+    that leaf's, those of ordered_rules_ the same) and its condition-dropping
+    steps. Returns the PruningLog."""
+    log = state.get("pruning_log_")
+    names = [f"x{j}" for j in range(schema.n_features)] if schema.names is None \
+        else list(schema.names)
+    leaves, start, nodes = leaf_paths(tree)
+    lengths = np.diff(start)
+    labels = [str(c) for c in tree_edges(tree, names, schema.categories)]
+    classes_of = tree.node_class[leaves].tolist()
+    if type(log) is list:
+        if len(log) != len(leaves):
+            _refuse("pruning_log_", log, f"{len(leaves)} entries, one per leaf of the "
+                    f"grown tree of weight 1 or more")
+        log = _record_of_list(log, ((nodes[start[k]:start[k + 1]].tolist(), c)
+                                    for k, c in enumerate(classes_of)), labels, classes)
+    _check_record(log, lengths)
+    numbers = {r.number: r.class_index for r in rulesets["candidate_rules_"]}
+    seen = []               # the rules named, in the order first named
+    first_path = {}         # and the path (nodes) of the leaf that made each
+    for i, (rule, c) in enumerate(zip(log["rule"].tolist(), classes_of)):
+        if rule and numbers.get(rule) != c:
+            _refuse(f"pruning_log_ entry {i}'s rule", rule,
+                    "None or a candidate rule of its class")
+        if rule and rule not in first_path:
+            seen.append(rule)
+            first_path[rule] = nodes[start[i]:start[i + 1]].tolist()
     if seen != sorted(numbers):     # a rule is numbered when its first leaf makes it
         _refuse("pruning_log_", seen, f"the leaves naming every candidate rule, "
                 f"first in the order of their numbers 1 to {len(numbers)}")
     made = {}
     for i, r in enumerate(rulesets["candidate_rules_"]):
-        if not set(r.conditions) <= set(first_path[r.number]):
+        # (a condition is its node's branch: the node below it on the path)
+        path = set(first_path[r.number])
+        if not all(int(tree.first_child[c.node]) + c.branch in path for c in r.conditions):
             _refuse(f"candidate_rules_[{i}].conditions", r.conditions, "conditions of "
                     "the path of the leaf that made it")
         made[r.number] = r.conditions
@@ -380,15 +468,17 @@ def _check_pruning_log(state, schema, classes, tree, rulesets):
         if r.conditions != made[r.number]:
             _refuse(f"ordered_rules_[{i}].conditions", r.conditions, f"those of "
                     f"candidate rule {r.number}")
+    return PruningLog(log, leaves, lengths, tree_parents(tree), labels,
+                      classes[tree.node_class[leaves]])
 
 
 def _check_fit_record(state, schema, classes, tree, rulesets):
     """What fit records beside the rules (read by no prediction or report, but
     a model's attributes): checked against the rules, the grown tree and the
-    classes they describe."""
+    classes they describe. Returns the pruning log."""
     _check_attribute_bits(state, schema, rulesets)
     _check_selection(state, classes, rulesets)
-    _check_pruning_log(state, schema, classes, tree, rulesets)
+    return _check_pruning_log(state, schema, classes, tree, rulesets)
 
 
 def checked_rules_state(state):
@@ -431,5 +521,5 @@ def checked_rules_state(state):
                 _refuse(f"{name}[{i}].class_", r.class_, "a class of classes_")
     if position[state["_default_index"]] < 0:
         _refuse("default_class_", state.get("default_class_"), "a class of classes_")
-    _check_fit_record(state, schema, classes, tree, rulesets)
-    return dict(out, grown_tree_=tree, **rulesets)
+    log = _check_fit_record(state, schema, classes, tree, rulesets)
+    return dict(out, grown_tree_=tree, pruning_log_=log, **rulesets)
