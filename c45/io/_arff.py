@@ -41,6 +41,9 @@ def _split(text, path, line, stop=None):
         rest = text[cut + 1:] if cut < len(text) and text[cut] == stop else None
         values = [v.strip() for v in text[:cut].split(",")]
         return values, [False] * len(values), rest
+    simple = _simple_split(text)
+    if simple is not None:
+        return simple
     values, quoted, cur, i, n = [], [], [], 0, len(text)
     q = None                    # the open quote, if any
     while i < n:
@@ -83,6 +86,26 @@ def _split(text, path, line, stop=None):
         raise DataFileError(path, line, f"unterminated {q}quote{q}")
     _close(values, quoted, cur)
     return values, quoted, None
+
+
+# A value that is one quoted piece without escapes, or plain, then "," or the end.
+_SIMPLE = re.compile(r"""\s*(?:'([^'\\]*)'|"([^"\\]*)"|([^'",%{]*))\s*(,|\Z)""")
+
+
+def _simple_split(text):
+    """_split's answer when each value is _SIMPLE, a match a value; else None."""
+    values, quoted, pos, match = [], [], 0, _SIMPLE.match
+    while True:
+        m = match(text, pos)
+        if m is None:
+            return None
+        single, double, plain, end = m.groups()
+        values.append((single if single is not None else double if double is not None
+                       else plain).strip())
+        quoted.append(plain is None)
+        if not end:
+            return values, quoted, None
+        pos = m.end()
 
 
 def _close(values, quoted, cur):
