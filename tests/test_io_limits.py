@@ -246,6 +246,16 @@ def test_max_columns_is_the_number_of_columns_read(tmp_path, fmt):
     assert X.shape == (1, 9) and list(y) == ["p"]
 
 
+def test_the_cli_takes_max_columns(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,cls\n" + "".join(f"{i},{i % 3},{'pq'[i % 2]}\n" for i in range(20)))
+    assert cli.main(["fit", "--csv", str(path), "--max-columns", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and re.search(r"t.csv, line 1: the header has more than 2 "
+                                         r"columns.*--max-columns", err), err
+    assert cli.main(["fit", "--csv", str(path), "--max-columns", "3"]) == 0
+
+
 def test_repeats_in_a_declaration_name_their_line(tmp_path):
     path = tmp_path / "r.names"
     path.write_text("p,\nq, r,\n p.\na: x, y,\n z, y.\n")

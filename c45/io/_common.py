@@ -221,8 +221,8 @@ def check_columns(path, line, n, max_columns, what):
     if n > max_columns:
         raise DataFileError(path, line, f"{what} more than {max_columns:,} columns: "
                             f"refused, as each column costs its DataFrame about 1 KiB "
-                            f"(max_columns={max_columns} is the limit; pass a larger "
-                            f"one to read it)")
+                            f"(max_columns={max_columns} is the limit, --max-columns "
+                            f"on the command line)")
 
 
 def declared_index(values, path, line_of, field, what="value"):
@@ -383,7 +383,9 @@ class DiscreteColumn:
         """As ContinuousColumn.prepare: None when a value is neither known nor
         missing and cannot be added (declared values, or ``limit`` reached)."""
         if self.fixed:
-            codes = self.categories.get_indexer(np.array(values, dtype=object))
+            target = np.array(values, dtype=object)     # as an object Index: not
+            codes = self.categories.get_indexer(        # inferred to strings (7x)
+                type(self.categories)(target, dtype=object, copy=False))
             unknown = np.flatnonzero(codes < 0)
             if len(unknown) and not all(values[i] in missing for i in unknown.tolist()):
                 return None
