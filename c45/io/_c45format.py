@@ -28,7 +28,7 @@ import re
 from array import array
 from itertools import repeat
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, NamedTuple, Optional
 
 import numpy as np
 
@@ -44,10 +44,11 @@ _DOT_BLANK = re.compile(r"\.[ \t]")
 _DOT_FOLLOWERS = " \t\n|"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One token: its text, the character that ended it (``","``, ``":"``,
-    ``"."`` or ``"\\n"`` for the end of a line or a comment) and its line."""
+    ``"."`` or ``"\\n"`` for the end of a line or a comment) and its line. A
+    tuple: made fast (a frozen dataclass's __init__ took most of a long value
+    list's reading) and small."""
     text: str
     delim: str
     line: int
@@ -154,13 +155,26 @@ def line_tokens(number, text, lines):
     return _plain_tokens(text.rstrip("\r\n"), number)
 
 
-def _plain_tokens(text, number):
+# Characters of a line split at once (_plain_tokens): a long line is split a
+# piece at a time, so its parts are not all held at once.
+SPLIT_CHARS = 1 << 16
+
+
+def _plain_tokens(text, number, most=SPLIT_CHARS):
     """The tokens of a line without a backslash or comment."""
-    start = 0
-    for match in _SPLIT.finditer(text):
-        yield Token(_clean(text[start:match.start()]), match.group(), number)
-        start = match.end()
-    last = _clean(text[start:])
+    start, n = 0, len(text)
+    while n - start > most:         # a piece ends at a ",", which ends a token
+        end = text.find(",", start + most)
+        if end < 0:
+            break
+        parts = _SPLIT.split(text[start:end + 1])
+        for k in range(0, len(parts) - 1, 2):
+            yield Token(_clean(parts[k]), parts[k + 1], number)
+        start = end + 1
+    parts = _SPLIT.split(text[start:] if start else text)
+    for k in range(0, len(parts) - 1, 2):
+        yield Token(_clean(parts[k]), parts[k + 1], number)
+    last = _clean(parts[-1])
     if last:
         yield Token(last, "\n", number)
 
