@@ -229,8 +229,8 @@ def declared_index(values, path, line_of, field, what="value"):
     """The pandas Index of declared values (a nominal list, a class list), which
     are both a Categorical's categories and its lookup: one object array and a
     hash table, about 40 bytes a value beside the strings (a dict of str -> code
-    costs 70). DataFileError on an empty or repeated value, naming its line
-    (line_of: its position -> its line)."""
+    costs 70). DataFileError on a repeated value, naming its line (line_of:
+    its position -> its line)."""
     pd = need_pandas()
     index = pd.Index(np.array(values, dtype=object), dtype=object, copy=False) \
         if values else pd.Index([], dtype=object)
