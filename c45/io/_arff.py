@@ -33,14 +33,15 @@ _PLAIN = {None: re.compile(r"[^'\"%,{]+"), "'": re.compile(r"[^'\\]+"),
 def _split(text, path, line, stop=None):
     """Split on "," outside quotes; '%' outside quotes ends the line.
     Returns (values, quoted, rest): the stripped values, whether each held a
-    quote, and the text after ``stop`` if given (else None). A text without
-    quotes is split at once; otherwise by runs of plain characters (_PLAIN), so
-    a long declaration costs its values and time linear in its length."""
+    quote (an iterable), and the text after ``stop`` if given (else None). A
+    text without quotes is split at once; otherwise each value by one match
+    (_simple_split) or, failing that, by runs of plain characters (_PLAIN), so a
+    long declaration costs its values and time linear in its length."""
     if "'" not in text and '"' not in text:
         cut = min(text.find(c) % (len(text) + 1) for c in ("%", stop or "%"))
         rest = text[cut + 1:] if cut < len(text) and text[cut] == stop else None
         values = [v.strip() for v in text[:cut].split(",")]
-        return values, [False] * len(values), rest
+        return values, repeat(False, len(values)), rest
     simple = _simple_split(text)
     if simple is not None:
         return simple
@@ -209,6 +210,7 @@ def _read(fh, path, pd, target, features, encoding, progress, max_columns):
             continue
         if key == "@attribute":
             name, spec = _name_and_rest(rest, path, number)
+            s = rest = None             # copies of a long nominal list's line
             if not name:
                 raise DataFileError(path, number, "@attribute without a name")
             if name in declared:           # a set: linear in the attributes
