@@ -13,9 +13,16 @@ decimals, nearly all distinct, and a two-class column), ``mixed`` (as many
 float columns as categorical ones of 8 words), ``unknowns`` (mixed with 5% of
 the values '?', which pandas is told is NaN).
 
+Declarations (--declaration, several allowed), each of --width names:
+``header`` a CSV header of that many columns and one row of 1s (c45 refuses
+more than c45.io.MAX_COLUMNS; pandas reads any); ``nominal`` an ARFF nominal
+list ``@attribute a {v0,v1,...}`` and the same value list in a .names file,
+with two data rows (pandas reads neither format: no ratio).
+
     python benchmarks/bench_io.py [--rows 300000] [--columns 10] [--repeat 3]
                                   [--kind numeric mixed unknowns] [--readers csv c45 arff]
     python benchmarks/bench_io.py --file data.csv [--target COL]
+    python benchmarks/bench_io.py --declaration header nominal [--width 3000000]
 """
 import argparse
 import json
@@ -47,17 +54,21 @@ except OSError:
     pass
 base = max(status_mb("VmRSS"), status_mb("VmHWM"))
 start, cpu = time.perf_counter(), time.process_time()
-if reader == "csv":
-    X, y = c45.io.read_csv(path, target)
-elif reader == "c45":
-    X, y = c45.io.read_c45(path)
-elif reader == "arff":
-    X, y = c45.io.read_arff(path)
-else:
-    X = pandas.read_csv(path, na_values=["?"])
+try:
+    if reader == "csv":
+        X, y = c45.io.read_csv(path, target)
+    elif reader == "c45":
+        X, y = c45.io.read_c45(path)
+    elif reader == "arff":
+        X, y = c45.io.read_arff(path)
+    else:
+        X = pandas.read_csv(path, na_values=["?"])
+    shape = list(X.shape)
+except c45.io.DataFileError as exc:       # a declaration beyond a limit
+    shape = "refused: " + exc.reason[:60]
 cpu, seconds = time.process_time() - cpu, time.perf_counter() - start
 print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": status_mb("VmHWM") - base,
-                  "shape": list(X.shape)}))
+                  "shape": shape}))
 """
 
 WORDS = [f"w{k}" for k in range(8)]
@@ -113,6 +124,24 @@ def write_files(stem, kind, rows, columns):
             arff.write(text)
 
 
+def write_declaration(stem, kind, width):
+    """The files of one declaration of width names: reader -> path."""
+    if kind == "header":
+        with open(stem + ".csv", "w") as fh:
+            fh.write(",".join(f"c{j}" for j in range(width)) + "\n")
+            fh.write(",".join("1" * width) + "\n")
+        return {"pandas": stem + ".csv", "csv": stem + ".csv"}
+    values = ",".join(f"v{j}" for j in range(width))
+    with open(stem + ".arff", "w") as fh:
+        fh.write("@relation r\n@attribute a {" + values + "}\n@attribute cls {x,y}\n"
+                 "@data\nv0,x\nv1,y\n")
+    with open(stem + ".names", "w") as fh:
+        fh.write("x, y.\na: " + values.replace(",", ", ") + ".\n")
+    with open(stem + ".data", "w") as fh:
+        fh.write("v0,x\nv1,y\n")
+    return {"arff": stem + ".arff", "c45": stem}
+
+
 def measure(path, reader, target):
     done = subprocess.run([sys.executable, "-c", CHILD, path, reader, target or ""],
                           capture_output=True, text=True, check=True)
@@ -120,21 +149,27 @@ def measure(path, reader, target):
 
 
 def bench(files, readers, repeat, target):
-    """Each reader's median figures; files: reader -> path."""
-    size_mb = os.path.getsize(files["pandas"]) / 2**20
+    """Each reader's median figures, and ratios to pandas' when it reads the
+    file; files: reader -> path."""
     results = {}
-    for reader in ["pandas"] + readers:
+    for reader in (["pandas"] if "pandas" in files else []) + readers:
+        size_mb = sum(os.path.getsize(f) for f in _paths(files[reader])) / 2**20
         runs = [measure(files[reader], reader, target) for _ in range(repeat)]
-        results[reader] = {k: statistics.median(r[k] for r in runs)
-                           for k in ("cpu", "seconds", "peak_mb")}
-        r = results[reader]
-        p = results["pandas"]
+        results[reader] = r = {k: statistics.median(r[k] for r in runs)
+                               for k in ("cpu", "seconds", "peak_mb")}
+        p = results.get("pandas")
         label = "pandas" if reader == "pandas" else f"c45 {reader}"
-        print(f"  {label:9s} cpu {r['cpu']:6.2f} s ({r['cpu'] / p['cpu']:4.1f}x)  "
+        ratios = ("", "") if p is None else (
+            f" ({r['cpu'] / p['cpu']:4.1f}x)", f"{r['peak_mb'] / max(p['peak_mb'], 1e-9):4.2f}x; ")
+        print(f"  {label:9s} cpu {r['cpu']:6.2f} s{ratios[0]}  "
               f"wall {r['seconds']:6.2f} s  peak +{r['peak_mb']:6.1f} MiB "
-              f"({r['peak_mb'] / max(p['peak_mb'], 1e-9):4.2f}x; "
-              f"{r['peak_mb'] / size_mb:.1f}x the file)  shape {runs[0]['shape']}")
+              f"({ratios[1]}{r['peak_mb'] / size_mb:.1f}x the file)  shape {runs[0]['shape']}")
     return results
+
+
+def _paths(path):
+    """The files a reader reads: a CSV or ARFF file, or a stem's .names and .data."""
+    return [path] if os.path.exists(path) else [path + ".names", path + ".data"]
 
 
 def main():
@@ -149,6 +184,10 @@ def main():
                     help="c45's read_csv, read_c45 (.names/.data), read_arff")
     ap.add_argument("--file", help="read this CSV instead (read_csv only)")
     ap.add_argument("--target", help="its class column (default: the last)")
+    ap.add_argument("--declaration", nargs="+", choices=["header", "nominal"],
+                    help="read one long declaration of each kind instead")
+    ap.add_argument("--width", type=int, default=3_000_000,
+                    help="names in a --declaration (default 3,000,000)")
     args = ap.parse_args()
     if not os.path.exists("/proc/self/status"):
         sys.exit("bench_io needs Linux /proc for the peak RSS")
@@ -157,6 +196,13 @@ def main():
     if args.file:
         print(f"{args.file}: {os.path.getsize(args.file) / 2**20:.1f} MiB")
         bench({"pandas": args.file, "csv": args.file}, ["csv"], args.repeat, args.target)
+        return
+    if args.declaration:
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind in args.declaration:
+                files = write_declaration(os.path.join(tmp, kind), kind, args.width)
+                print(f"{kind}: {args.width} names")
+                bench(files, [r for r in files if r != "pandas"], args.repeat, None)
         return
     with tempfile.TemporaryDirectory() as tmp:
         for kind in args.kind:

@@ -155,7 +155,7 @@ def read_data(args, progress, with_test=True):
     _check_source_args(args)
     test_file = getattr(args, "test", None) if with_test else None
     if args.stem is not None:
-        files = C45Files(args.stem, args.encoding)
+        files = C45Files(args.stem, args.encoding, args.max_columns)
         path = files.path("data")
         X, y = progress.run(f"reading {path}", files.read, "data", progress.update)
         data = Data(X, y, path, len(files.names.attributes))
@@ -174,7 +174,8 @@ def read_data(args, progress, with_test=True):
         opts = dict(discrete=_names_list(args.discrete),
                     continuous=_names_list(args.continuous),
                     ignore=_names_list(args.ignore), sep=csv_sep(args),
-                    encoding=args.encoding, progress=progress.update)
+                    encoding=args.encoding, progress=progress.update,
+                    max_columns=args.max_columns)
         X, y = progress.run(f"reading {args.csv}", read_csv, args.csv, args.target, **opts)
         _check_csv_target(y, args)
         data = Data(X, y, args.csv, X.shape[1])
@@ -189,11 +190,13 @@ def read_data(args, progress, with_test=True):
             data.test, data.test_source = (Xt, yt), test_file
         return data
     X, y = progress.run(f"reading {args.arff}", read_arff, args.arff, args.target,
-                        encoding=args.encoding, progress=progress.update)
+                        encoding=args.encoding, progress=progress.update,
+                        max_columns=args.max_columns)
     data = Data(X, y, args.arff, X.shape[1])
     if test_file:
         Xt, yt = progress.run(f"reading {test_file}", read_arff, test_file, y.name,
-                              features=list(X.columns), encoding=args.encoding)
+                              features=list(X.columns), encoding=args.encoding,
+                              max_columns=args.max_columns)
         if yt is None:
             raise UsageError(f"{test_file} has no class attribute {y.name!r}")
         data.test, data.test_source = (Xt, yt), test_file
@@ -723,7 +726,7 @@ def cmd_predict(args, out, progress):
     names = [str(n) for n in names]
     _check_source_args(args)
     if args.stem is not None:
-        files = C45Files(args.stem, args.encoding)
+        files = C45Files(args.stem, args.encoding, args.max_columns)
         part = "test" if args.unseen else "data"
         X, y = progress.run(f"reading {files.path(part)}", files.read, part,
                             progress.update)
@@ -737,11 +740,11 @@ def cmd_predict(args, out, progress):
             f"reading {args.csv}", read_csv, args.csv, args.target, features=names,
             discrete=[n for n, c in zip(names, cats) if c is not None],
             continuous=[n for n, c in zip(names, cats) if c is None], sep=csv_sep(args),
-            encoding=args.encoding, progress=progress.update)
+            encoding=args.encoding, progress=progress.update, max_columns=args.max_columns)
     else:
         X, y = progress.run(f"reading {args.arff}", read_arff, args.arff, args.target,
                             features=names, encoding=args.encoding,
-                            progress=progress.update)
+                            progress=progress.update, max_columns=args.max_columns)
     tree = "grown" if args.unpruned else "final"
     # C4.5's classes in its order (declared_classes_, a class the training data
     # held no case of too): its columns, and ties to its first.
@@ -926,6 +929,7 @@ def _non_negative(text):
 
 
 def _add_data_args(p, test=True, predict=False):
+    from c45.io._common import MAX_COLUMNS
     g = p.add_argument_group("data")
     g.add_argument("-f", dest="stem", metavar="STEM",
                    help="C4.5 files STEM.names and STEM.data"
@@ -954,6 +958,9 @@ def _add_data_args(p, test=True, predict=False):
                             "class (refused otherwise)")
     g.add_argument("--sep", help="--csv field separator (default ',')")
     g.add_argument("--encoding", default="utf-8", help="text encoding (default utf-8)")
+    g.add_argument("--max-columns", type=int, default=MAX_COLUMNS, metavar="N",
+                   help=f"refuse a file of more columns (default {MAX_COLUMNS:,}: each "
+                        f"costs the data frame about 1 KiB)")
     if test:
         g.add_argument("-u", dest="unseen", action="store_true",
                        help="also evaluate on STEM.test (C4.5's -u)")

@@ -165,6 +165,116 @@ y = np.array(["a", "b"] * 20)
     assert growth(setup, "C45Classifier().fit(X, y)") < 200
 
 
+# -- declarations: nominal lists, class lists, headers ---------------------------
+def _declaration(tmp_path, kind, n):
+    """A file whose one declaration lists n values: (path to read, reader)."""
+    values = [f"v{j}" for j in range(n)]
+    if kind.startswith("arff"):
+        quoted = [f"'{v}'" for v in values] if kind == "arff quoted" else values
+        path = tmp_path / "d.arff"
+        path.write_text("@relation r\n@attribute a {" + ",".join(quoted) + "}\n"
+                        "@attribute cls {x,y}\n@data\nv5,x\nv7,y\n")
+        return path, "read_arff"
+    (tmp_path / "d.data").write_text("v5,x\nv7,y\n" if kind == "names values" else
+                                     "1,v5\n2,v7\n")
+    path = tmp_path / "d.names"
+    if kind == "names values":
+        path.write_text("x, y.\na: " + ", ".join(values) + ".\n")
+    else:                                       # the class list
+        path.write_text(", ".join(values) + ".\na: continuous.\n")
+    return tmp_path / "d", "read_c45"
+
+
+@LINUX
+@pytest.mark.parametrize("kind", ["arff", "arff quoted", "names values", "names classes"])
+def test_a_long_declaration_costs_a_bounded_multiple_of_its_bytes(tmp_path, kind):
+    # A value costs its string (~50 bytes: what the categories hold) against
+    # ~9 bytes in the file, plus one hash table: 16-19x the file. Tuples, sets
+    # and dicts of str -> code beside it took 28-37x (a 26 MB list: +800 MB).
+    path, reader = _declaration(tmp_path, kind, 1_000_000)
+    mb = sum(f.stat().st_size for f in tmp_path.iterdir()) / 2**20      # 8-10 MiB
+    grown = growth(f"from c45.io import {reader}\nimport pandas",
+                   f"{reader}({str(path)!r})")
+    assert grown < 24 * mb, (grown, mb)
+
+
+def test_a_header_beyond_max_columns_is_refused_at_the_cost_of_its_line(tmp_path):
+    import tracemalloc
+
+    from c45.io import MAX_COLUMNS
+    n = MAX_COLUMNS + 1
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(f"c{j}" for j in range(n)) + "\n" + "1," * (n - 1) + "1\n")
+    tracemalloc.start()
+    try:
+        with pytest.raises(DataFileError, match=rf"line 1: the header has more than "
+                                                rf"{MAX_COLUMNS:,} columns"):
+            read_csv(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # The line read and a copy or two; read, the frame's columns cost ~1 KiB each
+    # (pandas.read_csv: 1.1 GB for 1M columns), its names ~60 bytes each.
+    assert peak < 6 * path.stat().st_size, (peak, path.stat().st_size)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "quoted csv", "arff", "names"])
+def test_max_columns_is_the_number_of_columns_read(tmp_path, fmt):
+    names = [f"a{j}" for j in range(9)] + ["cls"]
+    if fmt.endswith("csv"):
+        header = ",".join(f'"{h}"' if fmt == "quoted csv" else h for h in names)
+        path = tmp_path / "t.csv"
+        path.write_text(header + "\n" + "1," * 9 + "p\n")
+        read, line = read_csv, 1
+    elif fmt == "arff":
+        path = tmp_path / "t.arff"
+        path.write_text("".join(f"@attribute {h} numeric\n" for h in names[:-1]) +
+                        "@attribute cls {p,q}\n@data\n" + "1," * 9 + "p\n")
+        read, line = read_arff, 10
+    else:
+        (tmp_path / "t.data").write_text("1," * 9 + "p\n")
+        path = tmp_path / "t.names"
+        path.write_text("p, q.\n" + "".join(f"{h}: continuous.\n" for h in names[:-1]))
+        read, line = read_c45, 10
+    what = "header has" if fmt.endswith("csv") else "file declares"
+    # The class counts among a file's columns (a .names' class list does not).
+    limit = 9 if fmt == "names" else 10
+    with pytest.raises(DataFileError, match=rf"line {line}: the {what} more than "
+                                            rf"{limit - 1} columns"):
+        read(path, max_columns=limit - 1)
+    X, y = read(path, max_columns=limit)
+    assert X.shape == (1, 9) and list(y) == ["p"]
+
+
+def test_the_cli_takes_max_columns(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,cls\n" + "".join(f"{i},{i % 3},{'pq'[i % 2]}\n" for i in range(20)))
+    assert cli.main(["fit", "--csv", str(path), "--max-columns", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and re.search(r"t.csv, line 1: the header has more than 2 "
+                                         r"columns.*--max-columns", err), err
+    assert cli.main(["fit", "--csv", str(path), "--max-columns", "3"]) == 0
+
+
+def test_repeats_in_a_declaration_name_their_line(tmp_path):
+    path = tmp_path / "r.names"
+    path.write_text("p,\nq, r,\n p.\na: x, y,\n z, y.\n")
+    with pytest.raises(DataFileError, match=r"line 3: class 'p' is listed twice"):
+        read_names(path)
+    path.write_text("p, q.\na: x, y,\n z, y.\n")
+    with pytest.raises(DataFileError, match=r"line 3, attribute 'a': value 'y' is listed "
+                                            r"twice"):
+        read_names(path)
+    path.write_text("p, q.\na: x, x,\n , y.\n")        # the first error of the list
+    with pytest.raises(DataFileError, match=r"line 2, attribute 'a': value 'x' is listed"):
+        read_names(path)
+    path = tmp_path / "r.arff"
+    path.write_text("@attribute a {x, 'y', \"y\"}\n@attribute c {p}\n@data\nx,p\n")
+    with pytest.raises(DataFileError, match=r"line 1, attribute 'a': nominal value 'y' is "
+                                            r"listed twice"):
+        read_arff(path)
+
+
 # -- lines without end --------------------------------------------------------
 class Endless(io.RawIOBase):
     """A stream of one byte repeated, without end; counts the bytes read."""

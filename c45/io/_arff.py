@@ -10,56 +10,110 @@ quotes with backslash escapes; ``%`` comments. Not supported (an error naming th
 line): ``date`` and ``relational`` attributes, instance weights ``{w}``.
 The class is the last attribute unless ``target`` names another, as in Weka.
 """
+import re
 from itertools import repeat
 
 import numpy as np
 
-from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn, LineFeed,
-                            choose_columns, need_pandas, open_binary, text_blocks)
+from c45.io._common import (MAX_COLUMNS, ContinuousColumn, DataFileError,
+                            DiscreteColumn, LineFeed, check_columns, choose_columns,
+                            declared_index, listing, need_pandas, open_binary,
+                            text_blocks)
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
             "%": "%"}
 
 
-def _split(text, path, line, sep=",", stop=None):
-    """Split on ``sep`` outside quotes; '%' outside quotes ends the line.
-    Returns (fields, rest): ``rest`` is the text after ``stop`` if given."""
-    fields, cur, i, n = [], [], 0, len(text)
-    quoted = False
+# Runs of characters _split copies as they are: outside quotes, inside '...'
+# and inside "...".
+_PLAIN = {None: re.compile(r"[^'\"%,{]+"), "'": re.compile(r"[^'\\]+"),
+          '"': re.compile(r'[^"\\]+')}
+
+
+def _split(text, path, line, stop=None):
+    """Split on "," outside quotes; '%' outside quotes ends the line.
+    Returns (values, quoted, rest): the stripped values, whether each held a
+    quote (an iterable), and the text after ``stop`` if given (else None). A
+    text without quotes is split at once; otherwise each value by one match
+    (_simple_split) or, failing that, by runs of plain characters (_PLAIN), so a
+    long declaration costs its values and time linear in its length."""
+    if "'" not in text and '"' not in text:
+        cut = min(text.find(c) % (len(text) + 1) for c in ("%", stop or "%"))
+        rest = text[cut + 1:] if cut < len(text) and text[cut] == stop else None
+        values = [v.strip() for v in text[:cut].split(",")]
+        return values, repeat(False, len(values)), rest
+    simple = _simple_split(text)
+    if simple is not None:
+        return simple
+    values, quoted, cur, i, n = [], [], [], 0, len(text)
+    q = None                    # the open quote, if any
     while i < n:
+        run = _PLAIN[q].match(text, i)
+        if run is not None:
+            cur.append(run.group())
+            i = run.end()
+            continue
         c = text[i]
-        if c in "'\"":
-            q = c
-            i += 1
-            quoted = True
-            while True:
-                if i >= n:
-                    raise DataFileError(path, line, f"unterminated {q}quote{q}")
-                c = text[i]
-                if c == "\\" and i + 1 < n:
-                    cur.append(_ESCAPES.get(text[i + 1], text[i + 1]))
-                    i += 2
-                    continue
-                if c == q:
-                    i += 1
-                    break
+        if q is not None:       # in quotes: an escape or the closing quote
+            if c == "\\" and i + 1 < n:
+                cur.append(_ESCAPES.get(text[i + 1], text[i + 1]))
+                i += 2
+            elif c == q:
+                q = None
+                i += 1
+            else:               # a lone backslash at the end, the other quote
                 cur.append(c)
                 i += 1
             continue
+        if c in "'\"":
+            q = c
+            i += 1
+            if len(quoted) == len(values):
+                quoted.append(True)
+            continue
         if c == "%":
             break
-        if stop is not None and c == stop:
-            fields.append(("".join(cur).strip(), quoted))
-            return fields, text[i + 1:]
-        if c == sep:
-            fields.append(("".join(cur).strip(), quoted))
-            cur, quoted = [], False
+        if c == stop:
+            _close(values, quoted, cur)
+            return values, quoted, text[i + 1:]
+        if c == ",":
+            _close(values, quoted, cur)
+            cur = []
             i += 1
             continue
-        cur.append(c)
+        cur.append(c)           # "{" without a stop
         i += 1
-    fields.append(("".join(cur).strip(), quoted))
-    return fields, None
+    if q is not None:
+        raise DataFileError(path, line, f"unterminated {q}quote{q}")
+    _close(values, quoted, cur)
+    return values, quoted, None
+
+
+# A value that is one quoted piece without escapes, or plain, then "," or the end.
+_SIMPLE = re.compile(r"""\s*(?:'([^'\\]*)'|"([^"\\]*)"|([^'",%{]*))\s*(,|\Z)""")
+
+
+def _simple_split(text):
+    """_split's answer when each value is _SIMPLE, a match a value; else None."""
+    values, quoted, pos, match = [], [], 0, _SIMPLE.match
+    while True:
+        m = match(text, pos)
+        if m is None:
+            return None
+        single, double, plain, end = m.groups()
+        values.append((single if single is not None else double if double is not None
+                       else plain).strip())
+        quoted.append(plain is None)
+        if not end:
+            return values, quoted, None
+        pos = m.end()
+
+
+def _close(values, quoted, cur):
+    """End the value of the pieces cur."""
+    values.append("".join(cur).strip())
+    if len(quoted) < len(values):
+        quoted.append(False)
 
 
 def _name_and_rest(text, path, line):
@@ -85,19 +139,22 @@ def _name_and_rest(text, path, line):
     return parts[0], parts[1].strip() if len(parts) > 1 else ""
 
 
-def read_arff(source, target=None, *, features=None, encoding="utf-8", progress=None):
+def read_arff(source, target=None, *, features=None, encoding="utf-8", progress=None,
+              max_columns=MAX_COLUMNS):
     """Read an ARFF file (a path or a binary file object): ``(X, y)``.
 
     ``target``: the class attribute, by default the last one. ``features``: the
     attributes wanted as X, in this order (for prediction; then y is None when the
     file has no ``target`` attribute). X holds float64 columns for numeric
     attributes and pandas Categoricals for nominal and string ones; y is a
-    Categorical with the nominal class values in declared order.
+    Categorical with the nominal class values in declared order. A file that
+    declares more than ``max_columns`` attributes is refused (see
+    ``c45.io.MAX_COLUMNS``).
     """
     pd = need_pandas()
     fh, path, close = open_binary(source)
     try:
-        return _read(fh, path, pd, target, features, encoding, progress)
+        return _read(fh, path, pd, target, features, encoding, progress, max_columns)
     finally:
         if close:
             fh.close()
@@ -137,7 +194,7 @@ def split_rows(lines, builders, target):
 _ASCII_BLANKS = " \t\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 
-def _read(fh, path, pd, target, features, encoding, progress):
+def _read(fh, path, pd, target, features, encoding, progress, max_columns):
     feed = LineFeed(text_blocks(fh, path, encoding))
     lines = feed.numbered()
     attributes = []         # (name, kind, values, line)
@@ -153,35 +210,35 @@ def _read(fh, path, pd, target, features, encoding, progress):
             continue
         if key == "@attribute":
             name, spec = _name_and_rest(rest, path, number)
+            s = rest = None             # copies of a long nominal list's line
             if not name:
                 raise DataFileError(path, number, "@attribute without a name")
             if name in declared:           # a set: linear in the attributes
                 raise DataFileError(path, number, f"attribute {name!r} is declared twice")
             declared.add(name)
-            low = spec.lower()
+            check_columns(path, number, len(declared), max_columns, "the file declares")
             if spec.startswith("{"):
                 if "}" not in spec:
                     raise DataFileError(path, number, "the nominal value list has no "
                                         "closing '}'", field=f"attribute {name!r}")
-                inner = spec[1:spec.rindex("}")]
-                values = [v for v, _ in _split(inner, path, number)[0]]
-                if any(v == "" for v in values):
+                values = _split(spec[1:spec.rindex("}")], path, number)[0]
+                if "" in values:
                     raise DataFileError(path, number, "empty nominal value",
                                         field=f"attribute {name!r}")
-                if len(set(values)) != len(values):     # pandas refused them unnamed
-                    twice = next(v for k, v in enumerate(values) if v in values[:k])
-                    raise DataFileError(path, number, f"nominal value {twice!r} is "
-                                        f"listed twice", field=f"attribute {name!r}")
+                values = declared_index(values, path, lambda k: number,
+                                        f"attribute {name!r}", "nominal value")
                 attributes.append((name, "nominal", values, number))
-            elif low.split()[:1] in (["numeric"], ["real"], ["integer"]):
+                continue
+            kind = spec.split(None, 1)[0].lower() if spec.strip() else ""
+            if kind in ("numeric", "real", "integer"):
                 attributes.append((name, "numeric", None, number))
-            elif low.split()[:1] == ["string"]:
+            elif kind == "string":
                 attributes.append((name, "string", None, number))
-            elif low.split()[:1] in (["date"], ["relational"]):
-                raise DataFileError(path, number, f"{low.split()[0]} attributes are not "
+            elif kind in ("date", "relational"):
+                raise DataFileError(path, number, f"{kind} attributes are not "
                                     f"supported", field=f"attribute {name!r}")
             else:
-                raise DataFileError(path, number, f"unknown attribute type {spec!r} "
+                raise DataFileError(path, number, f"unknown attribute type {spec[:40]!r} "
                                     f"(numeric, real, integer, string or {{values}})",
                                     field=f"attribute {name!r}")
             continue
@@ -199,7 +256,8 @@ def _read(fh, path, pd, target, features, encoding, progress):
 
     names = [a[0] for a in attributes]
     target, feature_names = choose_columns(path, data_line, names, declared, target, features,
-                                           "attribute", f"is not declared (attributes: {names})")
+                                           "attribute",
+                                           f"is not declared (attributes: {listing(names)})")
     if target is not None:
         kind = attributes[names.index(target)][1]
         if kind == "numeric":
@@ -252,7 +310,7 @@ def _read(fh, path, pd, target, features, encoding, progress):
                 raise DataFileError(path, number, "instance weights are not supported")
             row = [None] * width
             if body.strip():
-                for item, quoted in _split(body, path, number)[0]:
+                for item in _split(body, path, number)[0]:
                     idx, _, value = item.partition(" ")
                     try:
                         j = int(idx)
@@ -274,7 +332,8 @@ def _read(fh, path, pd, target, features, encoding, progress):
                 else:                           # a string: unknown
                     fields.append(("?", False))
         else:
-            fields, rest = _split(s, path, number, stop="{")
+            values, quoted, rest = _split(s, path, number, stop="{")
+            fields = list(zip(values, quoted))
             if rest is not None:
                 raise DataFileError(path, number, "instance weights are not supported")
             if len(fields) != width:

@@ -25,13 +25,15 @@ by token.
 """
 import os
 import re
+from array import array
 from itertools import repeat
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, NamedTuple, Optional
 
 import numpy as np
 
-from c45.io._common import (ContinuousColumn, DataFileError, DiscreteColumn, LineFeed,
+from c45.io._common import (MAX_COLUMNS, ContinuousColumn, DataFileError,
+                            DiscreteColumn, LineFeed, check_columns, declared_index,
                             decoded_lines, need_pandas, open_binary, text_blocks)
 
 _SPLIT = re.compile(r"([,:]|\.(?=[ \t]|$))")
@@ -42,10 +44,11 @@ _DOT_BLANK = re.compile(r"\.[ \t]")
 _DOT_FOLLOWERS = " \t\n|"
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One token: its text, the character that ended it (``","``, ``":"``,
-    ``"."`` or ``"\\n"`` for the end of a line or a comment) and its line."""
+    ``"."`` or ``"\\n"`` for the end of a line or a comment) and its line. A
+    tuple: made fast (a frozen dataclass's __init__ took most of a long value
+    list's reading) and small."""
     text: str
     delim: str
     line: int
@@ -135,8 +138,9 @@ def tokens(lines):
 
 
 def line_tokens(number, text, lines):
-    """The tokens of one line (a list), and of the lines after it that a
-    backslash joins to it (taken from lines)."""
+    """The tokens of one line (an iterator, so that a long line's tokens are not
+    all held at once), and of the lines after it that a backslash joins to it
+    (taken from lines now)."""
     if "\\" in text:
         # A backslash before the newline escapes it: join the next line.
         while text.endswith("\\\n") and (len(text) - 1 - len(text[:-1].rstrip("\\"))) % 2:
@@ -144,18 +148,35 @@ def line_tokens(number, text, lines):
             if nxt is None:
                 break
             text += nxt[1]
-        return list(_slow_tokens(text, number))
+        return _slow_tokens(text, number)
     bar = text.find("|")
     if bar >= 0:
         text = text[:bar]
-    text = text.rstrip("\r\n")
-    parts = _SPLIT.split(text)
-    toks = [Token(_clean(parts[k]), parts[k + 1], number)
-            for k in range(0, len(parts) - 1, 2)]
+    return _plain_tokens(text.rstrip("\r\n"), number)
+
+
+# Characters of a line split at once (_plain_tokens): a long line is split a
+# piece at a time, so its parts are not all held at once.
+SPLIT_CHARS = 1 << 16
+
+
+def _plain_tokens(text, number, most=SPLIT_CHARS):
+    """The tokens of a line without a backslash or comment."""
+    start, n = 0, len(text)
+    while n - start > most:         # a piece ends at a ",", which ends a token
+        end = text.find(",", start + most)
+        if end < 0:
+            break
+        parts = _SPLIT.split(text[start:end + 1])
+        for k in range(0, len(parts) - 1, 2):
+            yield Token(_clean(parts[k]), parts[k + 1], number)
+        start = end + 1
+    parts = _SPLIT.split(text[start:] if start else text)
+    for k in range(0, len(parts) - 1, 2):
+        yield Token(_clean(parts[k]), parts[k + 1], number)
     last = _clean(parts[-1])
     if last:
-        toks.append(Token(last, "\n", number))
-    return toks
+        yield Token(last, "\n", number)
 
 
 class _TokenStream:
@@ -164,20 +185,23 @@ class _TokenStream:
     otherwise (split_cases)."""
 
     def __init__(self, lines):
-        self.lines, self.pending, self.pos = lines, [], 0
+        self.lines, self.pending, self.ahead = lines, iter(()), None
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        while self.pos == len(self.pending):
+        tok, self.ahead = self.ahead or next(self.pending, None), None
+        while tok is None:
             number, text = next(self.lines)
-            self.pending, self.pos = line_tokens(number, text, self.lines), 0
-        self.pos += 1
-        return self.pending[self.pos - 1]
+            self.pending = line_tokens(number, text, self.lines)
+            tok = next(self.pending, None)
+        return tok
 
     def between_lines(self):
-        return self.pos == len(self.pending)
+        if self.ahead is None:
+            self.ahead = next(self.pending, None)
+        return self.ahead is None
 
 
 def split_cases(lines, columns, target):
@@ -225,36 +249,48 @@ def _file_tokens(fh, path, encoding):
     return tokens(decoded_lines(fh, path, encoding))
 
 
-def read_names(source, encoding="utf-8"):
-    """Read a ``.names`` file (a path or a binary file object): :class:`Names`."""
+def read_names(source, encoding="utf-8", max_columns=MAX_COLUMNS):
+    """Read a ``.names`` file (a path or a binary file object): :class:`Names`.
+    More than ``max_columns`` attributes are refused (see ``c45.io.MAX_COLUMNS``)."""
     fh, path, close = open_binary(source)
     try:
-        return _parse_names(_file_tokens(fh, path, encoding), path)
+        return _parse_names(_file_tokens(fh, path, encoding), path, max_columns)
     finally:
         if close:
             fh.close()
 
 
-def _parse_names(toks, path):
-    classes, seen_classes, last_line = [], set(), 1
-    for tok in toks:
-        last_line = tok.line
-        if tok.text == "":
-            raise DataFileError(path, tok.line, "empty class name in the class list")
-        if tok.delim == ":":
+def _no_repeats(texts, lines, path, what, field=None):
+    """DataFileError at the first text of a list that repeats an earlier one
+    (lines: each text's line). Checked once the list is read, not value by
+    value (a set of them would cost more than the list): before any other error
+    of the list, which then stands for the part of it before that error."""
+    declared_index(texts, path, lines.__getitem__, field, what)
+
+
+def _parse_names(toks, path, max_columns=MAX_COLUMNS):
+    classes, lines = [], array("i")     # the class names and their lines
+    tok = next(toks, None)
+    if tok is None:
+        raise DataFileError(path, 1, "the file is empty (no class list)")
+    while True:
+        if tok.text == "" or tok.delim == ":":
+            _no_repeats(classes, lines, path, "class")
+            if tok.text == "":
+                raise DataFileError(path, tok.line, "empty class name in the class list")
             raise DataFileError(path, tok.line, f"the first entry must be the class list "
                                 f"(a, b, c.), found an attribute {tok.text!r}: (missing "
                                 f"class line?)")
-        if tok.text in seen_classes:        # a set: 70,000 classes in linear time
-            raise DataFileError(path, tok.line, f"class {tok.text!r} is listed twice")
         classes.append(tok.text)
-        seen_classes.add(tok.text)
+        lines.append(tok.line)
         if tok.delim != ",":
             break
-    else:
-        if not classes:
-            raise DataFileError(path, 1, "the file is empty (no class list)")
-        raise DataFileError(path, last_line, "the class list ends with ','")
+        tok = next(toks, None)
+        if tok is None:
+            _no_repeats(classes, lines, path, "class")
+            raise DataFileError(path, lines[-1], "the class list ends with ','")
+    _no_repeats(classes, lines, path, "class")
+    last_line = lines[-1]
 
     attributes, seen = [], set()
     for name_tok in toks:
@@ -268,23 +304,13 @@ def _parse_names(toks, path):
             raise DataFileError(path, name_tok.line, f"attribute {name!r} is declared "
                                 f"twice")
         seen.add(name)
-        values = []
-        for tok in toks:
-            values.append(tok)
-            if tok.delim != ",":
-                break
-        else:
-            if not values:
-                raise DataFileError(path, name_tok.line, "has no specification",
-                                    field=f"attribute {name!r}")
-            raise DataFileError(path, values[-1].line, "the value list ends with ','",
-                                field=f"attribute {name!r}")
-        if values[-1].delim == ":":
-            raise DataFileError(path, values[-1].line, f"unexpected ':' after "
-                                f"{values[-1].text!r} (missing '.' or end of line?)",
-                                field=f"attribute {name!r}")
-        if len(values) == 1:
-            spec = values[0].text
+        check_columns(path, name_tok.line, len(seen), max_columns, "the file declares")
+        field = f"attribute {name!r}"
+        first = next(toks, None)
+        if first is None:
+            raise DataFileError(path, name_tok.line, "has no specification", field=field)
+        if first.delim != "," and first.delim != ":":
+            spec = first.text
             match = _DISCRETE.fullmatch(spec)
             if spec == "continuous":
                 attributes.append(Attribute(name, "continuous", line=name_tok.line))
@@ -293,25 +319,34 @@ def _parse_names(toks, path):
             elif match:
                 n = int(match.group(1))
                 if n < 2:
-                    raise DataFileError(path, values[0].line, f"'discrete {n}' needs "
-                                        f"at least 2 values", field=f"attribute {name!r}")
+                    raise DataFileError(path, first.line, f"'discrete {n}' needs "
+                                        f"at least 2 values", field=field)
                 attributes.append(Attribute(name, "discrete", [], n, name_tok.line))
             else:
-                raise DataFileError(path, values[0].line, f"a single value {spec!r} "
+                raise DataFileError(path, first.line, f"a single value {spec[:40]!r} "
                                     f"(a value list needs at least two; or continuous, "
-                                    f"ignore, discrete N)", field=f"attribute {name!r}")
+                                    f"ignore, discrete N)", field=field)
             continue
-        declared = {}                       # in order; a dict: linear in the values
-        for tok in values:
-            if tok.text == "":
-                raise DataFileError(path, tok.line, "empty value in the value list",
-                                    field=f"attribute {name!r}")
-            if tok.text in declared:
-                raise DataFileError(path, tok.line, f"value {tok.text!r} is listed twice",
-                                    field=f"attribute {name!r}")
-            declared[tok.text] = None
-        declared = list(declared)
-        attributes.append(Attribute(name, "discrete", declared, line=name_tok.line))
+        values, lines, tok = [], array("i"), first
+        while True:
+            values.append(tok.text)
+            lines.append(tok.line)
+            if tok.delim != ",":
+                break
+            tok = next(toks, None)
+            if tok is None:
+                raise DataFileError(path, lines[-1], "the value list ends with ','",
+                                    field=field)
+        if tok.delim == ":":
+            raise DataFileError(path, tok.line, f"unexpected ':' after {tok.text!r} "
+                                f"(missing '.' or end of line?)", field=field)
+        if "" in values:
+            k = values.index("")
+            _no_repeats(values[:k], lines, path, "value", field)
+            raise DataFileError(path, lines[k], "empty value in the value list",
+                                field=field)
+        _no_repeats(values, lines, path, "value", field)
+        attributes.append(Attribute(name, "discrete", values, line=name_tok.line))
     if not attributes:
         raise DataFileError(path, last_line, "no attributes declared after the class "
                             "list")
@@ -326,13 +361,13 @@ class C45Files:
     does), so the test cases' columns extend the training columns' categories.
     """
 
-    def __init__(self, stem, encoding="utf-8"):
+    def __init__(self, stem, encoding="utf-8", max_columns=MAX_COLUMNS):
         self.stem = os.fspath(stem)
         for ext in (".names", ".data", ".test"):
             if self.stem.endswith(ext):   # accept "vote.names" for "vote"
                 self.stem = self.stem[:-len(ext)]
         self.encoding = encoding
-        self.names = read_names(self.stem + ".names", encoding)
+        self.names = read_names(self.stem + ".names", encoding, max_columns)
         self._found = {i: [] for i, a in enumerate(self.names.attributes)
                        if a.kind == "discrete" and a.max_values is not None}
 
@@ -430,14 +465,15 @@ class C45Files:
         return X, y
 
 
-def read_c45(stem, part="data", encoding="utf-8"):
+def read_c45(stem, part="data", encoding="utf-8", max_columns=MAX_COLUMNS):
     """Read C4.5's ``STEM.names`` and ``STEM.<part>``: ``(X, y)``.
 
     ``part="test"`` reads ``STEM.data`` first when ``discrete N`` attributes need
     its values (C4.5 numbers them over the data, then the test cases). Malformed
-    input raises :class:`DataFileError` naming the file, line and attribute.
+    input raises :class:`DataFileError` naming the file, line and attribute; a
+    ``.names`` file of more than ``max_columns`` attributes is refused.
     """
-    files = C45Files(stem, encoding)
+    files = C45Files(stem, encoding, max_columns)
     if part != "data" and files._found:
         files.read("data")
     return files.read(part)

@@ -52,6 +52,12 @@ SPLIT_LINES = 2048
 # A carriage return that ends a line by itself (classic Mac OS line ends, as
 # Python's universal newlines read them): read as the "\r\n" every reader takes.
 LONE_CR = re.compile(r"\r(?!\n)")
+# The most columns (CSV header fields, ARFF or .names attributes) a reader accepts
+# by default (its ``max_columns``). A column costs its DataFrame about 1 KiB
+# (pandas.read_csv: 1.1 GB for 1M columns of one row, 5.5 GB for 5M) against the
+# few bytes of its name in the file: no multiple of the file bounds that, so a
+# wider file is refused before any column is made, at the cost of its header.
+MAX_COLUMNS = 250_000
 
 
 def text_decoder(path, encoding):
@@ -209,6 +215,40 @@ def _too_long(path, number, max_line):
                          f"line break: not a text file of lines (or a corrupt one)")
 
 
+def check_columns(path, line, n, max_columns, what):
+    """DataFileError if n columns (what: "the header has", ...) are beyond
+    max_columns."""
+    if n > max_columns:
+        raise DataFileError(path, line, f"{what} more than {max_columns:,} columns: "
+                            f"refused, as each column costs its DataFrame about 1 KiB "
+                            f"(max_columns={max_columns} is the limit, --max-columns "
+                            f"on the command line)")
+
+
+def declared_index(values, path, line_of, field, what="value"):
+    """The pandas Index of declared values (a nominal list, a class list), which
+    are both a Categorical's categories and its lookup: one object array and a
+    hash table, about 40 bytes a value beside the strings (a dict of str -> code
+    costs 70). DataFileError on a repeated value, naming its line (line_of:
+    its position -> its line)."""
+    pd = need_pandas()
+    index = pd.Index(np.array(values, dtype=object), dtype=object, copy=False) \
+        if values else pd.Index([], dtype=object)
+    if not index.is_unique:
+        k = int(np.flatnonzero(index.duplicated())[0])
+        raise DataFileError(path, line_of(k), f"{what} {values[k]!r} is listed twice",
+                            field=field)
+    return index
+
+
+def listing(names, most=20):
+    """The names for a message: all of a few, else the first ones and how many
+    (a message does not copy a header of 100,000 columns)."""
+    if len(names) <= most:
+        return str(list(names))
+    return f"{list(names[:most])} and {len(names) - most:,} more"
+
+
 def open_binary(source):
     """(file object, path, should_close) for a path or an open binary file."""
     if hasattr(source, "read"):
@@ -303,17 +343,22 @@ class ContinuousColumn:
 
 
 class DiscreteColumn:
-    """Codes into a list of values: declared (fixed) or found in the data (in
-    order of first appearance, at most ``limit`` values)."""
+    """Codes into a list of values: declared (fixed: a pandas Index, see
+    declared_index) or found in the data (in order of first appearance, at most
+    ``limit`` values; a dict, growing with the data)."""
 
     def __init__(self, name, values=None, limit=None, declared_in=None, kind="value",
                  field=None):
         self.name = name
         self.field = field if field is not None or kind != "value" else \
             f"attribute {name!r}"
-        self.categories = list(values or [])
-        self.lookup = {v: i for i, v in enumerate(self.categories)}
         self.fixed = values is not None and limit is None
+        if self.fixed:      # (an Index: the reader checked the values already)
+            self.categories = values if isinstance(values, need_pandas().Index) else \
+                declared_index(values, declared_in, lambda k: None, self.field)
+        else:
+            self.categories = list(values or [])
+            self.lookup = {v: i for i, v in enumerate(self.categories)}
         self.limit = limit
         self.declared_in = declared_in
         self.kind = kind
@@ -323,14 +368,28 @@ class DiscreteColumn:
         if text in missing:
             self.codes.append(-1)
             return
-        code = self.lookup.get(text)
-        if code is None:
-            code = self._new(text, path, line)
+        if self.fixed:
+            try:
+                code = self.categories.get_loc(text)
+            except KeyError:
+                code = self._new(text, path, line)
+        else:
+            code = self.lookup.get(text)
+            if code is None:
+                code = self._new(text, path, line)
         self.codes.append(code)
 
     def prepare(self, values, missing=("?",)):
         """As ContinuousColumn.prepare: None when a value is neither known nor
         missing and cannot be added (declared values, or ``limit`` reached)."""
+        if self.fixed:
+            target = np.array(values, dtype=object)     # as an object Index: not
+            codes = self.categories.get_indexer(        # inferred to strings (7x)
+                type(self.categories)(target, dtype=object, copy=False))
+            unknown = np.flatnonzero(codes < 0)
+            if len(unknown) and not all(values[i] in missing for i in unknown.tolist()):
+                return None
+            return lambda: self.codes.frombytes(codes.astype(np.int32).tobytes())
         codes = list(map(self.lookup.get, values))
         new = {}                        # values met first here, in order
         if None in codes:
@@ -342,7 +401,7 @@ class DiscreteColumn:
                 code = new.get(v)
                 if code is None:
                     code = len(self.categories) + len(new)
-                    if self.fixed or self.limit is not None and code >= self.limit:
+                    if self.limit is not None and code >= self.limit:
                         return None
                     new[v] = code
                 codes[i] = code
@@ -372,8 +431,10 @@ class DiscreteColumn:
     def series(self, pd):
         codes = np.frombuffer(self.codes, dtype=np.int32) if len(self.codes) else \
             np.empty(0, dtype=np.int32)
-        return pd.Categorical.from_codes(codes.astype(np.int64), categories=pd.Index(
-            list(self.categories), dtype=object), validate=False)
+        categories = self.categories if self.fixed else pd.Index(
+            list(self.categories), dtype=object)
+        return pd.Categorical.from_codes(codes.astype(np.int64), categories=categories,
+                                         validate=False)
 
 
 def choose_columns(path, line, names, present, target, features, noun, absent, ignore=()):

@@ -25,10 +25,14 @@ from operator import itemgetter
 import numpy as np
 
 from c45._gc import paused
-from c45.io._common import (NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError, LineFeed,
-                            choose_columns, need_pandas, numbers_at_once,
-                            numeric_sort_key, open_binary, text_blocks, too_large)
+from c45.io._common import (MAX_COLUMNS, NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError,
+                            LineFeed, check_columns, choose_columns, listing,
+                            need_pandas, numbers_at_once, numeric_sort_key, open_binary,
+                            text_blocks, too_large)
 
+# A quoted field (a doubled quote inside reads as two quoted fields: the same
+# separators outside them).
+_QUOTED = re.compile(r'"[^"]*"')
 MISSING = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL", "None"})
 CHUNK_ROWS = 65536
 CHUNK_CELLS = 1 << 18           # fields held as Python strings at a time
@@ -38,6 +42,8 @@ CHUNK_CHARS = 1 << 24           # characters of the fields held at a time
 class _Column:
     """One CSV column: float64 values while every value is a number, else codes
     into the distinct (stripped) strings seen."""
+
+    __slots__ = ("name", "index", "missing", "text", "redo", "vocab", "chunks", "problem")
 
     def __init__(self, name, index, missing, text):
         self.name = name
@@ -202,7 +208,7 @@ def _categorical(pd, codes, values):
 
 def read_csv(source, target=None, *, features=None, discrete=(), continuous=(),
              ignore=(), sep=",", encoding="utf-8", missing=MISSING, progress=None,
-             chunk_rows=CHUNK_ROWS):
+             chunk_rows=CHUNK_ROWS, max_columns=MAX_COLUMNS):
     """Read a CSV file (a path or a binary file object): ``(X, y)``.
 
     Parameters
@@ -219,6 +225,8 @@ def read_csv(source, target=None, *, features=None, discrete=(), continuous=(),
     ignore : column names to skip.
     sep, encoding : the field separator and the text encoding.
     missing : the strings that mean an unknown value.
+    max_columns : a header of more columns is refused, before any column is
+        made (each costs the DataFrame about 1 KiB: see ``c45.io.MAX_COLUMNS``).
 
     Returns
     -------
@@ -233,7 +241,8 @@ def read_csv(source, target=None, *, features=None, discrete=(), continuous=(),
     fh, path, close = open_binary(source)
     try:
         return _read(fh, path, pd, target, features, set(discrete), set(continuous),
-                     set(ignore), sep, encoding, frozenset(missing), progress, chunk_rows)
+                     set(ignore), sep, encoding, frozenset(missing), progress, chunk_rows,
+                     max_columns)
     finally:
         if close:
             fh.close()
@@ -276,11 +285,11 @@ class _Rows:
     rows after it (data_rows), read by the csv module or, a block of lines
     at a time, split by split_block."""
 
-    def __init__(self, fh, path, encoding, sep):
+    def __init__(self, fh, path, encoding, sep, max_columns):
         self.path, self.sep = path, sep
         self.feed = LineFeed(text_blocks(fh, path, encoding))
-        self.reader = csv.reader(self.feed.lines(), delimiter=sep,
-                                 skipinitialspace=True, strict=True)
+        self.reader = csv.reader(self._counted(self.feed.lines(), max_columns),
+                                 delimiter=sep, skipinitialspace=True, strict=True)
         for header in self._rows():
             if any(h.strip() for h in header):
                 break
@@ -288,6 +297,24 @@ class _Rows:
             raise DataFileError(path, max(self.feed.count, 1), "the file is empty "
                                 "(no header row of column names)")
         self.header, self.header_line = header, self.feed.count
+        check_columns(path, self.header_line, len(header), max_columns, "the header has")
+
+    def _counted(self, lines, max_columns):
+        """The lines, the header's columns counted (and refused beyond
+        max_columns) before the csv module makes a string of each: the
+        separators outside quoted fields of its first line (exact for a header
+        on one line; the csv module's count is checked after)."""
+        for line in lines:
+            if line.strip():
+                text = _QUOTED.sub("", line) if '"' in line else line
+                if '"' in text:         # a quoted field that goes on to the next line
+                    text = text[:text.index('"')]
+                check_columns(self.path, self.feed.count, text.count(self.sep) + 1,
+                              max_columns, "the header has")
+                yield line
+                break
+            yield line
+        yield from lines
 
     def _rows(self):
         while True:
@@ -336,43 +363,43 @@ def split_block(lines, width, sep):
 
 
 def _read(fh, path, pd, target, features, discrete, continuous, ignore, sep,
-          encoding, missing, progress, chunk_rows):
+          encoding, missing, progress, chunk_rows, max_columns):
     stream = _Rewindable(fh)
     try:
         return _read_columns(stream, path, pd, target, features, discrete, continuous,
-                             ignore, sep, encoding, missing, progress, chunk_rows)
+                             ignore, sep, encoding, missing, progress, chunk_rows,
+                             max_columns)
     finally:
         stream.close()
 
 
 def _read_columns(stream, path, pd, target, features, discrete, continuous, ignore, sep,
-                  encoding, missing, progress, chunk_rows):
-    rows = _Rows(stream, path, encoding, sep)
+                  encoding, missing, progress, chunk_rows, max_columns):
+    rows = _Rows(stream, path, encoding, sep, max_columns)
     header_line = rows.header_line
     names = [h.strip() for h in rows.header]
-    seen = set()
+    index = {}                              # a dict: linear in the columns
     for j, h in enumerate(names):
         if h == "":
             raise DataFileError(path, header_line, f"column {j + 1} of the header has no "
                                 f"name")
-        if h in seen:                       # a set: linear in the columns
+        if index.setdefault(h, j) != j:
             raise DataFileError(path, header_line, f"column {h!r} appears twice in the "
                                 f"header")
-        seen.add(h)
     for option, wanted in (("discrete", discrete), ("continuous", continuous),
                            ("ignore", ignore)):
-        unknown = sorted(wanted - set(names))
+        unknown = sorted(w for w in wanted if w not in index)
         if unknown:
             raise DataFileError(path, header_line, f"the {option} column {unknown[0]!r} "
-                                f"is not in the header {names}")
+                                f"is not in the header {listing(names)}")
     both = discrete & continuous
     if both:
         raise ValueError(f"column {sorted(both)[0]!r} cannot be both discrete and "
                          f"continuous")
 
-    target, feature_names = choose_columns(path, header_line, names, seen, target, features,
-                                           "column", f"is not in the header {names}", ignore)
-    index = {h: j for j, h in enumerate(names)}
+    target, feature_names = choose_columns(path, header_line, names, index, target,
+                                           features, "column",
+                                           f"is not in the header {listing(names)}", ignore)
     cols = [_Column(h, index[h], missing, h in discrete) for h in feature_names]
     tcol = _Column(target, index[target], missing, True) if target is not None else None
     wanted = cols + ([tcol] if tcol is not None else [])
@@ -387,8 +414,8 @@ def _read_columns(stream, path, pd, target, features, discrete, continuous, igno
             col.as_text()
         if progress is not None:
             progress(f"reading {len(again)} column(s) again as categories")
-        _load(_Rows(stream.rewound(), path, encoding, sep), again, len(names), path, pd,
-              continuous, None, chunk_rows)
+        _load(_Rows(stream.rewound(), path, encoding, sep, max_columns), again,
+              len(names), path, pd, continuous, None, chunk_rows)
 
     data = {}
     for col in cols:
