@@ -417,9 +417,9 @@ def move_misclassified(int32_t[::1] items, predicted, y, Py_ssize_t window):
     (y[item]) is not the one predicted for their position move, in their order,
     to just after the window, swapped with the cases there; their count. One
     compiled pass (numpy's comparison, flatnonzero and a Python loop gave the
-    GIL up four times a cycle)."""
-    cdef const int64_t[::1] got = np.asarray(predicted, dtype=np.int64)
-    cdef const int64_t[::1] want = np.asarray(y, dtype=np.int64)
+    GIL up four times a cycle; a cast of int32 labels by numpy once)."""
+    cdef const cnp.npy_intp[::1] got = intp_index(predicted)
+    cdef const cnp.npy_intp[::1] want = intp_index(y)
     cdef Py_ssize_t n = items.shape[0], i, moved = window
     cdef int32_t item
     if got.shape[0] != n or not 0 <= window <= n:
