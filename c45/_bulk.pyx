@@ -372,6 +372,44 @@ def take_rows(a, index):
     return out
 
 
+def take_each_row(const double[:, ::1] a, const uint32_t[:, ::1] index):
+    """a[c][index[c]] for each row c (the indices checked): float64's values back
+    in row order from its rank tables. Copied here, the GIL kept below
+    NOGIL_WORK values (numpy's take and copies give it up, one or two a row);
+    a longer copy looks for signals every LOOK_EVERY values."""
+    cdef Py_ssize_t m = index.shape[0], n = index.shape[1], k = a.shape[1], c, i
+    if a.shape[0] != m:
+        raise ValueError("c45: take_each_row given arrays of other row counts")
+    for c in range(m):
+        for i in range(n):
+            if index[c, i] >= k:
+                raise IndexError(f"c45: index {index[c, i]} out of range for {k} values")
+    out = np.empty((m, n), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
+    if m * n >= NOGIL_WORK:
+        try:
+            interrupt_init(&intr)
+            with nogil:
+                for c in range(m):
+                    for i in range(n):
+                        o[c, i] = a[c, index[c, i]]
+                        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                            break
+                    if intr.stop:
+                        break
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
+    else:
+        for c in range(m):
+            for i in range(n):
+                o[c, i] = a[c, index[c, i]]
+    return out
+
+
 def take_columns(a, rows):
     """a[:, rows] (C-contiguous) for a 2-D ndarray a of a fixed-size type and
     row indices (checked, none negative), copied here: numpy's take gives the
@@ -502,9 +540,29 @@ def pickled_copy(a):
         return np.array(a)
     cdef cnp.ndarray src = np.ascontiguousarray(a)
     out = np.empty(a.shape, dtype=np.dtype(a.dtype.str))
-    cdef size_t nbytes = <size_t> src.nbytes
-    cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
-    cdef const char* data = <const char*> cnp.PyArray_DATA(src)
+    copy_bytes(<char*> cnp.PyArray_DATA(<cnp.ndarray> out),
+               <const char*> cnp.PyArray_DATA(src), <size_t> src.nbytes)
+    return out
+
+
+def concatenated(parts):
+    """np.concatenate(parts) of 1-D float64 arrays, copied here (numpy's copies
+    give the GIL up)."""
+    cdef Py_ssize_t total = sum(len(p) for p in parts), at = 0
+    out = np.empty(total, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef const double[::1] v
+    for p in parts:
+        v = p
+        if v.shape[0]:
+            copy_bytes(<char*> &o[at], <const char*> &v[0], v.shape[0] * sizeof(double))
+        at += v.shape[0]
+    return out
+
+
+cdef int copy_bytes(char* dst, const char* src, size_t nbytes) except -1:
+    """memcpy, the GIL kept below NOGIL_WORK values' bytes; a longer copy gives
+    it up and looks for signals as it goes."""
     cdef bint stop = False
     cdef Interrupt intr
     memset(&intr, 0, sizeof(Interrupt))
@@ -512,14 +570,14 @@ def pickled_copy(a):
         try:
             interrupt_init(&intr)
             with nogil:
-                stop = copy_polled(dst, data, nbytes, &intr)
+                stop = copy_polled(dst, src, nbytes, &intr)
         finally:
             interrupt_end(&intr)
         if stop:
             raise_interrupt()
     elif nbytes:
-        memcpy(dst, data, nbytes)
-    return out
+        memcpy(dst, src, nbytes)
+    return 0
 
 
 def equal_items(a, b):
@@ -881,6 +939,17 @@ def sorted_row_digests(const double[:, ::1] sorted_value):
     return out
 
 
+cdef Py_ssize_t distinct_front(double[::1] x, Py_ssize_t n, Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t i, j = 0
+    for i in range(n):
+        if j == 0 or x[i] != x[j - 1]:
+            x[j] = x[i]
+            j += 1
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            break
+    return j
+
+
 def distinct_sorted(double[::1] x, Py_ssize_t n):
     """Move the distinct values of sorted x[:n] to its front, in order (what
     np.unique keeps of a sorted array); returns their count. Looks for Ctrl-C."""
@@ -890,13 +959,11 @@ def distinct_sorted(double[::1] x, Py_ssize_t n):
         raise ValueError("c45: distinct_sorted given more values than x holds")
     look_for_signals(&intr, n)
     try:
-        with nogil:
-            for i in range(n):
-                if j == 0 or x[i] != x[j - 1]:
-                    x[j] = x[i]
-                    j += 1
-                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
-                    break
+        if n >= NOGIL_WORK:
+            with nogil:
+                j = distinct_front(x, n, &intr)
+        else:
+            j = distinct_front(x, n, &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:

@@ -694,12 +694,6 @@ def rank_tables_from(schema, sources, n, n_threads=1):
     return ranks, n_known, far, facts, lanes
 
 
-# Whole-column copies in fit go in chunks of this many values (2 MB of float64: a
-# few ms, 7-20 ms where the pages written are fresh), so that Ctrl-C is handled
-# between them.
-COPY_CHUNK = 1 << 18
-
-
 def distinct_values(schema, cont):
     """Per continuous feature, its distinct known values sorted, in one array
     with offsets (n_features + 1): the stored cuts are read from it (§5.4)."""
@@ -710,35 +704,22 @@ def distinct_values(schema, cont):
         else:
             # np.unique(known values), by c45/_ranks.pyx's sort and passes that
             # look for Ctrl-C (np.unique's sort cannot be interrupted); the copy
-            # in chunks, the interpreter handling signals between.
-            src, x = cont[schema.col[j]], np.empty(cont.shape[1], dtype=np.float64)
-            for i in range(0, len(x), COPY_CHUNK):
-                x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
+            # by _bulk, which looks too (numpy's copies give the GIL up).
+            x = _bulk.pickled_copy(cont[schema.col[j]])
             known = rank_column(x, np.empty(len(x), dtype=np.uint32))
             vals = x[:distinct_sorted(x, known)]
         parts.append(vals)
         starts.append(starts[-1] + len(vals))
-    # np.concatenate(parts + [np.zeros(1)]), copied in chunks
-    distinct = np.empty(starts[-1] + 1, dtype=np.float64)
-    distinct[-1] = 0.0
-    for start, vals in zip(starts, parts):
-        for i in range(0, len(vals), COPY_CHUNK):
-            part = vals[i:i + COPY_CHUNK]
-            distinct[start + i:start + i + len(part)] = part
+    # np.concatenate(parts + [np.zeros(1)]), copied by _bulk (as above)
+    distinct = _bulk.concatenated(parts + [np.zeros(1)])
     return distinct, np.asarray(starts, dtype=np.int64)
 
 
 def values_in_row_order(sorted_value, rank):
     """Each row's continuous values back from float64's rank tables (NaN unknown:
-    the unknown values sort last), in chunks of COPY_CHUNK rows so that Ctrl-C is
-    handled between them (a gather of millions of rows takes a second)."""
-    sorted_value = np.asarray(sorted_value)
-    rank = np.asarray(rank)
-    out = np.empty(rank.shape, dtype=np.float64)
-    for c in range(rank.shape[0]):
-        for i in range(0, rank.shape[1], COPY_CHUNK):
-            out[c, i:i + COPY_CHUNK] = sorted_value[c].take(rank[c, i:i + COPY_CHUNK])
-    return out
+    the unknown values sort last), gathered by _bulk, which looks for Ctrl-C in a
+    long gather (millions of rows take a second) and keeps the GIL in a short one."""
+    return _bulk.take_each_row(np.asarray(sorted_value), np.asarray(rank))
 
 
 def value_orders(schema, cont):

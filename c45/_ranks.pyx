@@ -445,9 +445,13 @@ def rank_column(double[::1] values, uint32_t[::1] ranks, uint32_t[::1] order=Non
     memset(&intr, 0, sizeof(Interrupt))
     try:
         interrupt_init(&intr)
-        with nogil:
+        if n < NOGIL_SORT:
             known = rank_sorted(&values[0], &ranks[0],
                                 NULL if order is None else &order[0], n, &intr, NULL)
+        else:
+            with nogil:
+                known = rank_sorted(&values[0], &ranks[0],
+                                    NULL if order is None else &order[0], n, &intr, NULL)
     finally:
         interrupt_end(&intr)
     if known == -2 or intr.stop:
