@@ -545,24 +545,52 @@ def pickled_copy(a):
     return out
 
 
-def concatenated(parts):
-    """np.concatenate(parts) of 1-D float64 arrays, copied here (numpy's copies
-    give the GIL up)."""
-    cdef Py_ssize_t total = sum(len(p) for p in parts), at = 0
-    out = np.empty(total, dtype=np.float64)
-    cdef double[::1] o = out
-    cdef const double[::1] v
-    for p in parts:
-        v = p
-        if v.shape[0]:
-            copy_bytes(<char*> &o[at], <const char*> &v[0], v.shape[0] * sizeof(double))
-        at += v.shape[0]
-    return out
+def put(dst, Py_ssize_t at, const double[::1] src):
+    """dst[at:at + len(src)] = src for a 1-D float64 or float32 dst (float32:
+    rounded as numpy's cast rounds), copied here: numpy's copies and casts give
+    the GIL up. A long copy gives it up once and looks for signals."""
+    cdef Py_ssize_t n = src.shape[0], i = 0, step
+    cdef double[::1] d64
+    cdef float[::1] d32
+    cdef bint f32 = dst.dtype == np.float32
+    if f32:
+        d32 = dst
+    else:
+        d64 = dst
+    if not 0 <= at <= (d32.shape[0] if f32 else d64.shape[0]) - n:
+        raise ValueError("c45: put given a range out of its array")
+    if n == 0:
+        return
+    if not f32:
+        copy_bytes(<char*> &d64[at], <const char*> &src[0], n * sizeof(double))
+        return
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
+    if n >= NOGIL_WORK:
+        try:
+            interrupt_init(&intr)
+            with nogil:
+                while i < n and not interrupted(&intr):
+                    step = min(<Py_ssize_t> LOOK_EVERY, n - i)
+                    narrow(&d32[at + i], &src[i], step)
+                    i += step
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
+    else:
+        narrow(&d32[at], &src[0], n)
+
+
+cdef void narrow(float* dst, const double* src, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        dst[i] = <float> src[i]
 
 
 cdef int copy_bytes(char* dst, const char* src, size_t nbytes) except -1:
-    """memcpy, the GIL kept below NOGIL_WORK values' bytes; a longer copy gives
-    it up and looks for signals as it goes."""
+    """memcpy (pickled_copy's), the GIL kept below NOGIL_WORK values' bytes; a
+    longer copy gives it up and looks for signals as it goes."""
     cdef bint stop = False
     cdef Interrupt intr
     memset(&intr, 0, sizeof(Interrupt))

@@ -189,10 +189,11 @@ def _known_values(schema, layout):
 
     def ends(j):
         v = values(j)
-        return (len(v), v[0], v[-1]) if len(v) else (0, 0.0, 0.0)
+        return (len(v), float(v[0]), float(v[-1])) if len(v) else (0, 0.0, 0.0)
 
     def cut_counts(j):
-        return _bulk.cut_counts(values(j), CUT_TOLERANCE)
+        # (float32's distinct values widened: one feature's, for a dense one)
+        return _bulk.cut_counts(np.asarray(values(j), np.float64), CUT_TOLERANCE)
     return ends, cut_counts
 
 
@@ -1104,7 +1105,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 order, n_known = value_orders(schema, cont)
                 layout = dict(cont=cont, order=order, n_known=n_known)
             else:
-                distinct, distinct_start = distinct_values(schema, cont)
+                distinct, distinct_start = distinct_values(schema, cont, np.float32)
                 layout = dict(cont=cont, distinct=distinct, distinct_start=distinct_start)
         else:
             ranks, sorted_values, n_known, far = rank_tables(schema, cont, self._threads())

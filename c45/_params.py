@@ -19,12 +19,14 @@ only with ``pruning="cost_complexity"``, ...): both estimators warn from it at
 fit (``warn_inactive``), and the command line about its options (``inactive``).
 """
 import math
+import multiprocessing
 import numbers
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from joblib import effective_n_jobs
+from joblib.parallel import ThreadingBackend, get_active_backend
 from sklearn.utils import check_random_state
 
 from c45._threads import clamp as clamp_threads
@@ -214,6 +216,15 @@ def n_threads(n_jobs):
     """The threads an n_jobs parameter asks for, never more than the usable CPUs
     (n_jobs=100000 would crash libgomp)."""
     check_n_jobs(n_jobs)
+    if multiprocessing.current_process().daemon:
+        # joblib's default backend (loky: processes) answers 1 in a daemonic
+        # process, a multiprocessing Pool's or a Dask worker's, with a warning
+        # about its processes; c45's workers are OpenMP threads, which run there
+        # as anywhere: the threading backend's answer (OpenMP's limit, which
+        # Dask sets in its workers, still applies: clamp).
+        if n_jobs is None:
+            n_jobs = get_active_backend()[1]        # a joblib context's, or None
+        return clamp_threads(ThreadingBackend().effective_n_jobs(n_jobs))
     return clamp_threads(effective_n_jobs(n_jobs))
 
 
@@ -555,6 +566,34 @@ class Parameters:
         schema = self._schema
         max_features_count(self.max_features, schema.n_features)
         _resolve_categorical(self.categorical_features, schema.n_features, schema.names)
+
+    def __getstate__(self):
+        # The names of the parameters pickled: a c45 that does not know one says
+        # so at load (the state's other names are the model's and its user's).
+        # One string, not the keys' own string objects, which pickle would
+        # write as references where they are the same objects; and first, before
+        # what a load puts in the model's __dict__: a round trip pickles to the
+        # same bytes.
+        return {"_pickled_parameters": " ".join(self._parameters),
+                **super().__getstate__()}
+
+    def __setstate__(self, state):
+        """Where the estimators' __setstate__ ends: a parameter this c45 does not
+        know (a newer c45's) is dropped with a warning, as a model file's is."""
+        odd = [k for k in state if not isinstance(k, str)]
+        if odd:
+            raise ValueError(f"c45: the pickled model's state has a key that is not a "
+                             f"name: {odd[0]!r:.80}")
+        names = state.get("_pickled_parameters", "")
+        if not isinstance(names, str):
+            raise ValueError(f"c45: the pickled model's _pickled_parameters is "
+                             f"{names!r:.80}, not the parameters' names")
+        unknown = sorted(set(names.split()) - set(self._parameters))
+        if unknown:
+            warnings.warn(f"the pickled c45 model sets parameters this c45 does not "
+                          f"know, ignored: {unknown}", UserWarning, stacklevel=3)
+        super().__setstate__({k: v for k, v in state.items()
+                              if k != "_pickled_parameters" and k not in unknown})
 
     def _check_unpickled_params(self):
         """A pickle's parameters, checked as a model file's (_check_loaded_params).

@@ -2472,6 +2472,7 @@ cdef Py_ssize_t select_feature(Work* w) noexcept nogil:
 cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) noexcept nogil:
     """The stored cut (§5.4): the largest training value of the feature <= bar."""
     cdef const double* v
+    cdef const float* v32
     cdef const uint32_t* order
     cdef Py_ssize_t lo = 0, hi, mid, col = <Py_ssize_t> d.col[feature] * d.n_cases
     if d.listed:
@@ -2487,8 +2488,12 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
                 hi = mid
         return v[order[lo - 1]] if lo > 0 else bar
     if d.cut_from_distinct:
-        v = d.distinct + d.distinct_start[feature]
         hi = d.distinct_start[feature + 1] - d.distinct_start[feature]
+        if d.distinct32 != NULL:
+            v32 = d.distinct32 + d.distinct_start[feature]
+            lo = count_at_most(v32, hi, bar)
+            return <double> v32[lo - 1] if lo > 0 else bar
+        v = d.distinct + d.distinct_start[feature]
         lo = count_at_most(v, hi, bar)
         return v[lo - 1] if lo > 0 else bar
     lo = sorted_at_most(d, feature, 0, d.n_known[feature], bar)
@@ -2546,7 +2551,12 @@ cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double b
     return sorted_at(d, feature, lo - 1)
 
 
-cdef inline Py_ssize_t count_at_most(const double* v, Py_ssize_t n, double x) noexcept nogil:
+ctypedef fused Ascending:
+    double
+    float
+
+
+cdef inline Py_ssize_t count_at_most(const Ascending* v, Py_ssize_t n, double x) noexcept nogil:
     """How many of the ascending v[0 .. n) are <= x (binary search)."""
     cdef Py_ssize_t lo = 0, hi = n, mid
     while lo < hi:

@@ -713,7 +713,8 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     cdef const int32_t[::1] n_values = data.n_values
     cdef const int32_t[::1] y = data.y
     cdef const double[::1] init_weight = data.init_weight
-    cdef const double[::1] distinct = data.distinct
+    cdef const double[::1] distinct
+    cdef const float[::1] distinct32
     cdef const int64_t[::1] distinct_start = data.distinct_start
     cdef const uint32_t[:, ::1] rank = data.rank
     cdef const uint32_t[:, ::1] order = data.order
@@ -747,7 +748,12 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     d.n_values = &n_values[0]
     d.y = &y[0]
     d.init_weight = &init_weight[0]
-    d.distinct = &distinct[0]
+    if data.distinct.dtype == np.float32:          # (float32's values: float32 numbers)
+        distinct32 = data.distinct
+        d.distinct32 = &distinct32[0]
+    else:
+        distinct = data.distinct
+        d.distinct = &distinct[0]
     d.distinct_start = &distinct_start[0]
     d.f32 = data.f32
     d.listed = data.listed

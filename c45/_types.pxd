@@ -74,6 +74,8 @@ cdef struct Dataset:
     const double* init_weight   # weight of each case at the start of growing/pruning
     const double* distinct      # float32 mode (and windows), per continuous feature:
     const int64_t* distinct_start  # its distinct known values sorted; offsets (n_features + 1)
+    const float* distinct32     # float32 mode: distinct held as float32 numbers
+                                # (distinct NULL then)
     bint cut_from_distinct      # the stored cut is read from distinct (float32, or a
                                 # window's tree in float64: all cases' values, §5.4)
     bint f32                    # round every arithmetic result to binary32 (R8 exact)

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from c45_process import count_releases, run_python
+from c45_process import run as run_process
 
 
 def run_ok(code, expected, timeout=300, env=None):
@@ -645,6 +646,47 @@ def test_nested_in_grid_search_keeps_to_each_workers_share():
     assert seen["WORKERS limit_"] == seen["WORKERS pool_limit_"] == share, seen
     assert 1 + seen["WORKERS started_"] <= share, seen      # the fit's own thread + new
     assert seen["ALONE started_"] == (1 if cpus >= 2 else 0), seen
+
+
+def test_a_pool_workers_fit_takes_its_n_jobs_threads_without_joblibs_warning(tmp_path):
+    """A multiprocessing Pool's worker (and a Dask worker) is a daemonic process,
+    where joblib's default (loky, processes) backend answers n_jobs=1 with a
+    warning about its processes ("Loky-backed parallel loops cannot be called in
+    a multiprocessing, setting n_jobs=1"). c45's workers are OpenMP threads: the
+    worker's fit took one thread and said so in joblib's words. A spawned worker
+    now gets what the parent gets for n_jobs=2 and -1 (OpenMP's limits still apply:
+    Dask sets OMP_NUM_THREADS=1 in its workers), with no warning."""
+    code = """
+    import multiprocessing as mp, warnings
+    import numpy as np
+
+    def job(n_jobs):
+        from c45 import C45Classifier
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(3000, 4)); y = (X[:, 0] > 0).astype(int)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            clf = C45Classifier(n_jobs=n_jobs).fit(X, y)
+            threads = clf._threads()
+        return mp.current_process().daemon, threads, [str(w.message)[:80] for w in caught]
+
+    if __name__ == "__main__":
+        from c45 import C45Classifier
+        for n_jobs in (2, -1):
+            with mp.get_context("spawn").Pool(1) as pool:
+                daemon, threads, caught = pool.apply(job, (n_jobs,))
+            print("CHILD", n_jobs, daemon, threads, caught)
+            print("PARENT", n_jobs, C45Classifier(n_jobs=n_jobs)._threads())
+    """
+    script = tmp_path / "pool.py"          # (a spawned worker imports job from it)
+    script.write_text(textwrap.dedent(code))
+    run = run_process([str(script)], timeout=300)
+    assert run.returncode == 0 and "CHILD 2 True" in run.stdout, (run.stdout[-2000:],
+                                                                  run.stderr[-3000:])
+    seen = {tuple(line.split()[:2]): line.split(None, 2)[2]
+            for line in run.stdout.splitlines() if line.split()[:1] in (["CHILD"], ["PARENT"])}
+    for n_jobs in ("2", "-1"):
+        assert seen["CHILD", n_jobs] == f"True {seen['PARENT', n_jobs]} []", seen
 
 
 # -- a refused fit changes nothing that other threads read --------------------------

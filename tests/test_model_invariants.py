@@ -494,6 +494,38 @@ def test_pickled_rules_with_invalid_parameters_are_refused_at_load():
             C45RulesClassifier.__new__(C45RulesClassifier).__setstate__(state)
 
 
+def test_a_pickles_unknown_parameters_are_dropped_with_a_warning_as_a_files_are():
+    # A parameter this c45 does not know (a newer c45's) loaded silently as an
+    # attribute, unused by the model that holds it. A user's own attributes are
+    # kept, as they were.
+    import pickle
+    import warnings
+    from c45 import C45RulesClassifier
+    X, y = load_golf_frame()
+    for model in (C45Classifier(), C45Classifier().fit(X, y), C45RulesClassifier().fit(X, y)):
+        model.note_, model.note = "mine", "mine too"
+        state = dict(model.__getstate__())
+        state["_pickled_parameters"] += " future_knob"
+        state["future_knob"] = "on"
+        loaded = type(model).__new__(type(model))
+        with pytest.warns(UserWarning, match=r"the pickled c45 model sets parameters this "
+                                             r"c45 does not know, ignored: \['future_knob'\]"):
+            loaded.__setstate__(state)
+        assert "future_knob" not in vars(loaded) and "_pickled_parameters" not in vars(loaded)
+        assert (loaded.note_, loaded.note) == ("mine", "mine too")
+        if hasattr(model, "classes_"):
+            assert np.array_equal(loaded.predict(X), model.predict(X))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")          # its own pickle: no warning
+            again = pickle.loads(pickle.dumps(loaded))
+        data = pickle.dumps(again)
+        assert pickle.dumps(pickle.loads(data)) == data
+        for bad, match in ((dict(state, _pickled_parameters=["n_jobs"]), "not the parameters' names"),
+                           ({**state, 7: 1}, "has a key that is not a name: 7")):
+            with pytest.raises(ValueError, match=match):
+                type(model).__new__(type(model)).__setstate__(bad)
+
+
 # -- parameters at load: checked as fit checks them, never a legitimate one refused
 
 def _every_parameter_data():

@@ -257,6 +257,27 @@ def test_high_cardinality_categorical_finishes_in_bounded_memory():
           f"traced peak {traced_peak / 2**20:.1f} MiB")
 
 
+def test_float32_distinct_values_take_half_the_values_bytes_once():
+    """float32's fit with unknown values keeps each feature's distinct values
+    for the stored cuts. They were gathered in parts (a float64 copy of each
+    column) and concatenated: 3.0x X's bytes traced at their peak, the whole
+    fit's RSS peak (3.07x at 100k x 50). Now they are written into one array as
+    float32 numbers (which they are): about 1.6x, the encoded values (1.0x) and
+    the distinct ones (0.5x)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20_000, 50))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + rng.normal(size=len(X)) > 0).astype(int)
+    tracemalloc.start()
+    try:
+        clf = C45Classifier(precision="float32").fit(X, y)
+        _, traced_peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert traced_peak < 2.0 * X.nbytes, traced_peak / X.nbytes
+    assert clf.tree_.node_count > 1
+
+
 # -- leaks -------------------------------------------------------------------------------
 
 def rss_mib():
