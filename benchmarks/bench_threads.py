@@ -222,6 +222,7 @@ def busy_calls(c45, X, y):
     """Every public call of C45Classifier and C45RulesClassifier (the rules on the
     first fifth of the rows), and scikit-learn's tree: name -> call. Fitting the
     models they use takes a few fits."""
+    import pickle
     from sklearn.tree import DecisionTreeClassifier
     from c45 import C45Classifier, C45RulesClassifier
     from c45.rules import export_rules
@@ -235,6 +236,7 @@ def busy_calls(c45, X, y):
     soft = C45Classifier(soft_thresholds=True).fit(X, y)
     rules = C45RulesClassifier().fit(Xr, yr)
     model = c45.to_json(kept)
+    blob = pickle.dumps(kept)
     sk = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2).fit(X, y)
     return {
         "c45 fit": lambda: C45Classifier().fit(X, y),
@@ -247,6 +249,7 @@ def busy_calls(c45, X, y):
             pruning="reduced_error", random_state=0).fit(X, y),
         "c45 fit, cost_complexity": lambda: C45Classifier(
             pruning="cost_complexity", ccp_alpha=1.0).fit(X, y),
+        "c45 fit, trials=3": lambda: C45Classifier(trials=3).fit(X, y),
         "c45 prune": lambda: grown.prune(Xn, y, pruning="pessimistic"),
         "c45 prune, kept data": lambda: kept.prune(pruning="pessimistic"),
         "c45 prune, cost_complexity": lambda: kept.prune(pruning="cost_complexity",
@@ -263,6 +266,7 @@ def busy_calls(c45, X, y):
         "c45 export_text": lambda: c45.export_text(kept),
         "c45 to_json": lambda: c45.to_json(kept),
         "c45 from_json": lambda: c45.from_json(model),
+        "c45 pickle.loads": lambda: pickle.loads(blob),
         "rules fit (n/5 rows)": lambda: C45RulesClassifier().fit(Xr, yr),
         "rules predict": lambda: rules.predict(X),
         "rules predict_proba": lambda: rules.predict_proba(X),

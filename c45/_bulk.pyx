@@ -372,6 +372,44 @@ def take_rows(a, index):
     return out
 
 
+def take_each_row(const double[:, ::1] a, const uint32_t[:, ::1] index):
+    """a[c][index[c]] for each row c (the indices checked): float64's values back
+    in row order from its rank tables. Copied here, the GIL kept below
+    NOGIL_WORK values (numpy's take and copies give it up, one or two a row);
+    a longer copy looks for signals every LOOK_EVERY values."""
+    cdef Py_ssize_t m = index.shape[0], n = index.shape[1], k = a.shape[1], c, i
+    if a.shape[0] != m:
+        raise ValueError("c45: take_each_row given arrays of other row counts")
+    for c in range(m):
+        for i in range(n):
+            if index[c, i] >= k:
+                raise IndexError(f"c45: index {index[c, i]} out of range for {k} values")
+    out = np.empty((m, n), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
+    if m * n >= NOGIL_WORK:
+        try:
+            interrupt_init(&intr)
+            with nogil:
+                for c in range(m):
+                    for i in range(n):
+                        o[c, i] = a[c, index[c, i]]
+                        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
+                            break
+                    if intr.stop:
+                        break
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
+    else:
+        for c in range(m):
+            for i in range(n):
+                o[c, i] = a[c, index[c, i]]
+    return out
+
+
 def take_columns(a, rows):
     """a[:, rows] (C-contiguous) for a 2-D ndarray a of a fixed-size type and
     row indices (checked, none negative), copied here: numpy's take gives the
@@ -417,9 +455,9 @@ def move_misclassified(int32_t[::1] items, predicted, y, Py_ssize_t window):
     (y[item]) is not the one predicted for their position move, in their order,
     to just after the window, swapped with the cases there; their count. One
     compiled pass (numpy's comparison, flatnonzero and a Python loop gave the
-    GIL up four times a cycle)."""
-    cdef const int64_t[::1] got = np.asarray(predicted, dtype=np.int64)
-    cdef const int64_t[::1] want = np.asarray(y, dtype=np.int64)
+    GIL up four times a cycle; a cast of int32 labels by numpy once)."""
+    cdef const cnp.npy_intp[::1] got = intp_index(predicted)
+    cdef const cnp.npy_intp[::1] want = intp_index(y)
     cdef Py_ssize_t n = items.shape[0], i, moved = window
     cdef int32_t item
     if got.shape[0] != n or not 0 <= window <= n:
@@ -502,9 +540,57 @@ def pickled_copy(a):
         return np.array(a)
     cdef cnp.ndarray src = np.ascontiguousarray(a)
     out = np.empty(a.shape, dtype=np.dtype(a.dtype.str))
-    cdef size_t nbytes = <size_t> src.nbytes
-    cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
-    cdef const char* data = <const char*> cnp.PyArray_DATA(src)
+    copy_bytes(<char*> cnp.PyArray_DATA(<cnp.ndarray> out),
+               <const char*> cnp.PyArray_DATA(src), <size_t> src.nbytes)
+    return out
+
+
+def put(dst, Py_ssize_t at, const double[::1] src):
+    """dst[at:at + len(src)] = src for a 1-D float64 or float32 dst (float32:
+    rounded as numpy's cast rounds), copied here: numpy's copies and casts give
+    the GIL up. A long copy gives it up once and looks for signals."""
+    cdef Py_ssize_t n = src.shape[0], i = 0, step
+    cdef double[::1] d64
+    cdef float[::1] d32
+    cdef bint f32 = dst.dtype == np.float32
+    if f32:
+        d32 = dst
+    else:
+        d64 = dst
+    if not 0 <= at <= (d32.shape[0] if f32 else d64.shape[0]) - n:
+        raise ValueError("c45: put given a range out of its array")
+    if n == 0:
+        return
+    if not f32:
+        copy_bytes(<char*> &d64[at], <const char*> &src[0], n * sizeof(double))
+        return
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
+    if n >= NOGIL_WORK:
+        try:
+            interrupt_init(&intr)
+            with nogil:
+                while i < n and not interrupted(&intr):
+                    step = min(<Py_ssize_t> LOOK_EVERY, n - i)
+                    narrow(&d32[at + i], &src[i], step)
+                    i += step
+        finally:
+            interrupt_end(&intr)
+        if intr.stop:
+            raise_interrupt()
+    else:
+        narrow(&d32[at], &src[0], n)
+
+
+cdef void narrow(float* dst, const double* src, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        dst[i] = <float> src[i]
+
+
+cdef int copy_bytes(char* dst, const char* src, size_t nbytes) except -1:
+    """memcpy (pickled_copy's), the GIL kept below NOGIL_WORK values' bytes; a
+    longer copy gives it up and looks for signals as it goes."""
     cdef bint stop = False
     cdef Interrupt intr
     memset(&intr, 0, sizeof(Interrupt))
@@ -512,14 +598,14 @@ def pickled_copy(a):
         try:
             interrupt_init(&intr)
             with nogil:
-                stop = copy_polled(dst, data, nbytes, &intr)
+                stop = copy_polled(dst, src, nbytes, &intr)
         finally:
             interrupt_end(&intr)
         if stop:
             raise_interrupt()
     elif nbytes:
-        memcpy(dst, data, nbytes)
-    return out
+        memcpy(dst, src, nbytes)
+    return 0
 
 
 def equal_items(a, b):
@@ -881,6 +967,17 @@ def sorted_row_digests(const double[:, ::1] sorted_value):
     return out
 
 
+cdef Py_ssize_t distinct_front(double[::1] x, Py_ssize_t n, Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t i, j = 0
+    for i in range(n):
+        if j == 0 or x[i] != x[j - 1]:
+            x[j] = x[i]
+            j += 1
+        if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            break
+    return j
+
+
 def distinct_sorted(double[::1] x, Py_ssize_t n):
     """Move the distinct values of sorted x[:n] to its front, in order (what
     np.unique keeps of a sorted array); returns their count. Looks for Ctrl-C."""
@@ -890,13 +987,11 @@ def distinct_sorted(double[::1] x, Py_ssize_t n):
         raise ValueError("c45: distinct_sorted given more values than x holds")
     look_for_signals(&intr, n)
     try:
-        with nogil:
-            for i in range(n):
-                if j == 0 or x[i] != x[j - 1]:
-                    x[j] = x[i]
-                    j += 1
-                if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(&intr):
-                    break
+        if n >= NOGIL_WORK:
+            with nogil:
+                j = distinct_front(x, n, &intr)
+        else:
+            j = distinct_front(x, n, &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:

@@ -799,7 +799,12 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         f32 = self.precision == "float32"
         cont, codes = encode_predict(schema, X_val, f32)
         refuse_sparse_or_masked(y_val, "y_val")
-        y_arr = np.asarray(y_val, dtype=object)
+        # Labels of a numpy dtype are read as they are (tolist gives the Python
+        # values an object array would hold): numpy zeroes an object array
+        # with the GIL given up, a switch interval beside a busy thread.
+        plain = (isinstance(getattr(y_val, "dtype", None), np.dtype)
+                 and y_val.dtype.kind in "biufUS")
+        y_arr = np.asarray(y_val) if plain else np.asarray(y_val, dtype=object)
         if y_arr.ndim == 2 and y_arr.shape[1] == 1:
             y_arr = y_arr[:, 0]
         if y_arr.ndim != 1:
@@ -808,7 +813,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             raise ValueError(f"X_val has {cont.shape[1]} rows but y_val has {len(y_arr)}")
         lookup = {c: i for i, c in enumerate(classes)}
         y_codes = np.empty(len(y_arr), dtype=np.int32)
-        for i, v in enumerate(y_arr):
+        for i, v in enumerate(y_arr.tolist() if plain else y_arr):
             try:
                 y_codes[i] = lookup[v]
             except (KeyError, TypeError):          # TypeError: an unhashable label

@@ -694,12 +694,6 @@ def rank_tables_from(schema, sources, n, n_threads=1):
     return ranks, n_known, far, facts, lanes
 
 
-# Whole-column copies in fit go in chunks of this many values (2 MB of float64: a
-# few ms, 7-20 ms where the pages written are fresh), so that Ctrl-C is handled
-# between them.
-COPY_CHUNK = 1 << 18
-
-
 def distinct_values(schema, cont, dtype=np.float64):
     """Per continuous feature, its distinct known values sorted, in one array
     with offsets (n_features + 1): the stored cuts are read from it (§5.4).
@@ -719,14 +713,11 @@ def distinct_values(schema, cont, dtype=np.float64):
         if not schema.discrete[j]:
             # np.unique(known values), by c45/_ranks.pyx's sort and passes that
             # look for Ctrl-C (np.unique's sort cannot be interrupted); the
-            # copies in chunks, the interpreter handling signals between.
-            src = cont[schema.col[j]]
-            for i in range(0, n, COPY_CHUNK):
-                x[i:i + COPY_CHUNK] = src[i:i + COPY_CHUNK]
+            # copies by _bulk.put, which looks too and keeps the GIL in a short
+            # copy (numpy's copies and casts give it up).
+            _bulk.put(x, 0, cont[schema.col[j]])
             count = distinct_sorted(x, rank_column(x, ranks))
-            for i in range(0, count, COPY_CHUNK):
-                stop = min(i + COPY_CHUNK, count)
-                distinct[start + i:start + stop] = x[i:stop]
+            _bulk.put(distinct, start, x[:count])
             start += count
         starts.append(start)
     distinct[starts[-1]] = 0.0
@@ -736,15 +727,9 @@ def distinct_values(schema, cont, dtype=np.float64):
 
 def values_in_row_order(sorted_value, rank):
     """Each row's continuous values back from float64's rank tables (NaN unknown:
-    the unknown values sort last), in chunks of COPY_CHUNK rows so that Ctrl-C is
-    handled between them (a gather of millions of rows takes a second)."""
-    sorted_value = np.asarray(sorted_value)
-    rank = np.asarray(rank)
-    out = np.empty(rank.shape, dtype=np.float64)
-    for c in range(rank.shape[0]):
-        for i in range(0, rank.shape[1], COPY_CHUNK):
-            out[c, i:i + COPY_CHUNK] = sorted_value[c].take(rank[c, i:i + COPY_CHUNK])
-    return out
+    the unknown values sort last), gathered by _bulk, which looks for Ctrl-C in a
+    long gather (millions of rows take a second) and keeps the GIL in a short one."""
+    return _bulk.take_each_row(np.asarray(sorted_value), np.asarray(rank))
 
 
 def value_orders(schema, cont):

@@ -6,3 +6,6 @@
 # lets other threads run meanwhile, at the cost of one release.
 cdef enum:
     NOGIL_WORK = 1 << 21
+    # A sort costs some log2(n) passes: sorts of fewer values than this (tens of
+    # thousands of rows a feature, a few ms) keep the GIL.
+    NOGIL_SORT = 1 << 17

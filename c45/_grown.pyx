@@ -24,6 +24,7 @@ from c45._bulk import pickled_copy, take_rows, zeros
 cimport numpy as cnp
 from libc.string cimport memcmp, memcpy
 from libc.stdint cimport int32_t
+from cpython.exc cimport PyErr_CheckSignals
 
 from c45._gil cimport NOGIL_WORK
 from c45._types cimport LEAF
@@ -32,6 +33,12 @@ from c45._tree import Tree
 from c45._tree_checks import FIELDS, DTYPES, NOT_PER_NODE
 
 cnp.import_array()
+
+# This module's Python-level code is compiled too: the interpreter runs no
+# signal handler inside it. Making, checking and rebuilding a delta looks for
+# signals (Ctrl-C) between fields with PyErr_CheckSignals (a few ms a field at a
+# million nodes; a load of a model with 4 million grown nodes was deaf for
+# 0.2 s of CPU without).
 
 
 cdef inline bint same_bits(double a, double b) noexcept nogil:
@@ -44,7 +51,7 @@ def match_nodes(grown, final):
     feature, threshold to the bit, number of branches) are paired branch by
     branch. A Tree's children come after their parent, so one pass in node
     order pairs a node before its children."""
-    cdef Py_ssize_t n = grown.node_count, i, b
+    cdef Py_ssize_t n = grown.node_count, i
     out = np.empty(n, dtype=np.int32)
     cdef int32_t[::1] m = out
     for i in range(n):
@@ -54,17 +61,31 @@ def match_nodes(grown, final):
     cdef const int32_t[::1] gc = grown.first_child, fc = final.first_child
     cdef const int32_t[::1] gn = grown.n_children, fn = final.n_children
     cdef const double[::1] gt = grown.threshold, ft = final.threshold
-    cdef int32_t j
     m[0] = 0
-    with nogil:
-        for i in range(n):
-            j = m[i]
-            if (j < 0 or gk[i] == LEAF or gk[i] != fk[j] or gf[i] != ff[j]
-                    or gn[i] != fn[j] or not same_bits(gt[i], ft[j])):
-                continue
-            for b in range(gn[i]):
-                m[gc[i] + b] = fc[j] + b
+    if long_pass(n * 32):       # (a node's test: some 32 bytes of the two trees)
+        with nogil:
+            pair_children(m, gk, fk, gf, ff, gc, fc, gn, fn, gt, ft)
+    else:
+        pair_children(m, gk, fk, gf, ff, gc, fc, gn, fn, gt, ft)
     return out
+
+
+cdef void pair_children(int32_t[::1] m, const signed char[::1] gk,
+                        const signed char[::1] fk, const int32_t[::1] gf,
+                        const int32_t[::1] ff, const int32_t[::1] gc,
+                        const int32_t[::1] fc, const int32_t[::1] gn,
+                        const int32_t[::1] fn, const double[::1] gt,
+                        const double[::1] ft) noexcept nogil:
+    """match_nodes' pass (m[0] set): each paired node's children paired."""
+    cdef Py_ssize_t i, b
+    cdef int32_t j
+    for i in range(m.shape[0]):
+        j = m[i]
+        if (j < 0 or gk[i] == LEAF or gk[i] != fk[j] or gf[i] != ff[j]
+                or gn[i] != fn[j] or not same_bits(gt[i], ft[j])):
+            continue
+        for b in range(gn[i]):
+            m[gc[i] + b] = fc[j] + b
 
 
 # Every pass here is a typed loop that keeps the GIL unless the pass is long
@@ -361,6 +382,7 @@ def same_trees(a, b, bint bounds=True):
         if (x is None) != (y is None) or (x is not None and not same_bytes(x, y)):
             return False
     for name in FIELDS:
+        PyErr_CheckSignals()
         if not same_bytes(getattr(a, name), getattr(b, name)):
             return False
     return True
@@ -405,6 +427,7 @@ class GrownDelta:
     def of(cls, grown, final):
         """The delta of grown against final (not yet checked to give grown back)."""
         node_map = match_nodes(grown, final)
+        PyErr_CheckSignals()
         n_loose = count_unmapped(node_map)
         arrays = {name: getattr(grown, name) for name in FIELDS}
         # Growing stores errors in binary32 or not: the rule that fits more nodes.
@@ -413,6 +436,7 @@ class GrownDelta:
                 arrays["errors"], _predicted("errors", arrays, False))))
         fields = {}
         for name in FIELDS:
+            PyErr_CheckSignals()
             g = arrays[name]
             if name in NOT_PER_NODE:
                 fields[name] = None if same_bytes(g, getattr(final, name)) else g
@@ -442,6 +466,7 @@ class GrownDelta:
         n = len(self.node_map)
         out = {}
         for name in sorted(FIELDS, key=lambda f: f in DERIVED):    # (a stable sort)
+            PyErr_CheckSignals()
             kept = self.fields[name]
             if name in NOT_PER_NODE:
                 out[name] = getattr(self.base, name) if kept is None else kept
@@ -457,6 +482,7 @@ class GrownDelta:
         beside it and the final tree)."""
         arrays = {name: getattr(grown, name) for name in FIELDS}
         for name in FIELDS:
+            PyErr_CheckSignals()
             kept, g = self.fields[name], arrays[name]
             if name in NOT_PER_NODE:
                 if not same_bytes(getattr(self.base, name) if kept is None else kept, g):
@@ -474,7 +500,9 @@ class GrownDelta:
         """The grown Tree: the one made last while anyone still holds it."""
         made = self._made() if self._made is not None else None
         if made is None:
-            made = Tree._of_own_arrays(n_values=self.base.n_values, **self.arrays())
+            arrays = self.arrays()
+            PyErr_CheckSignals()
+            made = Tree._of_own_arrays(n_values=self.base.n_values, **arrays)
             self._made = weakref.ref(made)
         return made
 
@@ -590,6 +618,7 @@ def kept_grown(grown, final):
                                      and not np.array_equal(*features)):
         return grown            # a delta reads the final tree's features and classes
     delta = GrownDelta.of(grown, final)
+    PyErr_CheckSignals()
     if not delta.gives_back(grown):
         return grown
     delta._made = weakref.ref(grown)        # the grown tree itself, while it lives

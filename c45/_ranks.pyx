@@ -20,7 +20,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int32_t
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              touch_pages)
 from c45._types cimport Interrupt
-from c45._gil cimport NOGIL_WORK
+from c45._gil cimport NOGIL_WORK, NOGIL_SORT
 from c45._scratch cimport c45_big_resize, c45_big_free, c45_big_advise_huge
 from c45._column cimport Column, fit_value, set_column
 from c45._digest cimport sorted_row_lanes
@@ -263,6 +263,16 @@ cdef raise_failures(const int64_t[::1] known, const Interrupt* intr):
             raise MemoryError("c45: out of memory sorting a feature")
 
 
+cdef int64_t rank_row(double[:, ::1] values, uint32_t[:, ::1] ranks, uint8_t[:, ::1] far,
+                      int32_t r, bint with_far, Interrupt* intr, char* scratch) noexcept nogil:
+    """rank_columns' work on row r: its known count (-2: far_column failed)."""
+    cdef int64_t known = rank_sorted(&values[r, 0], &ranks[r, 0], NULL, values.shape[1],
+                                     intr, scratch)
+    if with_far and known >= 0 and far_column(&values[r, 0], &far[r, 0], known, intr):
+        return -2
+    return known
+
+
 def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::1] rows,
                  int n_threads=1, uint8_t[:, ::1] far=None):
     """For each row r of `rows`: sort values[r] in place into the canonical order
@@ -289,21 +299,19 @@ def rank_columns(double[:, ::1] values, uint32_t[:, ::1] ranks, const int32_t[::
     memset(&intr, 0, sizeof(Interrupt))
     try:
         interrupt_init(&intr)
-        with nogil:
-            if n_threads > 1:     # one thread runs no OpenMP region (fork safety)
-                for j in prange(m, schedule="dynamic", num_threads=n_threads):
-                    known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
-                                           n, &intr, scratch + threadid() * room)
-                    if with_far and known[j] >= 0 and far_column(
-                            &values[rows[j], 0], &far[rows[j], 0], known[j], &intr):
-                        known[j] = -2
-            else:
-                for j in range(m):
-                    known[j] = rank_sorted(&values[rows[j], 0], &ranks[rows[j], 0], NULL,
-                                           n, &intr, scratch)
-                    if with_far and known[j] >= 0 and far_column(
-                            &values[rows[j], 0], &far[rows[j], 0], known[j], &intr):
-                        known[j] = -2
+        if m * n < NOGIL_SORT:      # (c45/_gil.pxd: windowing sorts its window a cycle)
+            for j in range(m):
+                known[j] = rank_row(values, ranks, far, rows[j], with_far, &intr, scratch)
+        else:
+            with nogil:
+                if n_threads > 1:     # one thread runs no OpenMP region (fork safety)
+                    for j in prange(m, schedule="dynamic", num_threads=n_threads):
+                        known[j] = rank_row(values, ranks, far, rows[j], with_far, &intr,
+                                            scratch + threadid() * room)
+                else:
+                    for j in range(m):
+                        known[j] = rank_row(values, ranks, far, rows[j], with_far, &intr,
+                                            scratch)
     finally:
         interrupt_end(&intr)
         scratch_free(scratch)
@@ -437,9 +445,13 @@ def rank_column(double[::1] values, uint32_t[::1] ranks, uint32_t[::1] order=Non
     memset(&intr, 0, sizeof(Interrupt))
     try:
         interrupt_init(&intr)
-        with nogil:
+        if n < NOGIL_SORT:
             known = rank_sorted(&values[0], &ranks[0],
                                 NULL if order is None else &order[0], n, &intr, NULL)
+        else:
+            with nogil:
+                known = rank_sorted(&values[0], &ranks[0],
+                                    NULL if order is None else &order[0], n, &intr, NULL)
     finally:
         interrupt_end(&intr)
     if known == -2 or intr.stop:

@@ -530,7 +530,7 @@ def _dumps_plain(v):
 
 
 _HASH_BATCH = 4 << 20     # bytes (characters) hashed at a time
-_HASH_HOLD = 1 << 20      # bytes: below this, hashed keeping the GIL ...
+_HASH_HOLD = 8 << 20      # characters: a text of fewer hashed keeping the GIL ...
 _HASH_PIECE = 2047        # ... this many at a time (hashlib keeps it below 2048)
 
 
@@ -599,12 +599,13 @@ def _sha256_of_text(text, end):
     h = hashlib.sha256()
     for start in range(0, end, _HASH_BATCH):
         data = text[start:min(start + _HASH_BATCH, end)].encode("utf-8")
-        if len(data) >= _HASH_HOLD:
+        if end >= _HASH_HOLD:       # (a few ms a batch: one release each)
             h.update(data)
             continue
-        # hashlib gives the GIL up for an update of 2048 bytes or more: a small
-        # model's bytes in smaller pieces hash in less than the switch interval
-        # each release costs beside a busy Python thread
+        # hashlib gives the GIL up for an update of 2048 bytes or more: a
+        # model's bytes in smaller pieces hash in about the switch interval
+        # each release costs beside a busy Python thread (a 5 MB text in two
+        # batches gave it up twice)
         view = memoryview(data)
         for at in range(0, len(data), _HASH_PIECE):
             h.update(view[at:at + _HASH_PIECE])

@@ -20,6 +20,11 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free, calloc
 from libc.math cimport ceil, floor
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+
+cdef extern from "numpy/random/bitgen.h":
+    ctypedef struct bitgen_t:       # (numpy's public header: its first member)
+        void* state
 
 from c45._gil cimport NOGIL_WORK
 from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
@@ -106,12 +111,52 @@ cdef bint mt_skip_shuffle(MT* s, Py_ssize_t n, Interrupt* it) noexcept nogil:
     return False
 
 
+# get_state gives the GIL up (numpy makes the key with np.zeros), and beside a busy
+# Python thread each release costs a switch interval: the state is read and
+# written in place instead, through the bit generator's capsule (numpy's
+# bitgen_t, whose state for MT19937 is {uint32 key[624]; int pos}, as MT). That
+# layout is numpy's own, not its API: it is checked once per process against
+# get_state, and where it differs (or no capsule is shown) get_state is used.
+cdef int _layout_checked = 0        # 0 not yet, 1 the same, -1 not
+
+
+cdef MT* capsule_state(rng) except? NULL:
+    bit_generator = getattr(rng, "_bit_generator", None)
+    capsule = getattr(bit_generator, "capsule", None)
+    if capsule is None or not isinstance(bit_generator, np.random.MT19937) \
+            or not PyCapsule_IsValid(capsule, "BitGenerator"):
+        return NULL
+    return <MT*> (<bitgen_t*> PyCapsule_GetPointer(capsule, "BitGenerator")).state
+
+
+cdef MT* mt_state_of(rng) except? NULL:
+    """The Mersenne Twister state of a RandomState, to read and write in place;
+    NULL where that cannot be done safely (get_state and set_state then)."""
+    global _layout_checked
+    cdef MT* state
+    cdef int i
+    if _layout_checked == 0:
+        probe = np.random.RandomState(20240607)
+        probe.randint(0, 10, size=3)        # pos moved off 624
+        state = capsule_state(probe)
+        _layout_checked = -1
+        if state != NULL:
+            _, key, pos = probe.get_state(legacy=True)[:3]
+            if pos == state.pos and all(key[i] == state.key[i] for i in range(MT_N)):
+                _layout_checked = 1
+    return capsule_state(rng) if _layout_checked == 1 else NULL
+
+
 cdef class LegacyDraws:
     """A numpy RandomState's Mersenne Twister, drawn from in C: a copy of a
     RandomState's (written back by store), or the one RandomState(seed) starts
     with, made here (making a RandomState gives the GIL up twice)."""
     cdef MT mt
+    cdef MT* state      # the RandomState's own (mt_state_of), else NULL
     cdef object rng, rest
+
+    def __cinit__(self):
+        self.state = NULL
 
     @staticmethod
     def of(random_state):
@@ -133,13 +178,17 @@ cdef class LegacyDraws:
         if not is_mersenne(rng):
             raise ValueError("c45: a RandomState of another bit generator than "
                              "MT19937 (hold_out_rows draws with train_test_split)")
+        self.rng = rng
+        self.state = mt_state_of(rng)
+        if self.state != NULL:
+            self.mt = self.state[0]
+            return self
         name, key, pos, has_gauss, gauss = rng.get_state(legacy=True)
         if len(key) != MT_N or not 0 <= pos <= MT_N:
             raise ValueError(f"c45: a Mersenne Twister state of {len(key)} words at {pos}")
         for i in range(MT_N):
             self.mt.key[i] = key[i]
         self.mt.pos = pos
-        self.rng = rng
         self.rest = (has_gauss, gauss)
         return self
 
@@ -166,6 +215,9 @@ cdef class LegacyDraws:
         """Write the state back into the RandomState it was read from (none for
         a seed: RandomState(seed) is made afresh at each use)."""
         if self.rng is None:
+            return
+        if self.state != NULL:
+            self.state[0] = self.mt
             return
         key = np.empty(MT_N, dtype=np.uint32)
         cdef uint32_t[::1] k = key

@@ -1940,6 +1940,10 @@ cdef inline void add_leaf(double* sums, Py_ssize_t nd, double wt, Py_ssize_t k,
         sums[c] = rnd(f32, sums[c] + wt)
 
 
+# route_weights walks fewer rows than this holding the GIL.
+cdef Py_ssize_t ROUTE_WITH_GIL_ROWS = 1 << 16
+
+
 def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                   const int32_t[::1] col, const int32_t[::1] n_values,
                   const int32_t[::1] y):
@@ -1964,11 +1968,19 @@ def route_weights(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         raise MemoryError("c45: out of memory routing validation cases")
     blocks_init(&blocks, m)
     try:
-        with nogil:
+        # Validation sets of a usual size keep the GIL (signals are looked
+        # for the same way: a C flag): routing them takes about a switch
+        # interval, what giving the GIL up costs beside a busy Python thread.
+        if m < ROUTE_WITH_GIL_ROWS:
             walk_blocks(d, &blocks, &rows, stack_node, stack_w, NULL, &sink)
-        while blocks_resume(&blocks):
+            while blocks_resume(&blocks):
+                walk_blocks(d, &blocks, &rows, stack_node, stack_w, NULL, &sink)
+        else:
             with nogil:
                 walk_blocks(d, &blocks, &rows, stack_node, stack_w, NULL, &sink)
+            while blocks_resume(&blocks):
+                with nogil:
+                    walk_blocks(d, &blocks, &rows, stack_node, stack_w, NULL, &sink)
     finally:
         blocks_end(&blocks, False)
         free(stack_node)

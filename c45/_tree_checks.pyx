@@ -25,6 +25,10 @@ from libc.stdint cimport int32_t, int64_t
 from c45._types cimport LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._sums cimport pairwise, run_sum
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
+from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._types cimport Interrupt
+
+from c45._bulk import zeros     # numpy's gives the GIL up from 1 kB
 
 cnp.import_array()
 
@@ -121,6 +125,12 @@ cdef enum:      # the checks, in the order they are reported
     NO_MEMORY
 
 
+# Either pass stopped (a signal handler raised: the caller raises it), in
+# Failure.check: the passes look for signals between their loops (a few ms each
+# at a million nodes) when they run without the GIL.
+cdef int STOPPED = -1
+
+
 cdef struct Failure:
     int check
     Py_ssize_t node
@@ -140,7 +150,7 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
                        const double[:, ::1] value, const double[::1] sums,
                        const int64_t[::1] offset, const int32_t[::1] value_map,
                        const int32_t[::1] n_values, int nv_mode,
-                       Failure* out) noexcept nogil:
+                       Failure* out, Interrupt* intr) noexcept nogil:
     """The first failing check and its first failing node (nv_mode: 0 no n_values,
     1 given, 2 given but not 1-D). Shapes were checked by the caller."""
     cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j
@@ -148,19 +158,29 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
     cdef int64_t s, b, o, v, m, parents
     cdef int64_t* cover
     cdef double x
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != LEAF and kind[i] != DISCRETE and kind[i] != CONTINUOUS \
                 and kind[i] != SUBSET:
             return fail(out, KIND, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if node_class[i] < 0 or node_class[i] >= k:
             return fail(out, CLASS, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if not (isfinite(weight[i]) and weight[i] >= 0):
             return fail(out, WEIGHT, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if not (isfinite(errors[i]) and errors[i] >= 0):
             return fail(out, ERRORS, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         for c in range(k):
             x = value[i, c]
@@ -168,12 +188,18 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
                 return fail(out, VALUE, i)
     # Prediction divides a leaf's class weights by its weight (when > 0): a row of
     # zeros, or class weights summing to inf, would give no or NaN probabilities.
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if weight[i] > 0 and not (sums[i] > 0 and isfinite(sums[i])):
             return fail(out, SUMS, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == LEAF and nch[i] != 0:
             return fail(out, LEAF_CHILDREN, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != LEAF:
             s, b = first[i], nch[i]
@@ -184,11 +210,15 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
     cover = <int64_t*> calloc(n + 1, sizeof(int64_t))
     if cover == NULL:
         return fail(out, NO_MEMORY, 0)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != LEAF:
             cover[first[i]] += 1
             cover[first[i] + nch[i]] -= 1
     parents = 0
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         parents += cover[i]
         if parents != (0 if i == 0 else 1):
@@ -196,12 +226,18 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
             out.extra = parents
             return fail(out, PARENTS, i)
     free(cover)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != LEAF and weight[i] <= 0:
             return fail(out, TEST_WEIGHT, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == CONTINUOUS and (nch[i] != 2 or not isfinite(threshold[i])):
             return fail(out, CONTINUOUS_TEST, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if offset[i] < -1 or offset[i] >= (n_maps if n_maps > 1 else 1):
             return fail(out, OFFSET, i)
@@ -211,19 +247,27 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
         for j in range(n_feat):
             if n_values[j] < 0:
                 return fail(out, N_VALUES, 0)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != LEAF and (feature[i] < 0 or (nv_mode == 1 and feature[i] >= n_feat)):
             return fail(out, FEATURE, i)
     if nv_mode == 0:
         return False
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != LEAF and (kind[i] == CONTINUOUS) != (n_values[feature[i]] == 0):
             return fail(out, KIND_MATCH, i)
     # A discrete test has a branch per category at most, a subset test one more.
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == DISCRETE or kind[i] == SUBSET:
             if nch[i] > <int64_t> n_values[feature[i]] + (kind[i] == SUBSET):
                 return fail(out, BRANCHES, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == SUBSET:
             o, v = offset[i], n_values[feature[i]]
@@ -273,11 +317,19 @@ def check_tree_arrays(a, n_values=None):
     cdef const int64_t[::1] ov = offset
     cdef const int32_t[::1] mv = value_map, nvv = nv
     cdef int mode = nv_mode
+    cdef Interrupt intr
     if n >= NOGIL_NODES:
-        with nogil:
-            tree_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, ov, mv, nvv, mode, &f)
+        interrupt_init(&intr)
+        try:
+            with nogil:
+                tree_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, ov, mv, nvv, mode, &f,
+                             &intr)
+        finally:
+            interrupt_end(&intr)
+        if f.check == STOPPED:
+            raise_interrupt()
     else:
-        tree_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, ov, mv, nvv, mode, &f)
+        tree_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, ov, mv, nvv, mode, &f, NULL)
     if f.check == OK:
         return
     i, check = f.node, f.check
@@ -498,7 +550,7 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                         const int32_t[::1] value_map, const int32_t[::1] n_values,
                         const double[::1] child_errors,
                         bint f32, double rtol, double atol, int rule, double cf,
-                        Failure* out) noexcept nogil:
+                        Failure* out, Interrupt* intr) noexcept nogil:
     """The first failing invariant and its first failing node. child_sums[j] is
     the weight sum of the run of children starting at starts[j] (sorted),
     child_errors[j] its errors' sum. rule: ERRORS_*; cf: the pessimistic CF."""
@@ -517,9 +569,13 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
             for c in range(k):
                 if not_f32(value[i, c]):
                     return fail(out, M_F32_VALUE, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if weight[i] > 0 and off(sums[i], weight[i], rtol, atol):
             return fail(out, M_SUMS, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if weight[i] > 0:
             best = value[i, 0]
@@ -527,6 +583,8 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                 best = value[i, c] if value[i, c] > best else best
             if value[i, node_class[i]] < best:
                 return fail(out, M_CLASS, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         limit = weight[i] if rule == ERRORS_TRAINING else 2 * weight[i]
         low = errors[i] if errors[i] <= limit else limit
@@ -551,15 +609,21 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
         i = run_off(kind, first, starts, child_errors, errors, rtol, atol, out)
         if i != -1:
             return fail(out, M_TEST_ERRORS, i) if i >= 0 else fail(out, M_NO_MEMORY, 0)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):          # the tree was checked for other features
         if kind[i] != LEAF and not 0 <= feature[i] < n_feat:
             return fail(out, M_FEATURE, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == DISCRETE and nch[i] != n_values[feature[i]]:
             return fail(out, M_DISCRETE, i)
     held = <int64_t*> malloc((n_maps + 2) * sizeof(int64_t))
     if held == NULL:
         return fail(out, M_NO_MEMORY, 0)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != SUBSET:
             continue
@@ -582,15 +646,21 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
     free(held)
     # What fit leaves empty off a test's kind: a value there is a damaged file,
     # and a map read by two nodes is no map fit makes.
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != CONTINUOUS and threshold[i] == threshold[i]:
             return fail(out, M_THRESHOLD, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] != SUBSET and offset[i] != -1:
             return fail(out, M_OFFSET, i)
     mapped = <unsigned char*> calloc(n_maps + 1, 1)
     if mapped == NULL:
         return fail(out, M_NO_MEMORY, 0)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == SUBSET:
             for j in range(offset[i], offset[i] + n_values[feature[i]] + 1):
@@ -601,13 +671,19 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
     free(mapped)
     # Nor reads a walk: a subset map's first slot (an unknown value goes down
     # every branch; fit sets 0) and a leaf's feature and first child (fit: -1).
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == SUBSET and value_map[offset[i]] != 0:
             out.extra = offset[i]
             return fail(out, M_UNKNOWN_SLOT, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == LEAF and feature[i] != -1:
             return fail(out, M_LEAF_FEATURE, i)
+    if interrupted(intr):
+        return fail(out, STOPPED, 0)
     for i in range(n):
         if kind[i] == LEAF and first[i] != -1:
             return fail(out, M_LEAF_CHILD, i)
@@ -631,7 +707,7 @@ def tested_features(const signed char[::1] kind, const int32_t[::1] feature):
     for i in range(n):
         if kind[i] != LEAF and feature[i] > top:
             top = feature[i]
-    cdef unsigned char[::1] mark = np.zeros(top + 1, np.uint8)
+    cdef unsigned char[::1] mark = zeros(top + 1, np.uint8)
     for i in range(n):
         if kind[i] != LEAF:
             mark[feature[i]] = 1
@@ -642,7 +718,7 @@ def child_run_starts(const signed char[::1] kind, const int32_t[::1] first):
     """The tests' first children, sorted: where each test's run of children starts
     (Tree checked that the runs partition nodes 1..n-1)."""
     cdef Py_ssize_t n = kind.shape[0], i, count = 0
-    cdef unsigned char[::1] mark = np.zeros(n, np.uint8)
+    cdef unsigned char[::1] mark = zeros(n, np.uint8)
     for i in range(n):
         if kind[i] != LEAF:
             mark[first[i]] = 1
@@ -711,13 +787,20 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, rule,
     cdef const int64_t[::1] ov = tree.map_offset
     cdef const int32_t[::1] mv = tree.value_map
     cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
+    cdef Interrupt intr
     if kv.shape[0] >= NOGIL_NODES:
-        with nogil:
-            model_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
-                          cev, f32, rtol, atol, mode, cf, &f)
+        interrupt_init(&intr)
+        try:
+            with nogil:
+                model_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
+                              cev, f32, rtol, atol, mode, cf, &f, &intr)
+        finally:
+            interrupt_end(&intr)
+        if f.check == STOPPED:
+            raise_interrupt()
     else:
         model_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, sv, stv, csv, ov, mv, nvv,
-                      cev, f32, rtol, atol, mode, cf, &f)
+                      cev, f32, rtol, atol, mode, cf, &f, NULL)
     if f.check == M_OK:
         return None
     if f.check == M_NO_MEMORY:

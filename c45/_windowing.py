@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from c45 import _tree
-from c45._bulk import move_misclassified, take_columns, take_rows
+from c45._bulk import move_misclassified, pickled_copy, take_columns, take_rows
 from c45._grown import same_trees
 from c45._encode import distinct_values, rank_tables, values_in_row_order
 from c45._glibc_random import GlibcRandom
 from c45._pruning import subset_cleanup
+from c45._split import code_rows
 
 
 @dataclass
@@ -113,7 +114,8 @@ def class_targets(y, n_classes, window):
     """How many cases of each class the first window holds: the classes from the
     rarest to the commonest (the first class on a tie), each taking its
     frequency or an equal share of the room left, whichever is smaller."""
-    freq = np.bincount(y, minlength=n_classes)
+    freq = code_rows(np.asarray(y, dtype=np.int32), n_classes)[1]   # (np.bincount's
+    # passes give the GIL up: a switch interval each beside a busy Python thread)
     target = np.zeros(n_classes, dtype=np.int64)
     left = window
     order = sorted(range(n_classes), key=lambda c: (freq[c], c))
@@ -201,7 +203,10 @@ class Windowing:
         window, increment = window_sizes(n, window, increment)
         target = class_targets(self.y, self.data.n_classes, window)
         rng = GlibcRandom(1)            # Release 8 never seeds random()
-        items = np.arange(n, dtype=np.int32)
+        # float64's pruning reads the cases in row order (made once: numpy's
+        # arange and copies give the GIL up)
+        self.rows = np.arange(n, dtype=np.int32)
+        items = pickled_copy(self.rows)
         out = []
         for _ in range(trials):
             shuffle(items, rng)
@@ -240,7 +245,7 @@ class Windowing:
         _tree.check_prunable(trial.grown)
         trial.pruned, order = _tree.prune_tree(
             self.data, self.options, trial.grown,
-            items if self.data.f32 else np.arange(n, dtype=np.int32),
+            items if self.data.f32 else self.rows,
             self.confidence, self.subtree_raising, self.n_jobs, with_order=True)
         if self.data.f32:
             items[:] = order

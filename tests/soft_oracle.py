@@ -7,9 +7,12 @@ import math
 
 import numpy as np
 
-from c45._encode import COPY_CHUNK
 from c45._ranks import rank_column
 from c45._tree import LEAF_KIND, CONTINUOUS_KIND, SUBSET_KIND
+
+# Arrays are moved this many values at a time (the interpreter handles signals
+# between the chunks).
+COPY_CHUNK = 1 << 18
 
 # A value within this of the threshold counts as below it in the errors at the
 # threshold (Release 8's tolerance there).

@@ -501,7 +501,12 @@ def test_a_tree_and_a_model_load_and_save_giving_the_gil_up_a_few_times(tmp_path
     and save a few: pickle.loads made 368, from_json 275, to_json 75 and
     pickle.dumps 28 when the grown tree's delta was made, checked and rebuilt by
     numpy's calls and a pickle's arrays copied by numpy (at switch interval
-    0.1 s, pickle.loads took 19 s beside a busy thread, 0.02 s alone)."""
+    0.1 s, pickle.loads took 19 s beside a busy thread, 0.02 s alone). The
+    20k-node model's load and save give it up never (from_json 5, pickle.loads
+    2 and to_json 2 when its 5 MB text was hashed a 4 MB batch at a time, the
+    checks' marks were np.zeros and the delta's node pairing always gave it up)."""
     from c45_process import count_releases
     releases = count_releases(tmp_path, LOAD_RELEASES, 6)
-    assert max(releases.values()) <= 10, releases
+    assert max(releases.values()) <= 2, releases
+    for call in ("from_json", "pickle.loads", "to_json", "pickle.dumps"):
+        assert releases[call] == 0, (call, releases)
