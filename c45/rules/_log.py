@@ -57,7 +57,9 @@ class PruningLog(Sequence):
         self._parent = parent            # per node its parent (-1: the root)
         self._labels = labels            # per node below the root its condition's text
         self._classes = classes          # per entry its class label
-        self._rows = row_starts(path_length, record["step_start"])
+        self._rows = None                # per step where its rows start: when read
+                                         # (numpy's passes give the GIL up; a fit
+                                         # reads no entry)
 
     def __len__(self):
         return len(self._leaves)
@@ -70,6 +72,8 @@ class PruningLog(Sequence):
             node = int(self._parent[node])
         path.reverse()
         r = self.record
+        if self._rows is None:
+            self._rows = row_starts(self._length, r["step_start"])
         left = list(path)
         steps = []
         for s in range(int(r["step_start"][k]), int(r["step_start"][k + 1])):

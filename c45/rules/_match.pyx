@@ -1139,6 +1139,18 @@ cdef object owned(void** buf, Py_ssize_t n, int typenum, size_t item):
     return arr
 
 
+cdef object filled(Py_ssize_t n, int64_t value):
+    """An int64 array of n values, filled here: numpy's np.full, np.zeros and
+    np.ones give the GIL up for all but the smallest (a switch interval each
+    beside a busy Python thread)."""
+    out = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] v = out
+    cdef Py_ssize_t i
+    for i in range(n):
+        v[i] = value
+    return out
+
+
 def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
                     const int32_t[::1] n_children, const int64_t[::1] path_start,
                     const int64_t[::1] path_nodes, const int64_t[::1] y,
@@ -1172,9 +1184,9 @@ def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
         raise ValueError("c45: drop_conditions needs log2fact for 0..cases")
     # the tree: each node below the root the child of one node; pre-order and
     # subtree sizes; each path a chain of children from the root
-    parent = np.full(nodes, -1, dtype=np.int64)
+    parent = filled(nodes, -1)
     pre = np.empty(nodes, dtype=np.int64)
-    size = np.ones(nodes, dtype=np.int64)
+    size = filled(nodes, 1)
     cdef int64_t[::1] par = parent, prv = pre, sz = size
     for v in range(nodes):
         if n_children[v] < 0 or (n_children[v] and (
@@ -1232,11 +1244,11 @@ def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
     s.f32, s.cf, s.coeff, s.fisher = f32, cf, coeff, fisher
     s.log2fact = &log2fact[0] if log2fact.shape[0] else NULL
     # the cases by their stop node's pre-order (a counting sort), each node's range
-    stop = np.zeros(n + 1, dtype=np.int64)
+    stop = filled(n + 1, 0)
     order = np.empty(n + 1, dtype=np.int64)
     lo = np.empty(nodes, dtype=np.int64)
     hi = np.empty(nodes, dtype=np.int64)
-    start = np.zeros(nodes + 1, dtype=np.int64)
+    start = filled(nodes + 1, 0)
     cdef int64_t[::1] stv = stop, orv = order, lov = lo, hiv = hi, sv = start
     cdef const int64_t* pp = &path_nodes[0] if path_nodes.shape[0] else NULL
     covered = np.empty((K + 1, 2), dtype=np.int64)
@@ -1337,8 +1349,8 @@ def leaf_paths(const int8_t[::1] kind, const double[::1] weight,
     if weight.shape[0] != nodes or first_child.shape[0] != nodes or \
             n_children.shape[0] != nodes or nodes < 1:
         raise ValueError("c45: leaf_paths' tree arrays differ in length")
-    parent = np.full(nodes, -1, dtype=np.int64)
-    depth = np.zeros(nodes, dtype=np.int64)
+    parent = filled(nodes, -1)
+    depth = filled(nodes, 0)
     stack = np.empty(nodes, dtype=np.int64)
     leaves = np.empty(nodes, dtype=np.int64)
     cdef int64_t[::1] par = parent, dep = depth, st = stack, lv = leaves
