@@ -128,6 +128,8 @@ def test_many_categories_are_checked_without_a_python_call_each(monkeypatch, kin
     y = np.arange(2 * n) % 2
     clf = C45Classifier().fit(X, y)
     assert len(looks) < 100 and not lookups, (len(looks), lookups)
+    clf.predict(X)          # the fitted frame's categories: its own codes, no lookup
+    assert not lookups, lookups
     assert clf._schema.categories[0][:3] == ["v0", "v1", "v10"] if kind == "object" \
         else clf._schema.categories[0][:3] == ["v0", "v1", "v2"]
     assert np.array_equal(clf.predict(X), clf.predict(X.astype({"a": object})))
