@@ -446,12 +446,42 @@ def check_category_values(values, label):
                          f"numbers would merge them)")
 
 
-def _category_list(values, label):
-    """Sorted distinct known values of a discrete column (one kind of value only)."""
-    check_category_values(values, label)
-    present = [v for v in values if not _is_missing_scalar(v)]
+def _index_list(index):
+    """A pandas Index's values as a list of Python values (as list(index) gives
+    them), a chunk at a time (see UNIQUE_CHUNK): iterating an Arrow string
+    Index takes 5 us a value, tolist far less."""
+    out = []
+    for i in range(0, len(index), UNIQUE_CHUNK):
+        out.extend(index[i:i + UNIQUE_CHUNK].tolist())
+    return out
+
+
+def _same_categories(index, categories):
+    """Whether a Categorical's categories (index) are the training categories,
+    in their order, by value (==, as a lookup by value matches them): then its
+    codes are the training codes (the fitted frame predicted, as the CLI's
+    evaluation does), with no pandas lookup (get_indexer hashes the 3M
+    categories anew and checks them unique, 0.85 s a call). Compared a chunk at
+    a time (see UNIQUE_CHUNK), stopping at the first that differs."""
+    if len(index) != len(categories):
+        return False
+    for i in range(0, len(index), UNIQUE_CHUNK):
+        ours = np.empty(min(UNIQUE_CHUNK, len(index) - i), dtype=object)
+        ours[:] = categories[i:i + UNIQUE_CHUNK]
+        if not (index[i:i + UNIQUE_CHUNK].to_numpy(dtype=object) == ours).all():
+            return False
+    return True
+
+
+def _category_list(values, label, present=None):
+    """Sorted distinct known values of a discrete column (one kind of value only).
+    present: the set of them, if the caller has it (and has checked values with
+    check_category_values)."""
+    if present is None:
+        check_category_values(values, label)
+        present = {v for v in values if not _is_missing_scalar(v)}
     try:
-        categories = sorted(set(present))
+        categories = sorted(present)
     except TypeError as exc:
         raise ValueError(f"X {label} holds values that cannot be ordered: {exc}") from None
     check_storable(categories, f"X {label}")
@@ -504,12 +534,15 @@ def _discrete_codes(col, categories, label):
         s = col if isinstance(col, pd.Series) else pd.Series(
             own if own is not None else _as_objects(col), dtype=object, copy=False)
         values = None                   # the column as objects, once read
+        learnt = False                  # categories are a Categorical's own
         if categories is None:
             if isinstance(s.dtype, pd.CategoricalDtype):
-                categories = list(s.cat.categories)
+                categories = _index_list(s.cat.categories)
                 # What a model's schema may hold (an unpickled one is checked).
-                check_labels(categories, f"the categories of X {label}")
-                check_category_values(categories, label)
+                if not check_labels(categories, f"the categories of X {label}",
+                                    pandas_unique=True):
+                    check_category_values(categories, label)   # str's are storable
+                learnt = True           # the codes are the column's own
             else:
                 values = _object_values(s)
                 check_category_values(values, label)
@@ -523,11 +556,18 @@ def _discrete_codes(col, categories, label):
                 except TypeError as exc:          # an unhashable value: a list, a dict
                     raise TypeError(f"X {label}: its values must be hashable to be "
                                     f"categories ({exc})") from None
-                categories = _category_list(list(present), label)
-        index = pd.Index(categories, dtype=object)
+                categories = _category_list(values, label, present)
         try:
-            if isinstance(s.dtype, pd.CategoricalDtype):
+            if learnt:
+                codes = s.cat.codes.to_numpy().astype(np.int32)
+                codes += 1                      # code -1 (NaN): 0, unknown
+            elif isinstance(s.dtype, pd.CategoricalDtype) and _same_categories(
+                    s.cat.categories, categories):
+                codes = s.cat.codes.to_numpy().astype(np.int32)
+                codes += 1
+            elif isinstance(s.dtype, pd.CategoricalDtype):
                 # Recode by value: the column's own categories -> training codes.
+                index = pd.Index(categories, dtype=object)
                 mapping = np.append(index.get_indexer(s.cat.categories) + 1, 0)
                 codes = mapping[s.cat.codes.to_numpy()]     # code -1 (NaN) -> last: 0
             else:
@@ -605,10 +645,33 @@ def _warn_foreign_types(col, codes, schema, j, label):
             return
 
 
-def check_text(values, where):
+def _all_strings(values):
+    """Whether values (a list or 1-D array) are all str, none missing: pandas'
+    infer_dtype, one compiled pass (a Python loop over millions of categories
+    took seconds)."""
+    return pd is not None and len(values) > 0 and pd.api.types.infer_dtype(
+        values, skipna=False) == "string"
+
+
+def _utf8_text(strings):
+    """Whether every one of the strings is Unicode text (no lone surrogate):
+    each chunk joined and encoded in one call (joining cannot pair two
+    surrogates up: a str keeps them as two code points, which UTF-8 refuses)."""
+    try:
+        for i in range(0, len(strings), UNIQUE_CHUNK):      # (chunks: see UNIQUE_CHUNK)
+            "".join(strings[i:i + UNIQUE_CHUNK]).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_text(values, where, strings=None):
     """Refuse a string that is not Unicode text (a lone surrogate, as decoding
     with errors="surrogateescape" leaves): a model holding it pickles, but its
-    model file (UTF-8) could not be written, so fit refuses it."""
+    model file (UTF-8) could not be written, so fit refuses it. strings: whether
+    values are all str (_all_strings), if the caller knows."""
+    if (_all_strings(values) if strings is None else strings) and _utf8_text(values):
+        return
     for v in values:
         if isinstance(v, str):
             try:
@@ -627,11 +690,14 @@ MAX_INT_DIGITS = getattr(sys.int_info, "default_max_str_digits", 4300)
 _INT_BOUND = 10 ** MAX_INT_DIGITS
 
 
-def check_storable(values, where):
+def check_storable(values, where, strings=None):
     """Refuse a category or class a pickle keeps but a model file cannot:
     text that is not Unicode (check_text), an integer of more than
-    MAX_INT_DIGITS digits."""
-    check_text(values, where)
+    MAX_INT_DIGITS digits. strings: as check_text's."""
+    strings = _all_strings(values) if strings is None else strings
+    check_text(values, where, strings)
+    if strings:
+        return                  # no integer among them
     for v in values:
         if type(v) is int and not -_INT_BOUND < v < _INT_BOUND:
             raise ValueError(f"{where}: an integer of {v.bit_length()} bits, more than "
@@ -639,24 +705,32 @@ def check_storable(values, where):
                              f"the value (to a string, say)")
 
 
-def check_labels(values, where):
+def check_labels(values, where, pandas_unique=False):
     """Raise ValueError unless values (a model's categories or classes) are
     distinct, known (not NaN/None) and of one kind: what fit produces, and what
-    lookups by value need (NaN != NaN, 1 == True, and b"a" sorts with no int)."""
-    kinds = set()
-    for v in values:
-        if _is_missing_scalar(v):
-            raise ValueError(f"{where} hold a missing value ({v!r})")
-        kinds.add("bool" if isinstance(v, (bool, np.bool_)) else _value_kind(v))
-    if len(kinds) > 1:
-        raise ValueError(f"{where} mix kinds of value ({sorted(kinds)})")
-    check_storable(values, where)
+    lookups by value need (NaN != NaN, 1 == True, and b"a" sorts with no int).
+    Returns whether they are all str. pandas_unique: values are a pandas
+    Index's, which pandas keeps distinct; for strings its rule is Python's, so
+    they are not checked again."""
+    strings = _all_strings(values)      # then one kind, none missing
+    if not strings:
+        kinds = set()
+        for v in values:
+            if _is_missing_scalar(v):
+                raise ValueError(f"{where} hold a missing value ({v!r})")
+            kinds.add("bool" if isinstance(v, (bool, np.bool_)) else _value_kind(v))
+        if len(kinds) > 1:
+            raise ValueError(f"{where} mix kinds of value ({sorted(kinds)})")
+    check_storable(values, where, strings)
+    if strings and pandas_unique:
+        return strings
     try:
         distinct = len(set(values))
     except TypeError as exc:
         raise ValueError(f"{where} hold an unhashable value: {exc}") from None
     if distinct != len(values):
         raise ValueError(f"{where} list a value twice")
+    return strings
 
 
 def rank_tables(schema, cont, n_threads=1):
