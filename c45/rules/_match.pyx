@@ -44,6 +44,7 @@ from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_in
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK
 from c45._criterion cimport extra_errors, rnd
+from c45._scratch cimport doubled, resize
 
 cnp.import_array()
 
@@ -906,32 +907,17 @@ cdef inline void first_failures(Dropping* s, const int64_t* path, Py_ssize_t m,
 cdef int reserve(Dropping* s, Py_ssize_t rows, Py_ssize_t steps) noexcept nogil:
     """Room in the log for this many rows and steps (doubling); -1: no memory."""
     cdef Py_ssize_t c
-    cdef void* grown
     if rows > s.row_cap:
-        c = s.row_cap
-        while c < rows:
-            c *= 2
-        grown = realloc(s.row_e, c * sizeof(int32_t))
-        if grown == NULL:
+        c = doubled(s.row_cap, rows)
+        if (resize(<void**> &s.row_e, s.row_cap, c, sizeof(int32_t), False) < 0
+                or resize(<void**> &s.row_t, s.row_cap, c, sizeof(int32_t), False) < 0
+                or resize(<void**> &s.row_p, s.row_cap, c, sizeof(double), False) < 0):
             return -1
-        s.row_e = <int32_t*> grown
-        grown = realloc(s.row_t, c * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        s.row_t = <int32_t*> grown
-        grown = realloc(s.row_p, c * sizeof(double))
-        if grown == NULL:
-            return -1
-        s.row_p = <double*> grown
         s.row_cap = c
     if steps > s.step_cap:
-        c = s.step_cap
-        while c < steps:
-            c *= 2
-        grown = realloc(s.step_drop, c * sizeof(int64_t))
-        if grown == NULL:
+        c = doubled(s.step_cap, steps)
+        if resize(<void**> &s.step_drop, s.step_cap, c, sizeof(int64_t), False) < 0:
             return -1
-        s.step_drop = <int64_t*> grown
         s.step_cap = c
     return 0
 
