@@ -7,7 +7,7 @@ the work was deaf to Ctrl-C (CPU time, so that other processes' load counts
 little; on a loaded machine a gap can still grow, each first touch of fresh
 memory slower).
 
-    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply,predict_proba_unused,rules_deep} [--list SECONDS]
+    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply,predict_proba_unused,rules_deep} [--list SECONDS] [--trace auto|True|False]
 
 One feature of ROWS rows (uniform in [0, 1000), a noisy sine as the class);
 float32 and the predict modes give 5% of the values as NaN (the predict modes
@@ -17,10 +17,13 @@ picked out of the tree's). rules_deep: C45RulesClassifier's fit on a
 tree as deep as it is wide (x = 0, 1, ..., ROWS - 1, the class x mod 2,
 min_samples_leaf=1, mdl_correction=False: 247 levels for 5,000 rows, 767 for
 18,000), whose condition dropping has a step per condition of every leaf's
-path (40 million rows of pruning_log_ for 5,000). --list prints every gap
-longer than SECONDS with the Python lines it ended at.
+path (40 million rows of pruning_log_'s trace for 5,000, kept with --trace
+True; the default "auto" drops it past 2**22 rows), and the process's peak RSS
+is printed too. --list prints every gap longer than SECONDS with the Python
+lines it ended at.
 """
 import argparse
+import resource
 import signal
 import time
 import traceback
@@ -38,6 +41,8 @@ def main():
                                      "predict_proba", "apply", "predict_proba_unused",
                                      "rules_deep"])
     ap.add_argument("--list", type=float, default=None, metavar="SECONDS")
+    ap.add_argument("--trace", choices=["auto", "True", "False"], default="auto",
+                    help="rules_deep's pruning_trace")
     a = ap.parse_args()
     rng = np.random.default_rng(0)
     X = rng.random((a.rows, 1)) * 1000
@@ -49,7 +54,9 @@ def main():
         from c45 import C45RulesClassifier
         X = np.arange(a.rows, dtype=float)[:, None]
         y = np.arange(a.rows) % 2
-        clf = C45RulesClassifier(min_samples_leaf=1, mdl_correction=False)
+        trace = {"True": True, "False": False}.get(a.trace, a.trace)
+        clf = C45RulesClassifier(min_samples_leaf=1, mdl_correction=False,
+                                 pruning_trace=trace)
         work = lambda: clf.fit(X, y)
     elif a.mode.startswith("fit"):
         clf = C45Classifier(precision="float32" if a.mode == "fit_float32" else "float64")
@@ -84,8 +91,9 @@ def main():
     if a.list is not None:
         for g in gaps:
             print("  gap %.3f s at %.2f s: %s" % (g[0], g[1], " < ".join(g[2])))
-    print("%s, %d rows: longest gap %.3f s of %.2f s CPU"
-          % (a.mode, a.rows, worst[0], time.process_time() - t0))
+    print("%s, %d rows: longest gap %.3f s of %.2f s CPU, peak RSS %.0f MB"
+          % (a.mode, a.rows, worst[0], time.process_time() - t0,
+             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3))
 
 
 if __name__ == "__main__":

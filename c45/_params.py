@@ -240,6 +240,11 @@ def _flag(name, value, est):
         raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
+def _flag_or_auto(name, value, est):
+    if not (isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and value == "auto")):
+        raise ValueError(f"{name} must be True, False or \"auto\", got {value!r:.80}")
+
+
 def _positive(what=""):
     def check(name, value, est):
         if not finite_number(value) or value <= 0:
@@ -340,6 +345,7 @@ SPEC = {p.name: p for p in (
     Param("redundancy", 1.0, _positive()),
     Param("fisher", False, lambda name, value, est: fisher_level(value)),
     Param("annealing", False, _flag),
+    Param("pruning_trace", "auto", _flag_or_auto),
     Param("ccp_alpha", 0.0, _non_negative),
     Param("validation_fraction", 1 / 3, _fraction(closed=False)),
     Param("max_depth", None, _depth),
@@ -368,8 +374,9 @@ GROW = ("min_samples_leaf", "criterion", "subset_splits", "threshold", "mdl_corr
         "max_purity", "min_gain", "max_features", "random_state")
 # What C45Classifier.prune() may change: they act after growing.
 PRUNE = ("pruning", "confidence", "subtree_raising", "ccp_alpha")
-# What C45RulesClassifier takes besides GROW: the rules' CF, -r and -F.
-RULES_ONLY = ("confidence", "redundancy", "fisher", "annealing")
+# What C45RulesClassifier takes besides GROW: the rules' CF, -r, -F and -a, and
+# what its pruning_log_ keeps.
+RULES_ONLY = ("confidence", "redundancy", "fisher", "annealing", "pruning_trace")
 
 # The estimators' parameters, in signature order.
 CLASSIFIER = ("min_samples_leaf", "confidence", "pruning", "subtree_raising", "ccp_alpha",
@@ -377,7 +384,8 @@ CLASSIFIER = ("min_samples_leaf", "confidence", "pruning", "subtree_raising", "c
               "normalize_sample_weight",
               "n_jobs", "keep_training_data", "class_weight", "trials", "initial_window",
               "window_increment")
-RULES = ("min_samples_leaf", *RULES_ONLY, *GROW[1:])
+RULES = ("min_samples_leaf", "confidence", "redundancy", "fisher", "annealing", *GROW[1:],
+         "pruning_trace")        # (added last: positional arguments keep their places)
 
 
 # -- parameters that act only under others -------------------------------------

@@ -8,7 +8,7 @@ from sklearn.base import clone
 from c45 import C45Classifier, C45RulesClassifier, _params
 
 # The signatures as the estimators had them before c45/_params.py wrote them (the
-# windowing parameters added after).
+# windowing parameters and pruning_trace added after).
 SIGNATURES = {
     C45Classifier: (
         "(min_samples_leaf=2, confidence=0.25, pruning='pessimistic', "
@@ -24,7 +24,7 @@ SIGNATURES = {
         "annealing=False, criterion='gain_ratio', subset_splits=False, threshold='data', "
         "mdl_correction=True, categorical_features='auto', precision='float64', "
         "max_depth=None, min_samples_split=0, max_purity=1.0, min_gain=None, "
-        "max_features=None, random_state=None)"),
+        "max_features=None, random_state=None, pruning_trace='auto')"),
 }
 
 

@@ -622,7 +622,7 @@ def test_condition_dropping_equals_counting_every_step_afresh(precision):
         names = [f"x{j}" for j in range(clf._schema.n_features)] if clf._schema.names is None \
             else list(clf._schema.names)
         edges = tree_edges(tree, names, clf._schema.categories)
-        leaves, start, nodes = leaf_paths(tree)
+        leaves, start, nodes, _ = leaf_paths(tree)
         paths = [[edges[c - 1] for c in nodes[start[k]:start[k + 1]]] for k in range(len(leaves))]
         targets = tree.node_class[leaves].astype(np.int64)
         counts = np.bincount(y_codes, minlength=len(clf.declared_classes_))
@@ -648,10 +648,10 @@ def test_condition_dropping_equals_counting_every_step_afresh(precision):
     targets, default_error = np.array([1, 0, 1]), np.array([0.6, 0.5, 0.6])
     from c45._criterion import confidence_coefficient
     from c45.rules._log import row_starts
-    covered, error, kept, step_start, dropped, rows = _match.drop_conditions(
-        cont, disc, pack_rules([[c] for c in edges], [0]), first_child, n_children,
-        np.array([0, 1, 3, 5]), np.array(sum(paths, [])), yy, targets, default_error,
-        False, 0.25, confidence_coefficient(0.25), -1.0, np.zeros(0))
+    args = (cont, disc, pack_rules([[c] for c in edges], [0]), first_child, n_children,
+            np.array([0, 1, 3, 5]), np.array(sum(paths, [])), yy, targets, default_error,
+            False, 0.25, confidence_coefficient(0.25), -1.0, np.zeros(0))
+    covered, error, kept, (step_start, dropped, *rows) = _match.drop_conditions(*args)
     at = row_starts(np.array([len(path) for path in paths]), step_start)
     got = [[([tuple(r[j] for r in rows) for j in range(at[s], at[s + 1])], int(dropped[s]))
             for s in range(step_start[k], step_start[k + 1])] for k in range(len(paths))]
@@ -659,6 +659,53 @@ def test_condition_dropping_equals_counting_every_step_afresh(precision):
                          yy, targets, default_error, False)
     assert got == want
     assert [len(w) for w in want] != [1, 1, 1]          # (some condition went)
+    # a bound on the log's rows: past it (or at 0) no log, the same rules
+    for bound in (0, 1, at[-1] - 1):
+        *same, trace = _match.drop_conditions(*args, bound)
+        assert trace is None
+        assert all(np.array_equal(a, b) for a, b in zip(same, (covered, error, kept)))
+    assert _match.drop_conditions(*args, at[-1])[3] is not None
+
+
+def test_pruning_trace_bounds_the_log_and_leaves_the_rules_as_they_are(monkeypatch):
+    # The trace has a row per condition left at every step of every leaf's rule
+    # (tens of GB past 700 levels): "auto" keeps it within a bound, then drops
+    # it with a warning; each entry keeps its rule, its steps None.
+    import c45.rules._log as log_module
+    X, y = np.arange(300, dtype=float)[:, None], np.arange(300) % 2
+    params = dict(min_samples_leaf=1, mdl_correction=False)
+    full = C45RulesClassifier(pruning_trace=True, **params).fit(X, y)
+    rows = len(full.pruning_log_.record["errors"])
+    assert full.pruning_log_.has_steps and rows > 10 * len(X)
+    monkeypatch.setattr(log_module, "TRACE_ROWS", rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = C45RulesClassifier(**params).fit(X, y)       # "auto", at the bound
+    assert kept.pruning_log_ == full.pruning_log_
+    monkeypatch.setattr(log_module, "TRACE_ROWS", rows - 1)
+    with pytest.warns(UserWarning, match=f"pass {rows - 1:,} rows.*pruning_trace=True"):
+        bounded = C45RulesClassifier(**params).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        none = C45RulesClassifier(pruning_trace=False, **params).fit(X, y)
+    for clf in (bounded, none):
+        log = clf.pruning_log_
+        assert not log.has_steps and set(log.record) == {"rule"}
+        assert "no steps kept" in repr(log)
+        assert len(log) == len(full.pruning_log_)
+        assert [dict(e, steps=None) for e in full.pruning_log_] == list(log)
+        assert [str(r) for r in clf.rules_] == [str(r) for r in full.rules_]
+        assert clf.selection_ == full.selection_
+        again = pickle.loads(pickle.dumps(clf))
+        assert list(again.pruning_log_) == list(log)
+        np.testing.assert_array_equal(again.predict(X), full.predict(X))
+    # a record of the rules alone is checked as the full one is
+    state = none.__getstate__()
+    state["pruning_log_"] = {"rule": state["pruning_log_"]["rule"][:-1]}
+    with pytest.raises(ValueError, match=r"pruning_log_\['rule'\]"):
+        C45RulesClassifier.__new__(C45RulesClassifier).__setstate__(state)
+    with pytest.raises(ValueError, match="pruning_trace must be True, False or \"auto\""):
+        C45RulesClassifier(pruning_trace="yes").fit(X, y)
 
 
 def test_packed_rules_are_checked_once_then_against_each_call_s_cases():

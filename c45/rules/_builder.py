@@ -52,10 +52,16 @@ def tree_edges(tree, feature_names, categories):
     return edges
 
 
+# The arrays of drop_conditions' trace, in its order (pruning_log_'s record
+# but its ``rule``: c45.rules._log.RECORD).
+TRACE = ("step_start", "dropped", "errors", "total", "pess")
+
+
 def leaf_paths(tree):
     """The leaves that give candidate rules, those of Items >= 1, depth-first,
-    branches in order, and the nodes below the root on each one's path:
-    (leaves, path_start, path_nodes), leaf k's path_nodes[path_start[k]:path_start[k + 1]]."""
+    branches in order, the nodes below the root on each one's path and each
+    node's parent: (leaves, path_start, path_nodes, parent), leaf k's
+    path_nodes[path_start[k]:path_start[k + 1]]."""
     return _match.leaf_paths(tree.kind, tree.weight, tree.first_child, tree.n_children,
                              LEAF_KIND)
 
@@ -99,13 +105,16 @@ class RuleBuilder:
     schema; feature_names, categories, classes : for the conditions' labels;
     confidence : c4.5rules' CF; redundancy : ``-r``; fisher : None or the
     significance level of ``-F``; annealing : ``-a``, simulated annealing instead
-    of the greedy search; f32 : C4.5's binary32 arithmetic.
+    of the greedy search; f32 : C4.5's binary32 arithmetic; trace_rows : the
+    most rows the condition dropping's trace (log_record) may hold, -1 for no
+    bound, 0 for none.
     """
 
     def __init__(self, tree, cont, codes, y, schema, feature_names, categories,
                  classes, confidence=0.25, redundancy=1.0, fisher=None, annealing=False,
-                 f32=True):
+                 f32=True, trace_rows=-1):
         self.tree = tree
+        self.trace_rows = trace_rows
         self.cont, self.codes, self.col = cont, codes, schema.col
         self.y = np.ascontiguousarray(y, dtype=np.int64)
         self.n = len(self.y)
@@ -154,7 +163,7 @@ class RuleBuilder:
         self.path_nodes; self.edges the tree's conditions). A candidate's
         conditions are filled in when it makes a rule."""
         self.edges = tree_edges(self.tree, self.feature_names, self.categories)
-        self.leaves, self.path_start, self.path_nodes = leaf_paths(self.tree)
+        self.leaves, self.path_start, self.path_nodes, _ = leaf_paths(self.tree)
         return [_Candidate(None, c) for c in self.tree.node_class[self.leaves].tolist()]
 
     # -- §11.3 ------------------------------------------------------------
@@ -171,7 +180,8 @@ class RuleBuilder:
         (Actual 0) goes. Release 8 does so: with NaN or 1 there, rules are
         rejected that it keeps (R8 corpus r0209, r0089, r0183: the rule numbers
         after them shift). Returns per candidate the rule's Error, or None if it
-        is rejected; self.log_record holds every step's counts (the log)."""
+        is rejected; self.log_record holds every step's counts (the log), None
+        when they would pass self.trace_rows rows."""
         f32, n = self.f32, self.n
         targets = np.array([c.class_index for c in candidates], dtype=np.int64)
         default_error = np.array(
@@ -182,13 +192,13 @@ class RuleBuilder:
         else:
             fisher = float(self.fisher)
             log2fact = np.array([self.lengths.log2fact(i) for i in range(n + 1)])
-        covered, error, kept, step_start, dropped, (row_e, row_t, row_p) = \
+        covered, error, kept, trace = \
             _match.drop_conditions(
                 self.cont, self.codes, pack_rules([[c] for c in self.edges], self.col),
                 self.tree.first_child, self.tree.n_children, self.path_start,
                 self.path_nodes, self.y, targets, default_error, f32,
                 _r32(f32, self.cf), confidence_coefficient(self.cf, self.precision),
-                fisher, log2fact)
+                fisher, log2fact, self.trace_rows)
         start = self.path_start.tolist()
         errors = [None] * len(candidates)
         for k, (cand, (total0, errors0), pess0) in enumerate(
@@ -201,8 +211,7 @@ class RuleBuilder:
             conds = [path[j] for j in np.flatnonzero(left).tolist()]
             cand.conditions = self._reorder(path, conds)
             cand.error = errors[k] = pess0
-        self.log_record = dict(step_start=step_start, dropped=dropped, errors=row_e,
-                               total=row_t, pess=row_p)
+        self.log_record = None if trace is None else dict(zip(TRACE, trace))
         return errors
 
     @staticmethod

@@ -11,7 +11,7 @@ from c45._classifier import (Accuracy, C45Classifier, ClassCounts, InputTags, cl
                              require_y)
 from c45._encode import encode_predict, encode_target, plain_rows
 from c45.rules._builder import RuleBuilder
-from c45.rules._log import PruningLog, pruning_log
+from c45.rules._log import PruningLog, pruning_log, trace_rows
 from c45.rules._ruleset import firing, pack_ruleset, rule_classes
 from c45.rules._state import checked_assigned_rules, checked_rules_state
 
@@ -64,6 +64,16 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         simulated annealing instead of the greedy search. The schedule was
         fitted to Release 8's outputs: on the R8 corpus all 300 rulesets equal
         R8's ``-a`` ones (see Notes).
+    pruning_trace : bool or "auto", default="auto"
+        Whether ``pruning_log_`` keeps the steps of condition dropping
+        (c4.5rules' ``-v`` trace). They take a row of 16 bytes per condition
+        left at every step of every leaf's rule, which grows with the square of
+        the tree's depth: 40 million rows (640 MB) for a tree 247 levels deep.
+        ``"auto"`` keeps them up to 2**22 rows (64 MiB) or one row per
+        training value, whichever is more, and past
+        that drops them with a warning; ``True`` always keeps them, ``False``
+        never. Without them each entry's ``steps`` is None. The rules are the
+        same either way.
 
     Attributes
     ----------
@@ -104,6 +114,8 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         (the condition dropped, or None). Each entry is built when it is read
         (``list(clf.pruning_log_)`` builds them all): a deep tree's trace has
         millions of rows, kept as a few arrays (``pruning_log_.record``).
+        ``steps`` is None when they were not kept (``pruning_trace``;
+        ``pruning_log_.has_steps``).
     attribute_bits_, attribute_test_bits_ :
         c4.5rules' code lengths: per feature, and for choosing an attribute.
     grown_tree_ : Tree
@@ -201,11 +213,13 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         names = getattr(tree_clf, "feature_names_in_", None)
         if names is None:
             names = [f"x{j}" for j in range(schema.n_features)]
+        bound = trace_rows(self.pruning_trace, cont.size + codes.size)
         builder = RuleBuilder(tree_clf.grown_tree_, cont, codes, y_codes, schema,
                               list(names), tree_clf.categories_, classes,
                               confidence=self._cf(),
                               redundancy=float(self.redundancy), fisher=fisher,
-                              annealing=bool(self.annealing), f32=f32)
+                              annealing=bool(self.annealing), f32=f32,
+                              trace_rows=bound)
         final, default = builder.run()
         # The fitted state in one step (a new __dict__): a thread predicting
         # meanwhile reads the old rules or the new ones, never a mix.
@@ -233,8 +247,14 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         fitted["dropped_rules_"] = list(builder.dropped)
         fitted["attribute_bits_"] = builder.att_bits
         fitted["attribute_test_bits_"] = builder.att_test_bits
-        record = dict(builder.log_record, rule=np.array(
+        record = dict(builder.log_record or {}, rule=np.array(
             [c.rule_number for c in builder.candidates], dtype=np.int64))
+        if builder.log_record is None and self.pruning_trace == "auto":
+            warnings.warn(f"c45: the trace of condition dropping would pass {bound:,} "
+                          f"rows (one per condition left at each step of each rule: it "
+                          f"grows with the square of the tree's depth), so pruning_log_ "
+                          f"keeps each leaf's rule without its steps; "
+                          f"pruning_trace=True keeps them", UserWarning, stacklevel=2)
         fitted["pruning_log_"] = pruning_log(record, tree_clf.grown_tree_, list(names),
                                              tree_clf.categories_, classes)
         fitted["_train_summary"] = (builder.n, builder.train_errors)

@@ -7,20 +7,40 @@ collection of the garbage collector's oldest generation walked them all, tenths
 of a second deaf to Ctrl-C. Here it is six numpy arrays, the record fit makes
 (no Python object per row or step), and what the grown tree gives (each leaf's
 path, its conditions' text, its class); an entry is built when it is read.
+
+Its size still grows with the leaves times the square of their depth: 40
+million rows (640 MB) for a tree 247 levels deep, tens of gigabytes past 700.
+So fit keeps the steps only within a bound (C45RulesClassifier's
+``pruning_trace``); past it the record holds each entry's rule alone, and an
+entry's ``steps`` is None.
 """
 from collections.abc import Sequence
 
 import numpy as np
 
-from c45.rules._builder import leaf_paths, tree_edges
+from c45.rules._builder import TRACE, leaf_paths, tree_edges
 
-# The record: per entry the rule it became (0: rejected); its steps
+# The record: per entry the rule it became (0: rejected); its steps (the
+# trace's arrays, all or none)
 # step_start[k]:step_start[k + 1], each with its dropped condition (its
 # position among those left, -1: none, the last step) and its rows: the whole
 # rule's, then those of each condition left in path order; per row the errors,
 # the cases covered and the pessimistic error rate.
 RECORD = {"rule": np.int64, "step_start": np.int64, "dropped": np.int64,
           "errors": np.int32, "total": np.int32, "pess": np.float64}
+assert set(RECORD) == {"rule", *TRACE}
+
+# The most rows pruning_trace="auto" keeps (16 bytes a row: 64 MiB), or one
+# row a training value if more.
+TRACE_ROWS = 1 << 22
+
+
+def trace_rows(pruning_trace, values):
+    """drop_conditions' bound on the trace's rows (-1: none, 0: not kept) for
+    C45RulesClassifier's pruning_trace, on training data of this many values."""
+    if pruning_trace == "auto":
+        return max(TRACE_ROWS, values)
+    return -1 if pruning_trace else 0
 
 
 def row_starts(path_length, step_start):
@@ -42,7 +62,8 @@ class PruningLog(Sequence):
     ``rule`` (the number of the rule it became or merged into, None if
     rejected) and ``steps``, one per round of condition dropping: ``rows`` of
     (errors, cases covered, pessimistic error rate, condition left out; None
-    for the whole rule) and ``dropped`` (the condition dropped, or None).
+    for the whole rule) and ``dropped`` (the condition dropped, or None);
+    ``steps`` is None when the fit did not keep them (``has_steps``).
     ``list(clf.pruning_log_)`` gives them all; ``record`` the arrays they are
     read from (what a pickle holds)."""
 
@@ -64,6 +85,11 @@ class PruningLog(Sequence):
     def __len__(self):
         return len(self._leaves)
 
+    @property
+    def has_steps(self):
+        """Whether the entries have their steps (the fit kept the trace)."""
+        return "step_start" in self.record
+
     def _entry(self, k):
         path = []
         node = int(self._leaves[k])
@@ -72,6 +98,9 @@ class PruningLog(Sequence):
             node = int(self._parent[node])
         path.reverse()
         r = self.record
+        rule = int(r["rule"][k]) or None
+        if not self.has_steps:
+            return dict(leaf_conditions=path, class_=self._classes[k], steps=None, rule=rule)
         if self._rows is None:
             self._rows = row_starts(self._length, r["step_start"])
         left = list(path)
@@ -85,8 +114,7 @@ class PruningLog(Sequence):
             steps.append(dict(rows=rows, dropped=left[d] if d >= 0 else None))
             if d >= 0:
                 del left[d]
-        return dict(leaf_conditions=path, class_=self._classes[k], steps=steps,
-                    rule=int(r["rule"][k]) or None)
+        return dict(leaf_conditions=path, class_=self._classes[k], steps=steps, rule=rule)
 
     def __getitem__(self, k):
         if isinstance(k, slice):
@@ -102,6 +130,8 @@ class PruningLog(Sequence):
     __hash__ = None
 
     def __repr__(self):
+        if not self.has_steps:
+            return f"<PruningLog: {len(self)} entries, no steps kept>"
         return (f"<PruningLog: {len(self)} entries, {len(self.record['dropped'])} "
                 f"steps, {len(self.record['errors'])} rows>")
 
@@ -110,19 +140,10 @@ class PruningLog(Sequence):
                              self._labels, self._classes))
 
 
-def tree_parents(tree):
-    """Each node's parent, -1 for the root."""
-    parent = np.full(tree.node_count, -1, dtype=np.int64)
-    for node in np.flatnonzero(tree.n_children > 0).tolist():
-        first = int(tree.first_child[node])
-        parent[first:first + int(tree.n_children[node])] = node
-    return parent
-
-
 def pruning_log(record, tree, feature_names, categories, classes):
     """The PruningLog of a record made on the grown tree (its leaves giving
     candidate rules, their paths and classes; classes: declared_classes_)."""
-    leaves, start, _ = leaf_paths(tree)
+    leaves, start, _, parent = leaf_paths(tree)
     labels = [str(c) for c in tree_edges(tree, feature_names, categories)]
-    return PruningLog(record, leaves, np.diff(start), tree_parents(tree), labels,
+    return PruningLog(record, leaves, np.diff(start), parent, labels,
                       classes[tree.node_class[leaves]])

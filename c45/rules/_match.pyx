@@ -825,7 +825,10 @@ cdef struct Dropping:
     int64_t* memo_e
     double* memo_actual
     double* memo_pess
-    # the log: rows (errors, total, pess) and steps (dropped position or -1)
+    # the log: rows (errors, total, pess) and steps (dropped position or -1),
+    # kept while logging: at most max_rows rows (-1: no bound), else dropped
+    bint logging
+    Py_ssize_t max_rows
     int32_t* row_e              # (counts of cases: 32-bit, as the cases' indices)
     int32_t* row_t
     double* row_p
@@ -904,22 +907,52 @@ cdef inline void first_failures(Dropping* s, const int64_t* path, Py_ssize_t m,
         s.cursor[i] = f2 + 1
 
 
-cdef int reserve(Dropping* s, Py_ssize_t rows, Py_ssize_t steps) noexcept nogil:
-    """Room in the log for this many rows and steps (doubling); -1: no memory."""
+cdef void stop_logging(Dropping* s) noexcept nogil:
+    """The log dropped (its buffers freed): past its bound, or never kept."""
+    free(s.row_e); free(s.row_t); free(s.row_p); free(s.step_drop)
+    s.row_e = s.row_t = NULL
+    s.row_p = NULL
+    s.step_drop = NULL
+    s.rows = s.steps = s.row_cap = s.step_cap = 0
+    s.logging = False
+
+
+cdef int log_room(Dropping* s, Py_ssize_t rows) noexcept nogil:
+    """Room in the log for a step of this many rows (doubling), or the log
+    dropped when it would pass max_rows; -1: no memory."""
     cdef Py_ssize_t c
-    if rows > s.row_cap:
-        c = doubled(s.row_cap, rows)
+    if not s.logging:
+        return 0
+    if s.max_rows >= 0 and s.rows + rows > s.max_rows:
+        stop_logging(s)
+        return 0
+    if s.rows + rows > s.row_cap:
+        c = doubled(s.row_cap, s.rows + rows)
         if (resize(<void**> &s.row_e, s.row_cap, c, sizeof(int32_t), False) < 0
                 or resize(<void**> &s.row_t, s.row_cap, c, sizeof(int32_t), False) < 0
                 or resize(<void**> &s.row_p, s.row_cap, c, sizeof(double), False) < 0):
             return -1
         s.row_cap = c
-    if steps > s.step_cap:
-        c = doubled(s.step_cap, steps)
+    if s.steps + 1 > s.step_cap:
+        c = doubled(s.step_cap, s.steps + 1)
         if resize(<void**> &s.step_drop, s.step_cap, c, sizeof(int64_t), False) < 0:
             return -1
         s.step_cap = c
     return 0
+
+
+cdef inline void log_row(Dropping* s, int64_t errors, int64_t total, double pess) noexcept nogil:
+    if s.logging:
+        s.row_e[s.rows] = errors
+        s.row_t[s.rows] = total
+        s.row_p[s.rows] = pess
+        s.rows += 1
+
+
+cdef inline void log_step(Dropping* s, int64_t dropped) noexcept nogil:
+    if s.logging:
+        s.step_drop[s.steps] = dropped
+        s.steps += 1
 
 
 cdef int drop_one(Dropping* s, const int64_t* path, Py_ssize_t m, int64_t target,
@@ -972,16 +1005,12 @@ cdef int drop_one(Dropping* s, const int64_t* path, Py_ssize_t m, int64_t target
     while True:
         if interrupted(intr):
             return -1
-        if reserve(s, s.rows + left + 1, s.steps + 1) < 0:
+        if log_room(s, left + 1) < 0:
             return -1
         rule_rates(s, total0, errors0, default_error, &actual0, &pess0)
-        s.row_e[s.rows] = errors0
-        s.row_t[s.rows] = total0
-        s.row_p[s.rows] = pess0
-        s.rows += 1
+        log_row(s, errors0, total0, pess0)
         if left == 0:
-            s.step_drop[s.steps] = -1
-            s.steps += 1
+            log_step(s, -1)
             break
         best = -1
         best_at = -1
@@ -996,10 +1025,7 @@ cdef int drop_one(Dropping* s, const int64_t* path, Py_ssize_t m, int64_t target
                 rule_rates(s, t, e, default_error, &s.memo_actual[q], &s.memo_pess[q])
                 s.memo_t[q] = t
                 s.memo_e[q] = e
-            s.row_e[s.rows] = e
-            s.row_t[s.rows] = t
-            s.row_p[s.rows] = s.memo_pess[q]
-            s.rows += 1
+            log_row(s, e, t, s.memo_pess[q])
             if best < 0 or s.memo_pess[q] <= best_pess:      # later on ties
                 best, best_at, best_pess = q, at, s.memo_pess[q]
             if not drop:
@@ -1012,8 +1038,7 @@ cdef int drop_one(Dropping* s, const int64_t* path, Py_ssize_t m, int64_t target
                     # q holds or not x the rule's class or not
                     drop = True
             at += 1
-        s.step_drop[s.steps] = best_at if drop else -1
-        s.steps += 1
+        log_step(s, best_at if drop else -1)
         if not drop:
             break
         # best goes: the cases failing it alone now satisfy every condition
@@ -1137,12 +1162,42 @@ cdef object filled(Py_ssize_t n, int64_t value):
     return out
 
 
+cdef Py_ssize_t walk(const int32_t* first_child, const int32_t* n_children,
+                     Py_ssize_t nodes, const int8_t* kind, int leaf_kind, int64_t* parent,
+                     int64_t* by_pre, str who) except -1:
+    """The nodes the root reaches, in pre-order with branches in order (by_pre),
+    each one's parent (parent, filled with -1 by the caller), below nodes of
+    kind leaf_kind none (kind NULL: down to the nodes without children).
+    Returns how many it reached; refuses (ValueError naming who) a child out of
+    range or of two parents (so no cycle either). by_pre holds the stack."""
+    cdef Py_ssize_t top = 1, seen = 0, v, b, c
+    by_pre[nodes - 1] = 0               # the stack grows down from the end
+    while top:
+        v = by_pre[nodes - top]
+        top -= 1
+        by_pre[seen] = v                # (seen < nodes - top: never over the stack)
+        seen += 1
+        if kind != NULL and kind[v] == leaf_kind:
+            continue
+        if n_children[v] < 0 or (n_children[v] and (
+                first_child[v] < 1 or first_child[v] > nodes - n_children[v])):
+            raise ValueError(f"c45: {who}' tree has a child out of range")
+        for b in range(n_children[v] - 1, -1, -1):     # popped in branch order
+            c = first_child[v] + b
+            if parent[c] >= 0:
+                raise ValueError(f"c45: {who}' tree has a node of two parents")
+            parent[c] = v
+            top += 1
+            by_pre[nodes - top] = c
+    return seen
+
+
 def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
                     const int32_t[::1] n_children, const int64_t[::1] path_start,
                     const int64_t[::1] path_nodes, const int64_t[::1] y,
                     const int64_t[::1] targets, const double[::1] default_error,
                     bint f32, double cf, double coeff, double fisher,
-                    const double[::1] log2fact):
+                    const double[::1] log2fact, Py_ssize_t max_rows=-1):
     """§11.3's condition dropping of every candidate rule of a tree.
 
     packed: one condition per node below the root, the edge into it (condition
@@ -1152,57 +1207,37 @@ def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
     confidence and its z**2 as pessimistic_extra_errors takes them; fisher:
     the significance level (-1: none), log2fact the table Λ(0..cases).
 
-    Returns (covered, error, kept, step_start, dropped, rows): per candidate
-    its cases covered and those of them wrong (K x 2) and its Pess, after
-    dropping; per path entry whether its condition is kept; candidate k's
-    steps step_start[k]:step_start[k + 1], each step's dropped condition (its
-    position among those left, -1: none) and rows (errors, total as int32 and
-    pess as float64; per step the whole rule's, then those of each condition
-    left, in path order)."""
+    Returns (covered, error, kept, log): per candidate its cases covered and
+    those of them wrong (K x 2) and its Pess, after dropping; per path entry
+    whether its condition is kept; the log (step_start, dropped, errors,
+    total, pess): candidate k's steps step_start[k]:step_start[k + 1], each
+    step's dropped condition (its position among those left, -1: none) and
+    rows (errors, total as int32 and pess as float64; per step the whole
+    rule's, then those of each condition left, in path order). The log has a
+    row per condition left at every step of every candidate, its size grows
+    with the square of the paths' lengths: None when it would pass max_rows
+    rows (-1: no bound; 0: not kept), its buffers freed as it passes."""
     cdef _Rules rules = _Rules(cont, disc, packed)
     cdef Packed* p = &rules.p
     cdef Py_ssize_t nodes = first_child.shape[0], K = targets.shape[0], n = p.n
-    cdef Py_ssize_t v, b, k, j, m, max_m = 0, top, c
+    cdef Py_ssize_t v, b, k, j, m, max_m = 0, c
     if n_children.shape[0] != nodes or nodes < 1 or p.n_rules != nodes - 1 or \
             path_start.shape[0] != K + 1 or default_error.shape[0] != K or y.shape[0] != n:
         raise ValueError("c45: drop_conditions' arrays do not fit the tree")
     if fisher >= 0 and log2fact.shape[0] < n + 1:
         raise ValueError("c45: drop_conditions needs log2fact for 0..cases")
-    # the tree: each node below the root the child of one node; pre-order and
-    # subtree sizes; each path a chain of children from the root
+    # the tree: pre-order and subtree sizes; each path a chain of children
+    # from the root
     parent = filled(nodes, -1)
+    by_pre = np.empty(nodes, dtype=np.int64)
     pre = np.empty(nodes, dtype=np.int64)
     size = filled(nodes, 1)
-    cdef int64_t[::1] par = parent, prv = pre, sz = size
-    for v in range(nodes):
-        if n_children[v] < 0 or (n_children[v] and (
-                first_child[v] < 1 or first_child[v] > nodes - n_children[v])):
-            raise ValueError("c45: drop_conditions' tree has a child out of range")
-        for b in range(n_children[v]):
-            if par[first_child[v] + b] >= 0:
-                raise ValueError("c45: drop_conditions' tree has a node of two parents")
-            par[first_child[v] + b] = v
-    for v in range(1, nodes):
-        if par[v] < 0:
-            raise ValueError("c45: drop_conditions' tree has a node of no parent")
-    # (one parent each, the root none: what the root reaches is a tree)
-    stack = np.empty(nodes, dtype=np.int64)
-    by_pre = np.empty(nodes, dtype=np.int64)
-    cdef int64_t[::1] st = stack, bp = by_pre
-    cdef Py_ssize_t seen = 0
-    top = 1
-    st[0] = 0
-    while top:
-        top -= 1
-        v = st[top]
-        prv[v] = seen
-        bp[seen] = v
-        seen += 1
-        for b in range(n_children[v] - 1, -1, -1):     # popped in branch order
-            st[top] = first_child[v] + b
-            top += 1
-    if seen != nodes:
+    cdef int64_t[::1] par = parent, bp = by_pre, prv = pre, sz = size
+    if walk(&first_child[0], &n_children[0], nodes, NULL, 0, &par[0], &bp[0],
+            "drop_conditions") != nodes:
         raise ValueError("c45: drop_conditions' tree has nodes the root does not reach")
+    for k in range(nodes):
+        prv[bp[k]] = k
     for k in range(nodes - 1, 0, -1):                  # children before parents
         v = bp[k]
         sz[par[v]] += sz[v]
@@ -1259,17 +1294,13 @@ def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
     s.memo_e = <int64_t*> malloc(per_position * sizeof(int64_t))
     s.memo_actual = <double*> malloc(per_position * sizeof(double))
     s.memo_pess = <double*> malloc(per_position * sizeof(double))
-    s.row_cap = s.step_cap = 1024
-    s.row_e = <int32_t*> malloc(s.row_cap * sizeof(int32_t))
-    s.row_t = <int32_t*> malloc(s.row_cap * sizeof(int32_t))
-    s.row_p = <double*> malloc(s.row_cap * sizeof(double))
-    s.step_drop = <int64_t*> malloc(s.step_cap * sizeof(int64_t))
+    s.logging = max_rows != 0           # (the log's buffers grow from none)
+    s.max_rows = max_rows
     try:
         if (s.w == NULL or s.nxt == NULL or s.cursor == NULL or s.head == NULL
                 or s.add_t == NULL or s.add_e == NULL or s.alive == NULL
                 or s.memo_t == NULL or s.memo_e == NULL or s.memo_actual == NULL
-                or s.memo_pess == NULL or s.row_e == NULL or s.row_t == NULL
-                or s.row_p == NULL or s.step_drop == NULL):
+                or s.memo_pess == NULL):
             raise MemoryError()
         # (the work: at least a look at each case per condition of each path)
         start_looking(&intr, n * path_nodes.shape[0])
@@ -1293,18 +1324,20 @@ def drop_conditions(cont, disc, packed, const int32_t[::1] first_child,
             raise_interrupt()
         if status < 0:
             raise MemoryError()
-        # the log's buffers handed over, not copied (a deep tree's are hundreds of MB)
-        dropped = owned(<void**> &s.step_drop, s.steps, cnp.NPY_INT64, sizeof(int64_t))
-        row_e = owned(<void**> &s.row_e, s.rows, cnp.NPY_INT32, sizeof(int32_t))
-        row_t = owned(<void**> &s.row_t, s.rows, cnp.NPY_INT32, sizeof(int32_t))
-        row_p = owned(<void**> &s.row_p, s.rows, cnp.NPY_FLOAT64, sizeof(double))
+        trace = None
+        if s.logging:
+            # the log's buffers handed over, not copied (a deep tree's are hundreds of MB)
+            trace = (step_start,
+                   owned(<void**> &s.step_drop, s.steps, cnp.NPY_INT64, sizeof(int64_t)),
+                   owned(<void**> &s.row_e, s.rows, cnp.NPY_INT32, sizeof(int32_t)),
+                   owned(<void**> &s.row_t, s.rows, cnp.NPY_INT32, sizeof(int32_t)),
+                   owned(<void**> &s.row_p, s.rows, cnp.NPY_FLOAT64, sizeof(double)))
     finally:
         free(s.w); free(s.nxt); free(s.cursor); free(s.head); free(s.add_t)
         free(s.add_e); free(s.alive); free(s.memo_t); free(s.memo_e)
         free(s.memo_actual); free(s.memo_pess); free(s.row_e); free(s.row_t)
         free(s.row_p); free(s.step_drop)
-    return (covered[:K], error[:K], kept[:path_nodes.shape[0]].view(bool), step_start,
-            dropped, (row_e, row_t, row_p))
+    return covered[:K], error[:K], kept[:path_nodes.shape[0]].view(bool), trace
 
 
 def fisher_statistic(int64_t a, int64_t b, int64_t c, int64_t d, const double[::1] log2fact):
@@ -1326,42 +1359,32 @@ def fisher_statistic(int64_t a, int64_t b, int64_t c, int64_t d, const double[::
 def leaf_paths(const int8_t[::1] kind, const double[::1] weight,
                const int32_t[::1] first_child, const int32_t[::1] n_children, int leaf_kind):
     """The leaves that give candidate rules, those of Items >= 1, depth-first,
-    branches in order, and the nodes below the root on each one's path:
-    (leaves, path_start, path_nodes), leaf k's path_nodes[path_start[k]:path_start[k + 1]].
+    branches in order, the nodes below the root on each one's path and each
+    node's parent: (leaves, path_start, path_nodes, parent), leaf k's
+    path_nodes[path_start[k]:path_start[k + 1]], parent -1 for the root (and
+    the nodes below leaves).
     One pass keeping the GIL (numpy's calls a level at a time gave it up a
     few hundred times a fit; Python lists of a deep tree's millions of path
     nodes were seconds of objects)."""
-    cdef Py_ssize_t nodes = kind.shape[0], top, v, b, k, K = 0, total = 0
+    cdef Py_ssize_t nodes = kind.shape[0], v, k, seen, K = 0, total = 0
     if weight.shape[0] != nodes or first_child.shape[0] != nodes or \
             n_children.shape[0] != nodes or nodes < 1:
         raise ValueError("c45: leaf_paths' tree arrays differ in length")
     parent = filled(nodes, -1)
+    by_pre = np.empty(nodes, dtype=np.int64)
     depth = filled(nodes, 0)
-    stack = np.empty(nodes, dtype=np.int64)
     leaves = np.empty(nodes, dtype=np.int64)
-    cdef int64_t[::1] par = parent, dep = depth, st = stack, lv = leaves
-    cdef Py_ssize_t seen = 0
-    top = 1
-    st[0] = 0
-    while top:
-        top -= 1
-        v = st[top]
-        seen += 1
-        if seen > nodes:
-            raise ValueError("c45: leaf_paths' tree has a cycle")
-        if kind[v] == leaf_kind:
-            if weight[v] >= 1.0:
-                lv[K] = v
-                K += 1
-                total += dep[v]
-            continue
-        if n_children[v] < 0 or first_child[v] < 1 or first_child[v] > nodes - n_children[v]:
-            raise ValueError("c45: leaf_paths' tree has a child out of range")
-        for b in range(n_children[v] - 1, -1, -1):     # popped in branch order
-            par[first_child[v] + b] = v
-            dep[first_child[v] + b] = dep[v] + 1
-            st[top] = first_child[v] + b
-            top += 1
+    cdef int64_t[::1] par = parent, bp = by_pre, dep = depth, lv = leaves
+    seen = walk(&first_child[0], &n_children[0], nodes, &kind[0], leaf_kind, &par[0],
+                &bp[0], "leaf_paths")
+    for k in range(seen):
+        v = bp[k]
+        if k:                           # (a parent before its children)
+            dep[v] = dep[par[v]] + 1
+        if kind[v] == leaf_kind and weight[v] >= 1.0:
+            lv[K] = v
+            K += 1
+            total += dep[v]
     start = np.empty(K + 1, dtype=np.int64)
     path = np.empty(total + 1, dtype=np.int64)
     cdef int64_t[::1] sv = start, pv = path
@@ -1375,4 +1398,4 @@ def leaf_paths(const int8_t[::1] kind, const double[::1] weight,
             pv[at] = v
             at -= 1
             v = par[v]
-    return leaves[:K], start, path[:total]
+    return leaves[:K], start, path[:total], parent

@@ -15,7 +15,7 @@ from c45._classifier import C45Classifier, class_map
 from c45._state import check_held_classes, checked_schema_and_classes, checked_tree
 from c45._params import SPEC, PRECISION as _PRECISION, finite_number as _finite_number
 from c45.rules._builder import leaf_paths, rule_bits, tree_edges
-from c45.rules._log import RECORD, PruningLog, tree_parents
+from c45.rules._log import RECORD, PruningLog
 from c45.rules._ruleset import Condition, Rule
 from c45.rules._selection import _EXHAUSTIVE_MAX, _Lengths, attribute_test_bits
 from c45._tree import CONTINUOUS_KIND, DISCRETE_KIND, SUBSET_KIND
@@ -386,22 +386,28 @@ def _record_of_list(log, leaves, labels, classes):
 
 
 def _check_record(log, lengths):
-    """pruning_log_'s record (c45.rules._log.RECORD) of the right types and
-    shapes for leaves of these path lengths: steps of one entry between one and
-    the path's conditions plus one, each but the last dropping a condition left,
-    rows as many as the steps' conditions left plus one."""
-    if type(log) is not dict or set(log) != set(RECORD):
-        _refuse("pruning_log_", log, f"a dict of {sorted(RECORD)} (or a list of dicts)")
-    for name, dtype in RECORD.items():
-        a = log[name]
+    """pruning_log_'s record (c45.rules._log.RECORD, or its rule alone: no
+    steps kept) of the right types and shapes for leaves of these path
+    lengths: steps of one entry between one and the path's conditions plus
+    one, each but the last dropping a condition left, rows as many as the
+    steps' conditions left plus one."""
+    if type(log) is not dict or set(log) not in (set(RECORD), {"rule"}):
+        _refuse("pruning_log_", log, f"a dict of {sorted(RECORD)} or of ['rule'] alone "
+                f"(or a list of dicts)")
+    for name in log:
+        a, dtype = log[name], RECORD[name]
         if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != 1:
             _refuse(f"pruning_log_['{name}']", a, f"a 1-d {np.dtype(dtype)} array")
     K = len(lengths)
+    if len(log["rule"]) != K:
+        _refuse("pruning_log_['rule']", len(log["rule"]), f"{K} entries, one per leaf "
+                f"of the grown tree of weight 1 or more")
+    if "step_start" not in log:
+        return
     start, dropped = log["step_start"], log["dropped"]
-    if len(log["rule"]) != K or len(start) != K + 1:
-        _refuse("pruning_log_['rule'] and ['step_start']", (len(log["rule"]), len(start)),
-                f"{K} and {K + 1} entries, one per leaf of the grown tree of weight 1 "
-                f"or more")
+    if len(start) != K + 1:
+        _refuse("pruning_log_['step_start']", len(start), f"{K + 1} entries, one per "
+                f"leaf of the grown tree of weight 1 or more, and the end")
     steps = np.diff(start)
     if start[0] != 0 or start[-1] != len(dropped) or (steps < 1).any() or \
             (steps > lengths + 1).any():
@@ -432,7 +438,7 @@ def _check_pruning_log(state, schema, classes, tree, rulesets):
     log = state.get("pruning_log_")
     names = [f"x{j}" for j in range(schema.n_features)] if schema.names is None \
         else list(schema.names)
-    leaves, start, nodes = leaf_paths(tree)
+    leaves, start, nodes, parent = leaf_paths(tree)
     lengths = np.diff(start)
     labels = [str(c) for c in tree_edges(tree, names, schema.categories)]
     classes_of = tree.node_class[leaves].tolist()
@@ -468,7 +474,7 @@ def _check_pruning_log(state, schema, classes, tree, rulesets):
         if r.conditions != made[r.number]:
             _refuse(f"ordered_rules_[{i}].conditions", r.conditions, f"those of "
                     f"candidate rule {r.number}")
-    return PruningLog(log, leaves, lengths, tree_parents(tree), labels,
+    return PruningLog(log, leaves, lengths, parent, labels,
                       classes[tree.node_class[leaves]])
 
 
