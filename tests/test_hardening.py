@@ -1216,7 +1216,7 @@ elif mode == "rules_greedy":
     import math
     from c45.rules import _match
     R, n = 200, size * 1000
-    cover = (rng.random((R, n)) < 0.02).astype(np.uint8)
+    cover = _match.pack_bits((rng.random((R, n)) < 0.02).astype(np.uint8))
     pos = (rng.random(n) < 0.5).astype(np.uint8)
     incs = (rng.random((11, R)) < np.arange(11)[:, None] / 10).astype(np.uint8)
     bits = rng.integers(5, 40, R).astype(float)

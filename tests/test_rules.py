@@ -465,7 +465,7 @@ def test_the_compiled_passes_agree_with_masks_condition_by_condition():
     from c45.rules import _match
     from c45.rules._ruleset import can_fire, counted, firing, pack_rules, tally
     rng = np.random.default_rng(5)
-    n = 3000
+    n = 3003                    # (not whole bytes of bits)
     cont = rng.random((2, n))
     cont[rng.random((2, n)) < 0.1] = np.nan
     codes = rng.integers(0, 5, (2, n)).astype(np.int32)
@@ -520,12 +520,21 @@ def test_the_compiled_passes_agree_with_masks_condition_by_condition():
         assert r.better == (mine & (pred != alt) & (pred == y)).sum()
         assert r.worse == (mine & (pred != alt) & (alt == y)).sum()
     # the greedy search's counts, kept up to date toggle after toggle
+    # (the covers as bits: pack_bits' rows, or covers' own with bits=True)
     cover = np.array(covers, dtype=np.uint8)
+    bits = _match.pack_bits(cover)
+    assert np.array_equal(bits, _match.covers(cont, codes, pack_rules(
+        [r.conditions for r in rules], col), bits=True))
     pos = (y == 0).view(np.uint8)
     inc = np.zeros(len(rules), dtype=bool)
-    cnt, *counts, fires_, fp, fn = _match.subset_counts(cover, inc.view(np.uint8), pos)
+    cnt, *counts, fires_, fp, fn = _match.subset_counts(bits, inc.view(np.uint8), pos)
+    if n % 8:                   # a bit past the cases is refused, not read
+        past = bits.copy()
+        past[0, -1] |= 0x80
+        with pytest.raises(ValueError, match="bits past the cases"):
+            _match.subset_counts(past, inc.view(np.uint8), pos)
     for i in rng.integers(0, len(rules), 30):
-        _match.toggle_rule(cover, pos, int(i), not inc[i], cnt, *counts)
+        _match.toggle_rule(bits, pos, int(i), not inc[i], cnt, *counts)
         inc[i] = not inc[i]
         want_cnt = cover[inc].sum(axis=0)
         assert cnt.tolist() == want_cnt.tolist()
@@ -706,6 +715,27 @@ def test_pruning_trace_bounds_the_log_and_leaves_the_rules_as_they_are(monkeypat
         C45RulesClassifier.__new__(C45RulesClassifier).__setstate__(state)
     with pytest.raises(ValueError, match="pruning_trace must be True, False or \"auto\""):
         C45RulesClassifier(pruning_trace="yes").fit(X, y)
+
+
+def test_rule_selection_holds_covers_as_bits_one_class_at_a_time():
+    # A noisy data set has rules in proportion to its cases: all the covers at
+    # once, a flag per rule and case, grew with the square of the data (50k x
+    # 10, 10 classes: 13k rules, +880 MB). Here at most a class's, as bits.
+    import tracemalloc
+    rng = np.random.default_rng(0)
+    n = 8000
+    X = rng.normal(size=(n, 4))
+    s = np.sin(2 * X[:, 0]) + X[:, 1] * X[:, 2] + 0.8 * rng.normal(size=n)
+    y = np.searchsorted(np.quantile(s, np.linspace(0, 1, 11)[1:-1]), s)
+    tracemalloc.start()
+    try:
+        clf = C45RulesClassifier().fit(X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    flags = len(clf.candidate_rules_) * n           # a flag per rule and case
+    assert len(clf.candidate_rules_) > 1000
+    assert peak < flags / 2, (peak, flags)
 
 
 def test_packed_rules_are_checked_once_then_against_each_call_s_cases():

@@ -18,7 +18,7 @@ from c45.rules import _match
 from c45.rules._ruleset import (_MAX_SELECT_ERROR, Condition, Rule, pack_rules,
                                 pack_ruleset, rule_classes)
 from c45.rules._selection import (_EXHAUSTIVE_MAX, SubsetSearch, _attribute_bits,
-                                  _bitsets, _Lengths, _r32)
+                                  _bitsets, _ints, _Lengths, _r32)
 from c45.rules._export import rule_table
 
 # The class masks one pass makes: at most this many bytes (classes x cases).
@@ -244,24 +244,22 @@ class RuleBuilder:
             out.append(slots[pos])
         return out
 
-    def _find_duplicate(self, rules, cand):
-        for r in rules:
-            if (r.class_index == cand.class_index
-                    and len(r.conditions) == len(cand.conditions)
-                    and all(a.same_test(b) for a, b in zip(r.conditions, cand.conditions))):
-                return r
-        return None
-
     def form_rules(self):
-        """§11.2-§11.3: the numbered rules, after condition dropping and duplicates."""
+        """§11.2-§11.3: the numbered rules, after condition dropping and duplicates
+        (the same class and the same tests in the same order: Condition.test_key;
+        found by a dict, a search through the rules made each a pass over all
+        of them, seconds at thousands of rules)."""
         rules = []
+        numbers = {}                        # (class, tests): the first rule's number
         self.candidates = self.extract()
         for cand, error in zip(self.candidates, self.prune(self.candidates)):
             if error is None:
                 continue
-            dup = self._find_duplicate(rules, cand)
-            if dup is not None:             # rule n is rules[n - 1]
-                rules[dup.number - 1] = replace(dup, error=max(dup.error, cand.error))
+            key = (cand.class_index, tuple(c.test_key() for c in cand.conditions))
+            number = numbers.setdefault(key, len(rules) + 1)
+            if number <= len(rules):        # rule n is rules[n - 1]
+                dup = rules[number - 1]
+                rules[number - 1] = replace(dup, error=max(dup.error, cand.error))
                 cand.rule_number = dup.number
                 continue
             cand.rule_number = len(rules) + 1
@@ -278,15 +276,13 @@ class RuleBuilder:
 
     def select(self, rules, rng):
         """Per class, the cheapest subset of its rules (§11.4)."""
-        # Each rule's cover in one pass (none for a rule that takes no part),
-        # grouped by class (each class's rows a slice), and as a bitset for the
-        # ordering (§11.5), packed in one call.
+        # Each class's rules' covers in one pass (none for a rule that takes no
+        # part), as bits, held while the class is searched: a noisy data set has
+        # rules in proportion to its cases, and all covers at once, a flag per
+        # rule and case, were gigabytes. The selected rules' covers are kept as
+        # Python ints for the ordering (§11.5).
         by_class = sorted(rules, key=lambda r: r.class_index)
-        active = np.array([r.error <= _MAX_SELECT_ERROR for r in by_class], dtype=np.uint8)
-        cover = _match.covers(self.cont, self.codes,
-                              pack_rules([r.conditions for r in by_class], self.col), active)
-        self.active = {r.number: cover[i] for i, r in enumerate(by_class)}
-        self.active_bits = dict(zip((r.number for r in by_class), _bitsets(cover)))
+        self.active_bits = {}
         selected = {}
         self.selection = {}
         start = [0] * (self.k + 1)                  # class c's rules: by_class[start[c]:start[c + 1]]
@@ -296,8 +292,12 @@ class RuleBuilder:
             start[c + 1] += start[c]
         for c in range(self.k):
             mine = by_class[start[c]:start[c + 1]]
-            search = SubsetSearch(cover[start[c]:start[c + 1]], [r.bits for r in mine],
-                                  self.class_mask(c), self.lengths)
+            active = np.array([r.error <= _MAX_SELECT_ERROR for r in mine], dtype=np.uint8)
+            cover = _match.covers(self.cont, self.codes,
+                                  pack_rules([r.conditions for r in mine], self.col), active,
+                                  bits=True)
+            search = SubsetSearch(cover, [r.bits for r in mine], self.class_mask(c),
+                                  self.lengths, packed=True)
             if len(mine) <= _EXHAUSTIVE_MAX:
                 best_sel, best_cost = search.exhaustive()
                 how = "exhaustive"
@@ -308,6 +308,7 @@ class RuleBuilder:
                 best_sel, best_cost = search.greedy(rng)
                 how = "greedy"
             chosen = [mine[i] for i in best_sel]
+            self.active_bits.update(zip((r.number for r in chosen), _ints(cover[best_sel])))
             selected[c] = chosen
             self.selection[self.classes[c]] = dict(
                 n_rules=len(mine), search=how, empty_cost=search.subset_cost([]),

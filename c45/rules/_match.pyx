@@ -376,52 +376,76 @@ def drop_rounds(cont, disc, packed, const uint8_t[::1] can, const int64_t[::1] c
     for i in range(n):
         default_wrong += fv[i] < 0 and y[i] != cls[R]
     return dropped[:rounds], out.reshape(rounds, 4, R + 1)[:, :, :R], int(default_wrong)
+cdef void pack_bits_pass(const uint8_t* masks, Py_ssize_t rows, Py_ssize_t n,
+                         Py_ssize_t width, uint8_t* out) noexcept nogil:
+    cdef Py_ssize_t r, i
+    memset(out, 0, rows * width)
+    for r in range(rows):
+        for i in range(n):
+            if masks[r * n + i]:
+                out[r * width + (i >> 3)] |= 1 << (i & 7)
+
+
 cdef void covers_pass(const Packed* p, const uint8_t* active, uint8_t* out,
-                      Interrupt* intr) noexcept nogil:
+                      Py_ssize_t width, uint8_t* scratch, Interrupt* intr) noexcept nogil:
+    """Each rule's row of out: a flag per case, or with scratch (a row of n
+    flags) packed into width bytes."""
     cdef Py_ssize_t n = p.n, i, r
     cdef int64_t c
     cdef uint8_t* row
     for r in range(p.n_rules):
-        row = out + r * n
+        row = scratch if scratch != NULL else out + r * n
         if active != NULL and not active[r]:
             memset(row, 0, n)
-            continue
-        for c in range(p.rule_start[r], p.rule_start[r + 1]):
-            for i in range(n):
-                if row[i] and not holds(p, c, i):
-                    row[i] = 0
+        else:
+            memset(row, 1, n)
+            for c in range(p.rule_start[r], p.rule_start[r + 1]):
+                for i in range(n):
+                    if row[i] and not holds(p, c, i):
+                        row[i] = 0
+        if scratch != NULL:
+            pack_bits_pass(scratch, 1, n, width, out + r * width)
         if interrupted(intr):
             return
 
 
-def covers(cont, disc, packed, const uint8_t[::1] active=None):
+def covers(cont, disc, packed, const uint8_t[::1] active=None, bint bits=False):
     """Boolean (rules, cases): whether each rule's conditions all hold on each case
     (a rule without conditions covers every case); with active, none for a rule
-    whose flag is 0."""
+    whose flag is 0. With bits, each row packed as pack_bits packs it (rules x
+    (cases + 7) // 8 bytes, an eighth of the flags: a ruleset of a noisy data
+    set has rules in proportion to its cases)."""
     cdef _Rules rules = _Rules(cont, disc, packed)
     cdef Packed* p = &rules.p
     if active is not None and active.shape[0] != p.n_rules:
         raise ValueError("c45: covers needs one flag per rule")
-    out = np.empty((p.n_rules, p.n), dtype=np.uint8)   # filled here: np.ones gives the GIL up
+    cdef Py_ssize_t width = (p.n + 7) // 8 if bits else p.n
+    out = np.empty((p.n_rules, width), dtype=np.uint8)
     cdef uint8_t[:, ::1] ov = out
     cdef uint8_t* op = &ov[0, 0] if p.n_rules and p.n else NULL
     cdef const uint8_t* ap = &active[0] if active is not None and p.n_rules else NULL
     cdef Interrupt intr
     cdef Py_ssize_t tests = p.n * p.rule_start[p.n_rules]
-    if op != NULL:
-        memset(op, 1, p.n_rules * p.n)
+    cdef uint8_t* scratch = NULL
+    if op == NULL:
+        return out if bits else out.view(bool)
+    if bits:
+        scratch = <uint8_t*> malloc(p.n)
+        if scratch == NULL:
+            raise MemoryError()
     start_looking(&intr, tests)
     try:
         if tests >= RELEASE_FROM:
             with nogil:
-                covers_pass(p, ap, op, &intr)
+                covers_pass(p, ap, op, width, scratch, &intr)
         else:
-            covers_pass(p, ap, op, &intr)
+            covers_pass(p, ap, op, width, scratch, &intr)
     finally:
+        free(scratch)
         interrupt_end(&intr)
     if intr.stop:
         raise_interrupt()
-    return out.view(bool)
+    return out if bits else out.view(bool)
 
 
 cdef void class_masks_pass(const int64_t* y, Py_ssize_t n, Py_ssize_t first,
@@ -450,16 +474,6 @@ def class_masks(const int64_t[::1] y, Py_ssize_t first, Py_ssize_t k):
     return out.view(bool)
 
 
-cdef void pack_bits_pass(const uint8_t* masks, Py_ssize_t rows, Py_ssize_t n,
-                         Py_ssize_t width, uint8_t* out) noexcept nogil:
-    cdef Py_ssize_t r, i
-    memset(out, 0, rows * width)
-    for r in range(rows):
-        for i in range(n):
-            if masks[r * n + i]:
-                out[r * width + (i >> 3)] |= 1 << (i & 7)
-
-
 def pack_bits(const uint8_t[:, ::1] masks):
     """Each row of 0/1 flags as bits, 8 to a byte, the first flag the lowest bit:
     np.packbits(masks, axis=1, bitorder="little") in one pass (numpy's gives the
@@ -481,10 +495,13 @@ def pack_bits(const uint8_t[:, ::1] masks):
 # A subset of one class's rules covers the cases at least one of its rules
 # covers. What toggling rule j changes depends on the cases of j that no selected
 # rule covers (up: of the class, un: not) and those one selected rule covers (sp,
-# sn). Kept up to date here, a pass over the toggled rule's cases each.
+# sn). Kept up to date here, a pass over the toggled rule's cases each. The
+# rules' covers are bits (pack_bits' rows): a noisy data set's ruleset has rules
+# in proportion to its cases, and a flag per rule and case was gigabytes.
 
 cdef struct Subset:
-    const uint8_t* cover        # rules x cases
+    const uint8_t* cover        # rules x width bytes: bit c of row j, rule j covers case c
+    Py_ssize_t width
     const uint8_t* pos          # per case: of the class
     Py_ssize_t n_rules, n
     int64_t* cnt                # per case: selected rules covering it
@@ -494,13 +511,36 @@ cdef struct Subset:
     int64_t* sn                 # ... covered once, not of the class
 
 
+cdef inline bint covers_case(const Subset* s, Py_ssize_t j, Py_ssize_t c) noexcept nogil:
+    return (s.cover[j * s.width + (c >> 3)] >> (c & 7)) & 1
+
+
+cdef void case_counts(Subset* s, Py_ssize_t c, int64_t d_up, int64_t d_single) noexcept nogil:
+    """Case c's change to each rule covering it: its uncovered (up/un) and
+    covered-once (sp/sn) counts."""
+    cdef Py_ssize_t j
+    for j in range(s.n_rules):
+        if covers_case(s, j, c):
+            if s.pos[c]:
+                s.up[j] += d_up
+                s.sp[j] += d_single
+            else:
+                s.un[j] += d_up
+                s.sn[j] += d_single
+
+
 cdef void subset_counts_pass(Subset* s, const uint8_t* inc, int64_t* totals) noexcept nogil:
-    cdef Py_ssize_t j, c, n = s.n
+    cdef Py_ssize_t j, b, c, n = s.n
     cdef int64_t k
+    cdef const uint8_t* row
     for j in range(s.n_rules):
         if inc[j]:
-            for c in range(n):
-                s.cnt[c] += s.cover[j * n + c]
+            row = s.cover + j * s.width
+            for b in range(s.width):
+                if row[b]:
+                    for c in range(b * 8, b * 8 + 8):
+                        if (row[b] >> (c & 7)) & 1:     # (no bit past the cases)
+                            s.cnt[c] += 1
     for c in range(n):
         k = s.cnt[c]
         if k > 0:
@@ -508,64 +548,56 @@ cdef void subset_counts_pass(Subset* s, const uint8_t* inc, int64_t* totals) noe
             totals[1] += not s.pos[c]
         else:
             totals[2] += s.pos[c]
-        if k > 1:
-            continue
-        for j in range(s.n_rules):
-            if s.cover[j * n + c]:
-                if k == 0:
-                    if s.pos[c]:
-                        s.up[j] += 1
-                    else:
-                        s.un[j] += 1
-                elif s.pos[c]:
-                    s.sp[j] += 1
-                else:
-                    s.sn[j] += 1
+        if k == 0:
+            case_counts(s, c, 1, 0)
+        elif k == 1:
+            case_counts(s, c, 0, 1)
 
 
 cdef void toggle_pass(Subset* s, Py_ssize_t i, bint adding) noexcept nogil:
-    cdef Py_ssize_t j, c, n = s.n
+    cdef Py_ssize_t b, c
     cdef int64_t old, d_up, d_single
-    for c in range(n):
-        if not s.cover[i * n + c]:
+    cdef const uint8_t* row = s.cover + i * s.width
+    for b in range(s.width):
+        if not row[b]:
             continue
-        old = s.cnt[c]
-        # what the case adds to each rule covering it: uncovered (up/un) and
-        # covered once (sp/sn), before -> after
-        d_up = 0
-        d_single = 0
-        if adding:
-            s.cnt[c] = old + 1
-            if old == 0:
-                d_up, d_single = -1, 1
-            elif old == 1:
-                d_single = -1
-        else:
-            s.cnt[c] = old - 1
-            if old == 1:
-                d_up, d_single = 1, -1
-            elif old == 2:
-                d_single = 1
-        if d_up == 0 and d_single == 0:
-            continue
-        for j in range(s.n_rules):
-            if s.cover[j * n + c]:
-                if s.pos[c]:
-                    s.up[j] += d_up
-                    s.sp[j] += d_single
-                else:
-                    s.un[j] += d_up
-                    s.sn[j] += d_single
+        for c in range(b * 8, b * 8 + 8):
+            if not (row[b] >> (c & 7)) & 1:
+                continue
+            old = s.cnt[c]
+            # what the case adds to each rule covering it: uncovered (up/un) and
+            # covered once (sp/sn), before -> after
+            d_up = 0
+            d_single = 0
+            if adding:
+                s.cnt[c] = old + 1
+                if old == 0:
+                    d_up, d_single = -1, 1
+                elif old == 1:
+                    d_single = -1
+            else:
+                s.cnt[c] = old - 1
+                if old == 1:
+                    d_up, d_single = 1, -1
+                elif old == 2:
+                    d_single = 1
+            if d_up != 0 or d_single != 0:
+                case_counts(s, c, d_up, d_single)
 
 
 cdef int subset_of(Subset* s, const uint8_t[:, ::1] cover, const uint8_t[::1] pos,
                    int64_t[::1] cnt, int64_t[::1] up, int64_t[::1] un,
                    int64_t[::1] sp, int64_t[::1] sn) except -1:
-    s.n_rules, s.n = cover.shape[0], cover.shape[1]
-    if (pos.shape[0] != s.n or cnt.shape[0] != s.n or up.shape[0] != s.n_rules + 1
+    cdef Py_ssize_t j
+    s.n_rules, s.n, s.width = cover.shape[0], pos.shape[0], cover.shape[1]
+    if (s.width != (s.n + 7) // 8 or cnt.shape[0] != s.n or up.shape[0] != s.n_rules + 1
             or un.shape[0] != s.n_rules + 1 or sp.shape[0] != s.n_rules + 1
             or sn.shape[0] != s.n_rules + 1):
         raise ValueError("c45: the subset search's arrays do not fit the cover")
+    if s.n % 8:                 # (the passes read every bit of a row's bytes)
+        for j in range(s.n_rules):
+            if cover[j, s.width - 1] >> (s.n % 8):
+                raise ValueError("c45: the subset search's cover has bits past the cases")
     s.cover = &cover[0, 0] if s.n_rules and s.n else NULL
     s.pos = &pos[0] if s.n else NULL
     s.cnt = &cnt[0] if s.n else NULL
@@ -575,14 +607,14 @@ cdef int subset_of(Subset* s, const uint8_t[:, ::1] cover, const uint8_t[::1] po
 
 def subset_counts(const uint8_t[:, ::1] cover, const uint8_t[::1] inc,
                   const uint8_t[::1] pos):
-    """For the subset inc of the rules (rows of cover) and the cases of the class
-    (pos): (cnt, up, un, sp, sn, fires, fp, fn). cnt[c] is how many selected rules
-    cover case c; per rule j the counts above (each with one unused last entry);
-    fires, fp, fn the covered cases, those of them not of the class, and the
-    class's cases not covered."""
+    """For the subset inc of the rules (cover: their cases as pack_bits' rows)
+    and the cases of the class (pos): (cnt, up, un, sp, sn, fires, fp, fn).
+    cnt[c] is how many selected rules cover case c; per rule j the counts above
+    (each with one unused last entry); fires, fp, fn the covered cases, those of
+    them not of the class, and the class's cases not covered."""
     cdef Subset s
     cdef int64_t totals[3]
-    cdef Py_ssize_t n_rules = cover.shape[0], n = cover.shape[1]
+    cdef Py_ssize_t n_rules = cover.shape[0], n = pos.shape[0]
     if inc.shape[0] != n_rules:
         raise ValueError("c45: subset_counts needs a flag per rule")
     # np.empty, zeroed here: numpy's zeroed allocations of more than a few KB
@@ -611,13 +643,13 @@ def toggle_rule(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, Py_ssize_t 
     """Rule i added to the subset (adding) or taken out of it: cnt and the per-rule
     counts of subset_counts made up to date in place."""
     cdef Subset s
-    cdef Py_ssize_t c, covered = 0
+    cdef Py_ssize_t b, covered = 0
     subset_of(&s, cover, pos, cnt, up, un, sp, sn)
     if not 0 <= i < s.n_rules:
         raise ValueError("c45: toggle_rule's rule is out of range")
-    for c in range(s.n):                # the pass's length: the rule's cases x rules
-        covered += s.cover[i * s.n + c]
-    if s.n + covered * s.n_rules >= RELEASE_FROM:
+    for b in range(s.width):            # the pass's length: the rule's cases x rules
+        covered += s.cover[i * s.width + b] != 0
+    if s.width + 8 * covered * s.n_rules >= RELEASE_FROM:
         with nogil:
             toggle_pass(&s, i, adding)
     else:
@@ -745,13 +777,13 @@ def greedy_trials(const uint8_t[:, ::1] cover, const uint8_t[::1] pos, uint8_t[:
                   const double[::1] bits, int scale, const double[::1] log2fact,
                   double log2n):
     """The trials of the greedy search, each from its subset incs[t] (rules: rows
-    of cover; pos: the class's cases): the hill-climb of SubsetSearch.greedy, all
+    of cover, pack_bits' rows; pos: the class's cases): the hill-climb of SubsetSearch.greedy, all
     in one pass. bits: each rule's bits, integers once times 2**scale (with their
     sums, under 2**126 in magnitude: the caller checks); log2fact[k] = log2 k!
     for k up to the rules + 1. Returns each trial's final cost; incs[t] holds
     its final subset."""
     cdef Subset s
-    cdef Py_ssize_t R = cover.shape[0], n = cover.shape[1], trials = incs.shape[0], i
+    cdef Py_ssize_t R = cover.shape[0], n = pos.shape[0], trials = incs.shape[0], i
     if incs.shape[1] != R or bits.shape[0] != R or log2fact.shape[0] < R + 2:
         raise ValueError("c45: greedy_trials needs a flag and bits per rule")
     if not 0 <= scale <= 1022:

@@ -57,17 +57,19 @@ class Condition:
         key of §11.3)."""
         return float(self.value) if self.kind == CONTINUOUS_KIND else 0.0
 
-    def same_test(self, other):
-        """The duplicate test of §11.3: same kind and feature; then the discrete
-        outcome, only the cut of a threshold (so ``<= t`` matches ``> t``), only the
-        very test of a subset."""
-        if self.kind != other.kind or self.feature != other.feature:
-            return False
+    def test_key(self):
+        """What the duplicate test of §11.3 compares: kind and feature; then the
+        discrete outcome, only the cut of a threshold (so ``<= t`` matches
+        ``> t``), only the very test of a subset."""
         if self.kind == DISCRETE_KIND:
-            return self.branch == other.branch
+            return (self.kind, self.feature, self.branch)
         if self.kind == CONTINUOUS_KIND:
-            return self.value == other.value
-        return self.node == other.node
+            return (self.kind, self.feature, float(self.value))
+        return (self.kind, self.feature, self.node)
+
+    def same_test(self, other):
+        """The duplicate test of §11.3 (test_key)."""
+        return self.test_key() == other.test_key()
 
     def mask(self, cont, codes, col):
         """Boolean mask of the cases (columns of the encoded matrices) satisfying it."""

@@ -28,7 +28,16 @@ def _log2(x):
 
 def _bitsets(masks):
     """Each row of a boolean (rows, cases) array as a Python int (bit i = case i)."""
-    packed = _match.pack_bits(np.ascontiguousarray(masks, dtype=bool).view(np.uint8))
+    return _ints(_packed(masks))
+
+
+def _packed(masks):
+    """A boolean (rows, cases) array's rows as pack_bits packs them."""
+    return _match.pack_bits(np.ascontiguousarray(masks, dtype=bool).view(np.uint8))
+
+
+def _ints(packed):
+    """Each of pack_bits' rows as a Python int (bit i = case i)."""
     return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
@@ -95,23 +104,31 @@ class SubsetSearch:
     """The description cost of subsets of one class's rules, and the two searches.
 
     ``masks[i]`` holds the cases rule i fires on (all False for a rule that does
-    not take part, Error > 0.7), ``bits[i]`` its description length, ``in_class``
-    the cases of the class. The cost of a subset is
+    not take part, Error > 0.7; with ``packed``, as bits: ``_match.pack_bits``'
+    rows), ``bits[i]`` its description length, ``in_class`` the cases of the
+    class. The cost of a subset is
     ``0.5 * (sum of its bits - log2(#rules!)) + ExceptionBits(fires, FP, FN)``. The
     bits are summed exactly and rounded once (the specification does not give an
     order), so that a cost depends only on the subset, however it is reached.
     """
 
-    def __init__(self, masks, bits, in_class, lengths):
-        # One matrix, rules x cases (one call when masks is one already).
-        self.cover = np.asarray(masks, dtype=bool).reshape(len(masks), len(in_class))
-        self.masks = list(self.cover)
-        self.bit_values = np.array(bits, dtype=np.float64).reshape(len(self.masks))
-        self.bits = [_exact(b) for b in bits]
+    def __init__(self, masks, bits, in_class, lengths, packed=False):
         self.in_class = np.asarray(in_class, dtype=bool)
         self.n = len(self.in_class)
+        self.R = len(bits)
+        # One matrix, rules x bytes of case bits (an eighth of a flag per case)
+        self.cover = np.ascontiguousarray(masks, dtype=np.uint8) if packed else \
+            _packed(np.asarray(masks, dtype=bool).reshape(self.R, self.n))
+        if self.cover.shape != (self.R, (self.n + 7) // 8):
+            raise ValueError("c45: SubsetSearch needs a row of the cases per rule")
+        self.bit_values = np.array(bits, dtype=np.float64).reshape(self.R)
+        self.bits = [_exact(b) for b in bits]
         self.lengths = lengths
         self.log2n = _log2(self.n) if self.n > 0 else 0.0
+
+    def _mask(self, i):
+        """The cases rule i covers, as flags."""
+        return np.unpackbits(self.cover[i], count=self.n, bitorder="little").view(bool)
 
     def cost(self, bits_exact, n_sel, fires, fp, fn):
         return _match.description_cost(bits_exact / (1 << _EXACT_SHIFT),   # correctly rounded
@@ -138,18 +155,17 @@ class SubsetSearch:
 
     def subset_cost(self, sel):
         """Cost of the subset (rule positions), computed from scratch."""
-        inc = np.zeros(len(self.masks), dtype=np.uint8)
+        inc = np.zeros(self.R, dtype=np.uint8)
         inc[list(sel)] = 1
         *_, fires, fp, fn = _match.subset_counts(
-            np.ascontiguousarray(self.cover).view(np.uint8), inc,
-            np.ascontiguousarray(self.in_class).view(np.uint8))
+            self.cover, inc, np.ascontiguousarray(self.in_class).view(np.uint8))
         return self.cost(sum(self.bits[i] for i in sel), len(sel), fires, fp, fn)
 
     def exhaustive(self):
         """Every subset, counted in binary with rule 0 as the lowest bit; the first
         strictly cheapest wins."""
-        R = len(self.masks)
-        masks = _bitsets(self.cover)
+        R = self.R
+        masks = _ints(self.cover)
         cls = _bitsets(self.in_class[None])[0]
         covers = [0] * (1 << R)
         sums = [0] * (1 << R)
@@ -173,7 +189,7 @@ class SubsetSearch:
         """(cover count per case, bits, n_sel, fires, fp, fn) of a subset."""
         cnt = np.zeros(self.n, dtype=np.int64)
         for i in np.flatnonzero(inc):
-            cnt[self.masks[i]] += 1
+            cnt[self._mask(i)] += 1
         cov = cnt > 0
         bits = sum(self.bits[i] for i in np.flatnonzero(inc))
         return cnt, (bits, int(np.count_nonzero(inc)), int(cov.sum()),
@@ -182,7 +198,8 @@ class SubsetSearch:
     def _flipped(self, cnt, inc, state, i):
         """The subset's (bits, n_sel, fires, fp, fn) with rule i toggled."""
         bits, n_sel, fires, fp, fn = state
-        c, pos = cnt[self.masks[i]], self.in_class[self.masks[i]]
+        mask = self._mask(i)
+        c, pos = cnt[mask], self.in_class[mask]
         if inc[i]:
             gone = c == 1
             g, gp = int(gone.sum()), int((gone & pos).sum())
@@ -211,7 +228,7 @@ class SubsetSearch:
         cooling = _ANNEAL_COOLING if cooling is None else cooling
         stop = _ANNEAL_STOP if stop is None else stop
         rejections = _ANNEAL_REJECTIONS if rejections is None else rejections
-        R = len(self.masks)
+        R = self.R
         inc = np.zeros(R, dtype=bool)
         cnt, state = self._counts(inc)
         cost = self.cost(*state)
@@ -223,7 +240,7 @@ class SubsetSearch:
             new_cost = self.cost(*new)
             delta = new_cost - cost
             if delta < 0 or rng.uniform() < math.exp(-delta / temp):
-                cnt[self.masks[i]] += -1 if inc[i] else 1
+                cnt[self._mask(i)] += -1 if inc[i] else 1
                 inc[i] = not inc[i]
                 state, cost = new, new_cost
                 if cost < best_cost:
@@ -250,7 +267,7 @@ class SubsetSearch:
                     best_i, best_gain, best_new = i, gain, new
             if best_i < 0:
                 return list(np.flatnonzero(inc)), cost
-            cnt[self.masks[best_i]] += -1 if inc[best_i] else 1
+            cnt[self._mask(best_i)] += -1 if inc[best_i] else 1
             inc[best_i] = not inc[best_i]
             state = best_new
             cost = self.cost(*state)
@@ -266,8 +283,8 @@ class SubsetSearch:
         that only one selected rule covers. The trials are one compiled pass
         (c45.rules._match.greedy_trials) when the bits' sums fit in 127 bits (_scale),
         else a pass per trial and per toggle with the sums in Python."""
-        R = len(self.masks)
-        cover = np.ascontiguousarray(self.cover).view(np.uint8)
+        R = self.R
+        cover = self.cover
         pos = np.ascontiguousarray(self.in_class).view(np.uint8)
         # every trial's start first: the draws do not depend on the climbs
         incs = np.array([[rng.uniform() < t / 10.0 for _ in range(R)]
@@ -285,7 +302,7 @@ class SubsetSearch:
     def _climb(self, cover, pos, inc):
         """greedy_trials' hill-climb with the bits summed as Python integers; inc
         (uint8) ends as the final subset. Returns its cost."""
-        R = len(self.masks)
+        R = self.R
         # up/un: uncovered cases in/out of the class; sp/sn: covered once
         cnt, up, un, sp, sn, fires, fp, fn = _match.subset_counts(cover, inc, pos)
         bits = sum(self.bits[i] for i in range(R) if inc[i])
