@@ -1528,8 +1528,8 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
     weight that reaches it, goes to the sink: the leaves' answers into sums, the
     weight into the node's class cls, or the node onto the path. False when
     memory runs out. For the leaf sink, the first leaf (in branch order) of the
-    largest share. Counts the nodes down p.left, looking for signals when armed;
-    False too when interrupted. (walk_rows is its one caller, so that it is
+    largest share. Counts the nodes down p.left (a leaf's sums as k / 8 nodes),
+    looking for signals when armed; False too when interrupted. (walk_rows is its one caller, so that it is
     inlined there.)"""
     cdef Py_ssize_t top = 1, nd, k = d.k, best_leaf = -1, left = p.left
     cdef int kind = s.kind
@@ -1543,7 +1543,7 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
         nd = stack_node[top]
         wt = stack_w[top]
         left -= 1
-        if left == 0 and p.armed:
+        if left <= 0 and p.armed:
             left = POLL_NODES
             if interrupted(p.intr):
                 p.left = left
@@ -1563,6 +1563,8 @@ cdef inline bint descend_row(Descent d, const Rows* rows, Py_ssize_t r, Py_ssize
             top = push_branches(d, &rw, nd, r, wt, stack_node, stack_w, top, f32)
         elif kind == SINK_SUMS:
             add_leaf(sums, nd, wt, k, d.weight, d.value, d.ncls, laplace, f32)
+            left -= k >> 3      # (a leaf's k sums: counted as nodes' work, so that
+                                # thousands of classes do not stretch the polls)
         elif kind == SINK_LEAF and wt > best:
             best, best_leaf = wt, nd
     p.left = left

@@ -1245,6 +1245,14 @@ elif mode == "hold_out":
     from c45 import _split
     codes = rng.integers(0, 3, size * 10**6).astype(np.int32)
     work = lambda: _split.hold_out_rows(codes, 3, codes, 0.33, 0)
+elif mode == "proba_classes":
+    # predict_proba of 50 rows of unknown values (each reaches every leaf and
+    # adds its `size` class weights) on a tree of 3,000 classes: a call of few
+    # rows set up no polling for its first million nodes, whatever their sums
+    from c45 import C45Classifier
+    X = rng.random((20000, 4))
+    clf = C45Classifier().fit(X, rng.integers(0, size, len(X)))
+    work = lambda: clf.predict_proba(np.full((50, 4), np.nan))
 elif mode == "grown_delta":
     # a pruned model's grown tree of 2^size - 1 nodes kept as a delta against
     # its final tree, made, checked and rebuilt as a load does: c45/_grown.pyx
@@ -1308,6 +1316,7 @@ print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU
     ("rules_deep", 2000),       # the rules of a tree 127 levels deep: 0.36 s (of 17 s), 0.01 s
     ("evaluation_table", 5),    # 5 million string labels: 0.41 s, 0.08 s
     ("hold_out", 6),            # reduced error's hold-out of 6 million rows: 0.37 s, 0.06 s
+    ("proba_classes", 3000),    # 50 unknown rows, 16k nodes of 3,000 classes: 1.76 s, 0.09 s
 ])
 def test_ctrl_c_is_heard_outside_the_compiled_core(mode, size, tmp_path):
     """No single call of the work keeps the interpreter from handling a signal
