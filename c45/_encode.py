@@ -20,7 +20,7 @@ from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
                        distinct_sorted, fill_continuous, integer_label_codes,
                        weight_and_unknown_facts)
 from c45 import _bulk
-from c45._ranks import order_columns, rank_column, rank_columns, rank_sources
+from c45._ranks import order_columns, order_sources, rank_column, rank_columns, rank_sources
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -819,19 +819,36 @@ def value_orders(schema, cont):
     return order, n_known
 
 
+def value_orders_from(schema, sources, n):
+    """value_orders of a float32 fit that reads the caller's X itself (sources:
+    per feature the 1-D float64 array, a view of X, None if discrete; read as
+    the encoding rounds them): (order, n_known, facts), facts what the warnings
+    read of the sorted values, per row of order (rank_tables_from's)."""
+    order = _bulk.zeros((max(int((~schema.discrete).sum()), 1), n), dtype=np.uint32)
+    n_known = np.zeros(schema.n_features, dtype=np.int64)
+    features = np.flatnonzero(~schema.discrete)
+    rows = np.asarray(schema.col, dtype=np.int32)[features]
+    n_known[features], facts = order_sources([sources[j] for j in features], order, rows)
+    return order, n_known, facts
+
+
 # Whole case weights are exact in binary32, and so is every sum of them up to this.
 EXACT_TOTAL_F32 = 2.0 ** 24
 
 
-def exact_in_any_order(schema, cont, codes, weight):
+def exact_in_any_order(schema, cont, codes, weight, sources=None):
     """Whether every sum of case weights that growing and pruning take is exact
     in binary32 whatever its order: whole weights adding up to at most 2**24,
     and no unknown value (a case of unknown outcome goes down each branch with
     a fractional weight). Then Release 8's case order changes no bit, and
-    precision="float32" may grow on the presorted lists (c45/_presorted.pyx)."""
+    precision="float32" may grow on the presorted lists (c45/_presorted.pyx).
+    cont None: the continuous values are the sources' (X's own columns)."""
+    continuous = bool((~schema.discrete).any())
     whole, total, unknown = weight_and_unknown_facts(
-        np.ascontiguousarray(weight, np.float64), cont, codes,
-        bool((~schema.discrete).any()), bool(schema.discrete.any()))
+        np.ascontiguousarray(weight, np.float64), np.zeros((1, 1)) if cont is None else cont,
+        codes, continuous and cont is not None, bool(schema.discrete.any()))
+    if whole and total <= EXACT_TOTAL_F32 and not unknown and cont is None and continuous:
+        unknown = _bulk.any_unknown([a for a in sources if a is not None], len(weight))
     return whole and total <= EXACT_TOTAL_F32 and not unknown
 
 
@@ -983,13 +1000,13 @@ def _matrices(columns, schema, names, f32, learnt=None, sources=None, held_by=No
     return cont, codes
 
 
-def values_of(schema, sources, n):
-    """cont of a float64 fit whose values encode_fit left in X (copy=False): the
+def values_of(schema, sources, n, f32=False):
+    """cont of a fit whose values encode_fit left in X (copy=False): the
     continuous columns (sources, checked then) copied as _matrices copies them."""
     features = np.flatnonzero(~schema.discrete)
     cont = np.empty((max(len(features), 1), n), dtype=np.float64)
     fill_continuous(cont, [schema.col[j] for j in features],
-                    [sources[j] for j in features], False)
+                    [sources[j] for j in features], f32)
     return cont
 
 

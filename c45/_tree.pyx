@@ -592,7 +592,9 @@ cdef class TrainingData:
     by value and row, c45/_encode.py's value_orders) and the known counts grow
     on the presorted lists (listed): only for data whose every sum is exact in
     binary32 whatever its order (exact_in_any_order), where R8's case order
-    changes no bit."""
+    changes no bit; with cont None and sources, from the caller's X itself (as
+    float64's sources: float64 columns, read rounded as the encoding rounds
+    them; Dataset.by_source)."""
     cdef readonly object cont, codes, col, n_values, y, init_weight
     cdef readonly object distinct, distinct_start, rank, sorted_value, n_known, order
     cdef readonly object far, sources, source_addr, source_stride, source_single
@@ -632,6 +634,10 @@ cdef class TrainingData:
         # lanes (the fit's fingerprint); growing reads the values from the
         # sources (values_from_sources) and far
         self.sorted_digest = sorted_digest
+        if self.listed and cont is None:
+            if sources is None:
+                raise ValueError("c45: float32 data without cont needs its sources")
+            self._point_at_sources()
         if sorted_digest is not None and (f32 or sources is None or far is None
                                           or sorted_value is not None):
             raise ValueError("c45: data ranked in its sources needs them and far")
@@ -653,6 +659,11 @@ cdef class TrainingData:
         self.ensure_far()
         if self.far is None:
             return
+        self._point_at_sources()
+        self.sorted_value = np.zeros((1, 1))
+
+    def _point_at_sources(self):
+        """Dataset.by_source's addresses, strides and kinds of the sources."""
         n = len(self.col)
         addr = np.zeros(n, np.intp)
         stride = np.zeros(n, np.intp)
@@ -662,8 +673,9 @@ cdef class TrainingData:
                 addr[f] = a.ctypes.data
                 stride[f] = a.strides[0]
                 single[f] = a.dtype == np.float32
+        if self.f32 and single.any():
+            raise ValueError("c45: float32 on the lists reads float64 sources only")
         self.source_addr, self.source_stride, self.source_single = addr, stride, single
-        self.sorted_value = np.zeros((1, 1))
         self.by_source = True
 
     def forget_sources(self):
