@@ -81,47 +81,6 @@ cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
             break
 
 
-cdef bint nan_in(const Column* cols, Py_ssize_t n_cols, Py_ssize_t n,
-                 Interrupt* intr) noexcept nogil:
-    cdef Py_ssize_t q, i
-    for q in range(n_cols):
-        for i in range(n):
-            if isnan(column_value(&cols[q], i)):
-                return True
-            if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
-                return False
-    return False
-
-
-def any_unknown(columns, Py_ssize_t n):
-    """Whether any of the columns (1-D float64 or float32 arrays of n values, X's
-    own: c45/_encode.py's sources) holds an unknown value (NaN); stops at the
-    first."""
-    cdef Py_ssize_t n_cols = len(columns), q
-    cdef bint found = False
-    cdef Column* cols = <Column*> malloc(max(n_cols, 1) * sizeof(Column))
-    cdef Interrupt intr
-    memset(&intr, 0, sizeof(Interrupt))
-    if cols == NULL:
-        raise MemoryError("c45: out of memory reading X")
-    try:
-        for q in range(n_cols):
-            set_column(&cols[q], columns[q], n)
-        if n * n_cols >= LOOK_FROM:
-            interrupt_init(&intr)
-        if n * n_cols >= NOGIL_WORK:
-            with nogil:
-                found = nan_in(cols, n_cols, n, &intr)
-        else:
-            found = nan_in(cols, n_cols, n, &intr)
-    finally:
-        free(cols)
-        interrupt_end(&intr)
-    if intr.stop:
-        raise_interrupt()
-    return bool(found)
-
-
 def fill_continuous(double[:, ::1] out, rows, columns, bint f32, Py_ssize_t n=-1):
     """Copy each 1-D float64 or float32 array columns[q] into out[rows[q]] as C4.5
     reads a value: -0.0 as 0.0 (one zero whatever the rows' order), rounded to
@@ -927,51 +886,19 @@ cdef void digest_words(const unsigned char** data, const Py_ssize_t* sizes,
                        Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t q
     for q in range(first, m):
-        if intr.stop:
-            break
         feed_words(data[q], sizes[q] // 8, lane_a, lane_b, intr)
         if intr.stop:
             break
         feed_end(data[q], sizes[q], q, lane_a, lane_b)
 
 
-cdef enum:
-    DIGEST_CHUNK = 1 << 15      # values of a column digest_columns reads at a time
-
-
-cdef void digest_columns(const Column* cols, Py_ssize_t n_cols, Py_ssize_t n,
-                         double* buffer, uint64_t* lane_a, uint64_t* lane_b,
-                         Interrupt* intr) noexcept nogil:
-    """digest_words of the (n_cols, n) matrix fill_continuous would fill from the
-    columns in a float32 fit, DIGEST_CHUNK values at a time through buffer (a
-    small block: a column's would stay resident, freed, through the fit)."""
-    cdef Py_ssize_t q, i0, m, bad_col, bad_row, zero = 0
-    cdef int verdict
-    cdef Column part
-    for q in range(n_cols):
-        part = cols[q]
-        i0 = 0
-        while i0 < n:
-            m = min(<Py_ssize_t> DIGEST_CHUNK, n - i0)
-            part.data = cols[q].data + i0 * cols[q].stride
-            fill_columns(buffer, DIGEST_CHUNK, &part, &zero, 1, m, True, &verdict,
-                         &bad_col, &bad_row, intr)
-            if intr.stop:
-                return
-            feed_words(<const unsigned char*> buffer, m, lane_a, lane_b, intr)
-            i0 += m
-    feed_end(NULL, 8 * n * n_cols, 0, lane_a, lane_b)
-
-
-def digest(arrays, prefix=DIGEST_PREFIX, columns=None):
+def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
     """A 128-bit digest (hex, after prefix) of the arrays' shapes and bytes,
-    each array C-contiguous, in one nogil pass. columns (1-D float64 arrays of n
-    values, arrays[0] None): arrays[0] is the matrix fill_continuous would fill
-    from them in a float32 fit (a fit that reads X itself made none), digested
-    as that matrix would be."""
-    cdef Py_ssize_t m = len(arrays), q, nbytes, n = 0, n_cols = 0
-    cdef Column* cols = NULL
-    cdef double* buffer = NULL
+    each array C-contiguous, in one nogil pass. first_lanes (arrays[0] None):
+    the lanes after arrays[0]'s words, of first_shape, fed elsewhere (float32
+    reading X itself holds no values: c45/_ranks.pyx's order_sources feeds them
+    as it reads them)."""
+    cdef Py_ssize_t m = len(arrays), q, nbytes, first = 0
     cdef const unsigned char** data = <const unsigned char**> malloc(max(m, 1) * sizeof(void*))
     cdef Py_ssize_t* sizes = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
     cdef uint64_t a = P1, b = P4
@@ -986,24 +913,16 @@ def digest(arrays, prefix=DIGEST_PREFIX, columns=None):
     intr.owner = 0
     intr.wrapping = 0
     try:
-        if columns is not None:
-            if arrays[0] is not None or not len(columns):
-                raise ValueError("c45: digest's columns stand for arrays[0]")
-            n_cols, n = len(columns), len(columns[0])
-            cols = <Column*> malloc(n_cols * sizeof(Column))
-            buffer = <double*> malloc(DIGEST_CHUNK * sizeof(double))
-            if cols == NULL or buffer == NULL:
-                raise MemoryError("c45: out of memory")
-            for q in range(n_cols):
-                if columns[q].dtype != np.float64:
-                    raise ValueError("c45: digest's columns are float64")
-                set_column(&cols[q], columns[q], n)
         for q in range(m):
-            if q == 0 and columns is not None:
-                keep.append(None)
-                shapes.append(str((n_cols, n)))
-                sizes[q] = 8 * n_cols * n
-                data[q] = NULL
+            if q == 0 and first_lanes is not None:
+                if arrays[0] is not None:
+                    raise ValueError("c45: digest's first_lanes stand for arrays[0]")
+                shapes.append(str(tuple(int(v) for v in first_shape)))
+                sizes[0] = 8 * int(np.prod(first_shape))
+                data[0] = NULL
+                a, b = first_lanes[0], first_lanes[1]
+                feed_end(NULL, sizes[0], 0, &a, &b)
+                first = 1
                 continue
             arr = np.ascontiguousarray(arrays[q])
             keep.append(arr)
@@ -1013,21 +932,17 @@ def digest(arrays, prefix=DIGEST_PREFIX, columns=None):
             data[q] = &view[0] if sizes[q] else NULL
         shape_text = "|".join(shapes).encode()
         nbytes = 0
-        for q in range(m):
+        for q in range(first, m):
             nbytes += sizes[q]
         if nbytes >= 8 * LOOK_FROM:
             interrupt_init(&intr)
         if nbytes >= 8 * NOGIL_WORK:
             with nogil:
-                if cols != NULL:
-                    digest_columns(cols, n_cols, n, buffer, &a, &b, &intr)
-                digest_words(data, sizes, 1 if cols != NULL else 0, m, &a, &b, &intr)
+                digest_words(data, sizes, first, m, &a, &b, &intr)
         else:
-            if cols != NULL:
-                digest_columns(cols, n_cols, n, buffer, &a, &b, &intr)
-            digest_words(data, sizes, 1 if cols != NULL else 0, m, &a, &b, &intr)
+            digest_words(data, sizes, first, m, &a, &b, &intr)
     finally:
-        free(data); free(sizes); free(cols); free(buffer)
+        free(data); free(sizes)
         interrupt_end(&intr)
     if intr.stop:
         raise_interrupt()

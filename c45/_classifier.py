@@ -56,20 +56,20 @@ def _fingerprint(data, like=None):
     # float32 data hold the values and codes; float64 data the codes, the ranks
     # and the sorted values; both the labels and weights.
     arrays = (data.cont, data.codes, data.y, data.init_weight, data.rank, data.sorted_value)
-    # float32 grown on X's own columns holds no values: they are digested as
-    # they would be held (read from X, rounded)
-    columns = ([a for a in data.sources if a is not None] if data.f32 and data.by_source
-               else None)
-    if columns is not None:
+    # float32 grown on X's own columns holds no values, but the lanes of their
+    # digest, taken as it read them (TrainingData.values_digest)
+    lanes, shape = data.values_digest, None
+    if lanes is not None:
         arrays = (None,) + arrays[1:]
+        shape = (sum(a is not None for a in data.sources), data.n_cases)
     if like is None or like[2].startswith(_bulk.DIGEST_ROWS_PREFIX):
         # each row of sorted values as its lanes: a fit ranked in X's columns
         # keeps those alone (TrainingData.sorted_digest)
         rows = (data.sorted_digest if data.sorted_digest is not None
                 else _bulk.sorted_row_digests(data.sorted_value))
         return (data.n_cases, data.n_features,
-                _bulk.digest(arrays[:-1] + (rows,), _bulk.DIGEST_ROWS_PREFIX, columns))
-    if data.sorted_digest is not None or columns is not None:
+                _bulk.digest(arrays[:-1] + (rows,), _bulk.DIGEST_ROWS_PREFIX, lanes, shape))
+    if data.sorted_digest is not None or lanes is not None:
         raise ValueError("c45: data ranked in X's columns has no older digest")
     if not like[2].startswith(_bulk.DIGEST_PREFIX):
         h = hashlib.blake2b(digest_size=16)
@@ -1120,15 +1120,17 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             # trial to trial.)
             in_order = (self.trials is not None or 0 < _params.max_features_count(
                 self.max_features, schema.n_features) < schema.n_features)
-            listed = not in_order and exact_in_any_order(schema, cont, codes, weight,
-                                                         sources)
+            listed = not in_order and exact_in_any_order(schema, cont, codes, weight)
             if listed and cont is None and all(a is None or a.dtype == np.float64
                                                for a in sources):
                 # On the lists the values are read by row, from X's own float64
                 # columns as well as from a copy: none is made (1x X's bytes)
-                order, n_known, facts = value_orders_from(schema, sources, codes.shape[1])
-                return dict(cont=None, order=order, n_known=n_known, sources=sources,
-                            facts=facts)
+                found = value_orders_from(schema, sources, codes.shape[1])
+                if found is not None:
+                    order, n_known, facts, lanes = found
+                    return dict(cont=None, order=order, n_known=n_known, sources=sources,
+                                values_digest=lanes, facts=facts)
+                listed = False              # (an unknown value)
             if cont is None:
                 cont = values_of(schema, sources, codes.shape[1], f32)
             if listed:

@@ -822,33 +822,37 @@ def value_orders(schema, cont):
 def value_orders_from(schema, sources, n):
     """value_orders of a float32 fit that reads the caller's X itself (sources:
     per feature the 1-D float64 array, a view of X, None if discrete; read as
-    the encoding rounds them): (order, n_known, facts), facts what the warnings
-    read of the sorted values, per row of order (rank_tables_from's)."""
+    the encoding rounds them): (order, n_known, facts, lanes), facts what the
+    warnings read of the sorted values, per row of order (rank_tables_from's),
+    lanes the training digest's of the values (c45/_ranks.pyx's order_sources);
+    None when a value is unknown (the fit does not take the lists)."""
     order = _bulk.zeros((max(int((~schema.discrete).sum()), 1), n), dtype=np.uint32)
     n_known = np.zeros(schema.n_features, dtype=np.int64)
     features = np.flatnonzero(~schema.discrete)
     rows = np.asarray(schema.col, dtype=np.int32)[features]
-    n_known[features], facts = order_sources([sources[j] for j in features], order, rows)
-    return order, n_known, facts
+    found = order_sources([sources[j] for j in features], order, rows)
+    if found is None:
+        return None
+    n_known[features], facts, lanes = found
+    return order, n_known, facts, lanes
 
 
 # Whole case weights are exact in binary32, and so is every sum of them up to this.
 EXACT_TOTAL_F32 = 2.0 ** 24
 
 
-def exact_in_any_order(schema, cont, codes, weight, sources=None):
+def exact_in_any_order(schema, cont, codes, weight):
     """Whether every sum of case weights that growing and pruning take is exact
     in binary32 whatever its order: whole weights adding up to at most 2**24,
     and no unknown value (a case of unknown outcome goes down each branch with
     a fractional weight). Then Release 8's case order changes no bit, and
     precision="float32" may grow on the presorted lists (c45/_presorted.pyx).
-    cont None: the continuous values are the sources' (X's own columns)."""
-    continuous = bool((~schema.discrete).any())
+    cont None: the continuous values are X's own, looked at by the caller
+    (value_orders_from stops at an unknown one)."""
     whole, total, unknown = weight_and_unknown_facts(
         np.ascontiguousarray(weight, np.float64), np.zeros((1, 1)) if cont is None else cont,
-        codes, continuous and cont is not None, bool(schema.discrete.any()))
-    if whole and total <= EXACT_TOTAL_F32 and not unknown and cont is None and continuous:
-        unknown = _bulk.any_unknown([a for a in sources if a is not None], len(weight))
+        codes, cont is not None and bool((~schema.discrete).any()),
+        bool(schema.discrete.any()))
     return whole and total <= EXACT_TOTAL_F32 and not unknown
 
 

@@ -23,7 +23,7 @@ from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK, NOGIL_SORT
 from c45._scratch cimport c45_big_resize, c45_big_free, c45_big_advise_huge
 from c45._column cimport Column, column_value, fit_value, set_column, value32
-from c45._digest cimport sorted_row_lanes
+from c45._digest cimport P1, P4, feed_words, sorted_row_lanes
 
 cdef packed struct Keyed:    # 12 bytes: two of them a row while sorting
     uint64_t key
@@ -511,25 +511,34 @@ def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
 
 def order_sources(columns, uint32_t[:, ::1] order, const int32_t[::1] rows):
     """order_columns of the caller's X itself, as a float32 fit reads its values
-    (value32): columns[q], a 1-D float64 array of any stride, is the row rows[q],
-    read into one buffer a column at a time (no table of the values is made).
-    Returns the known counts, one per row of `rows`, and facts (rank_sources')."""
+    (value32): columns[q], a 1-D float64 array of any stride, is the row rows[q]
+    (every row, in order: rows[q] = q), read into one buffer a column at a time
+    (no table of the values is made). Returns the known counts, one per row of `rows`, facts
+    (rank_sources'), and lanes, the training digest's two lanes after these
+    values (_bulk.digest of the table they would make, as it reads them); None
+    at the first unknown value (NaN: the fit does not take the lists)."""
     cdef Py_ssize_t n = order.shape[1], i, j, m = rows.shape[0]
     cdef Interrupt intr
     cdef int64_t[::1] known
     cdef double[:, ::1] facts_v
+    cdef uint64_t[::1] lanes_v
     cdef double* x
     cdef uint32_t* ranks
     cdef char* scratch
     cdef Column* cols
+    cdef bint unknown = False
     if len(columns) != m:
         raise ValueError("c45: one column a row of rows")
     check_columns(order.shape[0], n, order.shape[0], n, rows, "order")
+    for j in range(m):
+        if rows[j] != j or m != order.shape[0]:
+            raise ValueError("c45: order_sources orders every row, in order")
     out = np.zeros(m, dtype=np.int64)
     facts = np.full((order.shape[0], 4), np.nan)
-    known, facts_v = out, facts
+    lanes = np.array([P1, P4], dtype=np.uint64)
+    known, facts_v, lanes_v = out, facts, lanes
     if m == 0 or n == 0:
-        return out, facts
+        return out, facts, lanes
     cols = <Column*> malloc(m * sizeof(Column))
     if cols == NULL:
         raise MemoryError("c45: out of memory sorting a feature")
@@ -554,6 +563,12 @@ def order_sources(columns, uint32_t[:, ::1] order, const int32_t[::1] rows):
             for j in range(m):
                 for i in range(n):
                     x[i] = value32(column_value(&cols[j], i))
+                    if isnan(x[i]):
+                        unknown = True
+                        break
+                if unknown:
+                    break
+                feed_words(<const unsigned char*> x, n, &lanes_v[0], &lanes_v[1], &intr)
                 known[j] = rank_sorted(x, ranks, &order[rows[j], 0], n, &intr, scratch)
                 if known[j] < 0:
                     break
@@ -564,7 +579,9 @@ def order_sources(columns, uint32_t[:, ::1] order, const int32_t[::1] rows):
         interrupt_end(&intr)
         free(cols); free(x); free(ranks); scratch_free(scratch)
     raise_failures(known, &intr)
-    return out, facts
+    if unknown:
+        return None
+    return out, facts, lanes
 
 
 def count_distinct(const double[::1] values, double unknown):

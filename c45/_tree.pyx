@@ -600,14 +600,14 @@ cdef class TrainingData:
     cdef readonly object far, sources, source_addr, source_stride, source_single
     cdef readonly Py_ssize_t n_classes
     cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed, by_source
-    cdef readonly object sorted_digest
+    cdef readonly object sorted_digest, values_digest
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
                  bint f32, bint count_mode, double total_weight, bint multival,
                  distinct=None, distinct_start=None, rank=None, sorted_value=None,
                  n_known=None, order=None, far=None, sources=None,
-                 sorted_digest=None):
+                 sorted_digest=None, values_digest=None):
         n_features = len(col)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
@@ -634,8 +634,11 @@ cdef class TrainingData:
         # lanes (the fit's fingerprint); growing reads the values from the
         # sources (values_from_sources) and far
         self.sorted_digest = sorted_digest
+        # float32 on the lists read in the sources: the lanes of its values'
+        # digest, as c45/_ranks.pyx's order_sources read them
+        self.values_digest = values_digest
         if self.listed and cont is None:
-            if sources is None:
+            if sources is None or values_digest is None:
                 raise ValueError("c45: float32 data without cont needs its sources")
             self._point_at_sources()
         if sorted_digest is not None and (f32 or sources is None or far is None
