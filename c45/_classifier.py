@@ -1040,7 +1040,8 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         with_sources: float64 data carry the views of X's columns its values were
         read from, where every continuous one is one (TrainingData.sources).
         in_sources besides: nothing reads the values once grown, and they are
-        ranked where they lie, no copy made (TrainingData.sorted_digest)."""
+        ranked where they lie, no copy made (TrainingData.sorted_digest);
+        float32 on the lists reads them there too (_layout)."""
         f32 = self.precision == "float32"
         require_y(y)
         # float32 reads X itself only where it grows on the lists (_layout)
