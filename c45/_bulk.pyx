@@ -882,20 +882,23 @@ DIGEST_ROWS_PREFIX = "c45d2:"
 
 
 cdef void digest_words(const unsigned char** data, const Py_ssize_t* sizes,
-                       Py_ssize_t m, uint64_t* lane_a, uint64_t* lane_b,
+                       Py_ssize_t first, Py_ssize_t m, uint64_t* lane_a, uint64_t* lane_b,
                        Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t q
-    for q in range(m):
+    for q in range(first, m):
         feed_words(data[q], sizes[q] // 8, lane_a, lane_b, intr)
         if intr.stop:
             break
         feed_end(data[q], sizes[q], q, lane_a, lane_b)
 
 
-def digest(arrays, prefix=DIGEST_PREFIX):
+def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
     """A 128-bit digest (hex, after prefix) of the arrays' shapes and bytes,
-    each array C-contiguous, in one nogil pass."""
-    cdef Py_ssize_t m = len(arrays), q, nbytes
+    each array C-contiguous, in one nogil pass. first_lanes (arrays[0] None):
+    the lanes after arrays[0]'s words, of first_shape, fed elsewhere (float32
+    reading X itself holds no values: c45/_ranks.pyx's order_sources feeds them
+    as it reads them)."""
+    cdef Py_ssize_t m = len(arrays), q, nbytes, first = 0
     cdef const unsigned char** data = <const unsigned char**> malloc(max(m, 1) * sizeof(void*))
     cdef Py_ssize_t* sizes = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
     cdef uint64_t a = P1, b = P4
@@ -911,6 +914,16 @@ def digest(arrays, prefix=DIGEST_PREFIX):
     intr.wrapping = 0
     try:
         for q in range(m):
+            if q == 0 and first_lanes is not None:
+                if arrays[0] is not None:
+                    raise ValueError("c45: digest's first_lanes stand for arrays[0]")
+                shapes.append(str(tuple(int(v) for v in first_shape)))
+                sizes[0] = 8 * int(np.prod(first_shape))
+                data[0] = NULL
+                a, b = first_lanes[0], first_lanes[1]
+                feed_end(NULL, sizes[0], 0, &a, &b)
+                first = 1
+                continue
             arr = np.ascontiguousarray(arrays[q])
             keep.append(arr)
             shapes.append(str(arr.shape))
@@ -919,15 +932,15 @@ def digest(arrays, prefix=DIGEST_PREFIX):
             data[q] = &view[0] if sizes[q] else NULL
         shape_text = "|".join(shapes).encode()
         nbytes = 0
-        for q in range(m):
+        for q in range(first, m):
             nbytes += sizes[q]
         if nbytes >= 8 * LOOK_FROM:
             interrupt_init(&intr)
         if nbytes >= 8 * NOGIL_WORK:
             with nogil:
-                digest_words(data, sizes, m, &a, &b, &intr)
+                digest_words(data, sizes, first, m, &a, &b, &intr)
         else:
-            digest_words(data, sizes, m, &a, &b, &intr)
+            digest_words(data, sizes, first, m, &a, &b, &intr)
     finally:
         free(data); free(sizes)
         interrupt_end(&intr)

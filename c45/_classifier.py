@@ -14,7 +14,8 @@ from c45 import _bulk, _grown, _params, _pruning, _split, _tree, _windowing
 from c45._encode import (canonical_arrays, class_columns, distinct_values,
                          encode_fit, encode_predict, encode_target, exact_in_any_order,
                          list_array, n_rows, plain_rows, rank_tables, rank_tables_from,
-                         refuse_sparse_or_masked, value_orders, values_of)
+                         refuse_sparse_or_masked, value_orders, value_orders_from,
+                         values_of)
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -55,14 +56,20 @@ def _fingerprint(data, like=None):
     # float32 data hold the values and codes; float64 data the codes, the ranks
     # and the sorted values; both the labels and weights.
     arrays = (data.cont, data.codes, data.y, data.init_weight, data.rank, data.sorted_value)
+    # float32 grown on X's own columns holds no values, but the lanes of their
+    # digest, taken as it read them (TrainingData.values_digest)
+    lanes, shape = data.values_digest, None
+    if lanes is not None:
+        arrays = (None,) + arrays[1:]
+        shape = (sum(a is not None for a in data.sources), data.n_cases)
     if like is None or like[2].startswith(_bulk.DIGEST_ROWS_PREFIX):
         # each row of sorted values as its lanes: a fit ranked in X's columns
         # keeps those alone (TrainingData.sorted_digest)
         rows = (data.sorted_digest if data.sorted_digest is not None
                 else _bulk.sorted_row_digests(data.sorted_value))
         return (data.n_cases, data.n_features,
-                _bulk.digest(arrays[:-1] + (rows,), _bulk.DIGEST_ROWS_PREFIX))
-    if data.sorted_digest is not None:
+                _bulk.digest(arrays[:-1] + (rows,), _bulk.DIGEST_ROWS_PREFIX, lanes, shape))
+    if data.sorted_digest is not None or lanes is not None:
         raise ValueError("c45: data ranked in X's columns has no older digest")
     if not like[2].startswith(_bulk.DIGEST_PREFIX):
         h = hashlib.blake2b(digest_size=16)
@@ -88,12 +95,13 @@ def _round32(x):
 CUT_TOLERANCE = 1e-5
 
 
-def _warn_fine_features(schema, cont, spans=None, sources=None):
+def _warn_fine_features(schema, cont, spans=None, sources=None, f32=False):
     """Warn about continuous features whose values are so close together that
     C4.5's absolute cut tolerance keeps most of their cuts from being tried (a
     feature on a 1e-6 scale never splits). Only features spanning less than
     1000 tolerances are examined, so typical data costs one min/max per feature.
-    cont None: the values are X's own columns, sources, with their spans."""
+    cont None: the values are X's own columns, sources, with their spans (f32:
+    read rounded to float32, as a float32 fit reads them)."""
     if spans is None:
         spans = _bulk.column_spans(cont)          # one pass, not two per feature
     for j in np.flatnonzero(~schema.discrete):
@@ -102,7 +110,9 @@ def _warn_fine_features(schema, cont, spans=None, sources=None):
         if not (hi > lo and hi < lo + 1000 * CUT_TOLERANCE):
             continue
         # (+ 0.0: -0.0 read as 0.0, as the fit reads it)
-        x = cont[schema.col[j]] if cont is not None else np.asarray(sources[j], np.float64) + 0.0
+        x = cont[schema.col[j]] if cont is not None else np.asarray(sources[j], np.float64)
+        if cont is None:
+            x = (x.astype(np.float32).astype(np.float64) if f32 else x) + 0.0
         v = np.unique(x[~np.isnan(x)])
         blocked = int(np.count_nonzero(~(v[:-1] < v[1:] - CUT_TOLERANCE)))
         if blocked:
@@ -1030,10 +1040,12 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         with_sources: float64 data carry the views of X's columns its values were
         read from, where every continuous one is one (TrainingData.sources).
         in_sources besides: nothing reads the values once grown, and they are
-        ranked where they lie, no copy made (TrainingData.sorted_digest)."""
+        ranked where they lie, no copy made (TrainingData.sorted_digest);
+        float32 on the lists reads them there too (_layout)."""
         f32 = self.precision == "float32"
         require_y(y)
-        sources = [] if with_sources and not f32 else None
+        # float32 reads X itself only where it grows on the lists (_layout)
+        sources = [] if with_sources and (in_sources or not f32) else None
         schema, cont, codes = encode_fit(X, self.categorical_features, f32, sources,
                                          copy=not in_sources)
         sources = sources or None
@@ -1046,7 +1058,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             self.normalize_sample_weight)
         if _bulk.count_positive(weight) < n:
             if cont is None:        # X's rows are not the cases: a copy after all
-                cont = values_of(schema, sources, n)
+                cont = values_of(schema, sources, n, f32)
             keep = weight > 0
             # compress, not cont[:, keep]: its result is C-ordered, so the copy
             # below is not made (a second copy of the values, freed at once).
@@ -1070,7 +1082,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 f"sum to 1) set normalize_sample_weight=True.", UserWarning,
                 stacklevel=4)
         y_codes = np.ascontiguousarray(y_codes, np.int32)
-        if cont is None:
+        if cont is None and not f32:
             # X's own columns ranked: no table of sorted values (the fit reads
             # the few values it needs from X, TrainingData.by_source)
             ranks, n_known, far, facts, lanes = rank_tables_from(schema, sources, n,
@@ -1080,9 +1092,15 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                           sources=sources, sorted_digest=lanes)
             _warn_dense_features(schema, dict(layout, facts=facts))
         else:
-            _warn_fine_features(schema, cont)
             layout = self._layout(schema, cont, codes, weight, sources)
-            _warn_dense_features(schema, layout)
+            facts = layout.pop("facts", None)
+            if facts is None:
+                _warn_fine_features(schema, cont if cont is not None else layout["cont"])
+                _warn_dense_features(schema, layout)
+            else:
+                # float32 reading X itself: what its sort read of the values
+                _warn_fine_features(schema, None, (facts[:, 0], facts[:, 1]), sources, f32)
+                _warn_dense_features(schema, dict(facts=facts, n_known=layout["n_known"]))
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
             init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,
@@ -1090,8 +1108,10 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         return schema, target, data
 
     def _layout(self, schema, cont, codes, weight, sources):
-        """The training data's tables of the continuous values (cont, encoded):
-        TrainingData's arguments."""
+        """The training data's tables of the continuous values (cont, encoded;
+        float32: None where they are X's own columns, sources): TrainingData's
+        arguments, and where float32 reads X itself, facts (rank_tables_from's)
+        for the warnings."""
         f32 = self.precision == "float32"
         if f32:
             # Release 8's way: the values, and each feature's distinct values.
@@ -1101,7 +1121,20 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
             # trial to trial.)
             in_order = (self.trials is not None or 0 < _params.max_features_count(
                 self.max_features, schema.n_features) < schema.n_features)
-            if not in_order and exact_in_any_order(schema, cont, codes, weight):
+            listed = not in_order and exact_in_any_order(schema, cont, codes, weight)
+            if listed and cont is None and all(a is None or a.dtype == np.float64
+                                               for a in sources):
+                # On the lists the values are read by row, from X's own float64
+                # columns as well as from a copy: none is made (1x X's bytes)
+                found = value_orders_from(schema, sources, codes.shape[1])
+                if found is not None:
+                    order, n_known, facts, lanes = found
+                    return dict(cont=None, order=order, n_known=n_known, sources=sources,
+                                values_digest=lanes, facts=facts)
+                listed = False              # (an unknown value)
+            if cont is None:
+                cont = values_of(schema, sources, codes.shape[1], f32)
+            if listed:
                 order, n_known = value_orders(schema, cont)
                 layout = dict(cont=cont, order=order, n_known=n_known)
             else:

@@ -20,6 +20,12 @@ cdef inline double fit_value(const Column* c, Py_ssize_t i) noexcept nogil:
     return column_value(c, i) + 0.0
 
 
+cdef inline double value32(double x) noexcept nogil:
+    """A value as a float32 fit reads it: rounded to float32, -0.0 as 0.0
+    (c45/_bulk.pyx: fill_columns; a value so already gives the same bits)."""
+    return <double> (<float> x) + 0.0
+
+
 cdef inline int set_column(Column* c, a, Py_ssize_t n) except -1:
     """Point c at the 1-D float64 or float32 array a of n values."""
     cdef const double[:] d64

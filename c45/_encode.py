@@ -20,7 +20,7 @@ from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
                        distinct_sorted, fill_continuous, integer_label_codes,
                        weight_and_unknown_facts)
 from c45 import _bulk
-from c45._ranks import order_columns, rank_column, rank_columns, rank_sources
+from c45._ranks import order_columns, order_sources, rank_column, rank_columns, rank_sources
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -819,6 +819,24 @@ def value_orders(schema, cont):
     return order, n_known
 
 
+def value_orders_from(schema, sources, n):
+    """value_orders of a float32 fit that reads the caller's X itself (sources:
+    per feature the 1-D float64 array, a view of X, None if discrete; read as
+    the encoding rounds them): (order, n_known, facts, lanes), facts what the
+    warnings read of the sorted values, per row of order (rank_tables_from's),
+    lanes the training digest's of the values (c45/_ranks.pyx's order_sources);
+    None when a value is unknown (the fit does not take the lists)."""
+    order = _bulk.zeros((max(int((~schema.discrete).sum()), 1), n), dtype=np.uint32)
+    n_known = np.zeros(schema.n_features, dtype=np.int64)
+    features = np.flatnonzero(~schema.discrete)
+    rows = np.asarray(schema.col, dtype=np.int32)[features]
+    found = order_sources([sources[j] for j in features], order, rows)
+    if found is None:
+        return None
+    n_known[features], facts, lanes = found
+    return order, n_known, facts, lanes
+
+
 # Whole case weights are exact in binary32, and so is every sum of them up to this.
 EXACT_TOTAL_F32 = 2.0 ** 24
 
@@ -828,10 +846,13 @@ def exact_in_any_order(schema, cont, codes, weight):
     in binary32 whatever its order: whole weights adding up to at most 2**24,
     and no unknown value (a case of unknown outcome goes down each branch with
     a fractional weight). Then Release 8's case order changes no bit, and
-    precision="float32" may grow on the presorted lists (c45/_presorted.pyx)."""
+    precision="float32" may grow on the presorted lists (c45/_presorted.pyx).
+    cont None: the continuous values are X's own, looked at by the caller
+    (value_orders_from stops at an unknown one)."""
     whole, total, unknown = weight_and_unknown_facts(
-        np.ascontiguousarray(weight, np.float64), cont, codes,
-        bool((~schema.discrete).any()), bool(schema.discrete.any()))
+        np.ascontiguousarray(weight, np.float64), np.zeros((1, 1)) if cont is None else cont,
+        codes, cont is not None and bool((~schema.discrete).any()),
+        bool(schema.discrete.any()))
     return whole and total <= EXACT_TOTAL_F32 and not unknown
 
 
@@ -983,13 +1004,13 @@ def _matrices(columns, schema, names, f32, learnt=None, sources=None, held_by=No
     return cont, codes
 
 
-def values_of(schema, sources, n):
-    """cont of a float64 fit whose values encode_fit left in X (copy=False): the
+def values_of(schema, sources, n, f32=False):
+    """cont of a fit whose values encode_fit left in X (copy=False): the
     continuous columns (sources, checked then) copied as _matrices copies them."""
     features = np.flatnonzero(~schema.discrete)
     cont = np.empty((max(len(features), 1), n), dtype=np.float64)
     fill_continuous(cont, [schema.col[j] for j in features],
-                    [sources[j] for j in features], False)
+                    [sources[j] for j in features], f32)
     return cont
 
 

@@ -21,7 +21,7 @@ from libc.stdint cimport int32_t, uint32_t
 from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET, NO_CUT_RANK
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
-                            cut_rank)
+                            cut_rank, list_values, list_stride, listed_value)
 from c45._interrupt cimport interrupted, raise_interrupt, copy_polled
 from c45._types cimport Interrupt
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
@@ -427,7 +427,8 @@ cdef struct Lookup:
     # What a case's outcome at one node is read from (listed_outcome).
     const Node* nd
     const uint32_t* ranks    # continuous (float64): ranks[case], else NULL
-    const double* values     # continuous (float32): values[case], else NULL
+    const double* values     # continuous (float32): the values by row (listed_value,
+    Py_ssize_t stride        # stride bytes a row), else NULL
     uint32_t n_known
     uint32_t cut
     const int32_t* codes     # discrete: codes[case]
@@ -440,7 +441,7 @@ cdef inline int listed_outcome(const Lookup* lk, int32_t case) noexcept nogil:
     cdef int32_t v
     cdef double x
     if lk.values != NULL:
-        x = lk.values[case]
+        x = listed_value(lk.values, lk.stride, case)
         if isnan(x):
             return 0
         return 1 if x <= lk.nd.threshold else 2
@@ -484,7 +485,7 @@ cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize
     for i in range(lo, hi):
         if i + PREFETCH < hi:
             if lk.values != NULL:
-                C45_PREFETCH(&lk.values[e[i + PREFETCH].case])
+                C45_PREFETCH(<const char*> lk.values + e[i + PREFETCH].case * lk.stride)
             elif lk.ranks != NULL:
                 C45_PREFETCH(&lk.ranks[e[i + PREFETCH].case])
             else:
@@ -551,12 +552,16 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     lk.nd = nd
     lk.ranks = NULL
     lk.values = NULL
+    lk.stride = 0
     lk.n_known = 0
     lk.cut = 0
     lk.codes = NULL
     lk.maps = p.tree.maps
     if nd.kind == CONTINUOUS and d.f32:
-        lk.values = d.cont + col * d.n_cases        # float32 keeps the values by row
+        # float32 reads the values by row: cont's, or where it grew on the lists
+        # X's own (list_values)
+        lk.values = list_values(d, nd.feature) if d.listed else d.cont + col * d.n_cases
+        lk.stride = list_stride(d, nd.feature) if d.listed else sizeof(double)
     elif nd.kind == CONTINUOUS:
         lk.cut = p.cut[node]
         lk.n_known = <uint32_t> d.n_known[nd.feature]

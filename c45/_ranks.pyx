@@ -22,8 +22,8 @@ from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_i
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK, NOGIL_SORT
 from c45._scratch cimport c45_big_resize, c45_big_free, c45_big_advise_huge
-from c45._column cimport Column, fit_value, set_column
-from c45._digest cimport sorted_row_lanes
+from c45._column cimport Column, column_value, fit_value, set_column, value32
+from c45._digest cimport P1, P4, feed_words, sorted_row_lanes
 
 cdef packed struct Keyed:    # 12 bytes: two of them a row while sorting
     uint64_t key
@@ -329,7 +329,7 @@ cdef int64_t rank_source(const Column* c, uint32_t* ranks, uint8_t* far, Py_ssiz
     (_bulk.cut_counts'), lanes their digest's (sorted_row_lanes). Returns
     rank_sorted's."""
     cdef Py_ssize_t i, i0 = 0
-    cdef int64_t known, possible = 0, blocked = 0
+    cdef int64_t known
     while i0 < n:
         if interrupted(intr):
             return -2
@@ -339,9 +339,22 @@ cdef int64_t rank_source(const Column* c, uint32_t* ranks, uint8_t* far, Py_ssiz
     known = rank_sorted(values, ranks, NULL, n, intr, scratch)
     if known < 0:
         return known
-    if far_column(values, far, known, intr):
+    if far_column(values, far, known, intr) or sorted_facts(values, known, facts, intr):
         return -2
-    i0 = 0
+    sorted_row_lanes(values, n, lanes, intr)
+    if intr.stop:
+        return -2
+    return known
+
+
+cdef int sorted_facts(const double* values, int64_t known, double* facts,
+                      Interrupt* intr) noexcept nogil:
+    """What the warnings read of a column's sorted values (values[:known] the
+    known ones): facts gets the smallest and largest known value (NaN: none) and
+    the cuts between known neighbours that differ and those closer than 1e-5
+    (_bulk.cut_counts'). -2 when interrupted (facts then unset), else 0."""
+    cdef Py_ssize_t i, i0 = 0
+    cdef int64_t possible = 0, blocked = 0
     while i0 < known - 1:
         if interrupted(intr):
             return -2
@@ -351,14 +364,11 @@ cdef int64_t rank_source(const Column* c, uint32_t* ranks, uint8_t* far, Py_ssiz
                 if not values[i] < values[i + 1] - 1e-5:
                     blocked += 1
         i0 += CHUNK
-    sorted_row_lanes(values, n, lanes, intr)
-    if intr.stop:
-        return -2
     facts[0] = values[0] if known else NAN
     facts[1] = values[known - 1] if known else NAN
     facts[2] = <double> possible
     facts[3] = <double> blocked
-    return known
+    return 0
 
 
 def rank_sources(columns, uint32_t[:, ::1] ranks, const int32_t[::1] rows,
@@ -497,6 +507,81 @@ def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
         free(x); free(ranks); scratch_free(scratch)
     raise_failures(known, &intr)
     return out
+
+
+def order_sources(columns, uint32_t[:, ::1] order, const int32_t[::1] rows):
+    """order_columns of the caller's X itself, as a float32 fit reads its values
+    (value32): columns[q], a 1-D float64 array of any stride, is the row rows[q]
+    (every row, in order: rows[q] = q), read into one buffer a column at a time
+    (no table of the values is made). Returns the known counts, one per row of `rows`, facts
+    (rank_sources'), and lanes, the training digest's two lanes after these
+    values (_bulk.digest of the table they would make, as it reads them); None
+    at the first unknown value (NaN: the fit does not take the lists)."""
+    cdef Py_ssize_t n = order.shape[1], i, j, m = rows.shape[0]
+    cdef Interrupt intr
+    cdef int64_t[::1] known
+    cdef double[:, ::1] facts_v
+    cdef uint64_t[::1] lanes_v
+    cdef double* x
+    cdef uint32_t* ranks
+    cdef char* scratch
+    cdef Column* cols
+    cdef bint unknown = False
+    if len(columns) != m:
+        raise ValueError("c45: one column a row of rows")
+    check_columns(order.shape[0], n, order.shape[0], n, rows, "order")
+    for j in range(m):
+        if rows[j] != j or m != order.shape[0]:
+            raise ValueError("c45: order_sources orders every row, in order")
+    out = np.zeros(m, dtype=np.int64)
+    facts = np.full((order.shape[0], 4), np.nan)
+    lanes = np.array([P1, P4], dtype=np.uint64)
+    known, facts_v, lanes_v = out, facts, lanes
+    if m == 0 or n == 0:
+        return out, facts, lanes
+    cols = <Column*> malloc(m * sizeof(Column))
+    if cols == NULL:
+        raise MemoryError("c45: out of memory sorting a feature")
+    try:
+        for j in range(m):
+            if columns[j].dtype != np.float64:
+                raise ValueError("c45: order_sources reads float64 columns")
+            set_column(&cols[j], columns[j], n)
+    except BaseException:
+        free(cols)
+        raise
+    x = <double*> malloc(n * sizeof(double))
+    ranks = <uint32_t*> malloc(n * sizeof(uint32_t))
+    scratch = scratch_alloc(n, 1)
+    if x == NULL or ranks == NULL or scratch == NULL:
+        free(cols); free(x); free(ranks); scratch_free(scratch)
+        raise MemoryError("c45: out of memory sorting a feature")
+    memset(&intr, 0, sizeof(Interrupt))
+    try:
+        interrupt_init(&intr)
+        with nogil:
+            for j in range(m):
+                for i in range(n):
+                    x[i] = value32(column_value(&cols[j], i))
+                    if isnan(x[i]):
+                        unknown = True
+                        break
+                if unknown:
+                    break
+                feed_words(<const unsigned char*> x, n, &lanes_v[0], &lanes_v[1], &intr)
+                known[j] = rank_sorted(x, ranks, &order[rows[j], 0], n, &intr, scratch)
+                if known[j] < 0:
+                    break
+                if sorted_facts(x, known[j], &facts_v[rows[j], 0], &intr):
+                    known[j] = -2
+                    break
+    finally:
+        interrupt_end(&intr)
+        free(cols); free(x); free(ranks); scratch_free(scratch)
+    raise_failures(known, &intr)
+    if unknown:
+        return None
+    return out, facts, lanes
 
 
 def count_distinct(const double[::1] values, double unknown):

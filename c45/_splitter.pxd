@@ -3,6 +3,7 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.math cimport isnan
 from c45._types cimport Dataset, Valued, Test, Interrupt
+from c45._column cimport value32
 
 cdef struct SortItem:
     double value
@@ -79,6 +80,8 @@ cdef struct Work:
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
     uint8_t* y8             # float64, at most 256 classes: Dataset.y in one byte a case
     const uint8_t* far      # float64 lists: the feature being scanned's Dataset.far
+    Py_ssize_t vstride      # float32 on the lists: bytes between two rows' values of
+                            # the feature being scanned (list_stride); 0: vals[key]
     Py_ssize_t feat         # column (NULL otherwise: cuts by value), and the feature
     Py_ssize_t table_n
     # Parallel evaluation of a node's features (float64 mode): per-thread copies
@@ -129,12 +132,25 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
 
 cdef inline const double* list_values(const Dataset* d, Py_ssize_t f) noexcept nogil:
     """The column a Valued entry's key indexes for continuous feature f: its values
-    sorted (float64, key = rank), or by row (float32 on the lists, key = row);
-    NULL where float64 holds no sorted values (by_source: sorted_at)."""
+    sorted (float64, key = rank), or by row (float32 on the lists, key = row:
+    cont's, or by_source X's own column, list_stride bytes a row, read by
+    listed_value); NULL where float64 holds no sorted values (by_source: sorted_at)."""
     cdef Py_ssize_t at = <Py_ssize_t> d.col[f] * d.n_cases
     if d.listed:
-        return d.cont + at
+        return <const double*> d.src_addr[f] if d.by_source else d.cont + at
     return NULL if d.by_source else d.sorted_value + at
+
+
+cdef inline Py_ssize_t list_stride(const Dataset* d, Py_ssize_t f) noexcept nogil:
+    """float32 on the lists: the bytes between two rows' values of list_values(d, f)."""
+    return d.src_stride[f] if d.by_source else sizeof(double)
+
+
+cdef inline double listed_value(const double* vals, Py_ssize_t stride,
+                                Py_ssize_t row) noexcept nogil:
+    """float32 on the lists: a row's value (vals, stride: list_values, list_stride)
+    as the encoding reads it (value32; cont's are so already)."""
+    return value32((<const double*> (<const char*> vals + row * stride))[0])
 
 
 cdef inline double source_value(const Dataset* d, Py_ssize_t f, Py_ssize_t case) noexcept nogil:
@@ -158,7 +174,7 @@ cdef inline double key_value(const Dataset* d, Py_ssize_t f, Py_ssize_t key) noe
     """The value of a list entry's key (Valued): by row (float32 on the lists),
     by rank (float64)."""
     if d.listed:
-        return d.cont[<Py_ssize_t> d.col[f] * d.n_cases + key]
+        return listed_value(list_values(d, f), list_stride(d, f), key)
     return sorted_at(d, f, key)
 
 
@@ -166,7 +182,7 @@ cdef inline bint key_unknown(const Dataset* d, Py_ssize_t f, Py_ssize_t key) noe
     """Whether a list entry's key is a case of unknown value (float64: the
     unknown values rank last, from n_known[f] on)."""
     if d.listed:
-        return isnan(d.cont[<Py_ssize_t> d.col[f] * d.n_cases + key])
+        return isnan(key_value(d, f, key))
     return key >= d.n_known[f]
 
 

@@ -1121,13 +1121,13 @@ cdef inline int32_t entry_case(const ListEntry* e, const uint32_t* cs,
         return case_of(cs, e[i])
 
 
-cdef inline void fetch_ahead(const double* vals, const uint8_t* far, const uint32_t* cs,
-                             const ClassCode* y, const double* cw, const ListEntry* e,
-                             Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """Start fetching the value (far: its Dataset.far byte instead), class and
-    weight of entry i + AHEAD of e[.. n), and the case id (cs: list_cases) of
-    entry i + 2 AHEAD, which the class of that entry needs first (an entry of
-    the rank alone)."""
+cdef inline void fetch_ahead(const double* vals, Py_ssize_t vstride, const uint8_t* far,
+                             const uint32_t* cs, const ClassCode* y, const double* cw,
+                             const ListEntry* e, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Start fetching the value (far: its Dataset.far byte instead; vstride:
+    Work.vstride), class and weight of entry i + AHEAD of e[.. n), and the case
+    id (cs: list_cases) of entry i + 2 AHEAD, which the class of that entry
+    needs first (an entry of the rank alone)."""
     cdef int32_t c
     if ListEntry is Valued:
         if cs != NULL and i + 2 * AHEAD < n:
@@ -1135,8 +1135,10 @@ cdef inline void fetch_ahead(const double* vals, const uint8_t* far, const uint3
     if i + AHEAD < n:
         if far != NULL:
             C45_PREFETCH(&far[key_of(e, i + AHEAD)])
-        else:
+        elif vstride == 0:
             C45_PREFETCH(&vals[key_of(e, i + AHEAD)])
+        else:
+            C45_PREFETCH(<const char*> vals + key_of(e, i + AHEAD) * vstride)
         c = entry_case(e, cs, i + AHEAD)
         C45_PREFETCH(&y[c])
         if cw != NULL:
@@ -1153,13 +1155,21 @@ cdef inline void fetch_case_ahead(const int32_t* y, const double* cw, const Sort
             C45_PREFETCH(&cw[a[i + AHEAD].case])
 
 
+cdef inline double val_at(const Work* w, const double* vals, Py_ssize_t key) noexcept nogil:
+    """The value of a list entry's key: vals[key] (float64's sorted values), or
+    float32 on the lists the row's, w.vstride bytes a row (listed_value)."""
+    if w.vstride == 0:
+        return vals[key]
+    return listed_value(vals, w.vstride, key)
+
+
 cdef inline bint cut_after(Work* w, const double* vals, const ListEntry* e,
                            Py_ssize_t i) noexcept nogil:
     """Whether a cut lies between entries i and i + 1 of a list in value order:
     their values more than 1e-5 apart (vals: list_values; w.far: by ranks)."""
     if w.far != NULL:
         return ranks_apart(w.data, w.far, w.feat, key_of(e, i), key_of(e, i + 1))
-    return vals[key_of(e, i)] < vals[key_of(e, i + 1)] - 1e-5
+    return val_at(w, vals, key_of(e, i)) < val_at(w, vals, key_of(e, i + 1)) - 1e-5
 
 
 cdef inline double cut_side(Work* w, const double* vals, const ListEntry* e,
@@ -1168,7 +1178,7 @@ cdef inline double cut_side(Work* w, const double* vals, const ListEntry* e,
     rank (choose_cut reads the values of the chosen cut's two alone)."""
     if w.far != NULL:
         return <double> key_of(e, i)
-    return vals[key_of(e, i)]
+    return val_at(w, vals, key_of(e, i))
 
 
 ctypedef fused Sorted:
@@ -1185,13 +1195,14 @@ cdef inline int32_t case_at(const uint32_t* cs, const Sorted* a, Py_ssize_t i) n
         return entry_case(a, cs, i)
 
 
-cdef inline double value_at(const double* vals, const Sorted* a, Py_ssize_t i) noexcept nogil:
+cdef inline double value_at(const Work* w, const double* vals, const Sorted* a,
+                            Py_ssize_t i) noexcept nogil:
     """The value of the i-th case: a list's entry says where it is in vals
-    (list_values), a sorted case array's carries it."""
+    (list_values, val_at), a sorted case array's carries it."""
     if Sorted is SortItem:
         return a[i].value
     else:
-        return vals[key_of(a, i)]
+        return val_at(w, vals, key_of(a, i))
 
 
 cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
@@ -1218,7 +1229,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
         if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
         else:
-            fetch_ahead(vals, w.far, cs, d.y, cw, a, i, n)
+            fetch_ahead(vals, w.vstride, w.far, cs, d.y, cw, a, i, n)
         c = case_at(cs, a, i)
         cls = d.y[c]
         freq[2 * k + cls] = rnd(f32, freq[2 * k + cls] + weight_of(cw, c))
@@ -1236,7 +1247,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
         if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
         else:
-            fetch_ahead(vals, w.far, cs, d.y, cw, a, i, n)
+            fetch_ahead(vals, w.vstride, w.far, cs, d.y, cw, a, i, n)
         c = case_at(cs, a, i)
         if f32:
             scan_step_f32(w, k, d.y[c], weight_of(cw, c), &low)
@@ -1246,13 +1257,13 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
             continue
         if low > rnd(f32, known - min_split):
             break
-        if value_at(vals, a, i) < value_at(vals, a, i + 1) - 1e-5:
+        if value_at(w, vals, a, i) < value_at(w, vals, a, i + 1) - 1e-5:
             if f32:
                 cut_f32(w, k, u, low, known, unknown_frac, base, total,
-                        value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
+                        value_at(w, vals, a, i), value_at(w, vals, a, i + 1), &scan)
             else:
                 evaluate_cut(w, k, u, low, known, unknown_frac, base, total,
-                             value_at(vals, a, i), value_at(vals, a, i + 1), &scan)
+                             value_at(w, vals, a, i), value_at(w, vals, a, i + 1), &scan)
     choose_cut(w, f, &scan, total)
 
 
@@ -1261,6 +1272,7 @@ cdef inline void start_evaluation(Work* w, Py_ssize_t f, bint f32) noexcept nogi
     (unknown, left, right: w.freq's first three rows) at zero."""
     memset(w.freq, 0, 3 * w.data.n_classes * sizeof(double))
     w.far = NULL
+    w.vstride = list_stride(w.data, f) if w.data.listed else 0
     w.bar_at[2 * f] = -1.0
     w.gain[f] = unusable(f32)
     w.info[f] = 0.0
@@ -1356,7 +1368,7 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const ListEntry* e,
     cdef double base, min_split
     cdef int32_t c
     start_evaluation(w, f, f32)
-    while n_unknown < n and isnan(vals[key_of(e, n_unknown)]):
+    while n_unknown < n and isnan(val_at(w, vals, key_of(e, n_unknown))):
         c = entry_case(e, cs, n_unknown)
         freq[y[c]] = rnd(f32, freq[y[c]] + weight_of(cw, c))
         n_unknown += 1
@@ -1453,7 +1465,7 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     # Pass 1. x, a cut's information: beyond x_reject its estimate
     # base - x / known is more than slack below the best one.
     for i in range(n - 1):
-        fetch_ahead(vals, w.far, cs, y, NULL, e, i, n)
+        fetch_ahead(vals, w.vstride, w.far, cs, y, NULL, e, i, n)
         c = y[entry_case(e, cs, i)]
         left = lc[c]
         right = ac[c] - left
@@ -1571,7 +1583,7 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
         for i in range(n_unknown, n):
             if stop_at(d, i):
                 return          # no cut chosen: the gain stays unusable
-            fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
+            fetch_ahead(vals, w.vstride, w.far, cs, y, cw, e, i, n)
             c = entry_case(e, cs, i)
             freq[2 * k + y[c]] += weight_of(cw, c)
     base = total_info(False, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known
@@ -1599,7 +1611,7 @@ cdef void eval_continuous_entries(Work* w, Py_ssize_t f, const ListEntry* e, Py_
     for i in range(n_unknown, n - 1):
         if stop_at(d, i):
             return
-        fetch_ahead(vals, w.far, cs, y, cw, e, i, n)
+        fetch_ahead(vals, w.vstride, w.far, cs, y, cw, e, i, n)
         c = entry_case(e, cs, i)
         move_case(w, k, y[c], weight_of(cw, c), &low)
         if low < min_split:
@@ -1797,7 +1809,7 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
             n_checks += 1
             until = every
         until -= 1
-        fetch_ahead(vals, w.far, cs, y, NULL, e, i, n)
+        fetch_ahead(vals, w.vstride, w.far, cs, y, NULL, e, i, n)
         c = y[entry_case(e, cs, i)]
         left = lc[c]
         right = ac[c] - left
@@ -1896,7 +1908,7 @@ cdef inline void fetch_sorted_ahead(Work* w, const double* vals, const uint32_t*
     if Sorted is SortItem:
         fetch_case_ahead(w.data.y, cw, a, i, n)
     else:
-        fetch_ahead(vals, w.far, cs, w.data.y, cw, a, i, n)
+        fetch_ahead(vals, w.vstride, w.far, cs, w.data.y, cw, a, i, n)
 
 
 cdef inline double rounded_step(Work* w, Py_ssize_t k, int32_t cls, double wt,
@@ -2477,16 +2489,15 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
     cdef Py_ssize_t lo = 0, hi, mid, col = <Py_ssize_t> d.col[feature] * d.n_cases
     if d.listed:
         # The values by row, in the feature's order.
-        v = d.cont + col
         order = d.order + col
         hi = d.n_known[feature]
         while lo < hi:
             mid = (lo + hi) // 2
-            if v[order[mid]] <= bar:
+            if key_value(d, feature, order[mid]) <= bar:
                 lo = mid + 1
             else:
                 hi = mid
-        return v[order[lo - 1]] if lo > 0 else bar
+        return key_value(d, feature, order[lo - 1]) if lo > 0 else bar
     if d.cut_from_distinct:
         hi = d.distinct_start[feature + 1] - d.distinct_start[feature]
         if d.distinct32 != NULL:

@@ -592,20 +592,22 @@ cdef class TrainingData:
     by value and row, c45/_encode.py's value_orders) and the known counts grow
     on the presorted lists (listed): only for data whose every sum is exact in
     binary32 whatever its order (exact_in_any_order), where R8's case order
-    changes no bit."""
+    changes no bit; with cont None and sources, from the caller's X itself (as
+    float64's sources: float64 columns, read rounded as the encoding rounds
+    them; Dataset.by_source)."""
     cdef readonly object cont, codes, col, n_values, y, init_weight
     cdef readonly object distinct, distinct_start, rank, sorted_value, n_known, order
     cdef readonly object far, sources, source_addr, source_stride, source_single
     cdef readonly Py_ssize_t n_classes
     cdef readonly bint f32, count_mode, multival, cut_from_distinct, listed, by_source
-    cdef readonly object sorted_digest
+    cdef readonly object sorted_digest, values_digest
     cdef readonly double total_weight
 
     def __init__(self, *, cont, codes, col, n_values, y, Py_ssize_t n_classes, init_weight,
                  bint f32, bint count_mode, double total_weight, bint multival,
                  distinct=None, distinct_start=None, rank=None, sorted_value=None,
                  n_known=None, order=None, far=None, sources=None,
-                 sorted_digest=None):
+                 sorted_digest=None, values_digest=None):
         n_features = len(col)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
@@ -632,6 +634,13 @@ cdef class TrainingData:
         # lanes (the fit's fingerprint); growing reads the values from the
         # sources (values_from_sources) and far
         self.sorted_digest = sorted_digest
+        # float32 on the lists read in the sources: the lanes of its values'
+        # digest, as c45/_ranks.pyx's order_sources read them
+        self.values_digest = values_digest
+        if self.listed and cont is None:
+            if sources is None or values_digest is None:
+                raise ValueError("c45: float32 data without cont needs its sources")
+            self._point_at_sources()
         if sorted_digest is not None and (f32 or sources is None or far is None
                                           or sorted_value is not None):
             raise ValueError("c45: data ranked in its sources needs them and far")
@@ -653,6 +662,11 @@ cdef class TrainingData:
         self.ensure_far()
         if self.far is None:
             return
+        self._point_at_sources()
+        self.sorted_value = np.zeros((1, 1))
+
+    def _point_at_sources(self):
+        """Dataset.by_source's addresses, strides and kinds of the sources."""
         n = len(self.col)
         addr = np.zeros(n, np.intp)
         stride = np.zeros(n, np.intp)
@@ -662,8 +676,9 @@ cdef class TrainingData:
                 addr[f] = a.ctypes.data
                 stride[f] = a.strides[0]
                 single[f] = a.dtype == np.float32
+        if self.f32 and single.any():
+            raise ValueError("c45: float32 on the lists reads float64 sources only")
         self.source_addr, self.source_stride, self.source_single = addr, stride, single
-        self.sorted_value = np.zeros((1, 1))
         self.by_source = True
 
     def forget_sources(self):

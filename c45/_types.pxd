@@ -44,7 +44,8 @@ cdef struct Dataset:
     Py_ssize_t n_cases
     Py_ssize_t n_features
     Py_ssize_t n_classes
-    const double* cont          # float32 mode: continuous values, NaN = unknown
+    const double* cont          # float32 mode: continuous values, NaN = unknown (float32
+                                # on the lists by_source: none, X's own read instead)
     # float64 mode: each case's rank in each continuous feature's order by (value,
     # row), unknown values last; the values in that order; the known counts
     const uint32_t* rank
@@ -60,9 +61,11 @@ cdef struct Dataset:
     # more), so that a scan tells a cut between two ranks from the ranks alone
     # (c45/_splitter.pxd: ranks_apart)
     const uint8_t* far
-    # float64 grown without sorted_value (by_source): each feature's values read
-    # from the caller's X as the encoding read them, column f at src_addr[f] (an
-    # address) with src_stride[f] bytes between rows, float32 where src_single[f]
+    # float64 grown without sorted_value, or float32 on the lists without cont
+    # (by_source): each feature's values read from the caller's X as the encoding
+    # read them, column f at src_addr[f] (an address) with src_stride[f] bytes
+    # between rows, float32 where src_single[f] (float64 only: float32 on the
+    # lists rounds each value it reads, c45/_splitter.pxd's listed_value)
     bint by_source
     const Py_ssize_t* src_addr
     const Py_ssize_t* src_stride
@@ -124,7 +127,7 @@ cdef struct Entry:
 # order) then the known ones by (value, row). The entry is a key that says where
 # the case's value is, not the value: it indexes the feature's column of values in
 # the list's order (Dataset.sorted_value, float64: the case's rank) or by row
-# (Dataset.cont, float32 on the lists: the row), so a float64 scan reads the values
+# (float32 on the lists: the row, of Dataset.cont or X), so a float64 scan reads the values
 # in sequence. The case is the feature's order at the rank (Dataset.order, float64:
 # read in sequence too) or the key itself (float32: the row); its class (Dataset.y)
 # and weight at the node (the row list's) are read by case id: 4 bytes a case a

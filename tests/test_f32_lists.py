@@ -188,3 +188,55 @@ def test_no_case_order_from_the_lists():
     with pytest.raises(ValueError, match="no case order"):
         _tree.prune_tree(data, options, grown, order, 0.25, True, with_order=True)
     assert _tree.prune_tree(data, options, grown, order, 0.25, True).node_count >= 1
+
+
+def x_layouts(X):
+    """The same float64 values as an ndarray (C and Fortran order, a strided
+    view) and a DataFrame, each read in place by a float32 fit on the lists."""
+    wide = np.repeat(X, 2, axis=1)
+    return {"C": X, "F": np.asfortranarray(X), "strided": wide[:, ::2],
+            "frame": pd.DataFrame({f"c{j}": X[:, j] for j in range(X.shape[1])})}
+
+
+@pytest.mark.parametrize("name", ["C", "F", "strided", "frame"])
+def test_lists_read_x_itself_as_its_copy(name):
+    """A fit that reads X's own columns (rounding each value it reads to float32)
+    grows the trees the encoded copy of the values gives (keep_training_data
+    keeps such a copy), every field bit for bit, with the same training digest
+    (prune(X, y) checks it): values that round to one float32 number, -0.0, a
+    feature too fine for the cut tolerance."""
+    rng = np.random.default_rng(21)
+    n = 4000
+    X = rng.normal(size=(n, 4))
+    X[:, 1] = 1.0 + rng.integers(0, 40, n) * 1e-8        # ties once rounded
+    X[::5, 2] = -0.0
+    X[:, 3] = X[:, 3] * 3e-6                              # finer than 1e-5
+    y = (np.sin(2 * X[:, 0]) + (X[:, 1] > 1.0000002) + (X[:, 2] > 0.3)
+         + rng.normal(scale=0.5, size=n) > 1).astype(int)
+    Xv = x_layouts(X)[name]
+    in_place = C45Classifier(precision="float32")
+    with pytest.warns(UserWarning, match="cut tolerance"):
+        _, _, data = in_place._prepare(Xv, y, None, with_sources=True, in_sources=True)
+    assert data.listed and data.by_source
+    with pytest.warns(UserWarning, match="cut tolerance") as got_a:
+        in_place.fit(Xv, y)
+    with pytest.warns(UserWarning, match="cut tolerance") as got_b:
+        copied = C45Classifier(precision="float32", keep_training_data=True).fit(Xv, y)
+    assert [str(w.message) for w in got_a] == [str(w.message) for w in got_b]
+    assert not copied._train[0].by_source
+    assert_same_tree(copied.grown_tree_, in_place.grown_tree_, name)
+    assert_same_tree(copied.tree_, in_place.tree_, name)
+    assert in_place._train_check == copied._train_check
+    assert in_place.tree_.node_count > 20
+    with pytest.warns(UserWarning, match="cut tolerance"):     # (X encoded again)
+        in_place.prune(Xv, y, confidence=0.5)
+    copied.prune(confidence=0.5)
+    assert_same_tree(copied.tree_, in_place.tree_, name)
+
+
+def test_float32_x_is_copied():
+    """A float32 column is not read in place (its copy as before)."""
+    X = np.array([[0.5, 1.0], [1.5, 2.0], [2.5, 3.0], [3.5, 0.0]], dtype=np.float32)
+    clf = C45Classifier(precision="float32", min_samples_leaf=1)
+    _, _, data = clf._prepare(X, [0, 1, 0, 1], None, with_sources=True, in_sources=True)
+    assert data.listed and not data.by_source

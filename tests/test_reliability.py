@@ -278,6 +278,24 @@ def test_float32_distinct_values_take_half_the_values_bytes_once():
     assert clf.tree_.node_count > 1
 
 
+def test_float32_on_the_lists_reads_x_itself():
+    """float32's fit without unknown values (on the presorted lists) kept a
+    float64 copy of the values rounded to float32 (1.0x X's bytes) beside the
+    features' orders (0.5x): 1.55x X's bytes traced at 20k x 50. It reads X's
+    own columns instead (rounding each value it reads): 0.55x, the orders."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20_000, 50))
+    y = (X[:, 0] + rng.normal(size=len(X)) > 0).astype(int)
+    tracemalloc.start()
+    try:
+        clf = C45Classifier(precision="float32").fit(X, y)
+        _, traced_peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert traced_peak < 1.0 * X.nbytes, traced_peak / X.nbytes
+    assert clf.tree_.node_count > 1
+
+
 # -- leaks -------------------------------------------------------------------------------
 
 def rss_mib():
