@@ -6,7 +6,6 @@ order, 0 = unknown). y becomes class codes 0..k-1. The `Schema` remembers, per
 feature, whether it is discrete and its categories, so that prediction encodes
 new data the same way (a category never seen in training gets code 0: unknown).
 """
-import bisect
 import decimal
 import numbers
 import sys
@@ -22,6 +21,7 @@ from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
                        weight_and_unknown_facts)
 from c45 import _bulk
 from c45._ranks import order_columns, rank_column, rank_columns, rank_sources
+from c45._sorting import sorted_in_chunks
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -1224,40 +1224,6 @@ def _unique_in_chunks(arr):
     for i in starts:
         codes[i:i + UNIQUE_CHUNK] = np.searchsorted(classes, arr[i:i + UNIQUE_CHUNK])
     return classes, codes
-
-
-def sorted_in_chunks(values):
-    """sorted(values), for a list of distinct values, in sorted() calls of at
-    most UNIQUE_CHUNK values (one call over millions of strings is deaf to
-    Ctrl-C for seconds): chunks sorted, then merged MERGE_FAN runs at a time."""
-    runs = [sorted(values[i:i + UNIQUE_CHUNK]) for i in range(0, len(values), UNIQUE_CHUNK)]
-    while len(runs) > 1:
-        runs = [_merged(runs[i:i + MERGE_FAN]) for i in range(0, len(runs), MERGE_FAN)]
-    return runs[0] if runs else []
-
-
-MERGE_FAN = 16
-
-
-def _merged(runs):
-    """Sorted runs of distinct values as one, a step at a time: from each run, up
-    to a share of a chunk, cut at the smallest of the shares' last values (every
-    value left is then above every value taken); sorted() merges the runs of a
-    step in linear time."""
-    step = max(1, UNIQUE_CHUNK // len(runs))
-    pos, out = [0] * len(runs), []
-    while True:
-        live = [r for r in range(len(runs)) if pos[r] < len(runs[r])]
-        if not live:
-            return out
-        ends = [min(pos[r] + step, len(runs[r])) for r in live]
-        cut = min(runs[r][e - 1] for r, e in zip(live, ends))
-        piece = []
-        for r, e in zip(live, ends):
-            e = bisect.bisect_right(runs[r], cut, pos[r], e)
-            piece += runs[r][pos[r]:e]
-            pos[r] = e
-        out += sorted(piece)
 
 
 class Target(namedtuple("Target", "declared codes classes")):
