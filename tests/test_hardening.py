@@ -1188,6 +1188,16 @@ elif mode == "score_objects":
     y = np.where(np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1, "yes", "no").astype(object)
     clf = C45Classifier(pruning=None).fit(X[:20000], y[:20000])
     work = lambda: clf.score(X, y)
+elif mode == "score_series":
+    # the same labels as a pandas Series (of pandas' own strings, in pandas 3),
+    # and as numpy strings (not the model's object dtype)
+    import pandas as pd
+    from c45 import C45Classifier
+    X = rng.random((size * 10**6, 1)) * 1000
+    y = np.where(np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1, "yes", "no").astype(object)
+    clf = C45Classifier(pruning=None).fit(X[:20000], y[:20000])
+    ys, yu = pd.Series(y), y.astype(str)
+    work = lambda: (clf.score(X, ys), clf.score(X, yu))
 elif mode == "root_float32":
     # precision="float32" (Release 8's case array) at a root of `size` million
     # cases of one feature, 5% unknown: the core's call alone, the data encoded
@@ -1326,6 +1336,7 @@ print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU
     ("fit_weighted", 3),        # with sample_weight: 0.27-0.32 s, 0.07-0.11 s
     ("score", 3),               # 3 million string labels: 0.02-0.25 s, 0.01-0.03 s
     ("score_objects", 2),       # 2 million labels in an object array: 1.35 s, 0.012 s
+    ("score_series", 2),        # ... in a Series, and as numpy strings: 1.61 s, 0.028 s
     ("str_column", 4),          # 4 million fixed-width strings: 0.32 s, 0.016 s
     ("distinct_strings", 1),    # 1 million distinct strings' sort: 0.66 s, 0.07-0.10 s
     ("csv_distinct", 1),        # read_csv, 1 million distinct strings' sort: 0.48 s, 0.08 s
