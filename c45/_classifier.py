@@ -11,8 +11,9 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from c45 import _bulk, _grown, _params, _pruning, _split, _tree, _windowing
-from c45._encode import (canonical_arrays, class_columns, distinct_values,
-                         encode_fit, encode_predict, encode_target, exact_in_any_order,
+from c45._encode import (UNIQUE_CHUNK, _all_strings, _object_values, canonical_arrays,
+                         class_columns, distinct_values, pd, encode_fit, encode_predict,
+                         encode_target, exact_in_any_order,
                          list_array, n_rows, plain_rows, rank_tables, rank_tables_from,
                          refuse_sparse_or_masked, value_orders, value_orders_from,
                          values_of)
@@ -295,18 +296,42 @@ class Accuracy:
 def _plain_accuracy(y, pred, sample_weight):
     """accuracy_score(y, pred, sample_weight=sample_weight) where y is a 1-D
     array of pred's dtype (integers, booleans or strings: a binary or multiclass
-    target as it is) and sample_weight None or a C-contiguous float64 array of
-    one finite weight per row, not summing to 0; None otherwise."""
+    target as it is), or y and pred both strings, as str objects (an object
+    array, a Series of them or of pandas strings) or numpy's (accuracy_score's
+    np.unique of millions of them is deaf to Ctrl-C for seconds), and
+    sample_weight None or a C-contiguous float64 array of one finite weight
+    per row, not summing to 0; None otherwise."""
+    if pd is not None and isinstance(y, pd.Series) and (
+            y.dtype == object or pd.api.types.is_string_dtype(y.dtype)):
+        y = _object_values(y)                   # (chunk by chunk)
+    texts = {y.dtype.kind, pred.dtype.kind} <= {"U", "O"} if (
+        type(y) is np.ndarray and type(pred) is np.ndarray) else False
     if not (type(y) is np.ndarray and type(pred) is np.ndarray and y.ndim == 1
-            and pred.ndim == 1 and y.dtype == pred.dtype and y.dtype.kind in "biuU"
-            and 0 < len(y) == len(pred)):
+            and pred.ndim == 1 and (y.dtype == pred.dtype or texts)
+            and y.dtype.kind in "biuUO" and 0 < len(y) == len(pred)):
         return None
     if sample_weight is not None and not (
             type(sample_weight) is np.ndarray and sample_weight.dtype == np.float64
             and sample_weight.ndim == 1 and len(sample_weight) == len(y)
             and sample_weight.flags.c_contiguous):
         return None
-    return _bulk.accuracy(_bulk.equal_items(y, pred), sample_weight)
+    match = (_bulk.equal_items(y, pred) if y.dtype == pred.dtype and y.dtype != object
+             else _string_matches(y, pred))
+    return None if match is None else _bulk.accuracy(match, sample_weight)
+
+
+def _string_matches(y, pred):
+    """y == pred item by item as a uint8 array, for arrays of strings only
+    (str objects or numpy's: each a label of a binary or multiclass target, as
+    accuracy_score reads them), a chunk at a time (see UNIQUE_CHUNK); None if
+    an item is not a str."""
+    match = np.empty(len(y), dtype=np.uint8)
+    for i in range(0, len(y), UNIQUE_CHUNK):
+        a, b = y[i:i + UNIQUE_CHUNK], pred[i:i + UNIQUE_CHUNK]
+        if not (_all_strings(a) and _all_strings(b)):
+            return None
+        match[i:i + UNIQUE_CHUNK] = a == b
+    return match
 
 
 class InputTags:

@@ -21,6 +21,7 @@ from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
                        weight_and_unknown_facts)
 from c45 import _bulk
 from c45._ranks import order_columns, order_sources, rank_column, rank_columns, rank_sources
+from c45._sorting import sorted_in_chunks
 from c45._tree import any_inf
 
 try:  # pandas is optional
@@ -481,7 +482,7 @@ def _category_list(values, label, present=None):
         check_category_values(values, label)
         present = {v for v in values if not _is_missing_scalar(v)}
     try:
-        categories = sorted(present)
+        categories = sorted_in_chunks(list(present))
     except TypeError as exc:
         raise ValueError(f"X {label} holds values that cannot be ordered: {exc}") from None
     check_storable(categories, f"X {label}")

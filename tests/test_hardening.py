@@ -1180,6 +1180,24 @@ elif mode == "score":
     y = np.where(np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1, "yes", "no")
     clf = C45Classifier(pruning=None).fit(X[:20000], y[:20000])
     work = lambda: clf.score(X, y)
+elif mode == "score_objects":
+    # score on `size` million string labels in an object array (a DataFrame
+    # column's): they went to accuracy_score, whose np.unique sorts them all
+    from c45 import C45Classifier
+    X = rng.random((size * 10**6, 1)) * 1000
+    y = np.where(np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1, "yes", "no").astype(object)
+    clf = C45Classifier(pruning=None).fit(X[:20000], y[:20000])
+    work = lambda: clf.score(X, y)
+elif mode == "score_series":
+    # the same labels as a pandas Series (of pandas' own strings, in pandas 3),
+    # and as numpy strings (not the model's object dtype)
+    import pandas as pd
+    from c45 import C45Classifier
+    X = rng.random((size * 10**6, 1)) * 1000
+    y = np.where(np.sin(0.009 * X[:, 0]) + rng.random(len(X)) > 1, "yes", "no").astype(object)
+    clf = C45Classifier(pruning=None).fit(X[:20000], y[:20000])
+    ys, yu = pd.Series(y), y.astype(str)
+    work = lambda: (clf.score(X, ys), clf.score(X, yu))
 elif mode == "root_float32":
     # precision="float32" (Release 8's case array) at a root of `size` million
     # cases of one feature, 5% unknown: the core's call alone, the data encoded
@@ -1193,6 +1211,21 @@ elif mode == "root_float32":
     options = clf._options(schema.n_features, data.total_weight)
     del X
     work = lambda: _tree.root_scores(data, options)
+elif mode == "distinct_strings":
+    # an object column of `size` million distinct strings, encoded as a
+    # discrete feature: its categories were one sorted() call
+    from c45._encode import _discrete_codes
+    col = np.array([f"v{i}" for i in rng.permutation(size * 10**6)], dtype=object)
+    work = lambda: _discrete_codes(col, None, "column 0")
+elif mode == "csv_distinct":
+    # read_csv of a column of `size` million distinct strings: its categories
+    # were one sorted() call
+    import os, tempfile
+    from c45.io import read_csv
+    path = os.path.join(tempfile.mkdtemp(), "distinct.csv")
+    with open(path, "w") as fh:
+        fh.write("s,c\n" + "".join(f"v{i},{i % 2}\n" for i in rng.permutation(size * 10**6)))
+    work = lambda: read_csv(path, target="c")
 elif mode == "str_column":
     # a numpy column of `size` million fixed-width strings, encoded as a
     # discrete feature: made objects in one call, freed in one
@@ -1310,7 +1343,11 @@ print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU
     ("fit", 3),                 # 3 million rows of one feature: 0.24-0.28 s, 0.05-0.14 s
     ("fit_weighted", 3),        # with sample_weight: 0.27-0.32 s, 0.07-0.11 s
     ("score", 3),               # 3 million string labels: 0.02-0.25 s, 0.01-0.03 s
+    ("score_objects", 2),       # 2 million labels in an object array: 1.35 s, 0.012 s
+    ("score_series", 2),        # ... in a Series, and as numpy strings: 1.61 s, 0.028 s
     ("str_column", 4),          # 4 million fixed-width strings: 0.32 s, 0.016 s
+    ("distinct_strings", 1),    # 1 million distinct strings' sort: 0.66 s, 0.07-0.10 s
+    ("csv_distinct", 1),        # read_csv, 1 million distinct strings' sort: 0.48 s, 0.08 s
     ("unseen_strings", 3),      # predict, 3 million strings, half unseen: 0.42 s, 0.06 s
     ("rules_greedy", 50),       # the rules' greedy search, 200 rules, 50k cases: 0.52 s, 0.02 s
     ("rules_deep", 2000),       # the rules of a tree 127 levels deep: 0.36 s (of 17 s), 0.01 s

@@ -25,6 +25,7 @@ from operator import itemgetter
 import numpy as np
 
 from c45._gc import paused
+from c45._sorting import sorted_in_chunks
 from c45.io._common import (MAX_COLUMNS, NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError,
                             LineFeed, check_columns, choose_columns, listing,
                             need_pandas, numbers_at_once, numeric_sort_key, open_binary,
@@ -197,8 +198,9 @@ def _isin(pd, values, wanted):
 
 def _categorical(pd, codes, values):
     """A Categorical of the values, categories sorted (by number if all numbers)."""
-    key = numeric_sort_key(values) or (lambda v: v)
-    order = sorted(range(len(values)), key=lambda k: key(values[k]))
+    key = numeric_sort_key(values)
+    keys = values if key is None else [key(v) for v in values]
+    order = sorted_in_chunks(range(len(values)), key=keys.__getitem__)
     rank = np.empty(len(values) + 1, dtype=np.int64)
     rank[np.asarray(order, dtype=np.int64)] = np.arange(len(values))
     rank[-1] = -1
