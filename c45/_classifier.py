@@ -601,9 +601,9 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
 
     # The parameters and their checks: c45/_params.py (shared with C45RulesClassifier).
     def _check_predict_params(self):
-        """The parameters prediction reads: set_params after fit, or a pickle, may
-        have changed them since fit checked them."""
-        self._check_named("precision", "laplace")
+        """The parameter prediction reads (the others it takes as fitted:
+        _fit_value): set_params after fit may have changed it since fit checked it."""
+        self._check_named("laplace")
 
     def _check_params(self):
         self._check_named(*self._parameters)
@@ -661,6 +661,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         before = dict(self.__dict__)
         try:
             cells, fitted = self._fit(X, y, sample_weight, X_val, y_val)
+            fitted["_fitted_with"] = self._made_with()
         except BaseException:
             self.__dict__ = before          # swapped back, as the new state is in
             raise
@@ -907,6 +908,8 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         # parameters with the old tree, and a refusal or Ctrl-C changes nothing.
         work = object.__new__(type(self))
         work.__dict__ = dict(self.__dict__)
+        # (pruning the fitted trees: as they were fitted, whatever set_params said)
+        work.__dict__.update(self.__dict__.get("_fitted_with", {}))
         work.set_params(**params)
         work._check_params()
         _params.warn_inactive(work, only=params, stacklevel=2)
@@ -1281,7 +1284,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         fitted = self._fitted() if fitted is None else fitted
         tree = fitted["tree_"] if tree is None else tree
         self._check_predict_params()
-        f32 = self.precision == "float32"
+        f32 = self._fit_value("precision", fitted) == "float32"
         schema = fitted["_schema"]
         plain = plain_rows(schema, X, f32)
         maps = ({} if found is None or found.in_order
@@ -1345,7 +1348,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         fitted = self._fitted()
         self._check_predict_params()
         schema = fitted["_schema"]
-        cont, codes = encode_predict(schema, X, self.precision == "float32")
+        cont, codes = encode_predict(schema, X, self._fit_value("precision", fitted) == "float32")
         return (fitted["tree_"], np.ascontiguousarray(cont), np.ascontiguousarray(codes),
                 schema.col, schema.n_values)
 

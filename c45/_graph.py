@@ -74,7 +74,7 @@ class _Layout:
         check_count("precision", precision)
         self.t, self.clf, self.precision = t, clf, precision
         self.decimals = 2 if precision is None else int(precision)   # case weights
-        self.f32 = clf.precision == "float32"
+        self.f32 = clf._fit_value("precision") == "float32"
         # Preorder records: node, depth, parent record, edge label, truncated.
         self.records = []
         stack = [(0, 0, -1, None)]

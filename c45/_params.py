@@ -372,6 +372,11 @@ SPEC = {p.name: p for p in (
 GROW = ("min_samples_leaf", "criterion", "subset_splits", "threshold", "mdl_correction",
         "categorical_features", "precision", "max_depth", "min_samples_split",
         "max_purity", "min_gain", "max_features", "random_state")
+# What a fitted model's trees were made with, which its predictions, exports,
+# prune() and saved files follow: set_params changes them for the next fit (a
+# float64 tree read in float32 sent values to the wrong side of its cuts, and
+# its model file did not load).
+FITTED_WITH = ("precision", "subset_splits", "soft_thresholds")
 # What C45Classifier.prune() may change: they act after growing.
 PRUNE = ("pruning", "confidence", "subtree_raising", "ccp_alpha")
 # What C45RulesClassifier takes besides GROW: the rules' CF, -r, -F and -a, and
@@ -550,6 +555,21 @@ class Parameters:
             cls.__init__ = _init_method(cls, cls._parameters)
         super().__init_subclass__(**kwargs)
 
+    def _made_with(self):
+        """FITTED_WITH's values now (what fit records, as "_fitted_with")."""
+        return {n: getattr(self, n) for n in FITTED_WITH if n in self._parameters}
+
+    def _fit_value(self, name, fitted=None):
+        """A FITTED_WITH parameter as the fitted model (state `fitted`, default
+        this one's) was made with."""
+        made = (self.__dict__ if fitted is None else fitted).get("_fitted_with")
+        return getattr(self, name) if made is None else made[name]
+
+    def _fitted_params(self):
+        """get_params, FITTED_WITH as the model was fitted: what a saved model
+        holds (its trees must load against them)."""
+        return dict(self.get_params(deep=False), **self.__dict__.get("_fitted_with", {}))
+
     def _check_named(self, *names):
         """Check the parameters names (in SPEC's order: the first bad one is
         named). Predict checks one or two: only those are visited."""
@@ -574,6 +594,8 @@ class Parameters:
         schema = self._schema
         max_features_count(self.max_features, schema.n_features)
         _resolve_categorical(self.categorical_features, schema.n_features, schema.names)
+        # (checked against the trees by the loads: what the model was made with)
+        self.__dict__["_fitted_with"] = self._made_with()
 
     def __getstate__(self):
         # The names of the parameters pickled: a c45 that does not know one says
@@ -582,8 +604,11 @@ class Parameters:
         # write as references where they are the same objects; and first, before
         # what a load puts in the model's __dict__: a round trip pickles to the
         # same bytes.
-        return {"_pickled_parameters": " ".join(self._parameters),
-                **super().__getstate__()}
+        # A fitted model's FITTED_WITH are pickled as it was fitted (its trees
+        # load against them), whatever set_params said since.
+        state = dict(super().__getstate__())    # (object's is the __dict__ itself)
+        made = state.pop("_fitted_with", None)
+        return {"_pickled_parameters": " ".join(self._parameters), **state, **(made or {})}
 
     def __setstate__(self, state):
         """Where the estimators' __setstate__ ends: a parameter this c45 does not

@@ -165,7 +165,7 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     """
     t = _pick_tree(clf, tree)
     names = _feature_names(clf, feature_names)
-    f32 = clf.precision == "float32"
+    f32 = clf._fit_value("precision") == "float32"
     # node_class and value's columns index declared_classes_; _value is written
     # in the order of classes_, as predict_proba's columns (a declared class y
     # held no case of has no weight, and no column).
@@ -227,7 +227,7 @@ def to_dict(clf, tree="final", weights=False, feature_names=None):
     d = built.pop(0)
     if weights:
         d.update(_classes=[_py(c) for c in clf.classes_], _class_order=classes,
-                 _features=names, _precision=clf.precision,
+                 _features=names, _precision=clf._fit_value("precision"),
                  _laplace=bool(clf.laplace))
     return d
 
@@ -671,7 +671,7 @@ def to_json(clf, indent=None):
             raise ValueError(f"classes of dtype {a.dtype} cannot be stored in a c45 "
                              f"model file")
     params, dropped = {}, []
-    for name, value in clf.get_params(deep=False).items():
+    for name, value in clf._fitted_params().items():      # (as its trees were made)
         try:
             params[name] = _json_param(value)
         except TypeError:
@@ -682,7 +682,7 @@ def to_json(clf, indent=None):
         "format_version": FORMAT_VERSION,
         "c45_version": c45.__version__,
         "estimator": type(clf).__name__,
-        "precision": clf.precision,
+        "precision": clf._fit_value("precision"),
         "laplace": bool(clf.laplace),
         "params": params,
         "params_not_stored": dropped,

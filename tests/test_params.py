@@ -418,3 +418,41 @@ def test_cost_complexity_path_does_not_warn_about_its_own_unpruned_fit():
         warnings.simplefilter("error", InactiveParameterWarning)
         C45Classifier(pruning="cost_complexity", ccp_alpha=0.5).cost_complexity_pruning_path(
             X, y)
+
+
+def test_set_params_after_fit_acts_at_the_next_fit_not_on_the_fitted_trees():
+    # A float64 tree read in float32 sent 0.1 (0.100000001 in binary32) past its
+    # cut 0.1; its pickle and model file then did not load (float32 cuts
+    # expected), and a refused refit left the old tree read in float32.
+    import pickle
+    import c45
+    X = np.r_[np.full(20, 0.1), np.full(20, 0.2)][:, None]
+    y = np.r_[np.zeros(20, int), np.ones(20, int)]
+    rows = np.array([[0.1], [0.2]])
+    for cls in (C45Classifier, C45RulesClassifier):
+        clf = cls().fit(X, y)
+        want = clf.predict(rows).tolist()
+        assert want == [0, 1]
+        clf.set_params(precision="float32", subset_splits=True,
+                       **({"soft_thresholds": True} if cls is C45Classifier else {}))
+        assert clf.predict(rows).tolist() == want
+        with pytest.raises(ValueError, match="float32"):
+            clf.fit(np.r_[X, [[1e39]]], np.r_[y, 0])        # refused: the old model stays
+        assert clf.predict(rows).tolist() == want
+        again = pickle.loads(pickle.dumps(clf))              # saved as fitted
+        assert again.predict(rows).tolist() == want
+        assert again.get_params()["precision"] == "float64"
+        if cls is C45Classifier:
+            assert "0.1" in c45.export_text(clf)
+            loaded = c45.from_json(c45.to_json(clf))
+            assert loaded.predict(rows).tolist() == want
+            assert loaded.get_params()["precision"] == "float64"
+            pruned = clf.prune(pruning=None)                  # the fitted trees, as fitted
+            assert pruned.predict(rows).tolist() == want
+            assert clf.get_params()["precision"] == "float32"
+        clf.set_params(subset_splits=False, soft_thresholds=False) if cls is C45Classifier \
+            else clf.set_params(subset_splits=False)
+        clf.fit(X, y)                                       # now grown in float32
+        cut = clf.grown_tree_.threshold[0]
+        assert cut != 0.1 and cut == np.float32(0.1)
+        assert clf.predict(rows).tolist() == want

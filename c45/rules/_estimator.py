@@ -258,6 +258,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         fitted["pruning_log_"] = pruning_log(record, tree_clf.grown_tree_, list(names),
                                              tree_clf.categories_, classes)
         fitted["_train_summary"] = (builder.n, builder.train_errors)
+        fitted["_fitted_with"] = self._made_with()
         _packed(fitted)                 # predict then leaves __dict__ as it is
         state = {k: v for k, v in self.__dict__.items() if k != "feature_names_in_"}
         state.update(fitted)
@@ -266,8 +267,7 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
 
     def _encode(self, X):
         check_is_fitted(self, "rules_")
-        self._check_named("precision")          # set_params after fit
-        cont, codes = encode_predict(self._schema, X, self.precision == "float32",
+        cont, codes = encode_predict(self._schema, X, self._fit_value("precision") == "float32",
                                      "C45RulesClassifier")
         return cont, codes
 
@@ -277,9 +277,8 @@ class C45RulesClassifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _par
         fitted = self.__dict__
         if "rules_" not in fitted:
             check_is_fitted(self, "rules_")
-        self._check_named("precision")          # set_params after fit
         schema = fitted["_schema"]
-        f32 = self.precision == "float32"
+        f32 = self._fit_value("precision", fitted) == "float32"
         plain = plain_rows(schema, X, f32)
         if plain is not None:
             # Every feature continuous, X float64 values: they are the encoded
