@@ -1334,6 +1334,17 @@ print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU
 """
 
 
+def deaf_seconds(tmp_path, mode, size, timeout):
+    """DEAF_SCRIPT's work `mode` of `size` in a process of its own: the longest
+    CPU time it kept the interpreter from handling a signal (printed with it)."""
+    script = tmp_path / "deaf.py"
+    script.write_text(DEAF_SCRIPT)
+    run = c45_process.run([script, mode, size], timeout=timeout)
+    print(run.stdout.strip())
+    assert run.returncode == 0, run.stderr[-2000:]
+    return float(run.stdout.split("DEAF")[1].split()[0])
+
+
 @pytest.mark.parametrize("mode, size", [
     # CPU seconds deaf measured here before the chunks, then with them
     ("to_json", 19),            # 524,287 nodes: 0.31 s, 0.02 s
@@ -1363,13 +1374,8 @@ def test_ctrl_c_is_heard_outside_the_compiled_core(mode, size, tmp_path):
     for more than 0.2 s of CPU (whole-input calls, made in chunks: see
     UNIQUE_CHUNK).
     The longest wait is printed (pytest -s shows it)."""
-    script = tmp_path / "deaf.py"
-    script.write_text(DEAF_SCRIPT)
-    run = c45_process.run([script, mode, size], timeout=240)
-    print(mode, run.stdout.strip())
-    assert run.returncode == 0, run.stderr[-2000:]
-    deaf = float(run.stdout.split("DEAF")[1].split()[0])
-    assert deaf < 0.2 * SANITIZED_SLOWDOWN, run.stdout
+    print(mode, end=" ")
+    assert deaf_seconds(tmp_path, mode, size, 240) < 0.2 * SANITIZED_SLOWDOWN
 
 
 def test_float32_core_looks_for_signals_in_every_pass_over_a_node(tmp_path):
@@ -1379,13 +1385,7 @@ def test_float32_core_looks_for_signals_in_every_pass_over_a_node(tmp_path):
     steps). Before, measured here: 0.14-0.19 s (the copy of the sort's keys into
     fresh pages, the copy back of its order, the quicksort's partition of the
     whole node, the munmap of the buffers), after 0.01-0.03 s."""
-    script = tmp_path / "deaf.py"
-    script.write_text(DEAF_SCRIPT)
-    run = c45_process.run([script, "root_float32", 24], timeout=480)
-    print(run.stdout.strip())
-    assert run.returncode == 0, run.stderr[-2000:]
-    deaf = float(run.stdout.split("DEAF")[1].split()[0])
-    assert deaf < 0.1 * SANITIZED_SLOWDOWN, run.stdout
+    assert deaf_seconds(tmp_path, "root_float32", 24, 480) < 0.1 * SANITIZED_SLOWDOWN
 
 
 def test_a_grown_trees_delta_looks_for_signals_between_its_fields(tmp_path):
@@ -1395,13 +1395,7 @@ def test_a_grown_trees_delta_looks_for_signals_between_its_fields(tmp_path):
     deaf for more than 0.1 s of CPU (Ctrl-C heard within ~100 ms): the delta looks
     for signals between fields, the trees' checks between their passes. Before,
     measured here: 0.18-0.2 s (0.04-0.06 s after)."""
-    script = tmp_path / "deaf.py"
-    script.write_text(DEAF_SCRIPT)
-    run = c45_process.run([script, "grown_delta", 22], timeout=480)
-    print(run.stdout.strip())
-    assert run.returncode == 0, run.stderr[-2000:]
-    deaf = float(run.stdout.split("DEAF")[1].split()[0])
-    assert deaf < 0.1 * SANITIZED_SLOWDOWN, run.stdout
+    assert deaf_seconds(tmp_path, "grown_delta", 22, 480) < 0.1 * SANITIZED_SLOWDOWN
 
 
 def test_from_json_runs_no_garbage_collection_and_leaves_the_collector_as_it_was():

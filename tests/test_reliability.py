@@ -257,6 +257,16 @@ def test_high_cardinality_categorical_finishes_in_bounded_memory():
           f"traced peak {traced_peak / 2**20:.1f} MiB")
 
 
+def traced_fit(clf, X, y):
+    """(clf fitted on X, y, the peak of the memory Python and numpy traced meanwhile)."""
+    tracemalloc.start()
+    try:
+        clf.fit(X, y)
+        return clf, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_float32_distinct_values_take_half_the_values_bytes_once():
     """float32's fit with unknown values keeps each feature's distinct values
     for the stored cuts. They were gathered in parts (a float64 copy of each
@@ -268,12 +278,7 @@ def test_float32_distinct_values_take_half_the_values_bytes_once():
     X = rng.normal(size=(20_000, 50))
     X[rng.random(X.shape) < 0.05] = np.nan
     y = (np.nan_to_num(X[:, 0]) + rng.normal(size=len(X)) > 0).astype(int)
-    tracemalloc.start()
-    try:
-        clf = C45Classifier(precision="float32").fit(X, y)
-        _, traced_peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    clf, traced_peak = traced_fit(C45Classifier(precision="float32"), X, y)
     assert traced_peak < 2.0 * X.nbytes, traced_peak / X.nbytes
     assert clf.tree_.node_count > 1
 
@@ -286,12 +291,7 @@ def test_float32_on_the_lists_reads_x_itself():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20_000, 50))
     y = (X[:, 0] + rng.normal(size=len(X)) > 0).astype(int)
-    tracemalloc.start()
-    try:
-        clf = C45Classifier(precision="float32").fit(X, y)
-        _, traced_peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    clf, traced_peak = traced_fit(C45Classifier(precision="float32"), X, y)
     assert traced_peak < 1.0 * X.nbytes, traced_peak / X.nbytes
     assert clf.tree_.node_count > 1
 
