@@ -242,6 +242,43 @@ def test_discrete_columns_give_the_gil_up_a_few_times_whatever_their_length(tmp_
     assert max(releases.values()) <= 12, releases
 
 
+READER_RELEASES = """
+import os, tempfile
+import numpy as np, pandas as pd
+from c45 import io
+rng = np.random.default_rng(0)
+n = 50_000
+frame = pd.DataFrame(rng.random((n, 4)).round(6), columns=list("abcd"))
+frame["cls"] = np.where(rng.random(n) < 0.5, "p", "n")
+d = tempfile.mkdtemp()
+csv_path, arff_path = os.path.join(d, "t.csv"), os.path.join(d, "t.arff")
+frame.to_csv(csv_path, index=False)
+with open(arff_path, "w") as fh:
+    fh.write("@relation t\\n" + "".join(f"@attribute {c} numeric\\n" for c in "abcd")
+             + "@attribute cls {n,p}\\n@data\\n")
+    frame.to_csv(fh, index=False, header=False)
+with open(os.path.join(d, "t.names"), "w") as fh:
+    fh.write("n, p.\\n" + "".join(f"{c}: continuous.\\n" for c in "abcd"))
+frame.to_csv(os.path.join(d, "t.data"), index=False, header=False)
+work = {
+    "read_csv": lambda: io.read_csv(csv_path, target="cls"),
+    "read_arff": lambda: io.read_arff(arff_path, target="cls"),
+    "read_c45": lambda: io.read_c45(os.path.join(d, "t")),
+}
+"""
+
+
+def test_readers_give_the_gil_up_a_few_times_a_block(tmp_path):
+    """The readers split plain lines a block at a time and parse each column's
+    numbers with one numpy call, which gives the GIL up (numpy does so on 500
+    values or more): a few times a column per block. Blocks of 2,048 lines made
+    this 50k-row file of 4 numbers and a class cost 574 releases (read_csv), 375
+    (read_arff) and 384 (read_c45), each a switch interval beside a busy Python
+    thread (2.2-2.6x their time alone); blocks of 16,384 lines 112, 81 and 90."""
+    releases = count_releases(tmp_path, READER_RELEASES, 3)
+    assert max(releases.values()) <= 150, releases
+
+
 def test_every_fit_and_the_short_calls_give_the_gil_up_a_few_times(tmp_path):
     """Counted, not timed (each release costs a switch interval beside a busy
     Python thread, 5 ms by default): a fit of 100k x 4 gives the GIL up to sort
