@@ -9,7 +9,7 @@ fractional weights (sample_weight, or unknown values) replays Release 8's case
 array, whose order every later sum depends on, so it walks the whole branch at
 every level as Release 8 does: about D^3/6 case visits on a chain.
 
-This script fits the chain of issue 25 (one continuous feature, alternating
+This script fits a weighted chain (one continuous feature, alternating
 classes, weights falling exponentially, so every level splits off one case) at
 several depths, each fit in a process of its own with a time limit, and prints
 the CPU of c45 in each precision (float32 also without raising) and of
