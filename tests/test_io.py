@@ -429,6 +429,47 @@ def test_a_number_beyond_float64_names_the_line(tmp_path, reader):
         read()
 
 
+@pytest.mark.parametrize("reader", ["csv", "arff"])
+@pytest.mark.parametrize("huge", ["9" * 250 + "e60", "1" * 320, ".5e309", "18e+307"])
+def test_a_number_beyond_float64_in_a_block_is_found(tmp_path, reader, huge):
+    """A block of lines is parsed at once, and only where its texts can be beyond
+    float64 (an exponent and a length that add up past 308) are the values
+    looked at for infinities (may_overflow): numbers without an exponent, or
+    with a small one, can be too, and small exponents elsewhere in the block
+    (as pandas writes 3.4e-05) do not hide them."""
+    rows = [f"{i / 7:.6f},{'p' if i % 2 else 'q'}" for i in range(3000)]
+    rows[5] = "3.4e-05,p"
+    rows[2000] = f"{huge},q"
+    if reader == "csv":
+        path = write(tmp_path, "b.csv", "a,c\n" + "\n".join(rows) + "\n")
+        read, where = lambda: read_csv(path, "c"), "b.csv, line 2002, column 'a'"
+    else:
+        path = write(tmp_path, "b.arff", "@relation r\n@attribute a numeric\n"
+                     "@attribute c {p,q}\n@data\n" + "\n".join(rows) + "\n")
+        read, where = lambda: read_arff(path), "b.arff, line 2005, attribute 'a'"
+    with pytest.raises(DataFileError, match=f"{where}: .* is beyond the range"):
+        read()
+
+
+def test_may_overflow_is_never_wrong_about_an_infinity():
+    """may_overflow(texts) is True whenever numpy reads one of them as inf."""
+    from c45.io._common import may_overflow
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        texts = []
+        for _ in range(rng.integers(1, 4)):
+            mantissa = "".join(rng.choice(list("0123456789"), rng.integers(1, 320)))
+            if rng.random() < 0.3:
+                cut = rng.integers(0, len(mantissa) + 1)
+                mantissa = mantissa[:cut] + "." + mantissa[cut:]
+            exponent = "" if rng.random() < 0.3 else (
+                rng.choice(["e", "E"]) + rng.choice(["", "+", "-"])
+                + str(rng.integers(0, 400)))
+            texts.append(mantissa + exponent)
+        if np.isinf(np.array(texts, dtype=np.float64)).any():
+            assert may_overflow(texts), texts
+
+
 def test_an_unknown_encoding_and_a_bad_separator_are_value_errors(tmp_path):
     """LookupError and csv's TypeError before (tracebacks from the CLI)."""
     path = write(tmp_path, "g.csv", GOLF_CSV)

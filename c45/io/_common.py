@@ -16,6 +16,8 @@ NUMBER = re.compile(r"[ \t]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[ \t]*", re
 # Characters outside every number: values joined by "\x01" and free of them (and
 # that float() accepts) are all numbers in NUMBER's sense, checked in one scan.
 NOT_NUMBER = re.compile(r"[^0-9eE+\-.\x01]")
+# The digits of an exponent that is not negative (may_overflow).
+_POSITIVE_EXPONENT = re.compile(r"[eE]\+?(\d+)")
 
 
 class DataFileError(ValueError):
@@ -274,6 +276,34 @@ def numeric_sort_key(values):
     return None
 
 
+def may_overflow(values, joined=None):
+    """Whether some of these numbers' texts (NUMBER's; joined: them joined by a
+    character of no number, if at hand) can be beyond float64. A text of L
+    characters and exponent e (0 if none or negative) is below 10**(L + e):
+    none is when the longest text and the largest exponent add up to 308 at
+    most. Looked at here, not with numpy: every numpy call on 500 values or more
+    gives the GIL up, a switch interval beside a busy Python thread, and the
+    readers parse a block of lines at a time."""
+    if joined is None:
+        joined = "\x01".join(values)
+    longest = max(map(len, values), default=0)
+    if "e" not in joined and "E" not in joined:
+        return longest > 308
+    return longest + max(map(int, _POSITIVE_EXPONENT.findall(joined)), default=0) > 308
+
+
+def joined_arrays(chunks):
+    """np.concatenate of 1-D arrays of one dtype, copied through memoryviews:
+    numpy's gives the GIL up once an array (see may_overflow)."""
+    out = np.empty(sum(map(len, chunks)), dtype=chunks[0].dtype)
+    view, at = memoryview(out).cast("B"), 0
+    for chunk in chunks:
+        part = memoryview(np.ascontiguousarray(chunk, dtype=out.dtype)).cast("B")
+        view[at:at + len(part)] = part
+        at += len(part)
+    return out
+
+
 def too_large(text):
     """The message for a number beyond float64 (strtod's HUGE_VAL: C4.5 would read
     an infinity, which no test can split)."""
@@ -336,7 +366,7 @@ class ContinuousColumn:
         prepared its own (a function); None when one would raise: add, value by
         value, says which."""
         floats = numbers_at_once(values, missing)
-        if floats is None or np.isinf(floats).any():
+        if floats is None or (may_overflow(values) and np.isinf(floats).any()):
             return None
         return lambda: self.values.frombytes(floats.tobytes())
 
@@ -389,10 +419,12 @@ class DiscreteColumn:
             target = np.array(values, dtype=object)     # as an object Index: not
             codes = self.categories.get_indexer(        # inferred to strings (7x)
                 type(self.categories)(target, dtype=object, copy=False))
-            unknown = np.flatnonzero(codes < 0)
-            if len(unknown) and not all(values[i] in missing for i in unknown.tolist()):
+            # (lists, not numpy calls on the block's codes: see may_overflow)
+            listed = codes.tolist()
+            if -1 in listed and not all(values[i] in missing for i, c in
+                                        enumerate(listed) if c < 0):
                 return None
-            return lambda: self.codes.frombytes(codes.astype(np.int32).tobytes())
+            return lambda: self.codes.extend(listed)
         codes = list(map(self.lookup.get, values))
         new = {}                        # values met first here, in order
         if None in codes:

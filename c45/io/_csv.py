@@ -28,8 +28,8 @@ from c45._gc import paused
 from c45._sorting import sorted_in_chunks
 from c45.io._common import (MAX_COLUMNS, NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError,
                             LineFeed, check_columns, choose_columns, listing,
-                            need_pandas, numbers_at_once, numeric_sort_key, open_binary,
-                            text_blocks, too_large)
+                            joined_arrays, may_overflow, need_pandas, numbers_at_once,
+                            numeric_sort_key, open_binary, text_blocks, too_large)
 
 # A quoted field (a doubled quote inside reads as two quoted fields: the same
 # separators outside them).
@@ -92,7 +92,7 @@ class _Column:
         if " " in joined or "\t" in joined:
             values = [v.strip(" \t") for v in values]
         floats = numbers_at_once(values, self.missing)
-        if floats is not None and self.problem is None:
+        if floats is not None and self.problem is None and may_overflow(values, joined):
             huge = np.flatnonzero(np.isinf(floats))
             if len(huge):
                 self.problem = (row0 + int(huge[0]), too_large(values[huge[0]]))
@@ -169,7 +169,7 @@ class _Column:
 
     def values(self):
         if self.chunks:
-            return np.concatenate(self.chunks)
+            return joined_arrays(self.chunks)
         return np.empty(0, np.int32 if self.text else np.float64)
 
 
@@ -354,9 +354,8 @@ def split_block(lines, width, sep):
     limit = csv.field_size_limit()
     if width < 2 or len(text) > limit and max(map(len, lines)) > limit:
         return None             # (one column: a blank line would pass for a row)
-    counts = np.fromiter(map(str.count, lines, repeat(sep)), dtype=np.intp,
-                         count=len(lines))
-    if (counts != width - 1).any():
+    counts = list(map(str.count, lines, repeat(sep)))      # (no numpy: see may_overflow)
+    if counts.count(width - 1) != len(counts):
         return None
     if text.endswith("\n"):
         text = text[:-1]
@@ -486,7 +485,7 @@ def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
                 n_rows += n
                 first = feed.count + 1
                 feed.take(n)
-                flush(fields.__getitem__, n, np.arange(first, first + n, dtype=np.int64))
+                flush(fields.__getitem__, n, range(first, first + n))
                 continue
         try:
             row = next(reader)
@@ -508,5 +507,20 @@ def _load_rows(rows, wanted, width, path, pd, continuous, progress, chunk_rows):
             chars = 0
     if buf:
         flush_rows()
-    row_lines = np.concatenate(line_chunks) if line_chunks else np.empty(0, np.int64)
-    return n_rows, row_lines
+    return n_rows, _row_lines(line_chunks, n_rows)
+
+
+def _row_lines(chunks, n_rows):
+    """The line of each row, from chunks in row order: ranges (a split block's
+    lines follow one another) or arrays (rows the csv module read). The ranges
+    are made in a few numpy calls for the whole file, not one a block (each
+    gives the GIL up: see may_overflow)."""
+    sizes = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
+    firsts = np.fromiter((c.start if isinstance(c, range) else 0 for c in chunks),
+                         dtype=np.int64, count=len(chunks))
+    starts = np.cumsum(sizes) - sizes
+    lines = np.repeat(firsts - starts, sizes) + np.arange(n_rows, dtype=np.int64)
+    for c, at in zip(chunks, starts.tolist()):
+        if not isinstance(c, range):
+            lines[at:at + len(c)] = c
+    return lines
