@@ -49,10 +49,9 @@ def need_pandas(what="reading data files"):
 MAX_LINE_CHARS = 64 * 1024 * 1024
 READ_BLOCK = 1 << 20            # bytes read at a time
 # The most lines split at once (LineFeed.rest): the strings of their fields are
-# held meanwhile (a few MiB). Each block costs a few numpy calls a column, and
-# each gives the GIL up: a switch interval beside a busy Python thread, so
-# blocks of 2,048 lines made a reader 2.2-2.6x slower there (tests/
-# test_concurrency.py counts them); 16,384 lines cost a few MiB more.
+# held meanwhile (a few MiB). A block's numpy and pandas calls give the GIL up
+# (a switch interval each beside a busy Python thread: see may_overflow), so
+# fewer, larger blocks; 16,384 lines cost a few MiB more than 2,048 did.
 SPLIT_LINES = 16384
 # A carriage return that ends a line by itself (classic Mac OS line ends, as
 # Python's universal newlines read them): read as the "\r\n" every reader takes.
