@@ -1748,11 +1748,13 @@ cdef bint walk_blocks(Descent d, Blocks* b, const Rows* rows, int32_t* stack_nod
 cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k,
                         Interrupt* intr) noexcept nogil:
     """Each row of sums divided by its total (by 1 where the total is 0). Looks
-    for Ctrl-C every 65,536 rows; interrupted, stops (the call raises)."""
-    cdef Py_ssize_t i, c
+    for Ctrl-C every LOOK_CELLS sums (a row's k: 20,000 rows of 5,000 classes
+    were 0.24 s between two looks by rows); interrupted, stops (the call
+    raises)."""
+    cdef Py_ssize_t i, c, cells = 0
     cdef double t
     for i in range(m):
-        if (i & 0xFFFF) == 0xFFFF and interrupted(intr):
+        if look_by_cells(&cells, k, intr):
             return
         t = 0.0 + pairwise(sums + i * k, k)     # as sums / sums.sum(1)
         if not t > 0:
@@ -1766,11 +1768,11 @@ cdef void rows_to_columns(const double* sums, Py_ssize_t m, Py_ssize_t k,
                           double* out, Interrupt* intr) noexcept nogil:
     """out (m x n_out): each row's sums of the classes `columns`, divided by
     their total for proba when they are fewer than k. Looks for Ctrl-C every
-    65,536 rows; interrupted, stops (the call raises)."""
-    cdef Py_ssize_t i, j
+    LOOK_CELLS sums (rows_to_proba); interrupted, stops (the call raises)."""
+    cdef Py_ssize_t i, j, cells = 0
     cdef double t
     for i in range(m):
-        if (i & 0xFFFF) == 0xFFFF and interrupted(intr):
+        if look_by_cells(&cells, n_out, intr):
             return
         for j in range(n_out):
             out[i * n_out + j] = sums[i * k + columns[j]]
