@@ -7,7 +7,7 @@ the work was deaf to Ctrl-C (CPU time, so that other processes' load counts
 little; on a loaded machine a gap can still grow, each first touch of fresh
 memory slower).
 
-    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply,predict_proba_unused,rules_deep} [--list SECONDS] [--trace auto|True|False]
+    python benchmarks/bench_signal_gaps.py ROWS {fit,fit_weighted,fit_float32,predict,predict_proba,apply,predict_proba_unused,rules_deep} [--list SECONDS] [--trace auto|True|False] [--classes K] [--pruning KIND]
 
 One feature of ROWS rows (uniform in [0, 1000), a noisy sine as the class);
 float32 and the predict modes give 5% of the values as NaN (the predict modes
@@ -20,7 +20,9 @@ min_samples_leaf=1, mdl_correction=False: 247 levels for 5,000 rows, 767 for
 path (40 million rows of pruning_log_'s trace for 5,000, kept with --trace
 True; the default "auto" drops it past 2**22 rows), and the process's peak RSS
 is printed too. --list prints every gap longer than SECONDS with the Python
-lines it ended at.
+lines it ended at. --classes K: the fit modes' y is K classes drawn at random
+instead (every node then holds K class weights), on 4 features;
+--pruning: the fit's pruning (pessimistic by default; none: pruning=None).
 """
 import argparse
 import resource
@@ -43,10 +45,16 @@ def main():
     ap.add_argument("--list", type=float, default=None, metavar="SECONDS")
     ap.add_argument("--trace", choices=["auto", "True", "False"], default="auto",
                     help="rules_deep's pruning_trace")
+    ap.add_argument("--classes", type=int, default=None, metavar="K")
+    ap.add_argument("--pruning", choices=["pessimistic", "cost_complexity", "reduced_error",
+                                          "none"], default="pessimistic")
     a = ap.parse_args()
     rng = np.random.default_rng(0)
     X = rng.random((a.rows, 1)) * 1000
     y = (np.sin(0.009 * X[:, 0]) + rng.random(a.rows) > 1) * 1
+    if a.classes is not None:
+        X = rng.random((a.rows, 4))
+        y = rng.integers(0, a.classes, a.rows)
     w = rng.random(a.rows) + 0.5 if a.mode == "fit_weighted" else None
     if a.mode not in ("fit", "fit_weighted", "rules_deep"):
         X[rng.random(a.rows) < 0.05, 0] = np.nan
@@ -59,7 +67,9 @@ def main():
                                  pruning_trace=trace)
         work = lambda: clf.fit(X, y)
     elif a.mode.startswith("fit"):
-        clf = C45Classifier(precision="float32" if a.mode == "fit_float32" else "float64")
+        clf = C45Classifier(precision="float32" if a.mode == "fit_float32" else "float64",
+                            pruning=None if a.pruning == "none" else a.pruning,
+                            **({"ccp_alpha": 1.0} if a.pruning == "cost_complexity" else {}))
         work = lambda: clf.fit(X, y, sample_weight=w)
     elif a.mode == "predict_proba_unused":
         y = pd.Categorical(np.array(["b", "a"])[y], categories=["a", "c", "b"])

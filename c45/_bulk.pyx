@@ -315,15 +315,18 @@ UFUNC_HOLDS = 500
 
 def elementwise(ufunc, a):
     """ufunc(a) of a C-contiguous float64 array (an elementwise one: log, log2):
-    in slices of UFUNC_HOLDS items, keeping the GIL, below NOGIL_WORK items (one
-    call, giving it up, from there). The same numbers in any slicing."""
+    in slices of UFUNC_HOLDS items, keeping the GIL, below NOGIL_WORK items (a
+    call a slice of NOGIL_WORK, giving it up, from there, signals looked for
+    between them: one call over 80 million class weights was 0.3 s deaf). The
+    same numbers in any slicing."""
     flat = a.reshape(-1)
-    if flat.shape[0] >= NOGIL_WORK:
-        return ufunc(a)
     out = np.empty_like(a)
     dst = out.reshape(-1)
-    for start in range(0, flat.shape[0], UFUNC_HOLDS):
-        ufunc(flat[start:start + UFUNC_HOLDS], out=dst[start:start + UFUNC_HOLDS])
+    step = NOGIL_WORK if flat.shape[0] >= NOGIL_WORK else UFUNC_HOLDS
+    for start in range(0, flat.shape[0], step):
+        ufunc(flat[start:start + step], out=dst[start:start + step])
+        if step == NOGIL_WORK:
+            PyErr_CheckSignals()
     return out
 
 

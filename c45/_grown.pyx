@@ -26,8 +26,11 @@ from libc.string cimport memcmp, memcpy
 from libc.stdint cimport int32_t
 from cpython.exc cimport PyErr_CheckSignals
 
+from libc.string cimport memset
 from c45._gil cimport NOGIL_WORK
-from c45._types cimport LEAF
+from c45._types cimport LEAF, Interrupt
+from c45._interrupt cimport (interrupt_init, interrupt_end, raise_interrupt,
+                             look_by_cells)
 from c45._criterion cimport rnd
 from c45._tree import Tree
 from c45._tree_checks import FIELDS, DTYPES, NOT_PER_NODE
@@ -94,6 +97,29 @@ cdef void pair_children(int32_t[::1] m, const signed char[::1] gk,
 # pickle.loads made about 270 of them, 0.02 s alone, 19 s busy).
 cdef inline bint long_pass(Py_ssize_t nbytes) noexcept nogil:
     return nbytes >= 8 * <Py_ssize_t> NOGIL_WORK
+
+
+# A long pass over rows (a node's row of class weights: tens of kB at thousands
+# of classes, 0.05 s a pass over a model's 650 MB of them) runs without the GIL
+# and looks for signals by the bytes it has done (look_by_cells, a cell 8
+# bytes, a row one at least): between start_looking and end_looking, which
+# raises the interrupt of a handler that raised.
+cdef int start_looking(Interrupt* intr, bint big) except -1:
+    memset(intr, 0, sizeof(Interrupt))
+    if big:
+        interrupt_init(intr)
+    return 0
+
+
+cdef int end_looking(Interrupt* intr) except -1:
+    interrupt_end(intr)
+    if intr.stop:
+        raise_interrupt()
+    return 0
+
+
+cdef inline Py_ssize_t row_cells(Py_ssize_t size) noexcept nogil:
+    return (size >> 3) + 1
 
 
 def breadth_first_children(n_children):
@@ -173,26 +199,33 @@ cdef Rows rows_of(a) except *:
 
 
 cdef Py_ssize_t find_differing(Rows g, Rows ref, const int32_t* at,
-                               int32_t* out) noexcept nogil:
+                               int32_t* out, Interrupt* intr) noexcept nogil:
     """The rows i of g that differ from ref's row at[i] (i without at; skipped
-    where at[i] < 0), written to out when not NULL; their count."""
-    cdef Py_ssize_t i, j, k = 0
+    where at[i] < 0), written to out when not NULL; their count (-1 when
+    interrupted)."""
+    cdef Py_ssize_t i, j, k = 0, cells = 0
     for i in range(g.n):
         j = at[i] if at != NULL else i
         if j >= 0 and memcmp(g.data + i * g.size, ref.data + j * ref.size, g.size) != 0:
             if out != NULL:
                 out[k] = <int32_t> i
             k += 1
+        if look_by_cells(&cells, row_cells(g.size), intr):
+            return -1
     return k
 
 
-cdef void gather_unmapped(Rows dst, Rows src, const int32_t* at) noexcept nogil:
-    """dst's rows: src's rows i whose at[i] < 0, in order."""
-    cdef Py_ssize_t i, k = 0
+cdef void gather_unmapped(Rows dst, Rows src, const int32_t* at,
+                          Interrupt* intr) noexcept nogil:
+    """dst's rows: src's rows i whose at[i] < 0, in order (unfinished when
+    interrupted)."""
+    cdef Py_ssize_t i, k = 0, cells = 0
     for i in range(src.n):
         if at[i] < 0:
             memcpy(dst.data + k * dst.size, src.data + i * src.size, dst.size)
             k += 1
+        if look_by_cells(&cells, row_cells(src.size), intr):
+            return
 
 
 # A delta's field, as its grown rows are made of: per node its final node's row
@@ -204,10 +237,10 @@ cdef struct Parts:
     const int32_t* index
 
 
-cdef bint rebuild(Parts p, Rows out, bint compare) noexcept nogil:
+cdef bint rebuild(Parts p, Rows out, bint compare, Interrupt* intr) noexcept nogil:
     """Write the field's rows to out, or (compare) whether out holds them, bit
-    for bit."""
-    cdef Py_ssize_t i, k = 0, j = 0
+    for bit (unfinished when interrupted)."""
+    cdef Py_ssize_t i, k = 0, j = 0, cells = 0
     cdef const char* src
     for i in range(out.n):
         if p.at == NULL:
@@ -223,6 +256,8 @@ cdef bint rebuild(Parts p, Rows out, bint compare) noexcept nogil:
         if not compare:
             memcpy(out.data + i * out.size, src, out.size)
         elif memcmp(out.data + i * out.size, src, out.size) != 0:
+            return False
+        if look_by_cells(&cells, row_cells(out.size), intr):
             return False
     return True
 
@@ -254,12 +289,18 @@ def unmapped_rows(a, node_map, Py_ssize_t count):
         raise ValueError("c45: unmapped_rows given a node map of another length")
     out = np.empty((count,) + a.shape[1:], dtype=a.dtype)
     dst = rows_of(out)
+    cdef Interrupt intr
+    cdef bint big = long_pass(src.n * src.size)
     if count:
-        if long_pass(src.n * src.size):
-            with nogil:
-                gather_unmapped(dst, src, &m[0])
-        else:
-            gather_unmapped(dst, src, &m[0])
+        start_looking(&intr, big)
+        try:
+            if big:
+                with nogil:
+                    gather_unmapped(dst, src, &m[0], &intr)
+            else:
+                gather_unmapped(dst, src, &m[0], NULL)
+        finally:
+            end_looking(&intr)
     return out
 
 
@@ -268,11 +309,17 @@ def rebuilt(base, node_map, loose, index, values, Py_ssize_t n):
     cdef Parts p = parts_of(base, node_map, loose, index, values)
     out = np.empty((n,) + base.shape[1:], dtype=base.dtype)
     cdef Rows o = rows_of(out)
-    if long_pass(o.n * o.size):
-        with nogil:
-            rebuild(p, o, False)
-    else:
-        rebuild(p, o, False)
+    cdef Interrupt intr
+    cdef bint big = long_pass(o.n * o.size)
+    start_looking(&intr, big)
+    try:
+        if big:
+            with nogil:
+                rebuild(p, o, False, &intr)
+        else:
+            rebuild(p, o, False, NULL)
+    finally:
+        end_looking(&intr)
     return out
 
 
@@ -284,11 +331,17 @@ def rebuilds(g, base, node_map, loose, index, values):
     cdef Parts p = parts_of(base, node_map, loose, index, values)
     cdef Rows o = rows_of(g)
     cdef bint same
-    if long_pass(o.n * o.size):
-        with nogil:
-            same = rebuild(p, o, True)
-    else:
-        same = rebuild(p, o, True)
+    cdef Interrupt intr
+    cdef bint big = long_pass(o.n * o.size)
+    start_looking(&intr, big)
+    try:
+        if big:
+            with nogil:
+                same = rebuild(p, o, True, &intr)
+        else:
+            same = rebuild(p, o, True, NULL)
+    finally:
+        end_looking(&intr)
     return same
 
 
@@ -326,20 +379,27 @@ def differing_rows(g, ref, node_map=None):
         if m.shape[0] != a.n:
             raise ValueError("c45: differing_rows given a node map of another length")
         at = &m[0] if a.n else NULL
-    cdef Py_ssize_t count
-    if long_pass(a.n * a.size):
-        with nogil:
-            count = find_differing(a, b, at, NULL)
-    else:
-        count = find_differing(a, b, at, NULL)
-    out = np.empty(count, dtype=np.int32)
-    cdef int32_t[::1] o = out
-    if count:
-        if long_pass(a.n * a.size):
+    cdef Py_ssize_t count = 0
+    cdef Interrupt intr
+    cdef bint big = long_pass(a.n * a.size)
+    cdef int32_t[::1] o
+    start_looking(&intr, big)
+    try:
+        if big:
             with nogil:
-                find_differing(a, b, at, &o[0])
+                count = find_differing(a, b, at, NULL, &intr)
         else:
-            find_differing(a, b, at, &o[0])
+            count = find_differing(a, b, at, NULL, NULL)
+        out = np.empty(max(count, 0), dtype=np.int32)
+        o = out
+        if count > 0:
+            if big:
+                with nogil:
+                    find_differing(a, b, at, &o[0], &intr)
+            else:
+                find_differing(a, b, at, &o[0], NULL)
+    finally:
+        end_looking(&intr)
     return out
 
 
@@ -361,6 +421,9 @@ def _bits(a):
     return a.view(f"u{a.dtype.itemsize}")
 
 
+cdef size_t COMPARE_STEP = 2 << 20     # bytes compared between two looks (< 1 ms)
+
+
 cdef bint same_bytes(x, y) except -1:
     """Whether two arrays of a Tree (C-contiguous, of their field's dtype) hold the
     same shape, dtype and bytes: memcmp with the GIL held (numpy's comparisons
@@ -371,7 +434,18 @@ cdef bint same_bytes(x, y) except -1:
         return False
     if not (a.flags.c_contiguous and b.flags.c_contiguous):
         return np.array_equal(_bits(a), _bits(b))
-    return a.nbytes == 0 or memcmp(cnp.PyArray_DATA(a), cnp.PyArray_DATA(b), a.nbytes) == 0
+    # in steps, looking for signals between them (a tree's class weights at
+    # thousands of classes: hundreds of MB, 0.1 s in one memcmp)
+    cdef const char* p = <const char*> cnp.PyArray_DATA(a)
+    cdef const char* q = <const char*> cnp.PyArray_DATA(b)
+    cdef size_t n = a.nbytes, at = 0
+    while at < n:
+        if at > 0:
+            PyErr_CheckSignals()
+        if memcmp(p + at, q + at, min(COMPARE_STEP, n - at)) != 0:
+            return False
+        at += COMPARE_STEP
+    return True
 
 
 def same_trees(a, b, bint bounds=True):

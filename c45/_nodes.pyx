@@ -6,8 +6,22 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
-from c45._types cimport Node, NodeBuffer, LEAF, CONTINUOUS
+from c45._types cimport Node, NodeBuffer, Interrupt, LEAF, CONTINUOUS
 from c45._scratch cimport resize, doubled
+from c45._interrupt cimport interrupted, look_by_cells, LOOK_CELLS
+
+
+cdef bint zero_looking(double* v, Py_ssize_t n, Interrupt* it) noexcept nogil:
+    """memset of n doubles in steps of LOOK_CELLS, looking for signals between
+    them (not before the first: a short fill never looks); True when
+    interrupted (v then unfinished)."""
+    cdef Py_ssize_t i = 0
+    while i < n:
+        if i > 0 and interrupted(it):
+            return True
+        memset(&v[i], 0, min(<Py_ssize_t> LOOK_CELLS, n - i) * sizeof(double))
+        i += LOOK_CELLS
+    return False
 
 
 cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
@@ -15,7 +29,8 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
     and their pickles are deterministic); -1 if memory runs out. The doubled
     room above them is not touched, so that it is not resident: at the end of a
     large fit a doubling was 0.9 times X's bytes of pages, written only to
-    be given back by the compaction."""
+    be given back by the compaction. A long fill (many nodes of many classes)
+    looks for signals: -1 too when interrupted (b.intr.stop set)."""
     cdef Py_ssize_t cap, k = b.n_classes
     if b.count + extra > b.capacity:
         cap = doubled(b.capacity, b.count + extra)
@@ -26,7 +41,8 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
         b.capacity = cap
     if extra > 0:
         memset(&b.nodes[b.count], 0, extra * sizeof(Node))
-        memset(&b.value[b.count * k], 0, extra * k * sizeof(double))
+        if zero_looking(&b.value[b.count * k], extra * k, b.intr):
+            return -1
     return 0
 
 
@@ -114,8 +130,9 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
     children are contiguous and no abandoned node remains; a leaf's fields set
     again (set_leaf), a non-continuous test's threshold NaN. Moved along the
     cycles of the permutation (no second buffer beside t); t is then shrunk to
-    them. -1 out of memory (t unchanged)."""
-    cdef Py_ssize_t n = t.count, k = t.n_classes, count = 1, i, j, nxt, b
+    them. -1 out of memory (t unchanged), or interrupted (t.intr.stop set: t
+    then half moved, fit only to be freed)."""
+    cdef Py_ssize_t n = t.count, k = t.n_classes, count = 1, i, j, nxt, b, cells = 0
     cdef int32_t* order              # new position -> old (reachable first)
     cdef int32_t* newpos             # old position -> new
     cdef uint8_t* done
@@ -165,6 +182,9 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
             t.nodes[j] = t.nodes[nxt]
             memcpy(&t.value[j * k], &t.value[nxt * k], k * sizeof(double))
             j = nxt
+            if look_by_cells(&cells, k, t.intr):    # (a cycle may be every node)
+                free(order); free(newpos); free(done); free(tmp_value)
+                return -1
     for i in range(count):            # a leaf's fields set again, a threshold NaN
         if t.nodes[i].kind == LEAF:
             set_leaf(&t.nodes[i], t.nodes[i].node_class, t.nodes[i].weight,

@@ -63,7 +63,7 @@ from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
                             eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
                             list_cases, case_of, list_case)
-from c45._interrupt cimport interrupted, raise_interrupt, touch_pages
+from c45._interrupt cimport interrupted, raise_interrupt, touch_pages, look_by_cells
 from c45._types cimport Interrupt
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
                          stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
@@ -1177,9 +1177,11 @@ cdef void grower_free(Grower* g) noexcept nogil:
 
 
 cdef int graft(NodeBuffer* t, Task* task) noexcept nogil:
-    """Append the task's subtree to t, its node 0 becoming the task's node."""
+    """Append the task's subtree to t, its node 0 becoming the task's node;
+    -1 out of memory or interrupted (t.intr.stop set: t then half made)."""
     cdef NodeBuffer* sub = &task.sub
     cdef Py_ssize_t k = t.n_classes, i, base = t.count - 1, maps_base = t.maps_count
+    cdef Py_ssize_t cells = 0
     cdef Node nd
     cdef int32_t at
     if buffer_reserve(t, sub.count - 1) < 0 or maps_reserve(t, sub.maps_count) < 0:
@@ -1196,6 +1198,8 @@ cdef int graft(NodeBuffer* t, Task* task) noexcept nogil:
         at = task.node if i == 0 else <int32_t> (base + i)
         t.nodes[at] = nd
         memcpy(&t.value[at * k], &sub.value[i * k], k * sizeof(double))
+        if look_by_cells(&cells, k, t.intr):
+            return -1
     t.count += sub.count - 1
     return 0
 
@@ -1331,6 +1335,7 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
     g.info_top = 0
     task.lists = NULL
     task.sub.n_classes = d.n_classes
+    task.sub.intr = d.intr
     if buffer_reserve(&task.sub, 1) == 0:
         task.sub.count = 1
         if run_dfs(g, &task.sub, 0, task.depth, task.m, NULL) == 0:

@@ -322,15 +322,18 @@ cdef inline void keep_grown(Pruner* p, int node) noexcept nogil:
     log.count += 1
 
 
-cdef int log_append(GrownLog* to, const GrownLog* src, Py_ssize_t k) noexcept nogil:
-    """A worker's log after the main one's (their nodes are distinct)."""
+cdef int log_append(GrownLog* to, const GrownLog* src, Py_ssize_t k,
+                    Interrupt* intr) noexcept nogil:
+    """A worker's log after the main one's (their nodes are distinct); -1 out
+    of memory or interrupted (its class weights' copy looks)."""
     if src.count == 0:
         return 0
     if log_reserve(to, src.count, k) < 0:
         return -1
     memcpy(&to.node[to.count], src.node, src.count * sizeof(int32_t))
     memcpy(&to.rec[to.count], src.rec, src.count * sizeof(Node))
-    memcpy(&to.value[to.count * k], src.value, src.count * k * sizeof(double))
+    if copy_polled(&to.value[to.count * k], src.value, src.count * k * sizeof(double), intr):
+        return -1
     to.count += src.count
     return 0
 
@@ -1386,7 +1389,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         run_pending(&tl)
     for i in range(tl.n_workers):
         if logs != NULL:
-            if logs[i].failed or log_append(p.log, &logs[i], k) < 0:
+            if logs[i].failed or log_append(p.log, &logs[i], k, p.w.data.intr) < 0:
                 tl.failed = True
             log_free(&logs[i])
         free_arena(&tl.workers[i])

@@ -8,7 +8,9 @@ Beside a busy Python thread every numpy call on a tree's arrays (of more than a
 few hundred nodes) hands the GIL over and waits a switch interval to get it
 back, so the passes over nodes are compiled loops: those of one pass over the
 nodes keep the GIL (a few microseconds per thousand nodes), the pruning path's
-pass per alpha runs without it. Sums are numpy's own (its pairwise summation,
+pass per alpha runs without it. A pass over the nodes' class weights (at
+thousands of classes, tens of kB a node) looks for signals as it goes
+(check_by_cells): the interpreter runs no handler inside this module. Sums are numpy's own (its pairwise summation,
 c45/_sums.pxd), and the logarithms numpy's np.log2, so that every number is the
 one numpy's array arithmetic gave.
 """
@@ -22,7 +24,8 @@ from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport LEAF, Interrupt
 from c45._sums cimport pairwise
-from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
+                             check_by_cells)
 from c45._tree import LEAF_KIND, SUBSET_KIND, Tree
 
 cnp.import_array()
@@ -40,7 +43,7 @@ def leaf_information(tree):
     """N_t * Entropy(D_t) of every node, in bits (C4.5's TI of its class weights):
     N log2 N - sum(v log2 v) over the classes' weights v > 0, 0 for N = 0."""
     cdef const double[:, ::1] v = tree.value
-    cdef Py_ssize_t n = v.shape[0], k = v.shape[1], i, j
+    cdef Py_ssize_t n = v.shape[0], k = v.shape[1], i, j, cells = 0
     positive = np.empty((n, k), dtype=np.float64)   # v, 1 where v <= 0 (log2 of 1: 0)
     totals = np.empty(n, dtype=np.float64)          # N, 1 where N <= 0
     cdef double[:, ::1] pv = positive
@@ -51,6 +54,7 @@ def leaf_information(tree):
         tv[i] = nv[i] if nv[i] > 0 else 1.0
         for j in range(k):
             pv[i, j] = v[i, j] if v[i, j] > 0 else 1.0
+        check_by_cells(&cells, 2 * k)
     # numpy's logarithms (bit for bit what a call over all the nodes gives)
     cdef const double[:, ::1] lv = elementwise(np.log2, positive)
     cdef const double[::1] ln = elementwise(np.log2, totals)
@@ -64,6 +68,7 @@ def leaf_information(tree):
             for j in range(k):
                 terms[j] = v[i, j] * lv[i, j] if v[i, j] > 0 else 0.0
             info[i] = nv[i] * ln[i] - pairwise(terms, k) if nv[i] > 0 else 0.0
+            check_by_cells(&cells, 2 * k)
     finally:
         free(terms)
     return out
@@ -113,7 +118,7 @@ def rebuild(tree, make_leaf=None, n_children=None, value_map=None):
     cdef const double[::1] errors = tree.errors
     cdef const double[:, ::1] value = tree.value
     cdef const int64_t[::1] offset = tree.map_offset
-    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], q, m, j, o, c, b
+    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], q, m, j, o, c, b, cells = 0
     cdef const unsigned char[::1] ml = (zeros(n, np.uint8) if make_leaf is None
                                         else np.ascontiguousarray(make_leaf, np.uint8))
     if nch.shape[0] != n or ml.shape[0] != n:
@@ -161,6 +166,7 @@ def rebuild(tree, make_leaf=None, n_children=None, value_map=None):
         for b in range(k):
             value_o[j, b] = value[o, b]
         offset_o[j] = -1 if leaf else offset[o]
+        check_by_cells(&cells, k)
     # Made here for the new Tree alone: it keeps them without copying them again.
     return Tree._of_own_arrays(
         value_map=tree.value_map if value_map is None else value_map,
@@ -265,7 +271,7 @@ def reduced_error(tree, reach):
     cdef const signed char[::1] kind = tree.kind
     cdef const int32_t[::1] first = tree.first_child, nch = tree.n_children
     cdef const int32_t[::1] cls = tree.node_class
-    cdef Py_ssize_t n = kind.shape[0], k = r.shape[1], i
+    cdef Py_ssize_t n = kind.shape[0], k = r.shape[1], i, cells = 0
     if r.shape[0] != n:
         raise ValueError(f"c45: reduced_error: reach has {r.shape[0]} rows for {n} nodes")
     cdef double[::1] as_leaf = np.empty(n, np.float64)
@@ -276,6 +282,7 @@ def reduced_error(tree, reach):
     for i in range(n):
         as_leaf[i] = pairwise(&r[i, 0], k) - r[i, cls[i]]
         subtree[i] = as_leaf[i]
+        check_by_cells(&cells, k)
     for i in range(n - 1, -1, -1):
         if kind[i] == LEAF:
             continue

@@ -26,7 +26,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
-                             monotonic, copy_polled)
+                             monotonic, copy_polled, look_by_cells)
 from c45._prune cimport prune_pessimistic, cut_ranks, cut_ranks_known, GrownLog, log_free
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
@@ -161,6 +161,8 @@ cdef int grow(Work* w, NodeBuffer* t) except -1 nogil:
             if r < 0:
                 free(stack)
                 with gil:
+                    if d.intr != NULL and d.intr.stop:     # (a long fill of the buffer's)
+                        raise_interrupt()
                     raise MemoryError("c45: out of memory while growing the tree")
             if r == 0:
                 top -= 1
@@ -464,8 +466,9 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
     """The buffer as a Tree; with take, the buffer's class weights become the
     Tree's (the buffer is freed: it is not used again). log, errors: the tree
     as it was before pruning changed the buffer (the logged nodes' fields and
-    class weights, every node's errors)."""
-    cdef Py_ssize_t n = b.count, k = b.n_classes, i, j
+    class weights, every node's errors). Its copies of class weights look for
+    signals (b.intr): a raise when interrupted."""
+    cdef Py_ssize_t n = b.count, k = b.n_classes, i, j, cells = 0
     cdef Node nd
     cols = {name: np.empty(n, dtype) for name, dtype in zip(Tree._fields[:8], Tree._dtypes[:8])}
     map_offset = np.empty(n, np.int64)
@@ -502,9 +505,13 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
         value = np.empty((n, k), np.float64)
         vv = value
         if n > 0 and k > 0:
-            memcpy(&vv[0, 0], b.value, n * k * sizeof(double))
+            if copy_looking(<char*> &vv[0, 0], <const char*> b.value,
+                            n * k * sizeof(double), b.intr):
+                raise_interrupt()
             for j in range(log.count if log != NULL else 0):
                 memcpy(&vv[log.node[j], 0], &log.value[j * k], k * sizeof(double))
+                if look_by_cells(&cells, k, b.intr):
+                    raise_interrupt()
     return Tree._of_own_arrays(value=value, map_offset=map_offset, value_map=value_map,
                                n_values=n_values, **cols)
 
@@ -530,14 +537,19 @@ cdef bint same_ints(const int32_t[::1] a, const int32_t[::1] b):
     return True
 
 
-cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values) except -1:
+cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values,
+                          Interrupt* intr) except -1:
+    """The tree's copy in b, whose passes look for signals (intr)."""
     check_walkable(tree, n_values)
     cdef Py_ssize_t n = tree.node_count, k = tree.n_classes, i
     cdef Py_ssize_t n_maps = len(tree.value_map)
     b.n_classes = k
     b.count = 0
     b.maps_count = 0
+    b.intr = intr
     if buffer_reserve(b, n) < 0 or maps_reserve(b, n_maps) < 0:
+        if intr.stop:
+            raise_interrupt()
         raise MemoryError("c45: out of memory copying the tree")
     cdef const signed char[::1] kv = tree.kind
     cdef const int32_t[::1] fv = tree.feature, cv = tree.first_child
@@ -557,8 +569,9 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values) except -1:
         b.nodes[i].errors = ev[i]
         b.nodes[i].map_offset = mv[i]
         b.nodes[i].cut_rank = NO_CUT_RANK
-    if n > 0:
-        memcpy(b.value, &vv[0, 0], n * k * sizeof(double))
+    if n > 0 and copy_looking(<char*> b.value, <const char*> &vv[0, 0],
+                              n * k * sizeof(double), intr):
+        raise_interrupt()
     if n_maps > 0:
         memcpy(b.maps, &mapv[0], n_maps * sizeof(int32_t))
     b.count = n
@@ -850,6 +863,8 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
                     err = compact_in_place(grown)
             else:
                 err = compact_in_place(grown)
+        if err < 0 and grown.intr != NULL and grown.intr.stop:
+            raise_interrupt()           # (the compaction stopped half way)
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
         pruned = tree_from_buffer(grown, n_values, True)
@@ -936,6 +951,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
+    raw.intr = grown_buf.intr = &intr
     memset(&w, 0, sizeof(Work))
     try:
         interrupt_init(&intr)           # (work_init's passes look for Ctrl-C too)
@@ -1058,7 +1074,7 @@ def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
         if d.n_cases > 0 and copy_looking(<char*> w.cases, <const char*> &order[0],
                                           d.n_cases * sizeof(int32_t), &intr):
             raise_interrupt()
-        buffer_from_tree(grown, &buf, data.n_values)
+        buffer_from_tree(grown, &buf, data.n_values, &intr)
         pruned = pessimistic(&w, &buf, confidence, subtree_raising, data.n_values)
         if not with_order:
             return pruned
@@ -1289,9 +1305,11 @@ cdef Py_ssize_t pack_nodes(const TreeView* tv, FastNode* fast, int32_t* leaf_cla
                            const signed char[::1] kind, const int32_t[::1] first,
                            const int32_t[::1] nch, const int32_t[::1] ncls,
                            const double[::1] weight, const double[:, ::1] value,
-                           const int32_t[::1] col, bint laplace, bint f32) noexcept nogil:
-    """make_descent's tables of the nodes; returns the stack a row needs."""
-    cdef Py_ssize_t nd, c, top, stack_need = 1
+                           const int32_t[::1] col, bint laplace, bint f32,
+                           Interrupt* intr) noexcept nogil:
+    """make_descent's tables of the nodes; returns the stack a row needs, -1
+    when interrupted (a leaf's class weights are read: it looks as it goes)."""
+    cdef Py_ssize_t nd, c, top, stack_need = 1, cells = 0
     for nd in range(n):     # parents come before children (check_tree_arrays)
         fast[nd].threshold = tv.threshold[nd]
         fast[nd].first = first[nd]
@@ -1302,6 +1320,8 @@ cdef Py_ssize_t pack_nodes(const TreeView* tv, FastNode* fast, int32_t* leaf_cla
                 sums[c] = 0.0
             add_leaf(sums, nd, 1.0, k, weight, value, ncls, laplace, f32)
             leaf_class[nd] = <int32_t> first_max(sums, k)
+            if look_by_cells(&cells, k, intr):
+                return -1
             continue
         fast[nd].column = col[tv.feature[nd]] if kind[nd] == CONTINUOUS \
             else OTHER_TEST
@@ -1337,18 +1357,27 @@ cdef Descent make_descent(tree, n_values, const int32_t[::1] col, bint laplace, 
         free(need); free(sums)
         raise MemoryError("c45: out of memory setting up prediction")
     need[0] = 1
-    # (the nodes of a tree of thousands pack in well under a switch interval)
-    if n >= NOGIL_WORK // 64:
-        with nogil:
+    cdef Interrupt intr
+    memset(&intr, 0, sizeof(Interrupt))
+    # (the nodes of a tree of thousands pack in well under a switch interval;
+    # a big one, or one of many classes, without the GIL, looking for signals)
+    try:
+        if n >= NOGIL_WORK // 64 or n * k >= NOGIL_WORK:
+            interrupt_init(&intr)
+            with nogil:
+                d.stack_need = pack_nodes(&d.tv, d.fast, d.leaf_class, need, sums, n, k,
+                                          d.kind, d.first, d.nch, d.ncls, d.weight,
+                                          d.value, col, laplace, f32, &intr)
+        else:
             d.stack_need = pack_nodes(&d.tv, d.fast, d.leaf_class, need, sums, n, k,
                                       d.kind, d.first, d.nch, d.ncls, d.weight, d.value,
-                                      col, laplace, f32)
-    else:
-        d.stack_need = pack_nodes(&d.tv, d.fast, d.leaf_class, need, sums, n, k,
-                                  d.kind, d.first, d.nch, d.ncls, d.weight, d.value,
-                                  col, laplace, f32)
-    free(need)
-    free(sums)
+                                      col, laplace, f32, NULL)
+    finally:
+        free(need)
+        free(sums)
+        interrupt_end(&intr)
+    if d.stack_need < 0:
+        raise_interrupt()
     return d
 
 
@@ -1418,11 +1447,15 @@ cdef struct Blocks:
 cdef Py_ssize_t BLOCKS_POLL_MIN_ROWS = 4096
 
 
-cdef inline int blocks_init(Blocks* b, Py_ssize_t m) except -1:
+cdef inline int blocks_init(Blocks* b, Py_ssize_t m, Py_ssize_t row_work=0) except -1:
+    """row_work: the most a row's walk can count down (Poll) beyond its nodes;
+    past PAUSE_NODES a single row could run long before the pause at its end
+    (a row of unknowns summing every leaf's 5,000 class weights: 0.07 s at 16k
+    nodes), so looking is set up at once."""
     b.lo, b.hi, b.m, b.size, b.t0 = 0, 0, m, 16, 0.0
     memset(&b.intr, 0, sizeof(Interrupt))
     b.poll.intr = &b.intr
-    b.poll.armed = m >= BLOCKS_POLL_MIN_ROWS
+    b.poll.armed = m >= BLOCKS_POLL_MIN_ROWS or row_work >= PAUSE_NODES
     b.poll.left = POLL_NODES if b.poll.armed else PAUSE_NODES
     if b.poll.armed:
         interrupt_init(&b.intr)
@@ -1719,11 +1752,13 @@ cdef bint walk_blocks(Descent d, Blocks* b, const Rows* rows, int32_t* stack_nod
 cdef void rows_to_proba(double* sums, Py_ssize_t m, Py_ssize_t k,
                         Interrupt* intr) noexcept nogil:
     """Each row of sums divided by its total (by 1 where the total is 0). Looks
-    for Ctrl-C every 65,536 rows; interrupted, stops (the call raises)."""
-    cdef Py_ssize_t i, c
+    for Ctrl-C every LOOK_CELLS sums (a row's k: 20,000 rows of 5,000 classes
+    were 0.24 s between two looks by rows); interrupted, stops (the call
+    raises)."""
+    cdef Py_ssize_t i, c, cells = 0
     cdef double t
     for i in range(m):
-        if (i & 0xFFFF) == 0xFFFF and interrupted(intr):
+        if look_by_cells(&cells, k, intr):
             return
         t = 0.0 + pairwise(sums + i * k, k)     # as sums / sums.sum(1)
         if not t > 0:
@@ -1737,11 +1772,11 @@ cdef void rows_to_columns(const double* sums, Py_ssize_t m, Py_ssize_t k,
                           double* out, Interrupt* intr) noexcept nogil:
     """out (m x n_out): each row's sums of the classes `columns`, divided by
     their total for proba when they are fewer than k. Looks for Ctrl-C every
-    65,536 rows; interrupted, stops (the call raises)."""
-    cdef Py_ssize_t i, j
+    LOOK_CELLS sums (rows_to_proba); interrupted, stops (the call raises)."""
+    cdef Py_ssize_t i, j, cells = 0
     cdef double t
     for i in range(m):
-        if (i & 0xFFFF) == 0xFFFF and interrupted(intr):
+        if look_by_cells(&cells, n_out, intr):
             return
         for j in range(n_out):
             out[i * n_out + j] = sums[i * k + columns[j]]
@@ -1854,7 +1889,7 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
         if stack_nodes == NULL or stack_ws == NULL or scratch == NULL:
             free(stack_nodes); free(stack_ws); free(scratch)
             raise MemoryError("c45: out of memory in predict")
-    blocks_init(&blocks, m)
+    blocks_init(&blocks, m, (k >> 3) * d.n_nodes)     # (a leaf's sums: k / 8 nodes' work)
     try:
         with nogil:
             if n_threads > 1:

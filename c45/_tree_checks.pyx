@@ -25,8 +25,10 @@ from libc.stdint cimport int32_t, int64_t
 from c45._types cimport LEAF, DISCRETE, CONTINUOUS, SUBSET
 from c45._sums cimport pairwise, run_sum
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
-from c45._interrupt cimport interrupt_init, interrupt_end, interrupted, raise_interrupt
+from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
+                             look_by_cells, check_by_cells)
 from c45._types cimport Interrupt
+from c45._gil cimport NOGIL_WORK
 
 from c45._bulk import zeros     # numpy's gives the GIL up from 1 kB
 
@@ -40,18 +42,22 @@ DTYPES = (np.int8, np.int32, np.int32, np.int32, np.int32, np.float64,
 # The fields of another length than one entry per node (row of value per node).
 NOT_PER_NODE = ("value_map",)
 MAX_TREE_NODES = 2**31 - 2          # node and child indices are int32
-# Trees of this many nodes or more are checked without the GIL (one release).
+# Trees of this many nodes or more are checked without the GIL (one release),
+# looking for signals; so are trees of NOGIL_WORK class weights or more (a pass
+# over them was 0.2 s at 16k nodes of 5,000 classes).
 NOGIL_NODES = 1 << 16
 
 
 def row_sums(const double[:, ::1] value):
-    """value.sum(axis=1), the same numbers, without a numpy call."""
-    cdef Py_ssize_t i, n = value.shape[0], k = value.shape[1]
+    """value.sum(axis=1), the same numbers, without a numpy call (looking for
+    signals every LOOK_CELLS class weights)."""
+    cdef Py_ssize_t i, n = value.shape[0], k = value.shape[1], cells = 0
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] o = out
     if k:
         for i in range(n):
             o[i] = pairwise(&value[i, 0], k)
+            check_by_cells(&cells, k)
     else:
         o[:] = 0.0
     return out
@@ -153,7 +159,7 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
                        Failure* out, Interrupt* intr) noexcept nogil:
     """The first failing check and its first failing node (nv_mode: 0 no n_values,
     1 given, 2 given but not 1-D). Shapes were checked by the caller."""
-    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j
+    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j, cells = 0
     cdef Py_ssize_t n_maps = value_map.shape[0], n_feat = n_values.shape[0]
     cdef int64_t s, b, o, v, m, parents
     cdef int64_t* cover
@@ -186,6 +192,8 @@ cdef bint tree_failure(const signed char[::1] kind, const int32_t[::1] feature,
             x = value[i, c]
             if not (isfinite(x) and x >= 0):
                 return fail(out, VALUE, i)
+        if look_by_cells(&cells, k, intr):
+            return fail(out, STOPPED, 0)
     # Prediction divides a leaf's class weights by its weight (when > 0): a row of
     # zeros, or class weights summing to inf, would give no or NaN probabilities.
     if interrupted(intr):
@@ -318,7 +326,7 @@ def check_tree_arrays(a, n_values=None):
     cdef const int32_t[::1] mv = value_map, nvv = nv
     cdef int mode = nv_mode
     cdef Interrupt intr
-    if n >= NOGIL_NODES:
+    if n >= NOGIL_NODES or n * k >= NOGIL_WORK:
         interrupt_init(&intr)
         try:
             with nogil:
@@ -554,7 +562,7 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
     """The first failing invariant and its first failing node. child_sums[j] is
     the weight sum of the run of children starting at starts[j] (sorted),
     child_errors[j] its errors' sum. rule: ERRORS_*; cf: the pessimistic CF."""
-    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j
+    cdef Py_ssize_t n = kind.shape[0], k = value.shape[1], i, c, j, cells = 0
     cdef Py_ssize_t n_feat = n_values.shape[0], n_maps = value_map.shape[0]
     cdef int64_t o, v, b, m
     cdef double best, limit, low, want
@@ -569,6 +577,8 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
             for c in range(k):
                 if not_f32(value[i, c]):
                     return fail(out, M_F32_VALUE, i)
+            if look_by_cells(&cells, k, intr):
+                return fail(out, STOPPED, 0)
     if interrupted(intr):
         return fail(out, STOPPED, 0)
     for i in range(n):
@@ -583,6 +593,8 @@ cdef bint model_failure(const signed char[::1] kind, const int32_t[::1] feature,
                 best = value[i, c] if value[i, c] > best else best
             if value[i, node_class[i]] < best:
                 return fail(out, M_CLASS, i)
+        if look_by_cells(&cells, k, intr):
+            return fail(out, STOPPED, 0)
     if interrupted(intr):
         return fail(out, STOPPED, 0)
     for i in range(n):
@@ -788,7 +800,7 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, rule,
     cdef const int32_t[::1] mv = tree.value_map
     cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
     cdef Interrupt intr
-    if kv.shape[0] >= NOGIL_NODES:
+    if kv.shape[0] >= NOGIL_NODES or kv.shape[0] * vv.shape[1] >= NOGIL_WORK:
         interrupt_init(&intr)
         try:
             with nogil:

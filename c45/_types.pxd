@@ -114,6 +114,8 @@ cdef struct NodeBuffer:
     int32_t* maps
     Py_ssize_t maps_count
     Py_ssize_t maps_capacity
+    Interrupt* intr       # the call's, for passes over every node's class weights
+                          # (growth, grafts, compaction); NULL: they never look
 
 # One case in a node's row list (float64 growing, c45/_presorted.pyx): the node's
 # cases in row order, each with its weight at the node (its class is Dataset.y's,
