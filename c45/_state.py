@@ -124,7 +124,8 @@ def check_pruned_tree(final, grown, n_values, place=None, grown_place=None):
     grown_place = (grown_place or "grown_tree_").removeprefix("c45: ")
     raise ValueError(f"{place}: node {node} is {_test_of(final, node)}, but no node of "
                      f"the grown tree ({grown_place}) at or below node {g}, in its "
-                     f"place, has that test (node {g} is {_test_of(grown, g)}): the "
+                     f"place, has that test and tests in the places of its branches' tests "
+                     f"(node {g} is {_test_of(grown, g)}): the "
                      f"final tree is not the grown tree pruned (subtrees made leaves "
                      f"or raised into their parent's place)")
 

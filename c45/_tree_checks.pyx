@@ -981,10 +981,23 @@ def kept_tree_failure(final, grown, n_values):
 # stand for any grown node. Raising re-estimates the weights: only the tests
 # are compared.
 
+cdef inline bint hosts(const TreeView* F, Py_ssize_t f, const TreeView* G, Py_ssize_t x,
+                       const int32_t* n_values) noexcept nogil:
+    """Grown node x has final node f's test, and a grown test in the place of
+    each of f's branches that is a test (no test stands below a grown leaf)."""
+    cdef Py_ssize_t b
+    if test_difference(F, f, G, x, n_values, True) != K_OK:
+        return False
+    for b in range(F.nch[f]):
+        if F.kind[F.first[f] + b] != LEAF and G.kind[G.first[x] + b] == LEAF:
+            return False
+    return True
+
+
 cdef Py_ssize_t host_of(const TreeView* F, Py_ssize_t f, const TreeView* G,
                         Py_ssize_t g, const int32_t* n_values,
                         int64_t* stack) noexcept nogil:
-    """A grown node at or below g with final node f's test, -1 for none: first
+    """A grown node at or below g that hosts final node f, -1 for none: first
     down the heaviest branches (where a raised test comes from, as a rule), then
     the whole subtree in preorder (stack: room for G.n nodes). A search that
     finds its node looks only at grown nodes no other search of the walk looks
@@ -992,7 +1005,7 @@ cdef Py_ssize_t host_of(const TreeView* F, Py_ssize_t f, const TreeView* G,
     cdef Py_ssize_t x = g, b, best, top = 0
     cdef double most
     while True:
-        if test_difference(F, f, G, x, n_values, True) == K_OK:
+        if hosts(F, f, G, x, n_values):
             return x
         if G.kind[x] == LEAF:
             break
@@ -1006,7 +1019,7 @@ cdef Py_ssize_t host_of(const TreeView* F, Py_ssize_t f, const TreeView* G,
     while top:
         top -= 1
         x = stack[top]
-        if test_difference(F, f, G, x, n_values, True) == K_OK:
+        if hosts(F, f, G, x, n_values):
             return x
         if G.kind[x] != LEAF:
             for b in range(G.first[x] + G.nch[x] - 1, G.first[x] - 1, -1):
@@ -1017,9 +1030,9 @@ cdef Py_ssize_t host_of(const TreeView* F, Py_ssize_t f, const TreeView* G,
 
 cdef bint pruned_failure(const TreeView* F, const TreeView* G, const int32_t* n_values,
                          Failure* out) noexcept nogil:
-    """The first final test (in node order) found at no grown node at or below
-    the grown node in its place (out.extra), each test taken at the first grown
-    node host_of finds."""
+    """The first final test (in node order) that no grown node at or below the
+    grown node in its place (out.extra) hosts, each test taken at the first
+    grown node host_of finds."""
     cdef Py_ssize_t f, g, d, b
     cdef int64_t* g_of = <int64_t*> malloc(F.n * sizeof(int64_t))
     cdef int64_t* stack = <int64_t*> malloc(G.n * sizeof(int64_t))
