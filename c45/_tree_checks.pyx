@@ -18,7 +18,7 @@ cimport numpy as cnp
 
 from libc.math cimport isfinite, fabs, INFINITY
 from libc.float cimport FLT_MAX
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memcmp
 from libc.stdint cimport int32_t, int64_t
 
@@ -1081,64 +1081,101 @@ def pruned_tree_failure(final, grown, n_values):
         return None
     if f.check == K_NO_MEMORY:
         raise MemoryError("c45: out of memory checking a tree")
-    if pruning_exists(final, grown, nv, 16 * (F.n + G.n) + 100000):
+    if pruning_exists(final, grown, nv, 64 * (F.n + G.n) + 1000000):
         return None
     return int(f.node), int(f.extra)
 
 
-def pruning_exists(final, grown, n_values, Py_ssize_t budget):
-    """Whether final is grown pruned, searched exhaustively (without recursion:
-    a stack of frames), in at most budget steps (False beyond: not shown).
-    valid(f, g): final node f stands in the place of grown node g (a leaf always;
-    a test when a node at or below g has it and hosts f's branches);
-    hosts(f, d): each branch b of f is valid in the place of d's branch b."""
-    cdef const int32_t* nvp = <const int32_t*> cnp.PyArray_DATA(n_values)
-    cdef TreeView F = view_of(final), G = view_of(grown)
-    cdef Py_ssize_t steps = 0, f, x, d, b
-    if F.kind[0] == LEAF:
-        return True
-    known = {}                          # (f, g) -> valid(f, g)
-    # A frame: [f, g, candidates left below g (a preorder stack), d being tried,
-    # its next branch]
-    frames = [[0, 0, [0], -1, 0]]
-    result = False
-    while frames:
+cdef struct Frame:
+    # valid(f, g) being decided: its candidates (grown nodes at or below g, a
+    # preorder stack) from base up in the candidates' stack, the one being tried
+    # (d, -1 for none) and the next of f's branches to try in d's branches.
+    Py_ssize_t f, g, base, d, b
+
+
+cdef int search(const TreeView* F, const TreeView* G, const int32_t* n_values,
+                Py_ssize_t budget, Frame* frames, Py_ssize_t** cand,
+                Py_ssize_t* cap) noexcept nogil:
+    """pruning_exists' search: 1 found, 0 none, 2 out of budget, -1 out of memory.
+    frames: room for F.n frames (one per level of F); cand: a candidates' stack
+    of *cap entries, grown as needed."""
+    cdef Py_ssize_t top = 0, n_frames = 1, steps = 0, x, c, need
+    cdef Frame* fr
+    cdef Py_ssize_t* grown
+    cdef bint result = False
+    frames[0].f, frames[0].g, frames[0].base, frames[0].d, frames[0].b = 0, 0, 0, -1, 0
+    cand[0][0] = 0
+    top = 1
+    while n_frames:
         steps += 1
         if steps > budget:
-            return False
-        fr = frames[len(frames) - 1]
-        f, d = fr[0], fr[3]
-        if d >= 0:                      # trying d: its next branch
-            if result is False and fr[4] > 0:
-                fr[3] = -1              # a branch failed: d hosts not f
+            return 2
+        fr = &frames[n_frames - 1]
+        if fr.d >= 0:                   # trying d: its next branch
+            if not result and fr.b > 0:
+                fr.d = -1               # a branch failed: d hosts not f
                 continue
-            b = fr[4]
-            if b == F.nch[f]:
-                known[(f, fr[1])] = True
-                frames.pop()
+            if fr.b == F.nch[fr.f]:     # every branch valid: so is f at g
+                top = fr.base
+                n_frames -= 1
                 result = True
                 continue
-            fr[4] = b + 1
-            x = F.first[f] + b
+            x = F.first[fr.f] + fr.b
+            c = G.first[fr.d] + fr.b
+            fr.b += 1
             if F.kind[x] == LEAF:
                 result = True
                 continue
-            key = (x, G.first[d] + b)
-            if key in known:
-                result = known[key]
-                continue
-            frames.append([x, key[1], [key[1]], -1, 0])
+            frames[n_frames].f, frames[n_frames].g = x, c
+            frames[n_frames].base, frames[n_frames].d, frames[n_frames].b = top, -1, 0
+            n_frames += 1
+            cand[0][top] = c
+            top += 1
             continue
-        cand = fr[2]
-        if not cand:
-            known[(f, fr[1])] = False
-            frames.pop()
+        if top == fr.base:              # no candidate left: f is not valid at g
+            n_frames -= 1
             result = False
             continue
-        x = cand.pop()
+        top -= 1
+        x = cand[0][top]
         if G.kind[x] != LEAF:
-            cand.extend(range(G.first[x] + G.nch[x] - 1, G.first[x] - 1, -1))
-        if test_difference(&F, f, &G, x, nvp, True) == K_OK:
-            fr[3], fr[4] = x, 0
+            need = top + G.nch[x] + 1
+            if need > cap[0]:
+                grown = <Py_ssize_t*> realloc(cand[0], 2 * need * sizeof(Py_ssize_t))
+                if grown == NULL:
+                    return -1
+                cand[0], cap[0] = grown, 2 * need
+            for c in range(G.first[x] + G.nch[x] - 1, G.first[x] - 1, -1):
+                cand[0][top] = c
+                top += 1
+        if hosts(F, fr.f, G, x, n_values):
+            fr.d, fr.b = x, 0
             result = True
-    return result
+    return 1 if result else 0
+
+
+def pruning_exists(final, grown, n_values, Py_ssize_t budget):
+    """Whether final is grown pruned, searched exhaustively (no recursion: a
+    stack of frames), in at most budget steps (False beyond: not shown).
+    valid(f, g), final node f stands in the place of grown node g: f is a leaf,
+    or a grown node at or below g hosts f (host_of) and each branch b of f is
+    valid in the place of that node's branch b. n_values: int32."""
+    cdef TreeView F = view_of(final), G = view_of(grown)
+    if F.kind[0] == LEAF:
+        return True
+    cdef const int32_t* nvp = <const int32_t*> cnp.PyArray_DATA(n_values)
+    cdef Py_ssize_t cap = G.n + 1
+    cdef Frame* frames = <Frame*> malloc(F.n * sizeof(Frame))
+    cdef Py_ssize_t* cand = <Py_ssize_t*> malloc(cap * sizeof(Py_ssize_t))
+    cdef int found = -1
+    if frames != NULL and cand != NULL:
+        if F.n + G.n >= NOGIL_NODES:
+            with nogil:
+                found = search(&F, &G, nvp, budget, frames, &cand, &cap)
+        else:
+            found = search(&F, &G, nvp, budget, frames, &cand, &cap)
+    free(frames)
+    free(cand)
+    if found < 0:
+        raise MemoryError("c45: out of memory checking a tree")
+    return found == 1
