@@ -31,9 +31,9 @@ def checked_fitted_state(state, places=None):
     grown = checked_tree(dict(state, grown_tree_=grown), "grown_tree_", schema,
                          classes, places.get("grown_tree_"))
     check_tests_of_params(final, grown, state, places)
+    check_kept_tree(final, grown, state, places, schema.n_values)
     check_pruned_tree(final, grown, schema.n_values, places.get("tree_"),
                       places.get("grown_tree_"))
-    check_kept_tree(final, grown, state, places, schema.n_values)
     for name, tree in (("tree_", final), ("grown_tree_", grown)):
         check_held_classes(tree, out["classes_"], classes,
                            places.get(name) or f"c45: the pickled model's {name}")

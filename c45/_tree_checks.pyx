@@ -877,10 +877,6 @@ KEPT_FIELDS = {K_NODE: "first_child", K_WEIGHT: "weight", K_CLASS: "node_class",
                K_ERRORS: "errors"}
 
 
-cdef inline bint same_double(double a, double b) noexcept nogil:
-    return a == b or (a != a and b != b)
-
-
 cdef int test_difference(const TreeView* F, Py_ssize_t f, const TreeView* G,
                          Py_ssize_t g, const int32_t* n_values,
                          bint cleaned) noexcept nogil:
@@ -1059,13 +1055,17 @@ cdef bint pruned_failure(const TreeView* F, const TreeView* G, const int32_t* n_
 
 
 def pruned_tree_failure(final, grown, n_values):
-    """(final node, grown node) where final is shown to be no pruning of grown
-    (the first final test host_of places nowhere, and the grown node in its
-    place), or None. Both trees checked (walkable, features of n_values).
+    """None when final is grown pruned, else (final node, grown node): the first
+    final test the walk (pruned_failure) finds no host for, and the grown node
+    in its place. Both trees checked (walkable, features of n_values).
 
-    The walk takes each test at the first grown node that has it; where two
-    grown nodes below have the same test and it took the wrong one, an
-    exhaustive search (pruning_exists) decides."""
+    The walk takes each test at the first grown node host_of finds; where two
+    grown nodes below host it and it took the wrong one (windowing's trials
+    raise by all the cases a branch their window made lighter), an exhaustive
+    search (pruning_exists) decides, within 64 steps a node: a final tree it
+    cannot show to be a pruning in that is refused (measured: a pruning of
+    357k grown nodes took under 2 steps a node; refusing it with one threshold
+    changed deep down, 0.2 s of CPU)."""
     cdef Failure f
     f.check = K_OK
     f.extra = 0
