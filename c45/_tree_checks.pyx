@@ -1095,10 +1095,11 @@ cdef struct Frame:
 
 cdef int search(const TreeView* F, const TreeView* G, const int32_t* n_values,
                 Py_ssize_t budget, Frame* frames, Py_ssize_t** cand,
-                Py_ssize_t* cap) noexcept nogil:
-    """pruning_exists' search: 1 found, 0 none, 2 out of budget, -1 out of memory.
-    frames: room for F.n frames (one per level of F); cand: a candidates' stack
-    of *cap entries, grown as needed."""
+                Py_ssize_t* cap, Interrupt* intr) noexcept nogil:
+    """pruning_exists' search: 1 found, 0 none, 2 out of budget, -2 out of memory,
+    STOPPED (a signal handler raised; looked for every 2**16 steps). frames:
+    room for F.n frames (one per level of F); cand: a candidates' stack of
+    *cap entries, grown as needed."""
     cdef Py_ssize_t top = 0, n_frames = 1, steps = 0, x, c, need
     cdef Frame* fr
     cdef Py_ssize_t* grown
@@ -1110,6 +1111,8 @@ cdef int search(const TreeView* F, const TreeView* G, const int32_t* n_values,
         steps += 1
         if steps > budget:
             return 2
+        if (steps & 0xFFFF) == 0 and interrupted(intr):
+            return STOPPED
         fr = &frames[n_frames - 1]
         if fr.d >= 0:                   # trying d: its next branch
             if not result and fr.b > 0:
@@ -1143,7 +1146,7 @@ cdef int search(const TreeView* F, const TreeView* G, const int32_t* n_values,
             if need > cap[0]:
                 grown = <Py_ssize_t*> realloc(cand[0], 2 * need * sizeof(Py_ssize_t))
                 if grown == NULL:
-                    return -1
+                    return -2
                 cand[0], cap[0] = grown, 2 * need
             for c in range(G.first[x] + G.nch[x] - 1, G.first[x] - 1, -1):
                 cand[0][top] = c
@@ -1167,15 +1170,24 @@ def pruning_exists(final, grown, n_values, Py_ssize_t budget):
     cdef Py_ssize_t cap = G.n + 1
     cdef Frame* frames = <Frame*> malloc(F.n * sizeof(Frame))
     cdef Py_ssize_t* cand = <Py_ssize_t*> malloc(cap * sizeof(Py_ssize_t))
-    cdef int found = -1
-    if frames != NULL and cand != NULL:
-        if F.n + G.n >= NOGIL_NODES:
-            with nogil:
-                found = search(&F, &G, nvp, budget, frames, &cand, &cap)
-        else:
-            found = search(&F, &G, nvp, budget, frames, &cand, &cap)
-    free(frames)
-    free(cand)
+    cdef int found = -2                 # (out of memory unless searched)
+    cdef Interrupt intr
+    try:
+        if frames != NULL and cand != NULL:
+            if F.n + G.n >= NOGIL_NODES:
+                interrupt_init(&intr)
+                try:
+                    with nogil:
+                        found = search(&F, &G, nvp, budget, frames, &cand, &cap, &intr)
+                finally:
+                    interrupt_end(&intr)
+            else:
+                found = search(&F, &G, nvp, budget, frames, &cand, &cap, NULL)
+    finally:
+        free(frames)
+        free(cand)
+    if found == STOPPED:
+        raise_interrupt()
     if found < 0:
         raise MemoryError("c45: out of memory checking a tree")
     return found == 1
