@@ -7,7 +7,8 @@ import numpy as np
 
 from c45 import _grown, _tree
 from c45._encode import Schema, check_labels, class_columns, sorted_classes
-from c45._tree_checks import first_of_kind, kept_tree_failure, tested_features
+from c45._tree_checks import (first_of_kind, kept_tree_failure, pruned_tree_failure,
+                              tested_features)
 from c45._validate_tree import KEPT, check_model_tree, errors_rule
 from c45._windowing import Cycle, Trial, check_trials
 
@@ -31,6 +32,8 @@ def checked_fitted_state(state, places=None):
                          classes, places.get("grown_tree_"))
     check_tests_of_params(final, grown, state, places)
     check_kept_tree(final, grown, state, places, schema.n_values)
+    check_pruned_tree(final, grown, schema.n_values, places.get("tree_"),
+                      places.get("grown_tree_"))
     for name, tree in (("tree_", final), ("grown_tree_", grown)):
         check_held_classes(tree, out["classes_"], classes,
                            places.get(name) or f"c45: the pickled model's {name}")
@@ -79,6 +82,9 @@ def checked_trials(state, schema, classes, final, grown):
                           **{p: state[p] for p in ("pruning", "confidence") if p in state}},
                          name, schema, classes,
                          f"c45: the pickled model's trials_[{i}].{part}")
+        check_pruned_tree(trial.pruned, trial.grown, schema.n_values,
+                          f"c45: the pickled model's trials_[{i}].pruned",
+                          f"trials_[{i}].grown")
     check_trials(trials, best, final, grown)
     return {"trials_": trials, "best_trial_": best}
 
@@ -102,6 +108,38 @@ def check_tests_of_params(final, grown, state, places):
         if i >= 0:
             raise ValueError(f"{place}: kind[{i}] is a subset test, but the model's "
                              f"subset_splits is {state.get('subset_splits')!r}")
+
+
+def check_pruned_tree(final, grown, n_values, place=None, grown_place=None):
+    """The final tree is the grown tree pruned: subtrees cut to leaves, or raised
+    into their parent's place (subtree raising), whatever the pruning: each
+    final test is the test of the grown node in its place or of one below it
+    (c45/_tree_checks.pyx, pruned_tree_failure). Else predict(tree="grown"),
+    the exports of the grown tree and prune() would read another model's tree."""
+    failure = pruned_tree_failure(final, grown, n_values)
+    if failure is None:
+        return
+    node, g = failure
+    place = place or "c45: the pickled model's tree_"
+    grown_place = (grown_place or "grown_tree_").removeprefix("c45: ")
+    raise ValueError(f"{place}: node {node} is {_test_of(final, node)}, but no node of "
+                     f"the grown tree ({grown_place}) at or below node {g}, in its "
+                     f"place, has that test and tests in the places of its branches' tests "
+                     f"(node {g} is {_test_of(grown, g)}): the "
+                     f"final tree is not the grown tree pruned (subtrees made leaves "
+                     f"or raised into their parent's place)")
+
+
+def _test_of(tree, i):
+    """Node i's test, as the messages say it."""
+    kind, feature, n = int(tree.kind[i]), int(tree.feature[i]), int(tree.n_children[i])
+    if kind == _tree.LEAF_KIND:
+        return "a leaf"
+    if kind == _tree.SUBSET_KIND:
+        return f"a subset test of feature {feature} ({n} branches)"
+    if kind == _tree.CONTINUOUS_KIND:
+        return f"the test feature {feature} <= {float(tree.threshold[i])!r}"
+    return f"a test of feature {feature} ({n} branches)"
 
 
 def check_kept_tree(final, grown, state, places, n_values):

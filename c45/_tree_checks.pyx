@@ -18,8 +18,8 @@ cimport numpy as cnp
 
 from libc.math cimport isfinite, fabs, INFINITY
 from libc.float cimport FLT_MAX
-from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memcpy
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy, memcmp
 from libc.stdint cimport int32_t, int64_t
 
 from c45._types cimport LEAF, DISCRETE, CONTINUOUS, SUBSET
@@ -832,7 +832,41 @@ def model_tree_failure(tree, n_values, bint f32, double rtol, double atol, rule,
 
 
 # ---------------------------------------------------------------------------
-# A tree pruned without estimates against its grown tree.
+# A final tree against its grown tree: what pruning may have changed.
+
+cdef struct TreeView:
+    # A checked Tree's arrays (the Tree holds them while a view is in use).
+    Py_ssize_t n, k
+    const signed char* kind
+    const int32_t* feature
+    const int32_t* first
+    const int32_t* nch
+    const int32_t* node_class
+    const double* threshold
+    const double* weight
+    const double* errors
+    const double* value
+    const int64_t* offset
+    const int32_t* map
+
+
+cdef TreeView view_of(tree):
+    cdef TreeView v
+    v.n = tree.node_count
+    v.k = tree.n_classes
+    v.kind = <const signed char*> cnp.PyArray_DATA(tree.kind)
+    v.feature = <const int32_t*> cnp.PyArray_DATA(tree.feature)
+    v.first = <const int32_t*> cnp.PyArray_DATA(tree.first_child)
+    v.nch = <const int32_t*> cnp.PyArray_DATA(tree.n_children)
+    v.node_class = <const int32_t*> cnp.PyArray_DATA(tree.node_class)
+    v.threshold = <const double*> cnp.PyArray_DATA(tree.threshold)
+    v.weight = <const double*> cnp.PyArray_DATA(tree.weight)
+    v.errors = <const double*> cnp.PyArray_DATA(tree.errors)
+    v.value = <const double*> cnp.PyArray_DATA(tree.value)
+    v.offset = <const int64_t*> cnp.PyArray_DATA(tree.map_offset)
+    v.map = <const int32_t*> cnp.PyArray_DATA(tree.value_map)
+    return v
+
 
 cdef enum:      # what differs, in the order it is looked at, per node
     K_OK = 0
@@ -847,6 +881,7 @@ cdef enum:      # what differs, in the order it is looked at, per node
     K_MAP
     K_ERRORS
     K_NO_MEMORY
+    K_NO_TEST       # pruned_tree_failure: no grown node at or below has the test
 
 KEPT_FIELDS = {K_NODE: "first_child", K_WEIGHT: "weight", K_CLASS: "node_class",
                K_VALUE: "value", K_KIND: "kind", K_FEATURE: "feature",
@@ -854,27 +889,39 @@ KEPT_FIELDS = {K_NODE: "first_child", K_WEIGHT: "weight", K_CLASS: "node_class",
                K_ERRORS: "errors"}
 
 
-cdef inline bint same_double(double a, double b) noexcept nogil:
-    return a == b or (a != a and b != b)
+cdef int test_difference(const TreeView* F, Py_ssize_t f, const TreeView* G,
+                         Py_ssize_t g, const int32_t* n_values,
+                         bint cleaned) noexcept nogil:
+    """K_OK when the test of final node f (not a leaf) is grown node g's, else the
+    field that differs. A subset test may lose trailing empty branches; cleaned
+    (pessimistic pruning's subset cleanup, c45/_pruning.pyx) also lets its last
+    branch give categories up (mapped to 0: no case of them reaches the node)
+    and go when it keeps none."""
+    cdef Py_ssize_t j
+    cdef int32_t fm, gm
+    if F.kind[f] != G.kind[g]:
+        return K_KIND
+    if F.feature[f] != G.feature[g]:
+        return K_FEATURE
+    if F.kind[f] == CONTINUOUS and memcmp(&F.threshold[f], &G.threshold[g],
+                                          sizeof(double)) != 0:
+        return K_THRESHOLD
+    if F.nch[f] > G.nch[g] or (cleaned and F.nch[f] != G.nch[g] and not (
+            F.kind[f] == SUBSET and F.nch[f] == G.nch[g] - 1)):
+        return K_BRANCHES
+    if F.kind[f] == SUBSET:
+        for j in range(n_values[F.feature[f]] + 1):
+            fm, gm = F.map[F.offset[f] + j], G.map[G.offset[g] + j]
+            if fm != gm and not (cleaned and fm == 0 and gm == G.nch[g]):
+                return K_MAP
+    return K_OK
 
 
-cdef bint kept_failure(const signed char[::1] kind, const int32_t[::1] feature,
-                       const int32_t[::1] first, const int32_t[::1] nch,
-                       const int32_t[::1] node_class, const double[::1] threshold,
-                       const double[::1] weight, const double[::1] errors,
-                       const double[:, ::1] value, const int64_t[::1] offset,
-                       const int32_t[::1] value_map,
-                       const signed char[::1] g_kind, const int32_t[::1] g_feature,
-                       const int32_t[::1] g_first, const int32_t[::1] g_nch,
-                       const int32_t[::1] g_class, const double[::1] g_threshold,
-                       const double[::1] g_weight, const double[::1] g_errors,
-                       const double[:, ::1] g_value, const int64_t[::1] g_offset,
-                       const int32_t[::1] g_map, const int32_t[::1] n_values,
+cdef bint kept_failure(const TreeView* F, const TreeView* G, const int32_t* n_values,
                        Failure* out) noexcept nogil:
     """The first node of the final tree that is not its grown node as pruning
     keeps it (out.extra: the grown node). Both trees walkable, of k classes."""
-    cdef Py_ssize_t n = kind.shape[0], gn = g_kind.shape[0], k = value.shape[1]
-    cdef Py_ssize_t f, g, c, b, j, v
+    cdef Py_ssize_t n = F.n, k = F.k, f, g, c, b
     cdef int check = K_OK
     cdef int64_t* g_of = <int64_t*> malloc(n * sizeof(int64_t))
     if g_of == NULL:
@@ -883,37 +930,24 @@ cdef bint kept_failure(const signed char[::1] kind, const int32_t[::1] feature,
     for f in range(n):                  # children come after their parent
         g = g_of[f]
         out.extra = g
-        if not 0 <= g < gn:
+        if not 0 <= g < G.n:
             check = K_NODE
-        elif weight[f] != g_weight[g]:
+        elif F.weight[f] != G.weight[g]:
             check = K_WEIGHT
-        elif node_class[f] != g_class[g]:
+        elif F.node_class[f] != G.node_class[g]:
             check = K_CLASS
         else:
             for c in range(k):
-                if value[f, c] != g_value[g, c]:
+                if F.value[f * k + c] != G.value[g * k + c]:
                     check = K_VALUE
                     break
-        if check == K_OK and kind[f] != LEAF:
-            if kind[f] != g_kind[g]:
-                check = K_KIND
-            elif feature[f] != g_feature[g]:
-                check = K_FEATURE
-            elif not same_double(threshold[f], g_threshold[g]):
-                check = K_THRESHOLD
-            elif nch[f] > g_nch[g]:         # (trailing empty branches may go)
-                check = K_BRANCHES
-            elif kind[f] == SUBSET:
-                v = n_values[feature[f]]
-                for j in range(v + 1):
-                    if value_map[offset[f] + j] != g_map[g_offset[g] + j]:
-                        check = K_MAP
-                        break
-            if check == K_OK and errors[f] != g_errors[g]:
+        if check == K_OK and F.kind[f] != LEAF:
+            check = test_difference(F, f, G, g, n_values, False)
+            if check == K_OK and F.errors[f] != G.errors[g]:
                 check = K_ERRORS
             if check == K_OK:
-                for b in range(nch[f]):
-                    g_of[first[f] + b] = g_first[g] + b
+                for b in range(F.nch[f]):
+                    g_of[F.first[f] + b] = G.first[g] + b
         if check != K_OK:
             break
     free(g_of)
@@ -931,26 +965,241 @@ def kept_tree_failure(final, grown, n_values):
     cdef Failure f
     f.check = K_OK
     f.extra = 0
-    cdef const int32_t[::1] nvv = np.ascontiguousarray(n_values, dtype=np.int32)
-    cdef const signed char[::1] kv = final.kind, gkv = grown.kind
-    cdef const int32_t[::1] fv = final.feature, cv = final.first_child
-    cdef const int32_t[::1] bv = final.n_children, lv = final.node_class
-    cdef const int32_t[::1] gfv = grown.feature, gcv = grown.first_child
-    cdef const int32_t[::1] gbv = grown.n_children, glv = grown.node_class
-    cdef const double[::1] tv = final.threshold, wv = final.weight, ev = final.errors
-    cdef const double[::1] gtv = grown.threshold, gwv = grown.weight, gev = grown.errors
-    cdef const double[:, ::1] vv = final.value, gvv = grown.value
-    cdef const int64_t[::1] ov = final.map_offset, gov = grown.map_offset
-    cdef const int32_t[::1] mv = final.value_map, gmv = grown.value_map
-    if kv.shape[0] >= NOGIL_NODES:
+    nv = np.ascontiguousarray(n_values, dtype=np.int32)
+    cdef const int32_t* nvp = <const int32_t*> cnp.PyArray_DATA(nv)
+    cdef TreeView F = view_of(final), G = view_of(grown)
+    if F.n >= NOGIL_NODES:
         with nogil:
-            kept_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, ov, mv,
-                         gkv, gfv, gcv, gbv, glv, gtv, gwv, gev, gvv, gov, gmv, nvv, &f)
+            kept_failure(&F, &G, nvp, &f)
     else:
-        kept_failure(kv, fv, cv, bv, lv, tv, wv, ev, vv, ov, mv,
-                     gkv, gfv, gcv, gbv, glv, gtv, gwv, gev, gvv, gov, gmv, nvv, &f)
+        kept_failure(&F, &G, nvp, &f)
     if f.check == K_OK:
         return None
     if f.check == K_NO_MEMORY:
         raise MemoryError("c45: out of memory checking a tree")
     return KEPT_FIELDS[f.check], f.node, int(f.extra)
+
+
+# A final tree is its grown tree pruned: subtrees cut to leaves (any pruning),
+# or a test replaced by its largest branch (subtree raising, C4.5's pessimistic
+# pruning, c45/_prune.pyx: the node takes over the branch's test and children,
+# re-estimated, and may do so again, a level at a time). So each final test is
+# the test of a grown node at or below the grown node in its place, and its
+# branches stand, in order, in the places of that node's branches; a leaf may
+# stand for any grown node. Raising re-estimates the weights: only the tests
+# are compared.
+
+cdef inline bint hosts(const TreeView* F, Py_ssize_t f, const TreeView* G, Py_ssize_t x,
+                       const int32_t* n_values) noexcept nogil:
+    """Grown node x has final node f's test, and a grown test in the place of
+    each of f's branches that is a test (no test stands below a grown leaf)."""
+    cdef Py_ssize_t b
+    if test_difference(F, f, G, x, n_values, True) != K_OK:
+        return False
+    for b in range(F.nch[f]):
+        if F.kind[F.first[f] + b] != LEAF and G.kind[G.first[x] + b] == LEAF:
+            return False
+    return True
+
+
+cdef Py_ssize_t host_of(const TreeView* F, Py_ssize_t f, const TreeView* G,
+                        Py_ssize_t g, const int32_t* n_values,
+                        int64_t* stack) noexcept nogil:
+    """A grown node at or below g that hosts final node f, -1 for none: first
+    down the heaviest branches (where a raised test comes from, as a rule), then
+    the whole subtree in preorder (stack: room for G.n nodes). A search that
+    finds its node looks only at grown nodes no other search of the walk looks
+    at (those before it in preorder, outside its subtree): the walk is linear."""
+    cdef Py_ssize_t x = g, b, best, top = 0
+    cdef double most
+    while True:
+        if hosts(F, f, G, x, n_values):
+            return x
+        if G.kind[x] == LEAF:
+            break
+        best, most = G.first[x], -1.0
+        for b in range(G.first[x], G.first[x] + G.nch[x]):
+            if G.weight[b] >= most:         # the last of largest weight
+                best, most = b, G.weight[b]
+        x = best
+    stack[top] = g
+    top = 1
+    while top:
+        top -= 1
+        x = stack[top]
+        if hosts(F, f, G, x, n_values):
+            return x
+        if G.kind[x] != LEAF:
+            for b in range(G.first[x] + G.nch[x] - 1, G.first[x] - 1, -1):
+                stack[top] = b
+                top += 1
+    return -1
+
+
+cdef bint pruned_failure(const TreeView* F, const TreeView* G, const int32_t* n_values,
+                         Failure* out) noexcept nogil:
+    """The first final test (in node order) that no grown node at or below the
+    grown node in its place (out.extra) hosts, each test taken at the first
+    grown node host_of finds."""
+    cdef Py_ssize_t f, g, d, b
+    cdef int64_t* g_of = <int64_t*> malloc(F.n * sizeof(int64_t))
+    cdef int64_t* stack = <int64_t*> malloc(G.n * sizeof(int64_t))
+    if g_of == NULL or stack == NULL:
+        free(g_of)
+        free(stack)
+        return fail(out, K_NO_MEMORY, 0)
+    g_of[0] = 0
+    for f in range(F.n):                # children come after their parent
+        if F.kind[f] == LEAF:
+            continue
+        g = g_of[f]
+        d = host_of(F, f, G, g, n_values, stack)
+        if d < 0:
+            free(g_of)
+            free(stack)
+            out.extra = g
+            return fail(out, K_NO_TEST, f)
+        for b in range(F.nch[f]):
+            g_of[F.first[f] + b] = G.first[d] + b
+    free(g_of)
+    free(stack)
+    return False
+
+
+def pruned_tree_failure(final, grown, n_values):
+    """None when final is grown pruned, else (final node, grown node): the first
+    final test the walk (pruned_failure) finds no host for, and the grown node
+    in its place. Both trees checked (walkable, features of n_values).
+
+    The walk takes each test at the first grown node host_of finds; where two
+    grown nodes below host it and it took the wrong one (windowing's trials
+    raise by all the cases a branch their window made lighter), an exhaustive
+    search (pruning_exists) decides, within 64 steps a node: a final tree it
+    cannot show to be a pruning in that is refused (measured: a pruning of
+    357k grown nodes took under 2 steps a node; refusing it with one threshold
+    changed deep down, 0.2 s of CPU)."""
+    cdef Failure f
+    f.check = K_OK
+    f.extra = 0
+    nv = np.ascontiguousarray(n_values, dtype=np.int32)
+    cdef const int32_t* nvp = <const int32_t*> cnp.PyArray_DATA(nv)
+    cdef TreeView F = view_of(final), G = view_of(grown)
+    if F.n + G.n >= NOGIL_NODES:
+        with nogil:
+            pruned_failure(&F, &G, nvp, &f)
+    else:
+        pruned_failure(&F, &G, nvp, &f)
+    if f.check == K_OK:
+        return None
+    if f.check == K_NO_MEMORY:
+        raise MemoryError("c45: out of memory checking a tree")
+    if pruning_exists(final, grown, nv, 64 * (F.n + G.n) + 1000000):
+        return None
+    return int(f.node), int(f.extra)
+
+
+cdef struct Frame:
+    # valid(f, g) being decided: its candidates (grown nodes at or below g, a
+    # preorder stack) from base up in the candidates' stack, the one being tried
+    # (d, -1 for none) and the next of f's branches to try in d's branches.
+    Py_ssize_t f, g, base, d, b
+
+
+cdef int search(const TreeView* F, const TreeView* G, const int32_t* n_values,
+                Py_ssize_t budget, Frame* frames, Py_ssize_t** cand,
+                Py_ssize_t* cap, Interrupt* intr) noexcept nogil:
+    """pruning_exists' search: 1 found, 0 none, 2 out of budget, -2 out of memory,
+    STOPPED (a signal handler raised; looked for every 2**16 steps). frames:
+    room for F.n frames (one per level of F); cand: a candidates' stack of
+    *cap entries, grown as needed."""
+    cdef Py_ssize_t top = 0, n_frames = 1, steps = 0, x, c, need
+    cdef Frame* fr
+    cdef Py_ssize_t* grown
+    cdef bint result = False
+    frames[0].f, frames[0].g, frames[0].base, frames[0].d, frames[0].b = 0, 0, 0, -1, 0
+    cand[0][0] = 0
+    top = 1
+    while n_frames:
+        steps += 1
+        if steps > budget:
+            return 2
+        if (steps & 0xFFFF) == 0 and interrupted(intr):
+            return STOPPED
+        fr = &frames[n_frames - 1]
+        if fr.d >= 0:                   # trying d: its next branch
+            if not result and fr.b > 0:
+                fr.d = -1               # a branch failed: d hosts not f
+                continue
+            if fr.b == F.nch[fr.f]:     # every branch valid: so is f at g
+                top = fr.base
+                n_frames -= 1
+                result = True
+                continue
+            x = F.first[fr.f] + fr.b
+            c = G.first[fr.d] + fr.b
+            fr.b += 1
+            if F.kind[x] == LEAF:
+                result = True
+                continue
+            frames[n_frames].f, frames[n_frames].g = x, c
+            frames[n_frames].base, frames[n_frames].d, frames[n_frames].b = top, -1, 0
+            n_frames += 1
+            cand[0][top] = c
+            top += 1
+            continue
+        if top == fr.base:              # no candidate left: f is not valid at g
+            n_frames -= 1
+            result = False
+            continue
+        top -= 1
+        x = cand[0][top]
+        if G.kind[x] != LEAF:
+            need = top + G.nch[x] + 1
+            if need > cap[0]:
+                grown = <Py_ssize_t*> realloc(cand[0], 2 * need * sizeof(Py_ssize_t))
+                if grown == NULL:
+                    return -2
+                cand[0], cap[0] = grown, 2 * need
+            for c in range(G.first[x] + G.nch[x] - 1, G.first[x] - 1, -1):
+                cand[0][top] = c
+                top += 1
+        if hosts(F, fr.f, G, x, n_values):
+            fr.d, fr.b = x, 0
+            result = True
+    return 1 if result else 0
+
+
+def pruning_exists(final, grown, n_values, Py_ssize_t budget):
+    """Whether final is grown pruned, searched exhaustively (no recursion: a
+    stack of frames), in at most budget steps (False beyond: not shown).
+    valid(f, g), final node f stands in the place of grown node g: f is a leaf,
+    or a grown node at or below g hosts f (host_of) and each branch b of f is
+    valid in the place of that node's branch b. n_values: int32."""
+    cdef TreeView F = view_of(final), G = view_of(grown)
+    if F.kind[0] == LEAF:
+        return True
+    cdef const int32_t* nvp = <const int32_t*> cnp.PyArray_DATA(n_values)
+    cdef Py_ssize_t cap = G.n + 1
+    cdef Frame* frames = <Frame*> malloc(F.n * sizeof(Frame))
+    cdef Py_ssize_t* cand = <Py_ssize_t*> malloc(cap * sizeof(Py_ssize_t))
+    cdef int found = -2                 # (out of memory unless searched)
+    cdef Interrupt intr
+    try:
+        if frames != NULL and cand != NULL:
+            if F.n + G.n >= NOGIL_NODES:
+                interrupt_init(&intr)
+                try:
+                    with nogil:
+                        found = search(&F, &G, nvp, budget, frames, &cand, &cap, &intr)
+                finally:
+                    interrupt_end(&intr)
+            else:
+                found = search(&F, &G, nvp, budget, frames, &cand, &cap, NULL)
+    finally:
+        free(frames)
+        free(cand)
+    if found == STOPPED:
+        raise_interrupt()
+    if found < 0:
+        raise MemoryError("c45: out of memory checking a tree")
+    return found == 1

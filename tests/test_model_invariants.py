@@ -478,6 +478,134 @@ def test_a_pickle_with_its_trees_swapped_is_refused():
         C45Classifier.__new__(C45Classifier).__setstate__(state)
 
 
+def _foreign_grown_golf():
+    """The golf model, and another model's grown tree (humidity read as
+    temperature): node 1 of the final tree tests humidity, of that grown tree
+    temperature (attack finding 06 of s11)."""
+    X, y = load_golf_frame()
+    clf = C45Classifier().fit(X, y)
+    other = C45Classifier().fit(X.assign(temperature=X["humidity"]), y)
+    return clf, other
+
+
+def test_a_model_whose_grown_tree_is_anothers_is_refused_naming_the_trees():
+    # It loaded: predict(tree="grown"), the grown tree's exports and prune()
+    # read the other model's tree.
+    clf, other = _foreign_grown_golf()
+    doc = json.loads(to_json(clf))
+    doc["trees"]["grown"] = json.loads(to_json(other))["trees"]["grown"]
+    for text in (sealed(doc), sealed_format1(doc)):
+        with pytest.raises(ValueError, match=r"corrupted: trees\.final: node 1 is the test "
+                           r"feature 2 <= 75\.0, but no node of the grown tree "
+                           r"\(trees\.grown\) at or below node 1.*not the grown tree "
+                           r"pruned"):
+            from_json(text)
+    state = dict(clf.__getstate__(), grown_tree_=other.grown_tree_)
+    blob = pickle.dumps(state)
+    with pytest.raises(ValueError, match=r"pickled model's tree_: node 1 .* no node of the "
+                       r"grown tree \(grown_tree_\) at or below node 1"):
+        C45Classifier.__new__(C45Classifier).__setstate__(pickle.loads(blob))
+
+
+def test_a_windowing_trial_whose_grown_tree_is_anothers_is_refused():
+    # A pickle keeps every trial's trees; trial 2's grown tree replaced by
+    # trial 0's (as many nodes, as its cycles say) loaded.
+    import copy
+    from c45.datasets import load_r8
+    clf = C45Classifier(trials=3).fit(*load_r8("monk1"))
+    state = dict(clf.__getstate__())
+    trials = list(state["trials_"])
+    assert trials[0].grown.node_count == trials[2].grown.node_count
+    trials[2] = copy.copy(trials[2])
+    trials[2].grown = trials[0].grown
+    state["trials_"] = trials
+    with pytest.raises(ValueError, match=r"trials_\[2\]\.pruned: node 2 .* no node of the "
+                       r"grown tree \(trials_\[2\]\.grown\)"):
+        C45Classifier.__new__(C45Classifier).__setstate__(state)
+
+
+def _raised_nodes(clf):
+    """The final tree's tests that stand where the grown tree has another test
+    (subtree raising put them there)."""
+    final, grown = clf.tree_, clf.grown_tree_
+    at = {0: 0}
+    out = []
+    for f in range(final.node_count):
+        g = at.get(f)
+        if g is None or final.kind[f] == LEAF_KIND:     # (below a raised test)
+            continue
+        if (final.feature[f], final.kind[f]) != (grown.feature[g], grown.kind[g]):
+            out.append(f)
+            continue        # (its branches stand below; not followed)
+        for b in range(final.n_children[f]):
+            at[final.first_child[f] + b] = grown.first_child[g] + b
+    return out
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_models_with_raised_subtrees_load(precision):
+    # soybean: subtree raising puts tests of grown nodes below in their parent's
+    # place (nodes 61, 80, 85); the load's check of the final tree against the
+    # grown one takes them for what they are.
+    from c45.datasets import load_r8
+    X, y = load_r8("soybean")
+    clf = C45Classifier(precision=precision).fit(X, y)
+    assert _raised_nodes(clf)
+    for loaded in (pickle.loads(pickle.dumps(clf)), from_json(to_json(clf))):
+        for tree in ("final", "grown"):
+            assert np.array_equal(loaded.predict_proba(X, tree=tree),
+                                  clf.predict_proba(X, tree=tree))
+
+
+def test_windowing_trials_raised_from_a_lighter_branch_load():
+    # monk1's windowing trial 1 is pruned on all the cases, grown on its window:
+    # a raised test (final node 3) is the grown tree's lighter branch's (node 7,
+    # 12 cases, beside node 8 of 13 with the same test). The walk's first host
+    # (down the heaviest branches) was node 8, whose branch 0 is a leaf where the
+    # final node 3's is a test; the exhaustive search finds node 7 all the same.
+    from c45._tree_checks import pruning_exists
+    from c45.datasets import load_r8
+    X, y = load_r8("monk1")
+    clf = C45Classifier(trials=3).fit(X, y)
+    n_values = np.ascontiguousarray(clf._schema.n_values, dtype=np.int32)
+    for trial in clf.trials_:
+        assert pruning_exists(trial.pruned, trial.grown, n_values, 10 ** 6)
+    loaded = pickle.loads(pickle.dumps(clf))        # a pickle keeps the trials
+    assert len(loaded.trials_) == 3
+    assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+    assert from_json(to_json(clf)).tree_.node_count == clf.tree_.node_count
+    # and the exhaustive search refuses the golf model of a foreign grown tree
+    clf, other = _foreign_grown_golf()
+    n_values = np.ascontiguousarray(clf._schema.n_values, dtype=np.int32)
+    assert not pruning_exists(clf.tree_, other.grown_tree_, n_values, 10 ** 6)
+    assert pruning_exists(clf.tree_, clf.grown_tree_, n_values, 10 ** 6)
+
+
+def test_a_deep_model_loads_on_a_small_thread_stack():
+    # The check walks the two trees with no recursion: a chain of 3,000 levels
+    # loads on a thread of 256 KiB of stack (musl's default is 128 KiB).
+    import threading
+    n = 3000
+    X = np.arange(n, dtype=float)[:, None]
+    w = 25 * np.exp(12 * (1 - np.arange(n) / n))
+    clf = C45Classifier(min_samples_leaf=1, mdl_correction=False,
+                        precision="float64").fit(X, np.arange(n) % 2, sample_weight=w)
+    assert clf.grown_tree_.max_depth >= n - 1
+    blob, text = pickle.dumps(clf), to_json(clf)
+    out = []
+    old = threading.stack_size(256 << 10)
+    try:
+        t = threading.Thread(target=lambda: out.append((pickle.loads(blob),
+                                                        from_json(text))))
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert len(out) == 1
+    for loaded in out[0]:
+        assert np.array_equal(loaded.tree_.feature, clf.tree_.feature)
+
+
 def load_golf_frame():
     from c45.datasets import load_golf
     return load_golf()
