@@ -306,20 +306,8 @@ def unmapped_rows(a, node_map, Py_ssize_t count):
 
 def rebuilt(base, node_map, loose, index, values, Py_ssize_t n):
     """The field of n nodes made of its parts (Parts)."""
-    cdef Parts p = parts_of(base, node_map, loose, index, values)
     out = np.empty((n,) + base.shape[1:], dtype=base.dtype)
-    cdef Rows o = rows_of(out)
-    cdef Interrupt intr
-    cdef bint big = long_pass(o.n * o.size)
-    start_looking(&intr, big)
-    try:
-        if big:
-            with nogil:
-                rebuild(p, o, False, &intr)
-        else:
-            rebuild(p, o, False, NULL)
-    finally:
-        end_looking(&intr)
+    rebuild_looking(parts_of(base, node_map, loose, index, values), rows_of(out), False)
     return out
 
 
@@ -328,21 +316,25 @@ def rebuilds(g, base, node_map, loose, index, values):
     if (g.dtype != base.dtype or g.shape[1:] != base.shape[1:]
             or not g.flags.c_contiguous):
         return False
-    cdef Parts p = parts_of(base, node_map, loose, index, values)
-    cdef Rows o = rows_of(g)
-    cdef bint same
+    return rebuild_looking(parts_of(base, node_map, loose, index, values), rows_of(g),
+                           True)
+
+
+cdef bint rebuild_looking(Parts p, Rows o, bint compare) except *:
+    """rebuild, without the GIL and looking for signals on a long pass."""
+    cdef bint result
     cdef Interrupt intr
     cdef bint big = long_pass(o.n * o.size)
     start_looking(&intr, big)
     try:
         if big:
             with nogil:
-                same = rebuild(p, o, True, &intr)
+                result = rebuild(p, o, compare, &intr)
         else:
-            same = rebuild(p, o, True, NULL)
+            result = rebuild(p, o, compare, NULL)
     finally:
         end_looking(&intr)
-    return same
+    return result
 
 
 def first_outside(index, Py_ssize_t low, Py_ssize_t high, bint increasing=False):

@@ -962,22 +962,34 @@ def kept_tree_failure(final, grown, n_values):
     weight, class and class weights. Both trees checked (walkable)."""
     if final.n_classes != grown.n_classes:
         return "value", 0, 0
+    cdef Failure f = checked_pair(kept_failure, final, grown, n_values, False)
+    if f.check == K_OK:
+        return None
+    return KEPT_FIELDS[f.check], f.node, int(f.extra)
+
+
+ctypedef bint (*PairCheck)(const TreeView* F, const TreeView* G, const int32_t* n_values,
+                           Failure* out) noexcept nogil
+
+
+cdef Failure checked_pair(PairCheck check, final, grown, n_values, bint both) except *:
+    """check's Failure for the two trees (f.check K_OK: none), without the GIL
+    from NOGIL_NODES nodes of the final tree (both: of the two); MemoryError
+    when it ran out of memory."""
     cdef Failure f
     f.check = K_OK
     f.extra = 0
     nv = np.ascontiguousarray(n_values, dtype=np.int32)
     cdef const int32_t* nvp = <const int32_t*> cnp.PyArray_DATA(nv)
     cdef TreeView F = view_of(final), G = view_of(grown)
-    if F.n >= NOGIL_NODES:
+    if F.n + (G.n if both else 0) >= NOGIL_NODES:
         with nogil:
-            kept_failure(&F, &G, nvp, &f)
+            check(&F, &G, nvp, &f)
     else:
-        kept_failure(&F, &G, nvp, &f)
-    if f.check == K_OK:
-        return None
+        check(&F, &G, nvp, &f)
     if f.check == K_NO_MEMORY:
         raise MemoryError("c45: out of memory checking a tree")
-    return KEPT_FIELDS[f.check], f.node, int(f.extra)
+    return f
 
 
 # A final tree is its grown tree pruned: subtrees cut to leaves (any pruning),
@@ -1078,22 +1090,11 @@ def pruned_tree_failure(final, grown, n_values):
     cannot show to be a pruning in that is refused (measured: a pruning of
     357k grown nodes took under 2 steps a node; refusing it with one threshold
     changed deep down, 0.2 s of CPU)."""
-    cdef Failure f
-    f.check = K_OK
-    f.extra = 0
-    nv = np.ascontiguousarray(n_values, dtype=np.int32)
-    cdef const int32_t* nvp = <const int32_t*> cnp.PyArray_DATA(nv)
-    cdef TreeView F = view_of(final), G = view_of(grown)
-    if F.n + G.n >= NOGIL_NODES:
-        with nogil:
-            pruned_failure(&F, &G, nvp, &f)
-    else:
-        pruned_failure(&F, &G, nvp, &f)
+    cdef Failure f = checked_pair(pruned_failure, final, grown, n_values, True)
     if f.check == K_OK:
         return None
-    if f.check == K_NO_MEMORY:
-        raise MemoryError("c45: out of memory checking a tree")
-    if pruning_exists(final, grown, nv, 64 * (F.n + G.n) + 1000000):
+    if pruning_exists(final, grown, np.ascontiguousarray(n_values, dtype=np.int32),
+                      64 * (final.node_count + grown.node_count) + 1000000):
         return None
     return int(f.node), int(f.extra)
 
