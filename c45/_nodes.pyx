@@ -7,7 +7,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from c45._types cimport Node, NodeBuffer, Interrupt, LEAF, CONTINUOUS
-from c45._scratch cimport resize, doubled
+from c45._scratch cimport resize, doubled, c45_big_resize, c45_big_free
 from c45._interrupt cimport interrupted, look_by_cells, LOOK_CELLS
 
 
@@ -32,12 +32,19 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
     be given back by the compaction. A long fill (many nodes of many classes)
     looks for signals: -1 too when interrupted (b.intr.stop set)."""
     cdef Py_ssize_t cap, k = b.n_classes
+    cdef void* grown
     if b.count + extra > b.capacity:
         cap = doubled(b.capacity, b.count + extra)
-        if (resize(<void**> &b.nodes, b.capacity, cap, sizeof(Node), False) < 0
-                or resize(<void**> &b.value, b.capacity * k, cap * k, sizeof(double),
-                          False) < 0):
+        if resize(<void**> &b.nodes, b.capacity, cap, sizeof(Node), False) < 0:
             return -1
+        # The class weights (most of a node's bytes at many classes) are a big
+        # block (c45/_scratch.pxd): grown by mremap, not copied by realloc, which
+        # at thousands of classes copied hundreds of MB unpolled (a sanitizer
+        # build's allocator always copies).
+        grown = c45_big_resize(b.value, cap * k * sizeof(double) + 1)
+        if grown == NULL:
+            return -1
+        b.value = <double*> grown
         b.capacity = cap
     if extra > 0:
         memset(&b.nodes[b.count], 0, extra * sizeof(Node))
@@ -60,7 +67,7 @@ cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
 
 cdef void buffer_free(NodeBuffer* b) noexcept nogil:
     free(b.nodes)
-    free(b.value)
+    c45_big_free(b.value)
     free(b.maps)
     b.nodes = NULL
     b.value = NULL
@@ -117,7 +124,7 @@ cdef void buffer_fit(NodeBuffer* b) noexcept nogil:
     if kept == NULL:
         return
     b.nodes = <Node*> kept
-    kept = realloc(b.value, b.count * b.n_classes * sizeof(double))
+    kept = c45_big_resize(b.value, b.count * b.n_classes * sizeof(double) + 1)
     if kept == NULL:
         b.capacity = b.count        # nodes shrunk; value keeps its (larger) block
         return

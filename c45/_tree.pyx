@@ -20,6 +20,7 @@ from c45._types cimport (Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCR
                          SUBSET, NO_CUT_RANK)
 from c45._criterion cimport rnd
 from c45._sums cimport pairwise
+from c45._scratch cimport c45_big_resize, c45_big_free
 from c45._gil cimport NOGIL_WORK
 from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
                             work_threads_init, total_weight,
@@ -438,6 +439,10 @@ cdef void free_capsule(object capsule) noexcept:
     free(PyCapsule_GetPointer(capsule, NULL))
 
 
+cdef void free_big_capsule(object capsule) noexcept:
+    c45_big_free(PyCapsule_GetPointer(capsule, NULL))
+
+
 cdef object value_of_buffer(NodeBuffer* b):
     """The buffer's class weights as a (count, n_classes) array that owns them
     (freed with it): taken from the buffer, not copied (at many classes they are
@@ -447,10 +452,10 @@ cdef object value_of_buffer(NodeBuffer* b):
     cdef void* kept
     if n == 0 or k == 0:
         return np.empty((n, k), np.float64)
-    kept = realloc(b.value, n * k * sizeof(double))      # the room above count back
+    kept = c45_big_resize(b.value, n * k * sizeof(double) + 1)    # the room above count back
     if kept != NULL:
         b.value = <double*> kept
-    capsule = PyCapsule_New(b.value, NULL, free_capsule)
+    capsule = PyCapsule_New(b.value, NULL, free_big_capsule)
     b.value = NULL                                        # the capsule owns it now
     b.capacity = 0
     dims[0] = n
