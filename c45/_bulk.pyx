@@ -455,26 +455,101 @@ def take_columns(a, rows):
 
 def move_misclassified(int32_t[::1] items, predicted, y, Py_ssize_t window):
     """Windowing's step (Release 8's): the cases of items[window:] whose class
-    (y[item]) is not the one predicted for their position move, in their order,
-    to just after the window, swapped with the cases there; their count. One
-    compiled pass (numpy's comparison, flatnonzero and a Python loop gave the
-    GIL up four times a cycle; a cast of int32 labels by numpy once)."""
+    (y[item]) is not the one predicted for them (predicted: one class a case
+    of items[window:], in that order) move, in their order, to just after the
+    window, swapped with the cases there; their count. One compiled pass
+    (numpy's comparison, flatnonzero and a Python loop gave the GIL up four
+    times a cycle; a cast of int32 labels by numpy once)."""
     cdef const cnp.npy_intp[::1] got = intp_index(predicted)
     cdef const cnp.npy_intp[::1] want = intp_index(y)
     cdef Py_ssize_t n = items.shape[0], i, moved = window
     cdef int32_t item
-    if got.shape[0] != n or not 0 <= window <= n:
+    if not 0 <= window <= n or got.shape[0] != n - window:
         raise ValueError("c45: move_misclassified given predictions of another length")
     for i in range(window, n):
         if not 0 <= items[i] < want.shape[0]:
             raise IndexError(f"c45: case {items[i]} out of range for {want.shape[0]} cases")
         # (position i is untouched when reached: swaps touch positions before it)
-        if got[i] != want[items[i]]:
+        if got[i - window] != want[items[i]]:
             item = items[moved]
             items[moved] = items[i]
             items[i] = item
             moved += 1
     return moved - window
+
+
+def shuffle_cases(int32_t[::1] items, rng):
+    """Release 8's shuffle of windowing's cases, in place: the case at position p
+    swaps with one drawn from positions p .. end (a draw for each position, the
+    last one too), each draw rng.uniform()'s (rng a GlibcRandom, whose ring of
+    34 words this continues and leaves where the draws leave it). Compiled: in
+    Python it was most of a trial's own time, and Python's time is what a busy
+    Python thread beside it doubles."""
+    cdef uint32_t ring[34]
+    cdef Py_ssize_t n = items.shape[0], k
+    cdef int at = rng._i
+    cdef Interrupt intr
+    if len(rng._r) != 34 or not 0 <= at < 34:
+        raise ValueError("c45: shuffle_cases given a generator that is not glibc's")
+    for k in range(34):
+        ring[k] = <uint32_t> (rng._r[k] & 0xFFFFFFFF)
+    look_for_signals(&intr, n)
+    try:
+        if n >= NOGIL_WORK:
+            with nogil:
+                at = glibc_shuffle(&items[0], n, ring, at, &intr)
+        elif n:
+            at = glibc_shuffle(&items[0], n, ring, at, &intr)
+    finally:
+        interrupt_end(&intr)
+    if intr.stop:
+        raise_interrupt()           # (rng unchanged: the fit is abandoned)
+    rng._r = [int(ring[k]) for k in range(34)]
+    rng._i = at
+
+
+cdef int glibc_shuffle(int32_t* items, Py_ssize_t n, uint32_t* ring, int at,
+                       Interrupt* intr) noexcept nogil:
+    """shuffle_cases' pass; returns the ring's new oldest position (at: its
+    oldest word's, as GlibcRandom._next keeps it)."""
+    cdef Py_ssize_t p, q
+    cdef uint32_t word
+    cdef int32_t item
+    for p in range(n):
+        word = ring[(at + 3) % 34] + ring[(at + 31) % 34]      # (mod 2**32)
+        ring[at] = word
+        at = (at + 1) % 34
+        q = p + <Py_ssize_t> ((n - p) * (<double> ((word >> 1) & 0x7FFFFFFF) / 2147483648.0))
+        item = items[p]
+        items[p] = items[q]
+        items[q] = item
+        if p % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
+            break
+    return at
+
+
+def pull_targets(int32_t[::1] items, y, const int64_t[::1] target):
+    """Windowing's first window, in place: target[c] cases of each class c
+    brought to the front of items, class by class, each class's cases in their
+    order in items (y[case] its class). Compiled as shuffle_cases is."""
+    cdef const cnp.npy_intp[::1] cls = intp_index(y)
+    cdef Py_ssize_t n = items.shape[0], front = 0, i, c, count
+    cdef int32_t item
+    for c in range(target.shape[0]):
+        count = target[c]
+        i = front
+        while count > 0:
+            if i >= n:
+                raise ValueError(f"c45: pull_targets: fewer than {target[c]} cases of class {c}")
+            if not 0 <= items[i] < cls.shape[0]:
+                raise IndexError(f"c45: case {items[i]} out of range for {cls.shape[0]} cases")
+            if cls[items[i]] == c:
+                item = items[front]
+                items[front] = items[i]
+                items[i] = item
+                front += 1
+                count -= 1
+            i += 1
 
 
 cdef intp_index(index):

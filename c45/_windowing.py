@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from c45 import _tree
-from c45._bulk import move_misclassified, pickled_copy, take_columns, take_rows
+from c45._bulk import (move_misclassified, pickled_copy, pull_targets, shuffle_cases,
+                       take_columns, take_rows)
 from c45._grown import same_trees
 from c45._encode import distinct_values, rank_tables, values_in_row_order
 from c45._glibc_random import GlibcRandom
@@ -125,29 +126,6 @@ def class_targets(y, n_classes, window):
     return target
 
 
-def shuffle(items, rng):
-    """Release 8's shuffle: the case at position p swaps with one drawn from
-    positions p .. end (a draw for each position, the last one too)."""
-    n = len(items)
-    for p in range(n):
-        q = p + int((n - p) * rng.uniform())
-        items[p], items[q] = items[q], items[p]
-
-
-def pull_targets(items, y, target):
-    """Bring target[c] cases of each class c to the front, class by class, each
-    class's cases in their order after the shuffle."""
-    front = 0
-    for c, count in enumerate(target):
-        i = front
-        while count > 0:
-            if y[items[i]] == c:
-                items[front], items[i] = items[i], items[front]
-                front += 1
-                count -= 1
-            i += 1
-
-
 class Windowing:
     """The trials of one fit, on the encoded training data of all N cases
     (`data`, a TrainingData, and `schema`, the fit's) and their continuous values
@@ -209,7 +187,7 @@ class Windowing:
         items = pickled_copy(self.rows)
         out = []
         for _ in range(trials):
-            shuffle(items, rng)
+            shuffle_cases(items, rng)
             pull_targets(items, self.y, target)
             out.append(self._trial(items, window, increment))
         # The pruned tree of smallest estimate; the earlier trial on a tie.
@@ -231,8 +209,9 @@ class Windowing:
             # errors summed, fractional with unknown values), rounded.
             window_errors = int(np.floor(grown.errors[0] + 0.5))
             # The misclassified cases outside the window move just after it.
-            other_errors = move_misclassified(items, self.classify(grown, items), self.y,
-                                              window)
+            # (only they are classified: the window's errors are counted above)
+            other_errors = move_misclassified(items, self.classify(grown, items[window:]),
+                                              self.y, window)
             cycle = Cycle(grown.node_count, window, n - window, window_errors, other_errors)
             trial.cycles.append(cycle)
             if best is None or cycle.errors < best:

@@ -36,10 +36,52 @@ def test_class_targets_fill_the_rarest_classes_first():
 
 def test_shuffle_draws_glibc_random_from_its_default_state():
     items = np.arange(4, dtype=np.int32)
-    W.shuffle(items, GlibcRandom(1))
+    W.shuffle_cases(items, GlibcRandom(1))
     # By hand: 1804289383 / 2**31 = 0.840 of 4 positions -> 3, then 846930886 / 2**31
     # = 0.394 of 3 -> 1 (position 2), 1681692777 / 2**31 = 0.783 of 2 -> 1 (3), last 0.
     assert items.tolist() == [3, 2, 0, 1]
+
+
+def python_shuffle(items, rng):
+    """Release 8's shuffle as it reads: position p swaps with p + (n - p) x a draw."""
+    n = len(items)
+    for p in range(n):
+        q = p + int((n - p) * rng.uniform())
+        items[p], items[q] = items[q], items[p]
+
+
+def python_pull_targets(items, y, target):
+    front = 0
+    for c, count in enumerate(target):
+        i = front
+        while count > 0:
+            if y[items[i]] == c:
+                items[front], items[i] = items[i], items[front]
+                front += 1
+                count -= 1
+            i += 1
+
+
+def test_the_compiled_shuffle_and_pull_are_the_python_ones():
+    """The compiled trial order (shuffle_cases, pull_targets) against the rule as
+    written in Python, drawing from GlibcRandom: same cases in the same order on
+    sizes from 1 to past a LOOK_EVERY block, trial after trial, and the
+    generator left where the Python draws leave it."""
+    rng = np.random.default_rng(4)
+    for n in [1, 2, 3, 7, 100, 1000, 70_000]:
+        ours, theirs = GlibcRandom(1), GlibcRandom(1)
+        y = rng.integers(0, 3, n)
+        a = np.arange(n, dtype=np.int32)
+        b = a.tolist()
+        target = W.class_targets(y, 3, max(1, n // 4))
+        for _ in range(3):
+            W.shuffle_cases(a, ours)
+            python_shuffle(b, theirs)
+            assert a.tolist() == b, n
+            W.pull_targets(a, y, target)
+            python_pull_targets(b, y, target)
+            assert a.tolist() == b, n
+        assert [ours.random() for _ in range(40)] == [theirs.random() for _ in range(40)]
 
 
 def test_pull_targets_keeps_each_class_in_shuffled_order():
@@ -48,6 +90,8 @@ def test_pull_targets_keeps_each_class_in_shuffled_order():
     W.pull_targets(items, y, np.array([1, 2]))
     assert items[:3].tolist() == [5, 4, 2]      # class 0's first, then class 1's two
     assert sorted(items.tolist()) == list(range(6))
+    with pytest.raises(ValueError, match="fewer than 4 cases of class 1"):
+        W.pull_targets(items, y, np.array([1, 4]))
 
 
 @pytest.mark.parametrize("precision", ["float32", "float64"])
