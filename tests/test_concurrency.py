@@ -302,8 +302,9 @@ def test_every_fit_and_the_short_calls_give_the_gil_up_a_few_times(tmp_path):
     RandomState, hashlib on 2 kB or more, and passes of under a switch
     interval given the GIL up (c45/_gil.pxd); the rules' a pass per condition
     dropping step, per greedy trial and per round of §11.6. Windowing (3 trials,
-    28 cycles here, 61 releases) two a cycle: the window's tree grown, every
-    case classified; a window of under NOGIL_SORT values is ranked holding the
+    28 cycles here, 61 releases) two a cycle: the window's tree grown, the
+    cases outside it classified (the shuffles and the first windows are
+    compiled passes that keep the GIL: a busy thread halves Python loops); a window of under NOGIL_SORT values is ranked holding the
     GIL, and the whole data's distinct values and row-order values are found
     once by passes that keep it (629 when the window's columns, labels and
     weights were taken and the misclassified found by numpy's calls; 150 with
