@@ -40,7 +40,8 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
         # The class weights (most of a node's bytes at many classes) are a big
         # block (c45/_scratch.pxd): grown by mremap, not copied by realloc, which
         # at thousands of classes copied hundreds of MB unpolled (a sanitizer
-        # build's allocator always copies).
+        # build's allocator always copies). (+ 1 byte: never a request of 0
+        # bytes, which a plain realloc, the fallback, answers with NULL.)
         grown = c45_big_resize(b.value, cap * k * sizeof(double) + 1)
         if grown == NULL:
             return -1
@@ -124,7 +125,7 @@ cdef void buffer_fit(NodeBuffer* b) noexcept nogil:
     if kept == NULL:
         return
     b.nodes = <Node*> kept
-    kept = c45_big_resize(b.value, b.count * b.n_classes * sizeof(double) + 1)
+    kept = c45_big_resize(b.value, b.count * b.n_classes * sizeof(double) + 1)  # (+ 1: above)
     if kept == NULL:
         b.capacity = b.count        # nodes shrunk; value keeps its (larger) block
         return

@@ -453,6 +453,7 @@ cdef object value_of_buffer(NodeBuffer* b):
     if n == 0 or k == 0:
         return np.empty((n, k), np.float64)
     kept = c45_big_resize(b.value, n * k * sizeof(double) + 1)    # the room above count back
+    # (+ 1 byte: never a request of 0 bytes, as in _nodes.buffer_reserve)
     if kept != NULL:
         b.value = <double*> kept
     capsule = PyCapsule_New(b.value, NULL, free_big_capsule)
