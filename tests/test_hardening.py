@@ -1682,3 +1682,30 @@ def test_rules_model_with_subset_tests_is_refused_when_subset_splits_is_false():
     with pytest.raises(ValueError, match=r"grown_tree_ is .*; expected no subset test, "
                                          r"as subset_splits is False"):
         object.__new__(C45RulesClassifier).__setstate__(state)
+
+
+def test_to_json_writes_many_class_weights_a_bounded_chunk_at_a_time(monkeypatch):
+    """to_json writes a tree's value rows (a class weight each) at most
+    UNIQUE_CHUNK numbers a json.dumps call (a single C call, deaf to Ctrl-C):
+    chunked by rows, a tree of thousands of classes went out in one call
+    (8,000 rows x 2,000 classes: 2.1 s deaf). The text is unchanged."""
+    from c45 import C45Classifier, from_json, to_json
+    from c45 import _serialize
+    from c45._encode import UNIQUE_CHUNK
+    rng = np.random.default_rng(0)
+    X = rng.random((400, 2))
+    clf = C45Classifier(min_samples_leaf=1).fit(X, rng.integers(0, 300, len(X)))
+    assert clf.tree_.node_count * clf.tree_.n_classes > 2 * UNIQUE_CHUNK
+    whole = json.dumps(json.loads(to_json(clf)))
+    biggest = []
+    plain = _serialize._dumps_plain
+
+    def counted(v):
+        if isinstance(v, list):
+            biggest.append(len(v))
+        return plain(v)
+    monkeypatch.setattr(_serialize, "_dumps_plain", counted)
+    text = to_json(clf)
+    assert max(biggest) <= UNIQUE_CHUNK
+    assert json.dumps(json.loads(text)) == whole
+    assert (from_json(text).predict_proba(X) == clf.predict_proba(X)).all()
