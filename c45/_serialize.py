@@ -24,6 +24,7 @@ from c45._encode import (STORABLE_CLASS_KINDS, UNIQUE_CHUNK, Schema, _is_missing
 from c45._tree import CONTINUOUS_KIND, LEAF_KIND, SUBSET_KIND, Tree
 from c45._state import check_held_classes, checked_fitted_state
 from c45._classifier import class_map
+from c45._bulk import put
 from c45._tree_checks import count_nonfinite
 
 FORMAT_NAME = "c45-model"
@@ -883,6 +884,7 @@ def _float_matrix(rows, width, where):
     (one call over all the cells, at thousands of classes, was deaf to Ctrl-C:
     0.44 s at 8,000 rows x 2,000 classes)."""
     out = np.empty((len(rows), width), dtype=np.float64)
+    flat = out.reshape(-1)
     step = max(1, UNIQUE_CHUNK // max(width, 1))
     ok = True
     for start in range(0, len(rows), step):
@@ -891,9 +893,9 @@ def _float_matrix(rows, width, where):
             ok = False
             break
         try:
-            out[start:start + len(part)] = np.fromiter(
-                itertools.chain.from_iterable(part), dtype=np.float64,
-                count=len(part) * width).reshape(len(part), width)
+            # (_bulk.put keeps the GIL: numpy's copy of a chunk gives it up)
+            put(flat, start * width, np.fromiter(itertools.chain.from_iterable(part),
+                                                 dtype=np.float64, count=len(part) * width))
         except OverflowError:                   # an integer beyond float64
             ok = False
             break
