@@ -14,7 +14,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from c45._threads import clamp as clamp_threads
 
 from c45._scratch cimport resize, doubled
-from c45._interrupt cimport interrupted, raise_interrupt, copy_polled, free_looking
+from c45._interrupt cimport (interrupted, raise_interrupt, copy_polled, free_looking,
+                             look_by_cells)
 from c45._types cimport (Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
                          NO_CUT_RANK)
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
@@ -1223,6 +1224,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
     cdef double* freq = w.freq
     cdef double base, min_split, low = 0.0
     cdef int32_t cls, c
+    cdef Py_ssize_t cells = 0
     for i in range(n):
         if stop_at(d, i):
             return              # no cut chosen: the gain stays unusable
@@ -1241,8 +1243,10 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
         choose_cut(w, f, &scan, total)
         return
     forget_phi(w, k)
+    # A cut costs k class weights (thousands of classes: far more than a case's
+    # step), so this scan looks for Ctrl-C by the cells it has done.
     for i in range(n - 1):
-        if stop_at(d, i):
+        if look_by_cells(&cells, 1, d.intr):
             return
         if Sorted is SortItem:
             fetch_case_ahead(d.y, cw, a, i, n)
@@ -1258,6 +1262,7 @@ cdef inline void scan_cuts(Work* w, Py_ssize_t f, const Sorted* a,
         if low > rnd(f32, known - min_split):
             break
         if value_at(w, vals, a, i) < value_at(w, vals, a, i + 1) - 1e-5:
+            cells += 2 * k
             if f32:
                 cut_f32(w, k, u, low, known, unknown_frac, base, total,
                         value_at(w, vals, a, i), value_at(w, vals, a, i + 1), &scan)
