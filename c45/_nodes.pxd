@@ -12,6 +12,7 @@ from c45._criterion cimport rnd, EPSILON
 from c45._splitter cimport global_threshold, global_threshold_near, is_subset_feature
 
 cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
+cdef int buffer_room(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
 cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil
 cdef void buffer_free(NodeBuffer* b) noexcept nogil
 cdef void buffer_fit(NodeBuffer* b) noexcept nogil

@@ -7,7 +7,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from c45._types cimport Node, NodeBuffer, Interrupt, LEAF, CONTINUOUS
-from c45._scratch cimport resize, doubled, c45_big_resize, c45_big_free
+from c45._scratch cimport resize, doubled, c45_big_resize, c45_big_free, c45_give_back
 from c45._interrupt cimport interrupted, look_by_cells, LOOK_CELLS
 
 
@@ -31,6 +31,19 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
     large fit a doubling was 0.9 times X's bytes of pages, written only to
     be given back by the compaction. A long fill (many nodes of many classes)
     looks for signals: -1 too when interrupted (b.intr.stop set)."""
+    cdef Py_ssize_t k = b.n_classes
+    if buffer_room(b, extra) < 0:
+        return -1
+    if extra > 0:
+        memset(&b.nodes[b.count], 0, extra * sizeof(Node))
+        if zero_looking(&b.value[b.count * k], extra * k, b.intr):
+            return -1
+    return 0
+
+
+cdef int buffer_room(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
+    """The capacity for `extra` more nodes, untouched (not resident until
+    written); -1 if memory runs out."""
     cdef Py_ssize_t cap, k = b.n_classes
     cdef void* grown
     if b.count + extra > b.capacity:
@@ -47,10 +60,6 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
             return -1
         b.value = <double*> grown
         b.capacity = cap
-    if extra > 0:
-        memset(&b.nodes[b.count], 0, extra * sizeof(Node))
-        if zero_looking(&b.value[b.count * k], extra * k, b.intr):
-            return -1
     return 0
 
 
@@ -67,7 +76,8 @@ cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
 
 
 cdef void buffer_free(NodeBuffer* b) noexcept nogil:
-    free(b.nodes)
+    c45_give_back(b.nodes, b.capacity * sizeof(Node))   # a grafted subtree's: not
+    free(b.nodes)                                       # resident beside the tree
     c45_big_free(b.value)
     free(b.maps)
     b.nodes = NULL

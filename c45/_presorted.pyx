@@ -65,10 +65,10 @@ from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate
                             list_cases, case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt, touch_pages, look_by_cells
 from c45._types cimport Interrupt
-from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit, make_leaf,
-                         stays_leaf, no_test, test_kind, cut_of, cut_of_listed, cut_separates,
-                         store_map, set_test, empty_branch, collapse_if_no_better,
-                         reclaim_collapsed)
+from c45._nodes cimport (buffer_reserve, buffer_room, maps_reserve, buffer_free, buffer_fit,
+                         make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_of_listed,
+                         cut_separates, store_map, set_test, empty_branch,
+                         collapse_if_no_better, reclaim_collapsed)
 
 
 cdef struct ListFrame:
@@ -1251,12 +1251,14 @@ cdef int flush_tasks(Deferral* df) noexcept nogil:
         pool.growers = df.growers
         pool.tasks = df.tasks
         run_tasks(order, count, n_workers, grow_one, &pool)
-    # The tree's room for all of them at once: one resize, not one a task.
+    # The tree's room for all of them at once: one resize, not one a task; its
+    # pages are first written by each graft, as each subtree is freed (zeroed
+    # here, all the subtrees would be resident twice at once).
     extra = 0
     for i in range(first, df.n_tasks):
         if df.tasks[i].status == 0:
             extra += df.tasks[i].sub.count - 1
-    if failed == 0 and buffer_reserve(df.tree, extra) < 0:
+    if failed == 0 and buffer_room(df.tree, extra) < 0:
         failed = 1
     for i in range(first, df.n_tasks):
         if failed or df.tasks[i].status < 0 or graft(df.tree, &df.tasks[i]) < 0:

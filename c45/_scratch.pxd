@@ -56,6 +56,7 @@ cdef extern from *:
     #include <stdlib.h>
     #include <string.h>
     #if defined(__linux__)
+    #include <stdint.h>
     #include <sys/mman.h>
     #define C45_BIG_HEADER 16
     #define C45_BIG_MIN ((size_t) 1 << 20)
@@ -92,11 +93,24 @@ cdef extern from *:
         *(size_t*) moved = want;
         return moved + C45_BIG_HEADER;
     }
+    /* Before a heap block of n bytes at p is freed: its whole pages back to the
+       system (glibc keeps a freed block's pages resident, so the next fresh
+       pages would add to the peak beside them; reused, they come back zeroed). */
+    #define C45_GIVE_MIN ((size_t) 1 << 16)
+    static inline void c45_give_back(void* p, size_t n) {
+        uintptr_t lo = ((uintptr_t) p + 4095) & ~(uintptr_t) 4095;
+        uintptr_t hi = ((uintptr_t) p + n) & ~(uintptr_t) 4095;
+        if (p != NULL && n >= C45_GIVE_MIN && hi > lo)
+            madvise((void*) lo, hi - lo, MADV_DONTNEED);
+    }
     static inline void c45_big_free(void* p) {
         if (p != NULL) {
             char* base = (char*) p - C45_BIG_HEADER;
             size_t have = *(size_t*) base;
-            if (have & 1) free(base);
+            if (have & 1) {
+                c45_give_back(base, have & ~(size_t) 1);
+                free(base);
+            }
             else munmap(base, have);
         }
     }
@@ -112,6 +126,7 @@ cdef extern from *:
     #endif
     }
     #else
+    #define c45_give_back(p, n) ((void) (p))
     #define c45_big_resize(p, n) realloc((p), (n))
     #define c45_big_free(p) free(p)
     #define c45_big_advise_huge(p) ((void) (p))
@@ -119,6 +134,7 @@ cdef extern from *:
     """
     void* c45_big_resize(void* p, size_t n) noexcept nogil
     void c45_big_free(void* p) noexcept nogil
+    void c45_give_back(void* p, size_t n) noexcept nogil
     void c45_big_advise_huge(void* p) noexcept nogil
 
 
