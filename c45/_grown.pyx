@@ -21,6 +21,7 @@ import weakref
 
 import numpy as np
 from c45._bulk import pickled_copy, take_rows, zeros
+from c45._pickling import pickled
 cimport numpy as cnp
 from libc.string cimport memcmp, memcpy
 from libc.stdint cimport int32_t
@@ -582,8 +583,8 @@ class GrownDelta:
         return total
 
     def __reduce__(self):
-        def fresh(a):
-            return None if a is None else pickled_copy(a)
+        def fresh(a):       # (a big one in parts, as Tree's)
+            return pickled(a, pickled_copy)
         # The fields by position: a name would be memoised by pickle or not
         # depending on whether the same string object came before.
         fields = tuple(tuple(map(fresh, kept)) if isinstance(kept, tuple) else fresh(kept)

@@ -7,6 +7,7 @@ or an allocation per node.
 """
 import numpy as np
 from c45._bulk import pickled_copy, zeros
+from c45._pickling import pickled
 cimport numpy as cnp
 from cython.parallel cimport prange
 
@@ -376,10 +377,12 @@ class Tree:
         # Copies (pickled_copy): the trees of a fitted model may share arrays
         # (n_values, a value map), unpickled ones do not, and a pickle's bytes
         # must not depend on which (a round trip pickles to the same bytes).
+        # A big array (at thousands of classes, the class weights) in parts
+        # (c45/_pickling.py: Ctrl-C is heard between them).
         nv = None if self.n_values is None else pickled_copy(self.n_values)
-        args = tuple(pickled_copy(getattr(self, f)) for f in self._fields) + (nv,)
+        args = tuple(pickled(getattr(self, f), pickled_copy) for f in self._fields) + (nv,)
         if self.lower is not None:      # a hard tree pickles as before
-            args += (pickled_copy(self.lower), pickled_copy(self.upper))
+            args += (pickled(self.lower, pickled_copy), pickled(self.upper, pickled_copy))
         return (Tree, args)
 
     def with_soft_bounds(self, lower, upper):

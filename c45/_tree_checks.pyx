@@ -30,7 +30,7 @@ from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_i
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK
 
-from c45._bulk import zeros     # numpy's gives the GIL up from 1 kB
+from c45._bulk import pickled_copy, zeros     # numpy's give the GIL up from 1 kB
 
 cnp.import_array()
 
@@ -83,12 +83,9 @@ def as_field(name, dtype, arr, bint copy=True):
         # so a round trip pickles to the same bytes.
         if not copy:
             return a if a.dtype is want else a.view(want)
-        # The bytes copied here with the GIL held: numpy's copy releases it.
-        out = np.empty(a.shape, want)
-        if a.nbytes:
-            memcpy(cnp.PyArray_DATA(<cnp.ndarray> out), cnp.PyArray_DATA(<cnp.ndarray> a),
-                   a.nbytes)
-        return out
+        # Copied by pickled_copy (numpy's copy releases the GIL on a short copy;
+        # a long one, hundreds of MB of class weights, looks for signals)
+        return pickled_copy(a)
     # Other dtypes and layouts (trees a caller builds by hand) cast as numpy casts.
     out = np.array(a, dtype=want, copy=True, order="C").view(want)
     if a.size and want.kind == "i" and not np.array_equal(out, a):

@@ -718,3 +718,65 @@ def test_models_of_every_parameter_away_from_its_default_load(name):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             clone(model).fit(X, y)          # its parameters refit as they fit
+
+
+# -- big arrays pickled in parts (c45/_pickling.py) ------------------------------
+
+def _in_parts(monkeypatch):
+    import c45._pickling as parts
+    monkeypatch.setattr(parts, "PART_BYTES", 64)    # every array of 128 bytes or more
+    return parts
+
+
+def test_big_arrays_pickle_in_parts_and_round_trip_to_the_same_bytes(monkeypatch):
+    """A model whose arrays pickle in parts (PART_BYTES made small) loads with
+    the same trees and predictions, the grown tree and soft bounds too, and
+    pickles again to the same bytes; copy.deepcopy the same."""
+    import copy
+    parts = _in_parts(monkeypatch)
+    rng = np.random.default_rng(3)
+    X = rng.random((400, 3)); X[rng.random(X.shape) < 0.1] = np.nan
+    y = rng.integers(0, 5, 400)
+    for clf in (C45Classifier().fit(X, y), C45Classifier(soft_thresholds=True).fit(X, y),
+                C45Classifier(precision="float32").fit(X, y)):
+        blob = pickle.dumps(clf)
+        assert b"c45._pickling" in blob
+        back = pickle.loads(blob)
+        assert pickle.dumps(back) == blob
+        for other in (back, copy.deepcopy(clf)):
+            for f in Tree._fields:
+                assert np.array_equal(getattr(other.tree_, f), getattr(clf.tree_, f),
+                                      equal_nan=True), f
+            assert np.array_equal(other.predict_proba(X), clf.predict_proba(X))
+            assert np.array_equal(other.predict_proba(X, tree="grown"),
+                                  clf.predict_proba(X, tree="grown"))
+    monkeypatch.setattr(parts, "PART_BYTES", 1 << 23)
+    assert b"c45._pickling" not in pickle.dumps(clf)    # small arrays: as numpy pickles
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda parts: parts[:-1], "covers"),                           # a part missing
+    (lambda parts: parts[:1] + parts, "misses bytes or repeats"),   # one twice
+    (lambda parts: parts[1:], "misses bytes or repeats"),
+])
+def test_an_array_in_parts_that_does_not_cover_it_is_refused(monkeypatch, damage, message):
+    parts = _in_parts(monkeypatch)
+    a = np.arange(100, dtype=np.float64)
+    into = parts._empty((100,), "<f8")
+    done = [parts._fill(into, start, a.view(np.uint8)[start:start + 64].tobytes())
+            for start in range(0, a.nbytes, 64)]
+    assert np.array_equal(parts._joined(into, tuple(done)), a)
+    with pytest.raises(ValueError, match=message):
+        parts._joined(parts._empty((100,), "<f8"), tuple(damage(done)))
+
+
+def test_an_array_in_parts_of_a_foreign_type_or_place_is_refused(monkeypatch):
+    parts = _in_parts(monkeypatch)
+    for shape, dtype in [((3,), "|O"), ((3,), "<c16"), ((-1,), "<f8"), ((2, 2, 2), "<f8"),
+                         ((1 << 41,), "<f8"), ([3], "<f8")]:
+        with pytest.raises(ValueError, match="corrupted.*shape"):
+            parts._empty(shape, dtype)
+    into = parts._empty((4,), "<f8")
+    for start, data in [(-8, bytes(8)), (30, bytes(8)), (0, bytes(40)), (0, "text")]:
+        with pytest.raises(ValueError, match="outside it"):
+            parts._fill(into, start, data)
