@@ -210,8 +210,8 @@ class Windowing:
             window_errors = int(np.floor(grown.errors[0] + 0.5))
             # The misclassified cases outside the window move just after it.
             # (only they are classified: the window's errors are counted above)
-            other_errors = move_misclassified(items, self.classify(grown, items[window:]),
-                                              self.y, window)
+            other_errors = 0 if window == n else move_misclassified(
+                items, self.classify(grown, items[window:]), self.y, window)
             cycle = Cycle(grown.node_count, window, n - window, window_errors, other_errors)
             trial.cycles.append(cycle)
             if best is None or cycle.errors < best:
