@@ -450,11 +450,16 @@ class _Column:
         return self.items(0, len(self.array))
 
     def chunk_rows(self):
-        """Rows written a chunk: UNIQUE_CHUNK numbers (value's rows hold a class
-        weight each: at thousands of classes, UNIQUE_CHUNK rows were the whole
-        array in one json.dumps, 2.1 s deaf at 8,000 rows x 2,000 classes)."""
-        width = self.array.shape[1] if self.array.ndim == 2 else 1
-        return max(1, UNIQUE_CHUNK // max(width, 1))
+        """Rows written a chunk (_rows_a_chunk: at thousands of classes,
+        UNIQUE_CHUNK rows of value were the whole array in one json.dumps, 2.1 s
+        deaf at 8,000 rows x 2,000 classes)."""
+        return _rows_a_chunk(self.array.shape[1] if self.array.ndim == 2 else 1)
+
+
+def _rows_a_chunk(width):
+    """Rows of width numbers a C call handles at once, written, checked or freed:
+    UNIQUE_CHUNK numbers (a tree's value rows hold a class weight each)."""
+    return max(1, UNIQUE_CHUNK // max(width, 1))
 
 
 def _encode_tree(t):
@@ -885,7 +890,7 @@ def _float_matrix(rows, width, where):
     0.44 s at 8,000 rows x 2,000 classes)."""
     out = np.empty((len(rows), width), dtype=np.float64)
     flat = out.reshape(-1)
-    step = max(1, UNIQUE_CHUNK // max(width, 1))
+    step = _rows_a_chunk(width)
     ok = True
     for start in range(0, len(rows), step):
         part = rows[start:start + step]
@@ -935,7 +940,7 @@ def _decode_tree(doc, where, schema, n_classes):
         raise _corrupt(f"{where}.value must be {n} lists of {n_classes} numbers")
     value = _float_matrix(rows, n_classes, f"{where}.value")
     del doc["value"]
-    step = max(1, UNIQUE_CHUNK // max(n_classes, 1))
+    step = _rows_a_chunk(n_classes)
     while rows:         # freed a chunk at a time: one free of millions of floats is deaf
         del rows[-step:]
     value_map = _int_array(_need(doc, "value_map", list, where), np.int32,
