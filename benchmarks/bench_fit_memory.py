@@ -18,6 +18,7 @@ the classes equal-frequency bins of s; with unknowns u, that share of X's cells
     python benchmarks/bench_fit_memory.py --quick          # at 20k rows: a smoke run
     python benchmarks/bench_fit_memory.py --features 50 --classes 10 --unknowns 0.05
     python benchmarks/bench_fit_memory.py --models c45,c45-f32   # no scikit-learn (no CPU ratio)
+    python benchmarks/bench_fit_memory.py --models c45 --n-jobs 2  # c45 fits on two threads
 
 The default cases: 1M x 10 with 2 and 10 classes and no unknowns, 1M x 50 with 2
 and 10 classes and 5% unknowns. --features/--classes/--unknowns narrow them to one.
@@ -62,12 +63,15 @@ def status_kb(key):
     raise RuntimeError(f"no {key} in /proc/self/status")
 
 
-def measure(model, rows, features, classes, unknowns):
-    """In this (fresh) process: fit `model` once, return its peak and CPU."""
+def measure(model, rows, features, classes, unknowns, n_jobs=None):
+    """In this (fresh) process: fit `model` once (c45: on n_jobs threads),
+    return its peak and CPU."""
     from sklearn.tree import DecisionTreeClassifier     # noqa: F401 (MODELS)
     from c45 import C45Classifier                       # noqa: F401 (MODELS)
     X, y = make_data(rows, features, classes, unknowns)
     est = eval(MODELS[model])
+    if model.startswith("c45"):
+        est.set_params(n_jobs=n_jobs)
     gc.collect()
     ctypes.CDLL("libc.so.6").malloc_trim(0)   # no freed heap pages for the fit to reuse
     with open("/proc/self/clear_refs", "w") as fh:
@@ -81,10 +85,10 @@ def measure(model, rows, features, classes, unknowns):
             "nodes": int(est.tree_.node_count)}
 
 
-def run_child(model, rows, features, classes, unknowns):
+def run_child(model, rows, features, classes, unknowns, n_jobs=None):
     cmd = [sys.executable, os.path.abspath(__file__), "--child", model,
            "--rows", str(rows), "--features", str(features), "--classes", str(classes),
-           "--unknowns", str(unknowns)]
+           "--unknowns", str(unknowns)] + ([] if n_jobs is None else ["--n-jobs", str(n_jobs)])
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"{model} failed:\n{out.stderr}")
@@ -100,11 +104,12 @@ def main():
     p.add_argument("--quick", action="store_true", help="20k rows")
     p.add_argument("--repeat", type=int, default=1, help="processes per figure (median)")
     p.add_argument("--models", default=",".join(MODELS))
+    p.add_argument("--n-jobs", type=int, help="c45's n_jobs (default None: one thread)")
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child is not None:
         print(json.dumps(measure(args.child, args.rows, args.features, args.classes,
-                                 args.unknowns)))
+                                 args.unknowns, args.n_jobs)))
         return
     rows = 20_000 if args.quick else args.rows
     cases = [(f, c, u if args.unknowns is None else args.unknowns) for f, c, u in CASES
@@ -113,13 +118,13 @@ def main():
         cases = [(args.features or 10, args.classes or 2, args.unknowns or 0.0)]
     models = args.models.split(",")
     import c45
-    print(f"c45 from {os.path.dirname(c45.__file__)}; fresh process per fit; "
+    print(f"c45 from {os.path.dirname(c45.__file__)} (n_jobs={args.n_jobs}); fresh process per fit; "
           f"median of {args.repeat}; peak = RSS a fit adds / X bytes; "
           f"CPU = fit CPU / scikit-learn's")
     print(f"{'case':28s}" + "".join(f"{m + ' peak':>14s}{m + ' CPU':>13s}" for m in models)
           + "  sklearn CPU s")
     for features, classes, unknowns in cases:
-        res = {m: [run_child(m, rows, features, classes, unknowns)
+        res = {m: [run_child(m, rows, features, classes, unknowns, args.n_jobs)
                    for _ in range(args.repeat)] for m in models}
         med = {m: {k: statistics.median(r[k] for r in runs) for k in ("peak", "cpu")}
                for m, runs in res.items()}

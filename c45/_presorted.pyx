@@ -1283,7 +1283,8 @@ cdef int workers_ready(Deferral* df, int n_workers) noexcept nogil:
     """df's first n_workers task workers, made once for all the flushes (their
     buffers, of the data's size, would otherwise be allocated and their pages
     zeroed again at every flush, while the other threads wait): worker 0 grows
-    with the main work, the others with work buffers of their own. -1 out of
+    with the main work, the others with work buffers of their own that read the
+    main work's tables (n log n, the classes in bytes). -1 out of
     memory (the workers made so far are kept, for free_workers)."""
     cdef int i
     if df.works == NULL:
@@ -1293,7 +1294,7 @@ cdef int workers_ready(Deferral* df, int n_workers) noexcept nogil:
             return -1
     while df.n_workers < n_workers:
         i = df.n_workers
-        if i > 0 and work_alloc(&df.works[i], df.main.w.data, False) < 0:
+        if i > 0 and work_alloc(&df.works[i], df.main.w.data, False, df.main.w) < 0:
             return -1
         if grower_init(&df.growers[i], df.main.w if i == 0 else &df.works[i], df.main) < 0:
             grower_free(&df.growers[i])

@@ -51,7 +51,8 @@ cdef struct Listed:
 
 cdef struct PruneTask:
     int32_t node             # a subtree's root
-    Listed* cases            # its case list (row order), owned until estimated
+    Listed* cases            # its case list (row order), owned until estimated; NULL:
+    Py_ssize_t at            # ... its list is the descent's arena[at .. at + m)
     Py_ssize_t m
     double result            # its estimate (update: its errors after pruning)
 
@@ -1200,6 +1201,7 @@ cdef struct TaskList:
     Py_ssize_t budget        # ... estimated as soon as they reach this
     Pruner* workers
     int n_workers
+    const Pruner* main       # the descent's pruner (the tasks' lists in its arena)
     bint update
     double stop
     double done              # without update: the sum of the finished tasks' results
@@ -1212,11 +1214,14 @@ cdef int32_t MAX_TASK_HEIGHT = 2000
 
 
 cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
-                 TaskList* tl) noexcept nogil:
+                 TaskList* tl, bint settled) noexcept nogil:
     """The tasks of a descent from node on arena[at .. at + m), estimated in
-    batches as their lists reach the budget: -1 out of memory."""
+    batches as their copied lists reach the budget: -1 out of memory. settled:
+    that part of the arena stays as it is until the tasks are estimated (the
+    lists above it grouped in place, in any order), so a task reads its list
+    there instead of a copy."""
     cdef Node* nd = &p.tree.nodes[node]
-    cdef Py_ssize_t i, v, grouped, offs, pos
+    cdef Py_ssize_t i, v, grouped, offs, pos, a, b
     cdef double total = 0.0
     cdef PruneTask* t
     if nd.kind == LEAF:
@@ -1229,24 +1234,45 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         t = &tl.tasks[tl.count]
         t.node = node
         t.m = m
+        t.at = at
         t.result = 0.0
-        t.cases = <Listed*> malloc(m * sizeof(Listed) + 1)
-        if t.cases == NULL:
-            return -1
-        memcpy(t.cases, p.arena + at, m * sizeof(Listed))
+        t.cases = NULL
+        if not settled:
+            t.cases = <Listed*> malloc(m * sizeof(Listed) + 1)
+            if t.cases == NULL:
+                return -1
+            memcpy(t.cases, p.arena + at, m * sizeof(Listed))
+            tl.pending += m
         tl.count += 1
-        tl.pending += m
         if tl.pending >= tl.budget:
             run_pending(tl)
+        return 0
+    grouped = group_listed(p, nd, node, at, m)
+    if grouped < 0:
+        return -1
+    offs = p.off_top - (nd.n_children + 2)
+    if p.offsets[offs] == 0 and (p.any_order or nd.n_children == 2):
+        # In place where estimate_listed groups in place (the same lists): a
+        # branch's list is its part of the node's, not a copy stacked on the
+        # arena (copies along a path held about twice the cases).
+        if permute_grouped(p, nd, at, m, grouped, offs) < 0:
+            return -1
+        for v in range(1, nd.n_children + 1):
+            a = p.offsets[offs + v - 1]
+            b = p.offsets[offs + v]
+            if a == b or p.tree.nodes[nd.first_child + v - 1].kind == LEAF:
+                continue
+            if collect(p, nd.first_child + <int> v - 1, at + a, b - a, tl,
+                       settled and p.any_order) < 0:
+                return -1
+        if not p.any_order and restore_rows(p, at, p.offsets[offs + 1], m) < 0:
+            return -1
+        p.off_top = offs
         return 0
     for i in range(m):
         if stop_at(p, i):
             return -1
         total += p.arena[at + i].weight
-    grouped = group_listed(p, nd, node, at, m)
-    if grouped < 0:
-        return -1
-    offs = p.off_top - (nd.n_children + 2)
     total = total - unknown_w_of(p, at, grouped, offs)
     for v in range(1, nd.n_children + 1):
         if (p.offsets[offs + v] == p.offsets[offs + v - 1]
@@ -1256,7 +1282,7 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                           branch_share(p, at, grouped, offs, v, total))
         if pos < 0:
             return -1
-        if collect(p, nd.first_child + <int> v - 1, p.arena_top - pos, pos, tl) < 0:
+        if collect(p, nd.first_child + <int> v - 1, p.arena_top - pos, pos, tl, False) < 0:
             return -1
         p.arena_top -= pos
     p.off_top = offs
@@ -1286,8 +1312,8 @@ cdef extern from *:
     void c45_shared_add(double* s, double v) noexcept nogil
 
 
-cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
-                   double* done) noexcept nogil:
+cdef void run_task(Pruner* q, PruneTask* t, const Listed* arena, bint update,
+                   double stop, double* done) noexcept nogil:
     """Estimate one task. Without update, the results of the descent's tasks
     finished so far (done) count as already summed: every term is >= 0, so once
     they and this task's own sum pass stop, the descent's estimate passes it."""
@@ -1299,7 +1325,7 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
     if reserve(q, t.m, 0) < 0:
         q.failed = True
         return
-    memcpy(q.arena, t.cases, t.m * sizeof(Listed))
+    memcpy(q.arena, t.cases if t.cases != NULL else arena + t.at, t.m * sizeof(Listed))
     free(t.cases)
     t.cases = NULL
     q.arena_top = t.m
@@ -1312,7 +1338,8 @@ cdef void run_task(Pruner* q, PruneTask* t, bint update, double stop,
 
 cdef void prune_one(void* ctx, int worker, Py_ssize_t index) noexcept nogil:
     cdef TaskList* tl = <TaskList*> ctx
-    run_task(&tl.workers[worker], &tl.tasks[index], tl.update, tl.stop, &tl.done)
+    run_task(&tl.workers[worker], &tl.tasks[index], tl.main.arena, tl.update, tl.stop,
+             &tl.done)
 
 
 cdef void run_pending(TaskList* tl) noexcept nogil:
@@ -1380,7 +1407,8 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             tl.workers[i].dist += 8
         else:
             tl.failed = True
-    if not tl.failed and collect(p, node, at, m, &tl) < 0:
+    tl.main = p
+    if not tl.failed and collect(p, node, at, m, &tl, True) < 0:
         tl.failed = True
     p.arena_top = arena_top
     p.off_top = off_top

@@ -89,6 +89,7 @@ cdef struct Work:
     int n_threads
     Work* threads
     bint owns_scratch
+    bint shares_tables      # nlogn and y8 are another Work's (work_alloc's share)
     # Gathering the branches of many-valued tests (see branch_lists)
     int32_t* pos_of         # n_cases: position of a case in the case array
     int64_t* arena          # stack of per-node branch lists
@@ -96,7 +97,8 @@ cdef struct Work:
     Py_ssize_t arena_cap
 
 cdef int work_init(Work* w, const Dataset* data, bint rows) except -1
-cdef int work_alloc(Work* w, const Dataset* data, bint rows) noexcept nogil
+cdef int work_alloc(Work* w, const Dataset* data, bint rows,
+                    const Work* share=*) noexcept nogil
 cdef int work_threads_init(Work* w, int n_threads) except -1
 cdef void work_free(Work* w) noexcept nogil
 cdef void work_drop_nlogn(Work* w) noexcept nogil

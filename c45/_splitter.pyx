@@ -105,13 +105,16 @@ cdef inline bint work_stop(const Dataset* d, Py_ssize_t i) noexcept nogil:
     return (i & 0xFFFF) == 0xFFFF and interrupted(d.intr)
 
 
-cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
+cdef int work_alloc(Work* w, const Dataset* d, bint rows,
+                    const Work* share=NULL) noexcept nogil:
     """work_init without the GIL: -1 (and w freed) when memory runs out. rows:
     the case array holds the rows in order, the weights their initial ones
     (R8's case array and pruning start from them); without, they are left
     untouched (growing on the presorted lists fills them where it reads them,
     and their pages then take no memory while the lists are the largest).
-    Interrupted (d.intr's stop set), -1 too, w freed."""
+    share: a Work of the same data whose read-only tables (nlogn, y8) w reads
+    instead of making its own (a task worker's: 9 bytes a case each); it
+    must outlive w. Interrupted (d.intr's stop set), -1 too, w freed."""
     cdef Py_ssize_t n = d.n_cases, k = d.n_classes, f
     memset(w, 0, sizeof(Work))
     w.data = d
@@ -140,16 +143,19 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
             w.bar_at[f] = -1.0
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.cut_at = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
-    if k <= 256 and not d.f32:
+    w.shares_tables = share != NULL
+    if k <= 256 and not d.f32 and share == NULL:
         w.y8 = <uint8_t*> malloc(n + 1)
+    elif share != NULL:
+        w.y8 = share.y8
     w.tries = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.used = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.sortbuf = <SortItem*> calloc(sortbuf_items(d), sizeof(SortItem))
     # n * L(n) for the whole counts 0..n: most counts are whole (no weights, no
     # unknown values), and the logarithms dominate the cut scan otherwise.
-    w.table_n = n
-    w.nlogn = <double*> malloc((n + 1) * sizeof(double))
-    if w.nlogn != NULL:
+    w.table_n = n if share == NULL else share.table_n
+    w.nlogn = <double*> malloc((n + 1) * sizeof(double)) if share == NULL else share.nlogn
+    if w.nlogn != NULL and share == NULL:
         for f in range(n + 1):
             if work_stop(d, f):
                 break                   # (freed below)
@@ -169,7 +175,7 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows) noexcept nogil:
                 break
             w.cases[f] = <int32_t> f
             w.weight[f] = d.init_weight[f]
-    if w.y8 != NULL:
+    if w.y8 != NULL and share == NULL:
         for f in range(n):
             if work_stop(d, f):
                 break
@@ -217,10 +223,12 @@ cdef void work_free(Work* w) noexcept nogil:
     free(w.dist)
     free(w.gain); free(w.info); free(w.bar); free(w.bar_at); free(w.raw_gain); free(w.tries); free(w.used)
     free(w.cut_at)
-    free_looking(w.y8, n if w.y8 != NULL else 0, intr)
+    if not w.shares_tables:
+        free_looking(w.y8, n if w.y8 != NULL else 0, intr)
+        free_looking(w.nlogn, (w.table_n + 1) * sizeof(double) if w.nlogn != NULL else 0,
+                     intr)
     free_looking(w.sortbuf, sortbuf_items(w.data) * sizeof(SortItem) if w.data != NULL else 0,
                  intr)
-    free_looking(w.nlogn, (w.table_n + 1) * sizeof(double) if w.nlogn != NULL else 0, intr)
     free_looking(w.pos_of, n * sizeof(int32_t) if w.pos_of != NULL else 0, intr)
     free_looking(w.arena, w.arena_cap * sizeof(int64_t), intr)
     free(w.drawn); free(w.perm); free(w.group_start); free(w.n_groups); free(w.groups)
