@@ -57,7 +57,7 @@ cdef struct Work:
     int32_t* n_groups       # per feature (subsets): number of branches
     SortItem* sortbuf       # n_cases
     RankItem* rankbuf       # n_cases
-    RankItem* ranktmp       # n_cases
+    RankItem* ranktmp       # n_cases (also group's scratch for n doubles)
     double* cand_gain       # the cuts that may still be chosen: gains,
     double* cand_split      # split infos,
     double* cand_below      # value just below each cut,

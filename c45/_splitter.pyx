@@ -366,30 +366,51 @@ cdef Py_ssize_t group(Work* w, const Test* t, int v, Py_ssize_t lo,
                       Py_ssize_t hi, double* weight) noexcept nogil:
     """Swap the cases with outcome v to the front of [lo, hi]; return the last one's
     position (lo - 1 if there are none). weight (or NULL): set to their
-    total_weight, summed as they are met, which is their order after the swaps
-    (total_weight's over them, without a pass of its own)."""
+    total_weight, summed in their order after the swaps (total_weight's over
+    them), from their weights noted in w.ranktmp as they are met (free
+    scratch between evaluations: a pass over the cases' weights saved).
+
+    Without branches on the outcome (half of a split's cases go each way: a
+    branch would be mispredicted every other case): every case is swapped
+    with the write position, the swap undone by selecting the same values
+    when it does not match, and its weight noted at the write position, kept
+    only when it matches."""
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32, summed = weight != NULL and not w.count_mode
+    cdef bint cont = t.kind == CONTINUOUS, m
     cdef Py_ssize_t i, write = lo, at = <Py_ssize_t> d.col[t.feature] * d.n_cases
-    cdef int32_t tmp
-    cdef double s = 0.0
+    cdef int32_t a, b
+    cdef double s = 0.0, x, bar = t.threshold
+    cdef double* noted = <double*> w.ranktmp
+    cdef int32_t* cases = w.cases
     for i in range(lo, hi + 1):
         if stop_at(d, i):
             break
         if i + CASES_AHEAD <= hi:
-            if t.kind == CONTINUOUS:
-                C45_PREFETCH(&d.cont[at + w.cases[i + CASES_AHEAD]])
+            if cont:
+                C45_PREFETCH(&d.cont[at + cases[i + CASES_AHEAD]])
             else:
-                C45_PREFETCH(&d.codes[at + w.cases[i + CASES_AHEAD]])
+                C45_PREFETCH(&d.codes[at + cases[i + CASES_AHEAD]])
             if summed:
-                C45_PREFETCH(&w.weight[w.cases[i + CASES_AHEAD]])
-        if outcome_of(d, t, w.cases[i]) == v:
-            tmp = w.cases[i]
-            if summed:
-                s = rnd(f32, s + w.weight[tmp])
-            w.cases[i] = w.cases[write]
-            w.cases[write] = tmp
-            write += 1
+                C45_PREFETCH(&w.weight[cases[i + CASES_AHEAD]])
+        a = cases[i]
+        if cont:
+            # outcome_of's three outcomes as comparisons (NaN: only x != x holds)
+            x = d.cont[at + a]
+            m = (x != x) if v == 0 else ((x <= bar) if v == 1 else (v == 2 and x > bar))
+        else:
+            m = outcome_of(d, t, a) == v
+        b = cases[write]
+        if summed:
+            noted[write - lo] = w.weight[a]
+        cases[i] = a ^ ((a ^ b) & -(<int32_t> m))
+        cases[write] = b ^ ((a ^ b) & -(<int32_t> m))
+        write += m
+    if summed:
+        for i in range(write - lo):
+            if stop_at(d, i):
+                break
+            s = rnd(f32, s + noted[i])
     if weight != NULL:
         weight[0] = <double> (write - lo) if w.count_mode else s
     return write - 1
@@ -530,55 +551,73 @@ cdef bint quicksort_items(Item* a, Py_ssize_t lo, Py_ssize_t hi, Interrupt* intr
     return False
 
 
-cdef void radix_sort_keys(RankItem* a, RankItem* tmp, Py_ssize_t n,
-                          uint32_t max_key, Interrupt* intr) noexcept nogil:
-    """Sort n (key, case) items by key: LSD radix, 11 bits a pass (stable).
-    Signal handlers run every 65,536 items (a root's sort takes tens of ms a
-    pass); the sort always completes, and Ctrl-C's stop is seen by the caller's
-    next look."""
-    cdef Py_ssize_t count[2048]
+cdef void radix_sort_keys(const RankItem* src, RankItem* tmp, RankItem* out, Py_ssize_t n,
+                          Interrupt* intr) noexcept nogil:
+    """Sort n (key, case) items by key from src into out (src may be out; tmp
+    is scratch of n items, out and tmp may not overlap src otherwise): LSD
+    radix, 11 bits a pass (stable). One pass counts the three digits; a digit
+    that is the same in every item is skipped (its pass would move nothing),
+    and the passes alternate between tmp and out so that the last one writes
+    out (no copy, unless src is out and an odd number of passes run). Signal
+    handlers run every 65,536 items (a root's sort takes tens of ms a pass);
+    the sort always completes, and Ctrl-C's stop is seen by the caller's next
+    look."""
+    cdef uint32_t count[3][2048]       # (24 kB of stack: n < 2**31, case ids are int32)
+    cdef int shifts[3]
     cdef Py_ssize_t i, total, c
-    cdef int shift = 0
-    cdef RankItem* src = a
-    cdef RankItem* dst = tmp
-    cdef RankItem* swap
+    cdef int p, n_passes = 0, shift
+    cdef uint32_t key
+    cdef const RankItem* from_ = src
+    cdef RankItem* dst
     cdef RankItem item
     cdef Py_ssize_t j
     if n <= 48:
+        if out != src:
+            memcpy(out, src, n * sizeof(RankItem))
         for i in range(1, n):
-            item = a[i]
+            item = out[i]
             j = i - 1
-            while j >= 0 and a[j].key > item.key:
-                a[j + 1] = a[j]
+            while j >= 0 and out[j].key > item.key:
+                out[j + 1] = out[j]
                 j -= 1
-            a[j + 1] = item
+            out[j + 1] = item
         return
-    while True:
-        memset(count, 0, sizeof(count))
-        for i in range(n):
-            hear_at(intr, i)
-            count[(src[i].key >> shift) & 2047] += 1
+    memset(count, 0, sizeof(count))
+    for i in range(n):
+        hear_at(intr, i)
+        key = src[i].key
+        count[0][key & 2047] += 1
+        count[1][(key >> 11) & 2047] += 1
+        count[2][key >> 22] += 1
+    key = src[0].key
+    for p in range(3):
+        if count[p][(key >> (11 * p)) & 2047] != n:
+            shifts[n_passes] = p
+            n_passes += 1
+    for p in range(n_passes):
+        # The last pass writes out: from the end, out, tmp, out... (in place:
+        # tmp first, then out, and a copy back if the last lands in tmp).
+        if src == out:
+            dst = tmp if p % 2 == 0 else out
+        else:
+            dst = out if (n_passes - 1 - p) % 2 == 0 else tmp
+        shift = 11 * shifts[p]
         total = 0
         for i in range(2048):
-            c = count[i]
-            count[i] = total
+            c = count[shifts[p]][i]
+            count[shifts[p]][i] = <uint32_t> total
             total += c
         for i in range(n):
             hear_at(intr, i)
-            c = (src[i].key >> shift) & 2047
-            dst[count[c]] = src[i]
-            count[c] += 1
-        swap = src
-        src = dst
-        dst = swap
-        shift += 11
-        if shift >= 32 or (max_key >> shift) == 0:
-            break
-    if src != a:
+            c = (from_[i].key >> shift) & 2047
+            dst[count[shifts[p]][c]] = from_[i]
+            count[shifts[p]][c] += 1
+        from_ = dst
+    if from_ != out:
         i = 0
         while i < n:
             interrupted(intr)
-            memcpy(&a[i], &src[i], min(n - i, <Py_ssize_t> LOOK_MASK + 1) * sizeof(RankItem))
+            memcpy(&out[i], &from_[i], min(n - i, <Py_ssize_t> LOOK_MASK + 1) * sizeof(RankItem))
             i += LOOK_MASK + 1
 
 
@@ -618,14 +657,11 @@ cdef int radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     cdef Py_ssize_t n = hi - lo + 1, i
     cdef RankItem* out = w.ranktmp
     cdef int32_t* ties = <int32_t*> w.sortbuf
-    # (at the root the first touch of w.ranktmp's pages: 0.1-1.5 s for 40
-    # million cases, in polled steps)
-    if copy_polled(<char*> out, <const char*> &w.rankbuf[lo], n * sizeof(RankItem),
-                  w.data.intr):
-        return -1
     # The case array's SortItem buffer (16 bytes a case) is the radix's scratch,
     # then the ties' (4 bytes a case).
-    radix_sort_keys(out, <RankItem*> w.sortbuf, n, 0xFFFFFFFFu, w.data.intr)
+    radix_sort_keys(&w.rankbuf[lo], <RankItem*> w.sortbuf, out, n, w.data.intr)
+    if interrupted(w.data.intr):
+        return -1
     ties[0] = 0
     for i in range(1, n):
         if stop_at(w.data, i):
@@ -760,7 +796,7 @@ cdef Py_ssize_t gather_branch(Work* w, Py_ssize_t lists, Py_ssize_t v,
         hear_at(w.data.intr, j)
         items[j].case = <int32_t> w.arena[start + j]
         items[j].key = <uint32_t> w.pos_of[items[j].case]
-    radix_sort_keys(items, w.ranktmp, n, <uint32_t> w.data.n_cases, w.data.intr)
+    radix_sort_keys(items, w.ranktmp, items, n, w.data.intr)
     for j in range(n):
         hear_at(w.data.intr, j)
         c = items[j].case
@@ -2184,7 +2220,7 @@ cdef Py_ssize_t sparse_table(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi
             present[t].key = <uint32_t> v
             present[t].case = 0
             t += 1
-    radix_sort_keys(present, w.ranktmp, t, <uint32_t> d.n_values[f], d.intr)
+    radix_sort_keys(present, w.ranktmp, present, t, d.intr)
     for j in range(t):
         w.slot[present[j].key] = <int32_t> (j + 1)
     memset(w.freq, 0, (t + 1) * k * sizeof(double))
