@@ -70,6 +70,9 @@ def problem(i):
 
 
 def main(argv):
+    if not argv or argv[0].startswith("-") and argv[0] != "--compare":
+        print(__doc__)          # (an option is not an output file)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
     if argv[0] == "--compare":
         a, b = (json.load(open(f)) for f in argv[1:3])
         differ = [key for key in a if a[key] != b.get(key)]
