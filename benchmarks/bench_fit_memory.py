@@ -46,7 +46,8 @@ CASES = [(10, 2, 0.0), (10, 10, 0.0), (50, 2, 0.05), (50, 10, 0.05)]
 def make_data(rows, features, classes, unknowns, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((rows, features))
-    s = np.sin(2 * X[:, 0]) + X[:, 1] * X[:, 2] + 0.5 * np.abs(X[:, 3]) \
+    x = [X[:, j] if j < features else np.zeros(rows) for j in range(4)]  # (fewer features)
+    s = np.sin(2 * x[0]) + x[1] * x[2] + 0.5 * np.abs(x[3]) \
         + 0.8 * rng.standard_normal(rows)
     cuts = np.quantile(s, np.arange(1, classes) / classes)
     y = np.searchsorted(cuts, s).astype(np.int64)
