@@ -26,6 +26,18 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 
+@pytest.fixture
+def small_regions():
+    """The top nodes' own parallel regions (features evaluated, children's lists
+    made, pruning's lists grouped and merged, subtrees set aside) from 1,000
+    entries: by default they start at 500,000 (more than most nodes in the tests
+    have), where waking the team pays off on a busy machine."""
+    from c45._tasks import set_region_min_work
+    old = set_region_min_work(1000)
+    yield
+    set_region_min_work(old)
+
+
 def pytest_configure(config):
     # Registered here, not in pyproject.toml, so that the tests run the same from a
     # copy outside the source tree (.ci/run tests the installed wheel that way).

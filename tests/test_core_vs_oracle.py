@@ -13,18 +13,6 @@ from c45 import C45Classifier
 from oracle import classify_oracle, fit_oracle
 
 
-@pytest.fixture
-def small_regions():
-    """The top nodes' own parallel regions (features evaluated, children's lists
-    made, pruning's lists grouped and merged, subtrees of a raised branch set
-    aside) from 1,000 entries: by default they start at 500,000 (more than
-    most nodes here have), where waking the team pays off on a busy machine."""
-    from c45._tasks import set_region_min_work
-    old = set_region_min_work(1000)
-    yield
-    set_region_min_work(old)
-
-
 def nested(t, i=0):
     """A fitted Tree as the oracle's nested tuples."""
     dist = tuple(float(v) for v in t.value[i])

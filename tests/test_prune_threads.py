@@ -14,16 +14,6 @@ import pytest
 from c45 import C45Classifier
 
 
-@pytest.fixture
-def small_regions():
-    """Parallel regions from 1,000 entries (500,000 by default), so that the
-    pruning of a few thousand cases sets subtrees aside."""
-    from c45._tasks import set_region_min_work
-    old = set_region_min_work(1000)
-    yield
-    set_region_min_work(old)
-
-
 def problem(seed, unknown, weights, discrete):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(3_000, 9_000))
