@@ -171,38 +171,25 @@ def zeros(shape, dtype):
     return arr
 
 
-def ones(Py_ssize_t n):
-    """np.ones(n) (float64), giving the GIL up only for a large array, which
-    looks for signals (Ctrl-C) every FILL_STEP bytes."""
-    arr = np.empty(n, dtype=np.float64)
-    cdef double[::1] v = arr
-    cdef Py_ssize_t i = 0, step = FILL_STEP // sizeof(double)
-    cdef Interrupt intr
-    memset(&intr, 0, sizeof(Interrupt))
-    if n >= NOGIL_WORK:
-        try:
-            interrupt_init(&intr)
-            with nogil:
-                while i < n and not interrupted(&intr):
-                    fill_ones(&v[i], min(step, n - i))
-                    i += step
-        finally:
-            interrupt_end(&intr)
-        if intr.stop:
-            raise_interrupt()
-    else:
-        while i < n:
-            fill_ones(&v[i], min(step, n - i))
-            i += step
-            if i < n:
-                PyErr_CheckSignals()     # (the GIL held: the interpreter's flag)
-    return arr
+def unit_weights(Py_ssize_t n):
+    """n weights of 1.0 in 8 bytes: a read-only float64 array whose stride is 0
+    (an unweighted fit's; an array of ones would hold 8 bytes a case through
+    the whole fit). Whatever reads case weights here takes any stride
+    (weight_step); the compiled core reads it as Dataset.init_weight_step 0."""
+    return np.broadcast_to(np.float64(1.0), (n,))
 
 
-cdef void fill_ones(double* v, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
-        v[i] = 1.0
+def repeats_one_number(a):
+    """Whether a is a 1-D float64 array of stride 0 (unit_weights' kind)."""
+    return (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == np.float64
+            and a.strides[0] == 0)
+
+
+cdef Py_ssize_t weight_step(const double[:] w) except -1:
+    """w's step in elements: 1 (contiguous), 0 (unit_weights) or another."""
+    if w.strides[0] % <Py_ssize_t> sizeof(double) or w.strides[0] < 0:
+        raise ValueError("c45: case weights must be a float64 array of aligned elements")
+    return w.strides[0] // <Py_ssize_t> sizeof(double)
 
 
 def weight_facts(const double[::1] w):
@@ -257,21 +244,21 @@ cdef void scan_weights(const double* w, double* copy, Py_ssize_t n, Py_ssize_t* 
             return
 
 
-def count_positive(const double[::1] w):
+def count_positive(const double[:] w):
     """How many of w are above 0 (NaN is not)."""
-    cdef Py_ssize_t n = w.shape[0], count = 0
+    cdef Py_ssize_t n = w.shape[0], count = 0, step = weight_step(w)
     if n >= NOGIL_WORK:
         with nogil:
-            count = positive(&w[0], n)
+            count = positive(&w[0], step, n)
     elif n:
-        count = positive(&w[0], n)
+        count = positive(&w[0], step, n)
     return count
 
 
-cdef Py_ssize_t positive(const double* w, Py_ssize_t n) noexcept nogil:
+cdef Py_ssize_t positive(const double* w, Py_ssize_t step, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i, count = 0
     for i in range(n):
-        count += w[i] > 0
+        count += w[i * step] > 0
     return count
 
 
@@ -919,23 +906,23 @@ cdef object label_codes(const char* data, Py_ssize_t stride, int t, Py_ssize_t n
     return values, codes
 
 
-cdef void add_in_order(const double* w, Py_ssize_t n, bint f32, double* total,
-                       float* total32, Interrupt* intr) noexcept nogil:
+cdef void add_in_order(const double* w, Py_ssize_t step, Py_ssize_t n, bint f32,
+                       double* total, float* total32, Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(n):
         if f32:
-            total32[0] = total32[0] + <float> w[i]
+            total32[0] = total32[0] + <float> w[i * step]
         else:
-            total[0] = total[0] + w[i]
+            total[0] = total[0] + w[i * step]
         if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
             break
 
 
-def sequential_total(const double[::1] w, bint f32):
+def sequential_total(const double[:] w, bint f32):
     """w's sum added in row order, in float32 after rounding each weight to
     float32 with f32 (np.cumsum(w.astype(np.float32))[-1], bit for bit: C4.5's
     total), else in float64 (np.cumsum(w)[-1]); looking for Ctrl-C as it goes."""
-    cdef Py_ssize_t n = w.shape[0]
+    cdef Py_ssize_t n = w.shape[0], step = weight_step(w)
     cdef double total = 0.0
     cdef float total32 = 0.0
     cdef Interrupt intr
@@ -943,9 +930,9 @@ def sequential_total(const double[::1] w, bint f32):
     try:
         if n >= NOGIL_WORK:
             with nogil:
-                add_in_order(&w[0], n, f32, &total, &total32, &intr)
+                add_in_order(&w[0], step, n, f32, &total, &total32, &intr)
         elif n:
-            add_in_order(&w[0], n, f32, &total, &total32, &intr)
+            add_in_order(&w[0], step, n, f32, &total, &total32, &intr)
     finally:
         interrupt_end(&intr)
     if intr.stop:
@@ -960,11 +947,11 @@ DIGEST_ROWS_PREFIX = "c45d2:"
 
 
 cdef void digest_words(const unsigned char** data, const Py_ssize_t* sizes,
-                       Py_ssize_t first, Py_ssize_t m, uint64_t* lane_a, uint64_t* lane_b,
-                       Interrupt* intr) noexcept nogil:
+                       const Py_ssize_t* steps, Py_ssize_t first, Py_ssize_t m,
+                       uint64_t* lane_a, uint64_t* lane_b, Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t q
     for q in range(first, m):
-        feed_words(data[q], sizes[q] // 8, lane_a, lane_b, intr)
+        feed_words(data[q], sizes[q] // 8, lane_a, lane_b, intr, steps[q])
         if intr.stop:
             break
         feed_end(data[q], sizes[q], q, lane_a, lane_b)
@@ -979,10 +966,12 @@ def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
     cdef Py_ssize_t m = len(arrays), q, nbytes, first = 0
     cdef const unsigned char** data = <const unsigned char**> malloc(max(m, 1) * sizeof(void*))
     cdef Py_ssize_t* sizes = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* steps = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
     cdef uint64_t a = P1, b = P4
     cdef const unsigned char[::1] view
-    if data == NULL or sizes == NULL:
-        free(data); free(sizes)
+    cdef const double[:] repeated
+    if data == NULL or sizes == NULL or steps == NULL:
+        free(data); free(sizes); free(steps)
         raise MemoryError("c45: out of memory")
     shapes = []
     keep = []
@@ -1002,7 +991,19 @@ def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
                 feed_end(NULL, sizes[0], 0, &a, &b)
                 first = 1
                 continue
-            arr = np.ascontiguousarray(arrays[q])
+            arr = arrays[q]
+            steps[q] = 8
+            if repeats_one_number(arr):
+                # one float64 repeated (unit_weights): the bytes of its copy,
+                # without the copy
+                repeated = arr
+                keep.append(arr)
+                shapes.append(str(arr.shape))
+                sizes[q] = 8 * arr.shape[0]
+                data[q] = <const unsigned char*> &repeated[0] if sizes[q] else NULL
+                steps[q] = 0
+                continue
+            arr = np.ascontiguousarray(arr)
             keep.append(arr)
             shapes.append(str(arr.shape))
             view = arr.reshape(-1).view(np.uint8)
@@ -1016,11 +1017,11 @@ def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
             interrupt_init(&intr)
         if nbytes >= 8 * NOGIL_WORK:
             with nogil:
-                digest_words(data, sizes, first, m, &a, &b, &intr)
+                digest_words(data, sizes, steps, first, m, &a, &b, &intr)
         else:
-            digest_words(data, sizes, first, m, &a, &b, &intr)
+            digest_words(data, sizes, steps, first, m, &a, &b, &intr)
     finally:
-        free(data); free(sizes)
+        free(data); free(sizes); free(steps)
         interrupt_end(&intr)
     if intr.stop:
         raise_interrupt()
@@ -1141,14 +1142,15 @@ def cut_counts(const double[::1] v, double tolerance, const uint32_t[::1] order=
     return possible, blocked
 
 
-cdef void scan_weights_and_unknowns(const double* w, Py_ssize_t n, const double* cont,
+cdef void scan_weights_and_unknowns(const double* w, Py_ssize_t step, Py_ssize_t n,
+                                    const double* cont,
                                     Py_ssize_t n_cont, const int32_t* codes,
                                     Py_ssize_t n_codes, bint* whole, double* total,
                                     bint* unknown, Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t i, m = n_cont * n, q = n_codes * n
     for i in range(n):
-        total[0] += w[i]
-        if w[i] != floor(w[i]):
+        total[0] += w[i * step]
+        if w[i * step] != floor(w[i * step]):
             whole[0] = False
         if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
             return
@@ -1166,13 +1168,13 @@ cdef void scan_weights_and_unknowns(const double* w, Py_ssize_t n, const double*
             return
 
 
-def weight_and_unknown_facts(const double[::1] w, const double[:, ::1] cont,
+def weight_and_unknown_facts(const double[:] w, const double[:, ::1] cont,
                              const int32_t[:, ::1] codes, bint check_cont,
                              bint check_codes):
     """(whole, total, unknown): every weight a whole number, their float64 sum,
     and whether an unknown value (NaN in cont, code 0 in codes; each matrix read
     only when asked: an empty one is a row of zeros) is anywhere; in one pass."""
-    cdef Py_ssize_t n = w.shape[0]
+    cdef Py_ssize_t n = w.shape[0], step = weight_step(w)
     cdef Py_ssize_t n_cont = cont.shape[0] if check_cont else 0
     cdef Py_ssize_t n_codes = codes.shape[0] if check_codes else 0
     cdef bint whole = True, unknown = False
@@ -1184,11 +1186,11 @@ def weight_and_unknown_facts(const double[::1] w, const double[:, ::1] cont,
     try:
         if n * (1 + n_cont + n_codes) >= NOGIL_WORK:
             with nogil:
-                scan_weights_and_unknowns(&w[0], n, &cont[0, 0] if n_cont else NULL,
+                scan_weights_and_unknowns(&w[0], step, n, &cont[0, 0] if n_cont else NULL,
                                           n_cont, &codes[0, 0] if n_codes else NULL,
                                           n_codes, &whole, &total, &unknown, &intr)
         else:
-            scan_weights_and_unknowns(&w[0] if n else NULL, n,
+            scan_weights_and_unknowns(&w[0] if n else NULL, step, n,
                                       &cont[0, 0] if n and n_cont else NULL, n_cont,
                                       &codes[0, 0] if n and n_codes else NULL, n_codes,
                                       &whole, &total, &unknown, &intr)

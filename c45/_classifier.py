@@ -1100,7 +1100,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         codes = np.ascontiguousarray(codes)
         n_values = schema.n_values
         # N of the many-valued test: the total weight, summed in case order as C4.5 does.
-        total = _bulk.sequential_total(np.ascontiguousarray(weight, np.float64), f32)
+        total = _bulk.sequential_total(weight, f32)
         multival = bool(np.all(schema.discrete) and np.all(n_values >= 0.3 * total))
         min_objs = _params.case_weight(self.min_samples_leaf, total)
         if (sample_weight is not None and not _params.is_fraction(self.min_samples_leaf)
@@ -1133,7 +1133,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
                 _warn_dense_features(schema, dict(facts=facts, n_known=layout["n_known"]))
         data = _tree.TrainingData(
             codes=codes, col=schema.col, n_values=n_values, y=y_codes, n_classes=len(classes),
-            init_weight=np.ascontiguousarray(weight), f32=f32, count_mode=count_mode,
+            init_weight=weight, f32=f32, count_mode=count_mode,
             total_weight=total, multival=multival, **layout)
         return schema, target, data
 
@@ -1210,7 +1210,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
     @staticmethod
     def _check_weights(sample_weight, n, f32, normalize):
         if sample_weight is None:
-            return _bulk.ones(n), True
+            return _bulk.unit_weights(n), True
         refuse_sparse_or_masked(sample_weight, "sample_weight")
         w = list_array(sample_weight)
         if w.ndim != 0 and (w.ndim != 1 or len(w) != n):

@@ -36,11 +36,14 @@ cdef inline uint64_t mix(uint64_t h) noexcept nogil:
 
 
 cdef inline void feed_words(const unsigned char* p, Py_ssize_t words, uint64_t* lane_a,
-                            uint64_t* lane_b, Interrupt* intr) noexcept nogil:
+                            uint64_t* lane_b, Interrupt* intr,
+                            Py_ssize_t step=8) noexcept nogil:
+    """words 8-byte words from p, step bytes apart (0: p's one word, words times:
+    the digest of an array of stride 0, c45/_bulk.pyx's unit_weights)."""
     cdef Py_ssize_t i
     cdef uint64_t a = lane_a[0], b = lane_b[0], w
     for i in range(words):
-        w = (<const uint64_t*> (p + 8 * i))[0]
+        w = (<const uint64_t*> (p + step * i))[0]
         a = rotl(a + w * P2, 31) * P1
         b = rotl(b ^ (w * P3), 27) * P4 + P1
         if i % DIGEST_LOOK_EVERY == DIGEST_LOOK_EVERY - 1 and interrupted(intr):

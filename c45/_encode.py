@@ -851,7 +851,7 @@ def exact_in_any_order(schema, cont, codes, weight):
     cont None: the continuous values are X's own, looked at by the caller
     (value_orders_from stops at an unknown one)."""
     whole, total, unknown = weight_and_unknown_facts(
-        np.ascontiguousarray(weight, np.float64), np.zeros((1, 1)) if cont is None else cont,
+        weight, np.zeros((1, 1)) if cont is None else cont,
         codes, cont is not None and bool((~schema.discrete).any()),
         bool(schema.discrete.any()))
     return whole and total <= EXACT_TOTAL_F32 and not unknown

@@ -64,7 +64,7 @@ from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate
                             eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
                             list_cases, case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt, touch_pages, look_by_cells
-from c45._types cimport Interrupt
+from c45._types cimport Interrupt, initial_weight
 from c45._nodes cimport (buffer_reserve, buffer_room, maps_reserve, buffer_free, buffer_fit,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_of_listed,
                          cut_separates, store_map, set_test, empty_branch,
@@ -221,7 +221,7 @@ cdef int root_lists(Grower* g) noexcept nogil:
         if interrupted(d.intr):
             return 1
         for c in range(c0, min(n, c0 + CHUNK)):
-            e[c].weight = d.init_weight[c]
+            e[c].weight = initial_weight(d, c)
             e[c].case = <int32_t> c
             e[c].outcome = 0
         c0 += CHUNK
@@ -1428,7 +1428,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             if stop_at(d.intr, i):
                 break
             w.cases[i] = <int32_t> i
-            w.weight[i] = d.init_weight[i]
+            w.weight[i] = initial_weight(d, i)
     return 0
 
 

@@ -23,7 +23,7 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
                             cut_rank, list_values, list_stride, listed_value)
 from c45._interrupt cimport interrupted, raise_interrupt, copy_polled
-from c45._types cimport Interrupt
+from c45._types cimport Interrupt, initial_weight
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
@@ -1489,7 +1489,7 @@ cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogi
     for i in range(n):
         if (i & (LOOK - 1)) == LOOK - 1 and interrupted(d.intr):
             return False                  # (prune_run looks again before estimating)
-        wt = d.init_weight[i]
+        wt = initial_weight(d, i)
         if not (wt >= 0.0 and wt <= 9007199254740992.0 and wt == floor(wt)):
             return False
         total += wt
@@ -1670,7 +1670,7 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
     for i in range(n):
         if (i & (LOOK - 1)) == LOOK - 1 and interrupted(w.data.intr):
             break                       # (reported below)
-        w.weight[i] = w.data.init_weight[i]
+        w.weight[i] = initial_weight(w.data, i)
     p.cut = c.cut
     c.cut = NULL
     p.seen = NULL
@@ -1695,7 +1695,7 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
             for i in range(n):
                 if stop_at(&p, i):
                     break
-                p.arena[i].weight = w.data.init_weight[i]
+                p.arena[i].weight = initial_weight(w.data, i)
                 p.arena[i].case = <int32_t> i
                 p.arena[i].cls = w.data.y[i]
             p.arena_top = n

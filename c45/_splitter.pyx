@@ -17,7 +17,7 @@ from c45._scratch cimport resize, doubled
 from c45._interrupt cimport (interrupted, raise_interrupt, copy_polled, free_looking,
                              look_by_cells)
 from c45._types cimport (Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
-                         NO_CUT_RANK)
+                         NO_CUT_RANK, initial_weight)
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
                              worth, EPSILON, LN2)
 
@@ -174,7 +174,7 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows,
             if work_stop(d, f):
                 break
             w.cases[f] = <int32_t> f
-            w.weight[f] = d.init_weight[f]
+            w.weight[f] = initial_weight(d, f)
     if w.y8 != NULL and share == NULL:
         for f in range(n):
             if work_stop(d, f):

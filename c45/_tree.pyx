@@ -6,7 +6,7 @@ whole build, prune and predict loops run without the GIL and without a Python ca
 or an allocation per node.
 """
 import numpy as np
-from c45._bulk import pickled_copy, zeros
+from c45._bulk import pickled_copy, repeats_one_number, zeros
 from c45._pickling import pickled
 cimport numpy as cnp
 from cython.parallel cimport prange
@@ -602,7 +602,7 @@ cdef class TrainingData:
     cont (n_cont, n) float64, NaN unknown; codes (n_disc, n) int32, 1..V, 0
     unknown; col: feature -> its row in cont or codes; n_values: feature -> V,
     0 continuous; y: class codes 0..n_classes-1; init_weight: each case's
-    weight; count_mode: every weight is 1 (totals are counts, §1.4);
+    weight (an unweighted fit's: _bulk.unit_weights, one number); count_mode: every weight is 1 (totals are counts, §1.4);
     total_weight: N of the many-valued test; multival: every feature discrete
     with V >= 0.3 N (§6). f32 (R8's case array) also needs cont and each
     continuous feature's distinct values (distinct, distinct_start); float64
@@ -633,7 +633,10 @@ cdef class TrainingData:
         n_features = len(col)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
-        self.init_weight, self.n_classes = init_weight, n_classes
+        # an unweighted fit's weights stay unit_weights' one number (8 bytes)
+        self.init_weight = (init_weight if repeats_one_number(init_weight)
+                            else np.ascontiguousarray(init_weight, np.float64))
+        self.n_classes = n_classes
         self.f32, self.count_mode, self.total_weight, self.multival = (
             f32, count_mode, total_weight, multival)
         self.cut_from_distinct = f32 or distinct is not None
@@ -749,7 +752,7 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     cdef const int32_t[::1] col = data.col
     cdef const int32_t[::1] n_values = data.n_values
     cdef const int32_t[::1] y = data.y
-    cdef const double[::1] init_weight = data.init_weight
+    cdef const double[:] init_weight = data.init_weight      # (stride 0: unit_weights)
     cdef const double[::1] distinct
     cdef const float[::1] distinct32
     cdef const int64_t[::1] distinct_start = data.distinct_start
@@ -785,6 +788,7 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     d.n_values = &n_values[0]
     d.y = &y[0]
     d.init_weight = &init_weight[0]
+    d.init_weight_step = init_weight.strides[0] // <Py_ssize_t> sizeof(double)
     if data.distinct.dtype == np.float32:          # (float32's values: float32 numbers)
         distinct32 = data.distinct
         d.distinct32 = &distinct32[0]

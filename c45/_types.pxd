@@ -74,7 +74,9 @@ cdef struct Dataset:
     const int32_t* col          # feature -> column in cont or codes
     const int32_t* n_values     # feature -> V for discrete, 0 for continuous
     const int32_t* y            # class code of each case
-    const double* init_weight   # weight of each case at the start of growing/pruning
+    const double* init_weight   # weight of each case at the start of growing/pruning:
+    Py_ssize_t init_weight_step # case i's at [i * step]; step 0 where one number stands
+                                # for all (an unweighted fit holds no array of ones)
     const double* distinct      # float32 mode (and windows), per continuous feature:
     const int64_t* distinct_start  # its distinct known values sorted; offsets (n_features + 1)
     const float* distinct32     # float32 mode: distinct held as float32 numbers
@@ -149,3 +151,8 @@ cdef struct Test:
     int32_t feature
     double threshold
     const int32_t* value_map     # SUBSET only: value -> branch
+
+
+cdef inline double initial_weight(const Dataset* d, Py_ssize_t case) noexcept nogil:
+    """The case's weight at the start of growing and pruning."""
+    return d.init_weight[case * d.init_weight_step]

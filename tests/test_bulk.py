@@ -3,7 +3,7 @@ replace: the same values, classes, codes and refusals."""
 import numpy as np
 import pytest
 
-from c45 import C45Classifier, _bulk
+from c45 import C45Classifier, _bulk, export_text
 
 
 @pytest.mark.parametrize("f32", [False, True])
@@ -116,6 +116,41 @@ def test_a_model_with_an_older_digest_still_prunes_with_its_data():
     with pytest.raises(ValueError, match="other values"):
         clf.prune(X, 1 - y, pruning="pessimistic")
 
+
+
+def test_an_unweighted_fit_holds_one_number_for_its_weights():
+    """No sample_weight: the weights are unit_weights (stride 0, 8 bytes), read
+    as an array of ones by every step that reads case weights: the same totals,
+    digest, facts and trees as np.ones, without its 8 bytes a case."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 3)); X[rng.random(X.shape) < 0.05] = np.nan
+    y = (X[:, 0] + rng.normal(size=400) > 0).astype(int)
+    for precision in ("float64", "float32"):
+        clf = C45Classifier(precision=precision)
+        w = clf._prepare(X, y, None)[2].init_weight
+        assert w.strides == (0,) and w.shape == (400,) and w[0] == 1.0
+        weighted = C45Classifier(precision=precision).fit(X, y, sample_weight=np.ones(400))
+        unweighted = clf.fit(X, y)
+        assert export_text(unweighted) == export_text(weighted)
+        np.testing.assert_array_equal(unweighted.tree_.value, weighted.tree_.value)
+    ones = np.ones(1000)
+    unit = _bulk.unit_weights(1000)
+    assert _bulk.count_positive(unit) == 1000
+    for f32 in (False, True):
+        assert _bulk.sequential_total(unit, f32) == _bulk.sequential_total(ones, f32)
+    # float32's sum of ones stops at 2**24 (C4.5's total), read without a copy
+    assert _bulk.sequential_total(_bulk.unit_weights(2 ** 24 + 5), True) == 2.0 ** 24
+    codes = np.ones((1, 1000), np.int32)
+    cont = rng.normal(size=(2, 1000))
+    assert (_bulk.weight_and_unknown_facts(unit, cont, codes, True, True)
+            == _bulk.weight_and_unknown_facts(ones, cont, codes, True, True))
+    # the digest of the training data (prune(X, y)'s check, models' _train_check)
+    # sees the ones' bytes wherever they stand
+    a = rng.integers(0, 9, size=13).astype(np.int32)
+    for arrays in ([unit, a], [a, unit, a], [a, unit]):
+        assert _bulk.digest(arrays) == _bulk.digest(
+            [ones if b is unit else b for b in arrays])
+    assert _bulk.digest([a, _bulk.unit_weights(999)]) != _bulk.digest([a, unit])
 
 @pytest.mark.parametrize("k", [2, 7, 8, 9, 17, 128, 129, 300])
 def test_probabilities_divide_by_numpys_row_sums(k):
