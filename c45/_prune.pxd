@@ -19,7 +19,6 @@ cdef struct GrownLog:
     bint failed              # out of memory (pruning then fails)
 
 cdef uint32_t* cut_ranks(const NodeBuffer* tree, const Dataset* d) noexcept nogil
-cdef bint cut_ranks_known(const NodeBuffer* tree) noexcept nogil
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
                            bint subtree_raising, uint32_t* cut,
                            GrownLog* log=*) except -1 nogil

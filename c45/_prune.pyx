@@ -21,7 +21,8 @@ from libc.stdint cimport int32_t, uint32_t
 from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET, NO_CUT_RANK
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
-                            cut_rank, list_values, list_stride, listed_value)
+                            cut_rank, list_values, list_stride, listed_value,
+                            source_value)
 from c45._interrupt cimport interrupted, raise_interrupt, copy_polled
 from c45._types cimport Interrupt, initial_weight
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
@@ -433,6 +434,9 @@ cdef struct Lookup:
     const uint32_t* ranks    # continuous (float64): ranks[case], else NULL
     const double* values     # continuous (float32): the values by row (listed_value,
     Py_ssize_t stride        # stride bytes a row), else NULL
+    const Dataset* source    # continuous (float64 without its ranks, build_tree's
+                             # by_source fit): X's values (source_value; the column at
+                             # values, stride bytes a row), else NULL
     uint32_t n_known
     uint32_t cut
     const int32_t* codes     # discrete: codes[case]
@@ -444,6 +448,8 @@ cdef inline int listed_outcome(const Lookup* lk, int32_t case) noexcept nogil:
     cdef uint32_t r
     cdef int32_t v
     cdef double x
+    if lk.source != NULL:
+        return source_outcome(lk, case)
     if lk.values != NULL:
         x = listed_value(lk.values, lk.stride, case)
         if isnan(x):
@@ -458,6 +464,16 @@ cdef inline int listed_outcome(const Lookup* lk, int32_t case) noexcept nogil:
     if lk.nd.kind == SUBSET and v > 0:
         return lk.maps[lk.nd.map_offset + v]
     return v
+
+
+cdef inline int source_outcome(const Lookup* lk, int32_t case) noexcept nogil:
+    """float64 without its ranks: the side the case's rank gives (below the cut
+    rank, the count of known values at most the threshold: the value at most
+    the threshold), from its value as the encoding read it."""
+    cdef double x = source_value(lk.source, lk.nd.feature, case)
+    if isnan(x):
+        return 0
+    return 1 if x <= lk.nd.threshold else 2
 
 
 cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize_t hi,
@@ -478,6 +494,20 @@ cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize
                 C45_PREFETCH(&ranks[e[i + PREFETCH].case])
             r = ranks[e[i].case]
             v = 0 if r >= lk.n_known else (1 if r < lk.cut else 2)
+            out[i] = v
+            n_unknown += v == 0
+            n_low += v == 1
+            n_high += v == 2
+        count[1] += n_unknown
+        count[2] += n_low
+        count[3] += n_high
+        return
+    if lk.source != NULL:
+        # The same for float64's values read from X (source_outcome).
+        for i in range(lo, hi):
+            if i + PREFETCH < hi:
+                C45_PREFETCH(<const char*> lk.values + e[i + PREFETCH].case * lk.stride)
+            v = source_outcome(lk, e[i].case)
             out[i] = v
             n_unknown += v == 0
             n_low += v == 1
@@ -556,6 +586,7 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     lk.nd = nd
     lk.ranks = NULL
     lk.values = NULL
+    lk.source = NULL
     lk.stride = 0
     lk.n_known = 0
     lk.cut = 0
@@ -566,6 +597,12 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         # X's own (list_values)
         lk.values = list_values(d, nd.feature) if d.listed else d.cont + col * d.n_cases
         lk.stride = list_stride(d, nd.feature) if d.listed else sizeof(double)
+    elif nd.kind == CONTINUOUS and d.rank == NULL:
+        # float64 whose ranks were let go before pruning (c45/_tree.pyx:
+        # build_tree): X's values by row
+        lk.source = d
+        lk.values = <const double*> d.src_addr[nd.feature]
+        lk.stride = d.src_stride[nd.feature]
     elif nd.kind == CONTINUOUS:
         lk.cut = p.cut[node]
         lk.n_known = <uint32_t> d.n_known[nd.feature]
@@ -1562,16 +1599,6 @@ cdef uint32_t* cut_ranks(const NodeBuffer* tree, const Dataset* d) noexcept nogi
     return cut
 
 
-cdef bint cut_ranks_known(const NodeBuffer* tree) noexcept nogil:
-    """Whether growing found every continuous test's cut rank (cut_ranks then
-    reads no value)."""
-    cdef Py_ssize_t i
-    for i in range(tree.count):
-        if tree.nodes[i].kind == CONTINUOUS and tree.nodes[i].cut_rank == NO_CUT_RANK:
-            return False
-    return True
-
-
 cdef int prune_pessimistic(NodeBuffer* tree, Work* w, double confidence,
                            bint subtree_raising, uint32_t* cut,
                            GrownLog* log=NULL) except -1 nogil:
@@ -1680,10 +1707,10 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
         estimate(&p, 0, 0, n - 1, True)
         free(p.cut)
     else:
-        # float64 reads a case's side of a cut from its rank (float32 from its
-        # value: its cuts stay 0)
+        # float64 reads a case's side of a cut from its rank (float32, or float64
+        # without its ranks, from its value: its cuts stay 0)
         if p.cut == NULL:
-            p.cut = (cut_ranks(tree, w.data) if not f32
+            p.cut = (cut_ranks(tree, w.data) if not f32 and w.data.rank != NULL
                      else <uint32_t*> calloc(tree.count + 1, sizeof(uint32_t)))
         if p.n_threads > 1:
             p.height = subtree_heights(tree)

@@ -29,13 +29,13 @@ from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
                              monotonic, copy_polled, look_by_cells)
-from c45._prune cimport prune_pessimistic, cut_ranks, cut_ranks_known, GrownLog, log_free
+from c45._prune cimport prune_pessimistic, cut_ranks, GrownLog, log_free
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
                          maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
                          set_test, empty_branch, collapse_if_no_better)
-from c45._presorted cimport grow_presorted, root_split_listed, rank_order
+from c45._presorted cimport grow_presorted, root_split_listed
 
 from c45._threads import clamp as clamp_threads
 from c45._ranks import far_table
@@ -927,20 +927,6 @@ cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
     return 0
 
 
-cdef uint32_t* source_cut_ranks(const NodeBuffer* tree, Dataset* d,
-                                int n_threads) noexcept nogil:
-    """cut_ranks where the values are read from the sources (by_source): through
-    the features' orders, the rank table inverted for the while."""
-    cdef uint32_t* cut = NULL
-    if cut_ranks_known(tree):
-        return cut_ranks(tree, d)       # (no value read: the ranks stay)
-    rank_order(d, n_threads)
-    if not (d.intr != NULL and d.intr.stop):    # (interrupted: half inverted)
-        cut = cut_ranks(tree, d)
-    rank_order(d, n_threads)
-    return cut
-
-
 def build_tree(TrainingData data not None, GrowOptions options not None,
                double confidence=-1.0, bint subtree_raising=True, int n_jobs=1,
                bint release_values=False):
@@ -948,11 +934,11 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     Returns (grown, pruned or None, case order after growing). release_values:
     float64's tables are not read after this call, and data lets go of them: of
     the sorted values once grown (pruning reads ranks), of the ranks once
-    pruned, so that neither is held beside the two trees; float32 on the lists
-    of the features' orders once grown."""
+    pruned, so that neither is held beside the two trees, or once grown where
+    X holds the values (by_source: pruning reads them there); float32 on the
+    lists of the features' orders once grown."""
     cdef Dataset d
     cdef uint32_t* cut = NULL       # owned here until pruning takes it
-    cdef bint with_cuts
     cdef uint32_t* handed
     cdef Work w
     cdef NodeBuffer raw, grown_buf
@@ -981,25 +967,15 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         # Before pruning: the growing buffer is not needed any more, and the
         # pages growing freed go back (pruning's tables would stack on them).
         # Short for small data: then without giving the GIL up.
-        # by_source: the cuts' ranks for pruning (cut_ranks) need the values,
-        # read through the features' orders: the ranks inverted again meanwhile.
-        with_cuts = (confidence > 0 and release_values and d.by_source
-                     and not d.cut_from_distinct)
         if d.n_cases * d.n_features >= NOGIL_WORK:
             with nogil:
                 err = compact_and_trim(&raw, &grown_buf)
-                if err == 0 and with_cuts:
-                    cut = source_cut_ranks(&grown_buf, &d, w.n_threads)
         else:
             err = compact_and_trim(&raw, &grown_buf)
-            if err == 0 and with_cuts:
-                cut = source_cut_ranks(&grown_buf, &d, w.n_threads)
         if intr.stop:
             raise_interrupt()
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
-        if with_cuts and cut == NULL:
-            raise MemoryError("c45: out of memory while pruning the tree")
         work_drop_nlogn(&w)         # grown: not held beside the trees
         order = np.empty(d.n_cases, dtype=np.int32)
         if d.n_cases > 0 and copy_looking(<char*> cnp.PyArray_DATA(order), <char*> w.cases,
@@ -1008,13 +984,19 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
         if confidence <= 0:
             return tree_from_buffer(&grown_buf, data.n_values, True), None, order
         # The tables nothing reads any more go before the grown tree's copy is made.
-        if release_values and not d.f32 and not d.cut_from_distinct:
+        if release_values and not d.f32 and not d.cut_from_distinct and d.by_source:
+            # Pruning reads X's values (c45/_prune.pyx: source_outcome), not the
+            # ranks (0.5x X's bytes), which go before it with the far table.
+            data.rank = np.zeros((1, 1), np.uint32)
+            d.rank = NULL
+            data.far = None
+            d.far = NULL
+        elif release_values and not d.f32 and not d.cut_from_distinct:
             # a binary search a test: short for a small tree, then with the GIL
-            # (by_source: found above)
-            if cut == NULL and grown_buf.count * 32 >= NOGIL_WORK:
+            if grown_buf.count * 32 >= NOGIL_WORK:
                 with nogil:
                     cut = cut_ranks(&grown_buf, &d)
-            elif cut == NULL:
+            else:
                 cut = cut_ranks(&grown_buf, &d)
             if cut == NULL:
                 raise MemoryError("c45: out of memory while pruning the tree")
