@@ -60,8 +60,8 @@ from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, D
 from c45._criterion cimport EPSILON, rnd
 from c45._scratch cimport resize, room_for, block_resize, block_free, c45_big_advise_huge
 from c45._tasks cimport TaskOrder, run_tasks, team_for
-from c45._splitter cimport (Work, work_alloc, work_free, draw_features, evaluate_feature,
-                            eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
+from c45._splitter cimport (Work, work_alloc, work_free, work_trim_nlogn, draw_features,
+                            evaluate_feature, eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
                             list_cases, case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt, touch_pages, look_by_cells
 from c45._types cimport Interrupt, initial_weight
@@ -1164,13 +1164,27 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     return 0
 
 
-cdef void grower_free(Grower* g) noexcept nogil:
+cdef void grower_shed(Grower* g) noexcept nogil:
+    """Free g's lists and its tables by case id (its other tables stay, which
+    task workers may share): the main grower's, once the top of the tree is
+    grown and only set-aside subtrees are left (8 bytes a case or more, beside
+    the tree's nodes at their most)."""
     cdef Py_ssize_t j
     if g.lists != NULL:
         for j in range(g.n_lists):
             block_free(g.lists[j], g.big)
         free(g.lists)
-    free(g.outcome); free(g.mark); free(g.mark_small); free(g.factor); free(g.size)
+    free(g.outcome); free(g.mark); free(g.mark_small)
+    g.lists = NULL
+    g.outcome = NULL
+    g.mark = NULL
+    g.mark_small = NULL
+    g.arena_cap = 0
+
+
+cdef void grower_free(Grower* g) noexcept nogil:
+    grower_shed(g)
+    free(g.factor); free(g.size)
     if not g.shares_tables:
         free(g.list_of); free(g.feature_of)
     memset(g, 0, sizeof(Grower))
@@ -1405,6 +1419,13 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 t.count = 1
                 ok = run_dfs(&g, t, 0, 0, n, &df)
             if ok == 0:
+                # Only set-aside subtrees are left, each of fewer than df.limit
+                # cases: what was the top's goes before the tree's nodes fill up.
+                grower_shed(&g)
+                work_trim_nlogn(w, df.limit)
+                for i in range(1, df.n_workers):
+                    df.works[i].nlogn = w.nlogn         # (share_tables: w's)
+                    df.works[i].table_n = w.table_n
                 ok = flush_tasks(&df)
             if ok == 0 and not (d.intr != NULL and d.intr.stop):
                 for i in range(df.n_finish):

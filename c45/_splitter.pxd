@@ -101,7 +101,7 @@ cdef int work_alloc(Work* w, const Dataset* data, bint rows,
                     const Work* share=*) noexcept nogil
 cdef int work_threads_init(Work* w, int n_threads) except -1
 cdef void work_free(Work* w) noexcept nogil
-cdef void work_drop_nlogn(Work* w) noexcept nogil
+cdef void work_trim_nlogn(Work* w, Py_ssize_t keep) noexcept nogil
 
 cdef double total_weight(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 cdef double class_distribution(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil

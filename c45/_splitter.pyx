@@ -192,17 +192,28 @@ cdef inline Py_ssize_t sortbuf_items(const Dataset* d) noexcept nogil:
     return d.n_cases + 1 if d.f32 and not d.listed else 1
 
 
-cdef void work_drop_nlogn(Work* w) noexcept nogil:
-    """Free the n log n table once grown (8 bytes a case; pruning takes no
-    logarithm of a count): n_log2_n computes without it, the same bits."""
+cdef void work_trim_nlogn(Work* w, Py_ssize_t keep) noexcept nogil:
+    """Keep the n log n table's entries 0..keep alone (0: none), the rest of its
+    8 bytes a case freed: n_log2_n computes a count beyond the table, the same
+    bits. Once grown, pruning takes no logarithm of a count (keep 0); the last
+    set-aside subtrees count at most their own cases. Out of memory for the
+    kept part, the table stays whole."""
     cdef int t
+    cdef double* kept = NULL
+    if w.nlogn == NULL or keep >= w.table_n:
+        return
+    if keep > 0:
+        kept = <double*> malloc((keep + 1) * sizeof(double))
+        if kept == NULL:
+            return
+        memcpy(kept, w.nlogn, (keep + 1) * sizeof(double))
     free_looking(w.nlogn, (w.table_n + 1) * sizeof(double), intr_of(w))
-    w.nlogn = NULL
-    w.table_n = 0
+    w.nlogn = kept
+    w.table_n = keep if kept != NULL else 0
     if w.threads != NULL:
         for t in range(w.n_threads):
-            w.threads[t].nlogn = NULL       # (a copy of w's pointer)
-            w.threads[t].table_n = 0
+            w.threads[t].nlogn = w.nlogn    # (copies of w's pointer)
+            w.threads[t].table_n = w.table_n
 
 
 cdef void work_free(Work* w) noexcept nogil:

@@ -23,7 +23,7 @@ from c45._criterion cimport rnd
 from c45._sums cimport pairwise
 from c45._scratch cimport c45_big_resize, c45_big_free
 from c45._gil cimport NOGIL_WORK
-from c45._splitter cimport (Work, work_init, work_free, work_drop_nlogn,
+from c45._splitter cimport (Work, work_init, work_free, work_trim_nlogn,
                             work_threads_init, total_weight,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
@@ -976,7 +976,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             raise_interrupt()
         if err < 0:
             raise MemoryError("c45: out of memory compacting the tree")
-        work_drop_nlogn(&w)         # grown: not held beside the trees
+        work_trim_nlogn(&w, 0)      # grown: not held beside the trees
         order = np.empty(d.n_cases, dtype=np.int32)
         if d.n_cases > 0 and copy_looking(<char*> cnp.PyArray_DATA(order), <char*> w.cases,
                                           d.n_cases * sizeof(int32_t), &intr):
