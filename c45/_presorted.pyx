@@ -58,7 +58,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, DISCRETE,
                          CONTINUOUS, SUBSET, NO_CUT_RANK)
 from c45._criterion cimport EPSILON, rnd
-from c45._scratch cimport resize, room_for, block_resize, block_free, c45_big_advise_huge
+from c45._scratch cimport (resize, room_for, block_resize, block_free, c45_big_advise_huge,
+                          c45_give_back)
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, work_trim_nlogn, draw_features,
                             evaluate_feature, eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
@@ -505,17 +506,25 @@ cdef void** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
     for j in range(n_lists):
         lists[j] = malloc(m * entry_size(j, 2) + 1)
         if lists[j] == NULL:
-            free_lists(lists, n_lists)
+            free_lists(lists, n_lists, m)
             return NULL
     return lists
 
 
-cdef void free_lists(void** lists, Py_ssize_t n_lists) noexcept nogil:
+cdef void free_lists(void** lists, Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
     cdef Py_ssize_t j
     if lists != NULL:
         for j in range(n_lists):
-            free(lists[j])
+            free_task_list(lists[j], j, m)
         free(lists)
+
+
+cdef inline void free_task_list(void* list_, Py_ssize_t j, Py_ssize_t m) noexcept nogil:
+    """Free list j of a set-aside subtree of m cases (new_lists'), its whole pages
+    given back first: malloc would keep them resident, while the subtrees grown
+    next in the same flush take fresh pages for their nodes."""
+    c45_give_back(list_, m * entry_size(j, 2) + 1)
+    free(list_)
 
 
 cdef inline int threads_for(const Grower* g, Py_ssize_t m) noexcept nogil:
@@ -1359,7 +1368,7 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
             task.status = 0
             buffer_fit(&task.sub)      # held until grafted: no doubled room beside it
     for j in range(g.n_lists):
-        free(g.lists[j])
+        free_task_list(g.lists[j], j, task.m)
         g.lists[j] = NULL
     g.arena_cap = 0
 
@@ -1369,7 +1378,7 @@ cdef void grow_end(Deferral* df, Grower* g) noexcept nogil:
     grower's): a second call frees nothing."""
     cdef Py_ssize_t i
     for i in range(df.n_tasks):
-        free_lists(df.tasks[i].lists, g.n_lists)
+        free_lists(df.tasks[i].lists, g.n_lists, df.tasks[i].m)
         free(df.tasks[i].used)
         buffer_free(&df.tasks[i].sub)
     free(df.tasks)

@@ -21,7 +21,7 @@ from c45._types cimport (Node, NodeBuffer, Dataset, Interrupt, Test, LEAF, DISCR
                          SUBSET, NO_CUT_RANK)
 from c45._criterion cimport rnd
 from c45._sums cimport pairwise
-from c45._scratch cimport c45_big_resize, c45_big_free
+from c45._scratch cimport c45_big_resize, c45_big_free, c45_give_back
 from c45._gil cimport NOGIL_WORK
 from c45._splitter cimport (Work, work_init, work_free, work_trim_nlogn,
                             work_threads_init, total_weight,
@@ -470,6 +470,36 @@ cdef object value_of_buffer(NodeBuffer* b):
     return value
 
 
+cdef struct TreeFields:
+    signed char* kind
+    int32_t* feature
+    int32_t* first_child
+    int32_t* n_children
+    int32_t* node_class
+    double* threshold
+    double* weight
+    double* errors
+    int64_t* map_offset
+    const double* errors_as_grown      # or NULL: the nodes' own
+
+
+cdef enum:
+    FIELDS_CHUNK = 65536                # nodes converted between two give-backs
+
+
+cdef inline void put_fields(TreeFields* out, Py_ssize_t i, const Node* nd) noexcept nogil:
+    """Node i's fields into a Tree's arrays."""
+    out.kind[i] = <signed char> nd.kind
+    out.feature[i] = nd.feature
+    out.first_child[i] = nd.first_child
+    out.n_children[i] = nd.n_children
+    out.node_class[i] = nd.node_class
+    out.threshold[i] = nd.threshold
+    out.weight[i] = nd.weight
+    out.errors[i] = nd.errors if out.errors_as_grown == NULL else out.errors_as_grown[i]
+    out.map_offset[i] = nd.map_offset
+
+
 cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
                              const GrownLog* log=NULL, const double* errors=NULL):
     """The buffer as a Tree; with take, the buffer's class weights become the
@@ -477,8 +507,7 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
     as it was before pruning changed the buffer (the logged nodes' fields and
     class weights, every node's errors). Its copies of class weights look for
     signals (b.intr): a raise when interrupted."""
-    cdef Py_ssize_t n = b.count, k = b.n_classes, i, j, cells = 0
-    cdef Node nd
+    cdef Py_ssize_t n = b.count, k = b.n_classes, i, j, cells = 0, top, lo
     cols = {name: np.empty(n, dtype) for name, dtype in zip(Tree._fields[:8], Tree._dtypes[:8])}
     map_offset = np.empty(n, np.int64)
     cdef signed char[::1] kv = cols["kind"]
@@ -486,22 +515,24 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
     cdef int32_t[::1] nv = cols["n_children"], lv = cols["node_class"]
     cdef double[::1] tv = cols["threshold"], wv = cols["weight"], ev = cols["errors"]
     cdef int64_t[::1] mv = map_offset
-    for j in range(n + (log.count if log != NULL else 0)):
-        if j < n:
-            i = j
-            nd = b.nodes[i]
-        else:                       # a logged node: its fields as grown
-            i = log.node[j - n]
-            nd = log.rec[j - n]
-        kv[i] = <signed char> nd.kind
-        fv[i] = nd.feature
-        cv[i] = nd.first_child
-        nv[i] = nd.n_children
-        lv[i] = nd.node_class
-        tv[i] = nd.threshold
-        wv[i] = nd.weight
-        ev[i] = nd.errors if errors == NULL else errors[i]
-        mv[i] = nd.map_offset
+    cdef TreeFields out
+    memset(&out, 0, sizeof(TreeFields))
+    if n > 0:
+        out = TreeFields(&kv[0], &fv[0], &cv[0], &nv[0], &lv[0], &tv[0], &wv[0], &ev[0],
+                         &mv[0], errors)
+    # From the last node back; with take (the buffer is not read again) the nodes'
+    # pages given back as they are read: the buffer's nodes and the Tree's fields
+    # are never both held whole (56 and 45 bytes a node).
+    top = n
+    while top > 0:
+        lo = top - FIELDS_CHUNK if top > FIELDS_CHUNK else 0
+        for i in range(lo, top):
+            put_fields(&out, i, &b.nodes[i])
+        if take:
+            c45_give_back(&b.nodes[lo], (top - lo) * sizeof(Node))
+        top = lo
+    for j in range(log.count if log != NULL else 0):
+        put_fields(&out, log.node[j], &log.rec[j])      # a logged node, as grown
     value_map = np.empty(b.maps_count, np.int32)
     cdef int32_t[::1] mapv = value_map
     if b.maps_count > 0:
