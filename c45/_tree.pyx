@@ -1042,7 +1042,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
             d.order = NULL
         check_depth(buffer_depth(&grown_buf))
         n_values = data.n_values
-        release = data if release_values and not d.f32 else None
+        release = data if release_values else None
         handed, cut = cut, NULL         # pruning takes it (and frees it, however it ends)
         grown, pruned = pessimistic(&w, &grown_buf, confidence, subtree_raising,
                                     n_values, handed, release, True)
