@@ -485,29 +485,21 @@ cdef void outcomes_of(const Lookup* lk, const Listed* e, Py_ssize_t lo, Py_ssize
     cdef int v
     cdef uint32_t r
     cdef const uint32_t* ranks = lk.ranks
-    if lk.values == NULL and ranks != NULL:
-        # float64's continuous test, the commonest: listed_outcome's rank rule
-        # with the outcomes counted in registers (consecutive cases often share
-        # one, and a count in memory would chain their additions).
+    if lk.source != NULL or (lk.values == NULL and ranks != NULL):
+        # float64's continuous test, the commonest: listed_outcome's rule, by
+        # X's value (source_outcome) or by rank, with the outcomes counted in
+        # registers (consecutive cases often share one, and a count in memory
+        # would chain their additions).
         for i in range(lo, hi):
-            if i + PREFETCH < hi:
-                C45_PREFETCH(&ranks[e[i + PREFETCH].case])
-            r = ranks[e[i].case]
-            v = 0 if r >= lk.n_known else (1 if r < lk.cut else 2)
-            out[i] = v
-            n_unknown += v == 0
-            n_low += v == 1
-            n_high += v == 2
-        count[1] += n_unknown
-        count[2] += n_low
-        count[3] += n_high
-        return
-    if lk.source != NULL:
-        # The same for float64's values read from X (source_outcome).
-        for i in range(lo, hi):
-            if i + PREFETCH < hi:
-                C45_PREFETCH(<const char*> lk.values + e[i + PREFETCH].case * lk.stride)
-            v = source_outcome(lk, e[i].case)
+            if lk.source != NULL:
+                if i + PREFETCH < hi:
+                    C45_PREFETCH(<const char*> lk.values + e[i + PREFETCH].case * lk.stride)
+                v = source_outcome(lk, e[i].case)
+            else:
+                if i + PREFETCH < hi:
+                    C45_PREFETCH(&ranks[e[i + PREFETCH].case])
+                r = ranks[e[i].case]
+                v = 0 if r >= lk.n_known else (1 if r < lk.cut else 2)
             out[i] = v
             n_unknown += v == 0
             n_low += v == 1
