@@ -62,8 +62,8 @@ from c45._scratch cimport (resize, room_for, block_resize, block_free, c45_big_a
                           c45_give_back)
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, work_trim_nlogn, draw_features,
-                            evaluate_feature, eval_continuous_list, select_feature, settle_bar, key_value, key_unknown,
-                            list_cases, case_of, list_case)
+                            evaluate_feature, eval_continuous_list, select_feature, settle_bar,
+                            key_value, key_unknown, list_cases, case_of, list_case)
 from c45._interrupt cimport interrupted, raise_interrupt, touch_pages, look_by_cells
 from c45._types cimport Interrupt, initial_weight
 from c45._nodes cimport (buffer_reserve, buffer_room, maps_reserve, buffer_free, buffer_fit,

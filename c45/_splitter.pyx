@@ -200,8 +200,8 @@ cdef void work_trim_nlogn(Work* w, Py_ssize_t keep) noexcept nogil:
     kept part, the table stays whole."""
     cdef int t
     cdef double* kept = NULL
-    if w.nlogn == NULL or keep >= w.table_n:
-        return
+    if w.nlogn == NULL or keep >= w.table_n or w.shares_tables:
+        return                          # (a shared table is its owner's to trim)
     if keep > 0:
         kept = <double*> malloc((keep + 1) * sizeof(double))
         if kept == NULL:
