@@ -635,8 +635,9 @@ cdef class TrainingData:
     0 continuous; y: class codes 0..n_classes-1; init_weight: each case's
     weight (an unweighted fit's: _bulk.unit_weights, one number); count_mode:
     every weight is 1 (totals are counts, §1.4); total_weight: N of the
-    many-valued test; multival: every feature discrete with V >= 0.3 N (§6). f32 (R8's case array) also needs cont and each
-    continuous feature's distinct values (distinct, distinct_start); float64
+    many-valued test; multival: every feature discrete with V >= 0.3 N (§6).
+    f32 (R8's case array) also needs cont and each continuous feature's
+    distinct values (distinct, distinct_start); float64
     needs the ranks, sorted values and known counts of c45/_ranks.pyx instead.
     The arrays of the layout not in use may be left out. A window's data in
     float64 gives distinct too: the stored cuts are then read from it (the
