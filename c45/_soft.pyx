@@ -84,6 +84,7 @@ cdef struct Rows:               # the training rows as encoded for growing
     const uint32_t* rank        # or with rank at col[f] * m + rank[col[f] * m + r]
     const float* cont32         # a float32 fit's (float32 numbers), cont NULL then
     double* by_row              # the same, row-major: row r's at r * n_cont + col[f]
+    float* by_row32             # the same of cont32's (by_row NULL then)
     Py_ssize_t n_cont
     const int32_t* codes
     const int32_t* col
@@ -99,6 +100,8 @@ cdef struct Item:               # one case of a test, sorted by value (then row)
 
 cdef inline double value_of(const Rows* d, int32_t f, Py_ssize_t r) noexcept nogil:
     """Row r's value of continuous feature f."""
+    if d.by_row32 != NULL:
+        return d.by_row32[r * d.n_cont + d.col[f]]
     return d.by_row[r * d.n_cont + d.col[f]]
 
 
@@ -113,9 +116,11 @@ cdef bint fill_by_row(Rows* d, Interrupt* intr) noexcept nogil:
             if interrupted(intr):
                 return False
             for r in range(r0, min(d.m, r0 + POLL_MOVES)):
-                d.by_row[r * d.n_cont + c] = (d.cont32[at + r] if d.cont32 != NULL
-                                              else d.cont[at + d.rank[at + r]]
-                                              if d.rank != NULL else d.cont[at + r])
+                if d.cont32 != NULL:
+                    d.by_row32[r * d.n_cont + c] = d.cont32[at + r]
+                else:
+                    d.by_row[r * d.n_cont + c] = (d.cont[at + d.rank[at + r]] if d.rank != NULL
+                                                  else d.cont[at + r])
             r0 += POLL_MOVES
     return True
 
@@ -509,6 +514,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     d.m = m
     d.n_cont = n_cont
     d.by_row = NULL
+    d.by_row32 = NULL
     memset(&s, 0, sizeof(Scratch))
     tally[0] = tally[1] = 0
     try:
@@ -530,7 +536,10 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         s.seg_start = <Py_ssize_t*> take(n, sizeof(Py_ssize_t), &failed)
         s.seg_end = <Py_ssize_t*> take(n, sizeof(Py_ssize_t), &failed)
         s.per_branch = <Py_ssize_t*> take(widest, sizeof(Py_ssize_t), &failed)
-        d.by_row = <double*> take(m * d.n_cont, sizeof(double), &failed)
+        if d.cont32 != NULL:
+            d.by_row32 = <float*> take(m * d.n_cont, sizeof(float), &failed)
+        else:
+            d.by_row = <double*> take(m * d.n_cont, sizeof(double), &failed)
         if failed:
             raise MemoryError("c45: out of memory for the soft thresholds' bounds")
         memset(&intr, 0, sizeof(Interrupt))
@@ -552,7 +561,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         free(s.items); free(s.items_tmp); free(s.wrong1); free(s.wrong2); free(s.w)
         free(s.errors); free(s.u); free(s.sums); free(s.stack_w); free(s.stack_node)
         free(s.seg_node); free(s.seg_start); free(s.seg_end); free(s.per_branch)
-        free(d.by_row)
+        free(d.by_row); free(d.by_row32)
     if status == -2 or intr.stop:
         raise_interrupt()
     if counts is not None:
