@@ -463,7 +463,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     cdef const int32_t[::1] value_map = tree.value_map, n_values = tree.n_values
     # (a float32 fit's values read as they are held, float32: not copied)
     cont = np.ascontiguousarray(cont, dtype=np.float32 if (
-        f32 and rank is None and np.asarray(cont).dtype == np.float32) else np.float64)
+        rank is None and np.asarray(cont).dtype == np.float32) else np.float64)
     cdef const double[:, ::1] cv = cont if cont.dtype == np.float64 else None
     cdef const float[:, ::1] cv32 = cont if cont.dtype == np.float32 else None
     cdef Py_ssize_t n_cont = cont.shape[0], width = cont.shape[1]
