@@ -42,12 +42,12 @@ cdef enum:
     LOOK_EVERY = 1 << 16
 
 
-from c45._column cimport Column, column_value, set_column
+from c45._column cimport Column, column_value, set_column, cont_t
 from c45._digest cimport (P1, P2, P3, P4, rotl, mix, feed_words, feed_end,
                          sorted_row_lanes)
 
 
-cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
+cdef void fill_columns(cont_t* out, Py_ssize_t width, const Column* cols,
                        const Py_ssize_t* targets, Py_ssize_t n_cols, Py_ssize_t n,
                        bint f32, int* verdict, Py_ssize_t* bad_col, Py_ssize_t* bad_row,
                        Interrupt* intr) noexcept nogil:
@@ -71,7 +71,7 @@ cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
                     far_row = i
                 v = <double> s
             if out != NULL:
-                out[targets[q] * width + i] = v + 0.0
+                out[targets[q] * width + i] = <cont_t> (v + 0.0)
             if i % LOOK_EVERY == LOOK_EVERY - 1 and interrupted(intr):
                 break
         if inf_row >= 0 or far_row >= 0:
@@ -81,29 +81,57 @@ cdef void fill_columns(double* out, Py_ssize_t width, const Column* cols,
             break
 
 
-def fill_continuous(double[:, ::1] out, rows, columns, bint f32, Py_ssize_t n=-1):
+cdef void fill_into(void* dest, bint single, Py_ssize_t width, const Column* cols,
+                    const Py_ssize_t* targets, Py_ssize_t n_cols, Py_ssize_t n, bint f32,
+                    int* verdict, Py_ssize_t* bad_col, Py_ssize_t* bad_row,
+                    Interrupt* intr) noexcept nogil:
+    """fill_columns into a float32 (single) or float64 table."""
+    if single:
+        fill_columns(<float*> dest, width, cols, targets, n_cols, n, f32, verdict,
+                     bad_col, bad_row, intr)
+    else:
+        fill_columns(<double*> dest, width, cols, targets, n_cols, n, f32, verdict,
+                     bad_col, bad_row, intr)
+
+
+def fill_continuous(out, rows, columns, bint f32, Py_ssize_t n=-1):
     """Copy each 1-D float64 or float32 array columns[q] into out[rows[q]] as C4.5
     reads a value: -0.0 as 0.0 (one zero whatever the rows' order), rounded to
-    float32 in a float32 fit. Returns (OK, -1, -1), or the first column's
-    problem: (INFINITE, q, row of its first infinite value), else
-    (BEYOND_FLOAT32, q, row) for a finite value that float32 cannot hold.
-    out None: the checks alone, of columns of n values (a fit that reads its
-    values from X itself)."""
+    float32 in a float32 fit. out is float64, or float32 in a float32 fit (its
+    values are float32 numbers: written as such, 4 bytes a value). Returns
+    (OK, -1, -1), or the first column's problem: (INFINITE, q, row of its first
+    infinite value), else (BEYOND_FLOAT32, q, row) for a finite value that
+    float32 cannot hold. out None: the checks alone, of columns of n values (a
+    fit that reads its values from X itself)."""
     cdef Py_ssize_t n_cols = len(columns), q
     cdef Column* cols
     cdef Py_ssize_t* targets
     cdef int verdict = C_OK
     cdef Py_ssize_t bad_col = -1, bad_row = -1
-    cdef double* dest = NULL
-    cdef Py_ssize_t width = 0
+    cdef void* dest = NULL
+    cdef bint single = False
+    cdef Py_ssize_t width = 0, height = 0
+    cdef double[:, ::1] out64
+    cdef float[:, ::1] out32
     cdef Interrupt intr
     intr.stop = 0
     intr.owner = 0
     intr.wrapping = 0
     if out is not None:
-        n, width = out.shape[1], out.shape[1]
-        if out.shape[0] and n:
-            dest = &out[0, 0]
+        single = out.dtype == np.float32
+        if single and not f32:
+            raise ValueError("c45: a float64 fit's values do not fit float32")
+        if single:
+            out32 = out
+            height, width = out32.shape[0], out32.shape[1]
+            if height and width:
+                dest = &out32[0, 0]
+        else:
+            out64 = out
+            height, width = out64.shape[0], out64.shape[1]
+            if height and width:
+                dest = &out64[0, 0]
+        n = width
     if n_cols == 0:
         return OK, -1, -1
     cols = <Column*> malloc(n_cols * sizeof(Column))
@@ -115,18 +143,18 @@ def fill_continuous(double[:, ::1] out, rows, columns, bint f32, Py_ssize_t n=-1
         for q in range(n_cols):
             a = columns[q]
             targets[q] = 0 if out is None else rows[q]
-            if out is not None and not 0 <= targets[q] < out.shape[0] or a.shape[0] != n:
+            if out is not None and not 0 <= targets[q] < height or a.shape[0] != n:
                 raise ValueError("c45: fill_continuous given a column that does not fit")
             set_column(&cols[q], a, n)
         if n * n_cols >= LOOK_FROM:
             interrupt_init(&intr)
         if n * n_cols >= NOGIL_WORK:
             with nogil:
-                fill_columns(dest, width, cols, targets, n_cols, n, f32,
-                             &verdict, &bad_col, &bad_row, &intr)
+                fill_into(dest, single, width, cols, targets, n_cols, n, f32,
+                          &verdict, &bad_col, &bad_row, &intr)
         else:
-            fill_columns(dest, width, cols, targets, n_cols, n, f32,
-                         &verdict, &bad_col, &bad_row, &intr)
+            fill_into(dest, single, width, cols, targets, n_cols, n, f32,
+                      &verdict, &bad_col, &bad_row, &intr)
     finally:
         free(cols); free(targets)
         interrupt_end(&intr)
@@ -400,22 +428,27 @@ def take_each_row(const double[:, ::1] a, const uint32_t[:, ::1] index):
     return out
 
 
-def take_columns(a, rows):
+def take_columns(a, rows, bint as_double=False):
     """a[:, rows] (C-contiguous) for a 2-D ndarray a of a fixed-size type and
     row indices (checked, none negative), copied here: numpy's take gives the
     GIL up (a windowing trial's cycles made some 340 releases). Signals are
-    looked for every LOOK_EVERY values of a long copy."""
+    looked for every LOOK_EVERY values of a long copy. as_double: a float32 a's
+    values taken as float64 (widened, exactly: for the walkers, which read
+    float64)."""
     if (type(a) is not np.ndarray or a.ndim != 2 or a.dtype.hasobject
             or not a.flags.c_contiguous):
-        return np.ascontiguousarray(np.asarray(a)[:, rows])
+        out = np.ascontiguousarray(np.asarray(a)[:, rows])
+        return out.astype(np.float64) if as_double and out.dtype == np.float32 else out
     cdef cnp.ndarray src = a
     cdef const cnp.npy_intp[::1] idx = intp_index(rows)
     cdef Py_ssize_t m = src.shape[0], width = src.shape[1], n = idx.shape[0], c, i
     cdef Py_ssize_t size = src.itemsize
+    cdef bint widened = as_double and src.dtype == np.float32
+    cdef Py_ssize_t osize = 8 if widened else size
     for i in range(n):
         if not 0 <= idx[i] < width:
             raise IndexError(f"c45: column {idx[i]} out of range for {width} columns")
-    out = np.empty((m, n), dtype=src.dtype)
+    out = np.empty((m, n), dtype=np.float64 if widened else src.dtype)
     cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
     cdef const char* data = <const char*> cnp.PyArray_DATA(src)
     cdef Interrupt intr
@@ -427,8 +460,8 @@ def take_columns(a, rows):
                 for c in range(m):
                     i = 0
                     while i < n and not interrupted(&intr):
-                        gather(dst + (c * n + i) * size, data + c * width * size, &idx[i],
-                               min(<Py_ssize_t> LOOK_EVERY, n - i), size)
+                        gather(dst + (c * n + i) * osize, data + c * width * size, &idx[i],
+                               min(<Py_ssize_t> LOOK_EVERY, n - i), size, widened)
                         i += LOOK_EVERY
         finally:
             interrupt_end(&intr)
@@ -436,7 +469,7 @@ def take_columns(a, rows):
             raise_interrupt()
     elif n:
         for c in range(m):
-            gather(dst + c * n * size, data + c * width * size, &idx[0], n, size)
+            gather(dst + c * n * osize, data + c * width * size, &idx[0], n, size, widened)
     return out
 
 
@@ -554,9 +587,14 @@ cdef intp_index(index):
 
 
 cdef void gather(char* dst, const char* src, const cnp.npy_intp* idx, Py_ssize_t n,
-                 Py_ssize_t size) noexcept nogil:
+                 Py_ssize_t size, bint widened=False) noexcept nogil:
+    """dst[i] = src[idx[i]] for n items of size bytes (widened: float32 items
+    into float64 ones)."""
     cdef Py_ssize_t i
-    if size == 8:
+    if widened:
+        for i in range(n):
+            (<double*> dst)[i] = (<const float*> src)[idx[i]]
+    elif size == 8:
         for i in range(n):
             (<int64_t*> dst)[i] = (<const int64_t*> src)[idx[i]]
     else:
@@ -610,24 +648,36 @@ def pickled_copy(a):
     return out
 
 
-def put(dst, Py_ssize_t at, const double[::1] src):
-    """dst[at:at + len(src)] = src for a 1-D float64 or float32 dst (float32:
-    rounded as numpy's cast rounds), copied here: numpy's copies and casts give
-    the GIL up. A long copy gives it up once and looks for signals."""
-    cdef Py_ssize_t n = src.shape[0], i = 0, step
+def put(dst, Py_ssize_t at, src):
+    """dst[at:at + len(src)] = src for a 1-D float64 or float32 dst and src
+    (float64 into float32: rounded as numpy's cast rounds; float32 into float64:
+    widened, exactly), copied here: numpy's copies and casts give the GIL up. A
+    long copy gives it up once and looks for signals."""
+    cdef Py_ssize_t n, i = 0, step
     cdef double[::1] d64
     cdef float[::1] d32
-    cdef bint f32 = dst.dtype == np.float32
+    cdef const double[::1] s64
+    cdef const float[::1] s32
+    cdef bint f32 = dst.dtype == np.float32, from32 = src.dtype == np.float32
     if f32:
         d32 = dst
     else:
         d64 = dst
+    if from32:
+        s32 = src
+        n = s32.shape[0]
+    else:
+        s64 = src
+        n = s64.shape[0]
     if not 0 <= at <= (d32.shape[0] if f32 else d64.shape[0]) - n:
         raise ValueError("c45: put given a range out of its array")
     if n == 0:
         return
-    if not f32:
-        copy_bytes(<char*> &d64[at], <const char*> &src[0], n * sizeof(double))
+    if f32 == from32:
+        if f32:
+            copy_bytes(<char*> &d32[at], <const char*> &s32[0], n * sizeof(float))
+        else:
+            copy_bytes(<char*> &d64[at], <const char*> &s64[0], n * sizeof(double))
         return
     cdef Interrupt intr
     memset(&intr, 0, sizeof(Interrupt))
@@ -637,14 +687,25 @@ def put(dst, Py_ssize_t at, const double[::1] src):
             with nogil:
                 while i < n and not interrupted(&intr):
                     step = min(<Py_ssize_t> LOOK_EVERY, n - i)
-                    narrow(&d32[at + i], &src[i], step)
+                    if f32:
+                        narrow(&d32[at + i], &s64[i], step)
+                    else:
+                        widen(&d64[at + i], &s32[i], step)
                     i += step
         finally:
             interrupt_end(&intr)
         if intr.stop:
             raise_interrupt()
+    elif f32:
+        narrow(&d32[at], &s64[0], n)
     else:
-        narrow(&d32[at], &src[0], n)
+        widen(&d64[at], &s32[0], n)
+
+
+cdef void widen(double* dst, const float* src, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        dst[i] = src[i]
 
 
 cdef void narrow(float* dst, const double* src, Py_ssize_t n) noexcept nogil:
@@ -701,7 +762,7 @@ cdef void compare_items(unsigned char* out, const char* p, const char* q, Py_ssi
         out[i] = memcmp(p + i * size, q + i * size, size) == 0
 
 
-def column_spans(const double[:, ::1] values):
+def column_spans(const cont_t[:, ::1] values):
     """(lo, hi): each row's smallest and largest value, unknown (NaN) values
     left out; NaN where a row holds none."""
     cdef Py_ssize_t m = values.shape[0], n = values.shape[1]
@@ -716,7 +777,7 @@ def column_spans(const double[:, ::1] values):
     return lo, hi
 
 
-cdef void spans(const double* values, Py_ssize_t m, Py_ssize_t n, double* lo,
+cdef void spans(const cont_t* values, Py_ssize_t m, Py_ssize_t n, double* lo,
                 double* hi) noexcept nogil:
     cdef Py_ssize_t j, i
     cdef double v, a, b
@@ -946,12 +1007,30 @@ DIGEST_PREFIX = "c45d1:"        # what tells this digest from older models' blak
 DIGEST_ROWS_PREFIX = "c45d2:"
 
 
+cdef enum:
+    WIDEN_CHUNK = 512           # float32 values widened at a time for the digest
+
+
 cdef void digest_words(const unsigned char** data, const Py_ssize_t* sizes,
-                       const Py_ssize_t* steps, Py_ssize_t first, Py_ssize_t m,
-                       uint64_t* lane_a, uint64_t* lane_b, Interrupt* intr) noexcept nogil:
-    cdef Py_ssize_t q
+                       const Py_ssize_t* steps, const bint* single, Py_ssize_t first,
+                       Py_ssize_t m, uint64_t* lane_a, uint64_t* lane_b,
+                       Interrupt* intr) noexcept nogil:
+    cdef Py_ssize_t q, i, step
+    cdef double wide[WIDEN_CHUNK]
     for q in range(first, m):
-        feed_words(data[q], sizes[q] // 8, lane_a, lane_b, intr, steps[q])
+        if single[q]:
+            # a float32 array enters as the float64 array of its values (sizes[q]
+            # counts those bytes): the words a float64 table of them gives
+            i = 0
+            while i < sizes[q] // 8 and not intr.stop:
+                step = min(<Py_ssize_t> WIDEN_CHUNK, sizes[q] // 8 - i)
+                widen(wide, <const float*> data[q] + i, step)
+                feed_words(<const unsigned char*> wide, step, lane_a, lane_b, intr)
+                if i % (1 << 16) < WIDEN_CHUNK:
+                    interrupted(intr)       # (feed_words looks only in longer runs)
+                i += step
+        else:
+            feed_words(data[q], sizes[q] // 8, lane_a, lane_b, intr, steps[q])
         if intr.stop:
             break
         feed_end(data[q], sizes[q], q, lane_a, lane_b)
@@ -959,7 +1038,9 @@ cdef void digest_words(const unsigned char** data, const Py_ssize_t* sizes,
 
 def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
     """A 128-bit digest (hex, after prefix) of the arrays' shapes and bytes,
-    each array C-contiguous, in one nogil pass. first_lanes (arrays[0] None):
+    each array C-contiguous, in one nogil pass; a float32 array's as the
+    float64 array of its values (a float32 fit's values, held as float32
+    numbers, digest as the float64 table they were once held in). first_lanes (arrays[0] None):
     the lanes after arrays[0]'s words, of first_shape, fed elsewhere (float32
     reading X itself holds no values: c45/_ranks.pyx's order_sources feeds them
     as it reads them)."""
@@ -967,11 +1048,12 @@ def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
     cdef const unsigned char** data = <const unsigned char**> malloc(max(m, 1) * sizeof(void*))
     cdef Py_ssize_t* sizes = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* steps = <Py_ssize_t*> malloc(max(m, 1) * sizeof(Py_ssize_t))
+    cdef bint* single = <bint*> calloc(max(m, 1), sizeof(bint))
     cdef uint64_t a = P1, b = P4
     cdef const unsigned char[::1] view
     cdef const double[:] repeated
-    if data == NULL or sizes == NULL or steps == NULL:
-        free(data); free(sizes); free(steps)
+    if data == NULL or sizes == NULL or steps == NULL or single == NULL:
+        free(data); free(sizes); free(steps); free(single)
         raise MemoryError("c45: out of memory")
     shapes = []
     keep = []
@@ -1007,8 +1089,9 @@ def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
             keep.append(arr)
             shapes.append(str(arr.shape))
             view = arr.reshape(-1).view(np.uint8)
-            sizes[q] = view.shape[0]
-            data[q] = &view[0] if sizes[q] else NULL
+            single[q] = arr.dtype == np.float32
+            sizes[q] = view.shape[0] * (2 if single[q] else 1)
+            data[q] = &view[0] if view.shape[0] else NULL
         shape_text = "|".join(shapes).encode()
         nbytes = 0
         for q in range(first, m):
@@ -1017,11 +1100,11 @@ def digest(arrays, prefix=DIGEST_PREFIX, first_lanes=None, first_shape=None):
             interrupt_init(&intr)
         if nbytes >= 8 * NOGIL_WORK:
             with nogil:
-                digest_words(data, sizes, steps, first, m, &a, &b, &intr)
+                digest_words(data, sizes, steps, single, first, m, &a, &b, &intr)
         else:
-            digest_words(data, sizes, steps, first, m, &a, &b, &intr)
+            digest_words(data, sizes, steps, single, first, m, &a, &b, &intr)
     finally:
-        free(data); free(sizes); free(steps)
+        free(data); free(sizes); free(steps); free(single)
         interrupt_end(&intr)
     if intr.stop:
         raise_interrupt()
@@ -1091,12 +1174,12 @@ def distinct_sorted(double[::1] x, Py_ssize_t n):
     return j
 
 
-cdef inline double value_at(const double* v, const uint32_t* order,
+cdef inline double value_at(const cont_t* v, const uint32_t* order,
                             Py_ssize_t i) noexcept nogil:
     return v[i] if order == NULL else v[order[i]]
 
 
-cdef void count_cuts(const double* v, const uint32_t* order, Py_ssize_t n,
+cdef void count_cuts(const cont_t* v, const uint32_t* order, Py_ssize_t n,
                      double tolerance, Py_ssize_t* possible, Py_ssize_t* blocked,
                      Interrupt* intr) noexcept nogil:
     cdef Py_ssize_t i
@@ -1112,7 +1195,7 @@ cdef void count_cuts(const double* v, const uint32_t* order, Py_ssize_t n,
             break
 
 
-def cut_counts(const double[::1] v, double tolerance, const uint32_t[::1] order=None):
+def cut_counts(const cont_t[::1] v, double tolerance, const uint32_t[::1] order=None):
     """(possible, blocked) of sorted values (v, or v read in the order of `order`'s
     rows): the cuts between neighbours that differ, and those of them C4.5 never
     tries (closer than tolerance). A short column keeps the GIL (a release would
@@ -1143,7 +1226,7 @@ def cut_counts(const double[::1] v, double tolerance, const uint32_t[::1] order=
 
 
 cdef void scan_weights_and_unknowns(const double* w, Py_ssize_t step, Py_ssize_t n,
-                                    const double* cont,
+                                    const cont_t* cont,
                                     Py_ssize_t n_cont, const int32_t* codes,
                                     Py_ssize_t n_codes, bint* whole, double* total,
                                     bint* unknown, Interrupt* intr) noexcept nogil:
@@ -1168,7 +1251,7 @@ cdef void scan_weights_and_unknowns(const double* w, Py_ssize_t step, Py_ssize_t
             return
 
 
-def weight_and_unknown_facts(const double[:] w, const double[:, ::1] cont,
+def weight_and_unknown_facts(const double[:] w, const cont_t[:, ::1] cont,
                              const int32_t[:, ::1] codes, bint check_cont,
                              bint check_codes):
     """(whole, total, unknown): every weight a whole number, their float64 sum,

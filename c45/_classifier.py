@@ -113,7 +113,8 @@ def _warn_fine_features(schema, cont, spans=None, sources=None, f32=False):
         if not (hi > lo and hi < lo + 1000 * CUT_TOLERANCE):
             continue
         # (+ 0.0: -0.0 read as 0.0, as the fit reads it)
-        x = cont[schema.col[j]] if cont is not None else np.asarray(sources[j], np.float64)
+        # (float64: a float32 fit's values widened, its tolerance test in double)
+        x = np.asarray(cont[schema.col[j]] if cont is not None else sources[j], np.float64)
         if cont is None:
             x = (x.astype(np.float32).astype(np.float64) if f32 else x) + 0.0
         v = np.unique(x[~np.isnan(x)])

@@ -1,5 +1,14 @@
 import numpy as np
 
+# The element type of a table of continuous values (Dataset.cont's, cont's of
+# c45/_encode.py): a float32 fit holds its values as float32 numbers (they are
+# so: the encoding rounds them; c45/_encode.py's fit_values_dtype decides), 4
+# bytes a value, float64's as double; a reader widens each value it reads
+# (exactly: the same double as before).
+ctypedef fused cont_t:
+    float
+    double
+
 # A continuous column of the caller's X as the fit reads it in place: a 1-D
 # float64 or float32 array of any stride (c45/_encode.py's sources).
 cdef struct Column:

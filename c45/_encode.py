@@ -958,8 +958,18 @@ class Schema:
         return nv
 
 
-def _matrices(columns, schema, names, f32, learnt=None, sources=None, held_by=None):
-    """(cont, codes) of the columns. held_by given (X) and every continuous
+def fit_values_dtype(f32):
+    """The dtype of a fit's table of continuous values (cont, Dataset.cont): a
+    float32 fit's values are float32 numbers (fill_continuous rounds them), held
+    as such, 4 bytes a value; float64's as float64. Every reader widens a
+    float32 value to the same double, so no bit of a tree depends on it."""
+    return np.float32 if f32 else np.float64
+
+
+def _matrices(columns, schema, names, f32, learnt=None, sources=None, held_by=None,
+              dtype=np.float64):
+    """(cont, codes) of the columns, cont of dtype (float64 for new data to
+    classify; a fit's fit_values_dtype). held_by given (X) and every continuous
     column a view of it: cont is None, its values only checked (the fit reads
     them from X itself, sources)."""
     n = len(columns[0]) if columns else 0
@@ -991,8 +1001,7 @@ def _matrices(columns, schema, names, f32, learnt=None, sources=None, held_by=No
         verdict, q, i = fill_continuous(None, rows, sources_of, f32, n)
     else:
         # Every row of cont is filled (a (1, n) matrix of zeros stands for none).
-        cont = (np.empty if n_cont else _bulk.zeros)((max(n_cont, 1), n),
-                                                     dtype=np.float64)
+        cont = (np.empty if n_cont else _bulk.zeros)((max(n_cont, 1), n), dtype=dtype)
         # One pass over every continuous value, the GIL given up once (not per column).
         verdict, q, i = fill_continuous(cont, rows, sources_of, f32)
     if verdict == INFINITE:
@@ -1009,7 +1018,7 @@ def values_of(schema, sources, n, f32=False):
     """cont of a fit whose values encode_fit left in X (copy=False): the
     continuous columns (sources, checked then) copied as _matrices copies them."""
     features = np.flatnonzero(~schema.discrete)
-    cont = np.empty((max(len(features), 1), n), dtype=np.float64)
+    cont = np.empty((max(len(features), 1), n), dtype=fit_values_dtype(f32))
     fill_continuous(cont, [schema.col[j] for j in features],
                     [sources[j] for j in features], f32)
     return cont
@@ -1060,7 +1069,8 @@ def encode_fit(X, categorical_features, f32, sources=None, copy=True):
             categories.append(None)
     schema = Schema(names, mask, categories)
     cont, codes = _matrices(columns, schema, names, f32, learnt, sources,
-                            X if sources is not None and not copy else None)
+                            X if sources is not None and not copy else None,
+                            fit_values_dtype(f32))
     if cont is None:
         return schema, cont, codes
     if sources is not None and not all(a is None or _held_by(X, a) for a in sources):

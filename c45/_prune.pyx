@@ -21,8 +21,8 @@ from libc.stdint cimport int32_t, uint32_t
 from c45._types cimport Node, NodeBuffer, Test, Dataset, LEAF, CONTINUOUS, SUBSET, NO_CUT_RANK
 from c45._splitter cimport (Work, total_weight, class_distribution, group,
                             sum_weights, branch_lists, gather_branch, MANY_BRANCHES,
-                            cut_rank, list_values, list_stride, listed_value,
-                            source_value)
+                            cut_rank, list_values, list_stride, list_single,
+                            listed_value, source_value)
 from c45._interrupt cimport interrupted, raise_interrupt, copy_polled
 from c45._types cimport Interrupt, initial_weight
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
@@ -433,7 +433,8 @@ cdef struct Lookup:
     const Node* nd
     const uint32_t* ranks    # continuous (float64): ranks[case], else NULL
     const double* values     # continuous (float32): the values by row (listed_value,
-    Py_ssize_t stride        # stride bytes a row), else NULL
+    Py_ssize_t stride        # stride bytes a row, float32 numbers where single),
+    bint single              # else NULL
     const Dataset* source    # continuous (float64 without its ranks, build_tree's
                              # by_source fit): X's values (source_value; the column at
                              # values, stride bytes a row), else NULL
@@ -451,7 +452,7 @@ cdef inline int listed_outcome(const Lookup* lk, int32_t case) noexcept nogil:
     if lk.source != NULL:
         return source_outcome(lk, case)
     if lk.values != NULL:
-        x = listed_value(lk.values, lk.stride, case)
+        x = listed_value(lk.values, lk.stride, lk.single, case)
         if isnan(x):
             return 0
         return 1 if x <= lk.nd.threshold else 2
@@ -580,6 +581,7 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     lk.values = NULL
     lk.source = NULL
     lk.stride = 0
+    lk.single = False
     lk.n_known = 0
     lk.cut = 0
     lk.codes = NULL
@@ -587,8 +589,9 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
     if nd.kind == CONTINUOUS and d.f32:
         # float32 reads the values by row: cont's, or where it grew on the lists
         # X's own (list_values)
-        lk.values = list_values(d, nd.feature) if d.listed else d.cont + col * d.n_cases
-        lk.stride = list_stride(d, nd.feature) if d.listed else sizeof(double)
+        lk.values = list_values(d, nd.feature)
+        lk.stride = list_stride(d, nd.feature)
+        lk.single = list_single(d)
     elif nd.kind == CONTINUOUS and d.rank == NULL:
         # float64 whose ranks were let go before pruning (c45/_tree.pyx:
         # build_tree): X's values by row

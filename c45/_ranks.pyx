@@ -22,7 +22,7 @@ from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_i
 from c45._types cimport Interrupt
 from c45._gil cimport NOGIL_WORK, NOGIL_SORT
 from c45._scratch cimport c45_big_resize, c45_big_free, c45_big_advise_huge
-from c45._column cimport Column, column_value, fit_value, set_column, value32
+from c45._column cimport Column, column_value, fit_value, set_column, value32, cont_t
 from c45._digest cimport P1, P4, feed_words, sorted_row_lanes
 
 cdef packed struct Keyed:    # 12 bytes: two of them a row while sorting
@@ -471,13 +471,13 @@ def rank_column(double[::1] values, uint32_t[::1] ranks, uint32_t[::1] order=Non
     return int(known)
 
 
-def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
+def order_columns(const cont_t[:, ::1] values, uint32_t[:, ::1] order,
                   const int32_t[::1] rows):
     """For each row r of `rows`: order[r] gets the cases of values[r] in the
     canonical order (values left as they are: each is sorted in a copy), all in
     one call without the GIL (one release, not two per feature). Returns the known
     counts, one per row of `rows`."""
-    cdef Py_ssize_t n = values.shape[1], j, m = rows.shape[0]
+    cdef Py_ssize_t n = values.shape[1], i, j, m = rows.shape[0]
     cdef Interrupt intr
     cdef int64_t[::1] known
     cdef double* x
@@ -498,7 +498,8 @@ def order_columns(const double[:, ::1] values, uint32_t[:, ::1] order,
         interrupt_init(&intr)
         with nogil:
             for j in range(m):
-                memcpy(x, &values[rows[j], 0], n * sizeof(double))
+                for i in range(n):
+                    x[i] = values[rows[j], i]       # (float32's widened: the same)
                 known[j] = rank_sorted(x, ranks, &order[rows[j], 0], n, &intr, scratch)
                 if known[j] < 0:
                     break

@@ -82,7 +82,9 @@ cdef struct TreeView:           # a Tree's arrays (checked when it was made)
 cdef struct Rows:               # the training rows as encoded for growing
     const double* cont          # feature-major: row r of feature f at col[f] * m + r,
     const uint32_t* rank        # or with rank at col[f] * m + rank[col[f] * m + r]
+    const float* cont32         # a float32 fit's (float32 numbers), cont NULL then
     double* by_row              # the same, row-major: row r's at r * n_cont + col[f]
+    float* by_row32             # the same of cont32's (by_row NULL then)
     Py_ssize_t n_cont
     const int32_t* codes
     const int32_t* col
@@ -98,6 +100,8 @@ cdef struct Item:               # one case of a test, sorted by value (then row)
 
 cdef inline double value_of(const Rows* d, int32_t f, Py_ssize_t r) noexcept nogil:
     """Row r's value of continuous feature f."""
+    if d.by_row32 != NULL:
+        return d.by_row32[r * d.n_cont + d.col[f]]
     return d.by_row[r * d.n_cont + d.col[f]]
 
 
@@ -112,8 +116,11 @@ cdef bint fill_by_row(Rows* d, Interrupt* intr) noexcept nogil:
             if interrupted(intr):
                 return False
             for r in range(r0, min(d.m, r0 + POLL_MOVES)):
-                d.by_row[r * d.n_cont + c] = (d.cont[at + d.rank[at + r]] if d.rank != NULL
-                                              else d.cont[at + r])
+                if d.cont32 != NULL:
+                    d.by_row32[r * d.n_cont + c] = d.cont32[at + r]
+                else:
+                    d.by_row[r * d.n_cont + c] = (d.cont[at + d.rank[at + r]] if d.rank != NULL
+                                                  else d.cont[at + r])
             r0 += POLL_MOVES
     return True
 
@@ -454,7 +461,12 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     cdef const double[:, ::1] value = tree.value
     cdef const int64_t[::1] map_offset = tree.map_offset
     cdef const int32_t[::1] value_map = tree.value_map, n_values = tree.n_values
-    cdef const double[:, ::1] cv = np.ascontiguousarray(cont, dtype=np.float64)
+    # (a float32 fit's values read as they are held, float32: not copied)
+    cont = np.ascontiguousarray(cont, dtype=np.float32 if (
+        rank is None and np.asarray(cont).dtype == np.float32) else np.float64)
+    cdef const double[:, ::1] cv = cont if cont.dtype == np.float64 else None
+    cdef const float[:, ::1] cv32 = cont if cont.dtype == np.float32 else None
+    cdef Py_ssize_t n_cont = cont.shape[0], width = cont.shape[1]
     cdef const int32_t[:, ::1] cd = np.ascontiguousarray(codes, dtype=np.int32)
     cdef const int32_t[::1] colv = np.ascontiguousarray(col, dtype=np.int32)
     cdef const int32_t[::1] yv = np.ascontiguousarray(y, dtype=np.int32)
@@ -470,9 +482,9 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     cdef int status = 0
     cdef size_t real_size = sizeof(float) if f32 else sizeof(double)
     if (wv.shape[0] != m or yv.shape[0] != m or colv.shape[0] < n_values.shape[0]
-            or (cv.shape[0] and cv.shape[1] != m) or (cd.shape[0] and cd.shape[1] != m)
-            or (rv is not None and cv.shape[0]
-                and (rv.shape[0] < cv.shape[0] or rv.shape[1] != m))):
+            or (n_cont and width != m) or (cd.shape[0] and cd.shape[1] != m)
+            or (rv is not None and n_cont
+                and (rv.shape[0] < n_cont or rv.shape[1] != m))):
         raise ValueError("soft bounds: the rows' arrays do not match")
     for j in range(n):                  # the most branches of a test, and no branch
         lo[j] = hi[j] = NAN
@@ -480,7 +492,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
             continue
         widest = max(widest, n_children[j] + 1)
         n_tests += kind[j] == CONTINUOUS
-        if not 0 <= colv[feature[j]] < (cv.shape[0] if kind[j] == CONTINUOUS else cd.shape[0]):
+        if not 0 <= colv[feature[j]] < (n_cont if kind[j] == CONTINUOUS else cd.shape[0]):
             raise ValueError(f"soft bounds: node {j}'s feature has no row in the data")
     if counts is not None:
         counts["visits"] = counts["cases"] = 0
@@ -492,15 +504,17 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     t.value_map = &value_map[0] if value_map.shape[0] else NULL
     t.n_values = &n_values[0] if n_values.shape[0] else NULL
     t.n_classes = k
-    d.cont = &cv[0, 0] if cv.shape[0] and m else NULL
+    d.cont = &cv[0, 0] if cv is not None and n_cont and m else NULL
+    d.cont32 = &cv32[0, 0] if cv32 is not None and n_cont and m else NULL
     d.rank = &rv[0, 0] if rv is not None and d.cont != NULL else NULL
     d.codes = &cd[0, 0] if cd.shape[0] and m else NULL
     d.col = &colv[0] if colv.shape[0] else NULL
     d.y = &yv[0] if m else NULL
     d.weight = &wv[0] if m else NULL
     d.m = m
-    d.n_cont = cv.shape[0]
+    d.n_cont = n_cont
     d.by_row = NULL
+    d.by_row32 = NULL
     memset(&s, 0, sizeof(Scratch))
     tally[0] = tally[1] = 0
     try:
@@ -522,7 +536,10 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         s.seg_start = <Py_ssize_t*> take(n, sizeof(Py_ssize_t), &failed)
         s.seg_end = <Py_ssize_t*> take(n, sizeof(Py_ssize_t), &failed)
         s.per_branch = <Py_ssize_t*> take(widest, sizeof(Py_ssize_t), &failed)
-        d.by_row = <double*> take(m * d.n_cont, sizeof(double), &failed)
+        if d.cont32 != NULL:
+            d.by_row32 = <float*> take(m * d.n_cont, sizeof(float), &failed)
+        else:
+            d.by_row = <double*> take(m * d.n_cont, sizeof(double), &failed)
         if failed:
             raise MemoryError("c45: out of memory for the soft thresholds' bounds")
         memset(&intr, 0, sizeof(Interrupt))
@@ -544,7 +561,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
         free(s.items); free(s.items_tmp); free(s.wrong1); free(s.wrong2); free(s.w)
         free(s.errors); free(s.u); free(s.sums); free(s.stack_w); free(s.stack_node)
         free(s.seg_node); free(s.seg_start); free(s.seg_end); free(s.per_branch)
-        free(d.by_row)
+        free(d.by_row); free(d.by_row32)
     if status == -2 or intr.stop:
         raise_interrupt()
     if counts is not None:

@@ -82,6 +82,7 @@ cdef struct Work:
     const uint8_t* far      # float64 lists: the feature being scanned's Dataset.far
     Py_ssize_t vstride      # float32 on the lists: bytes between two rows' values of
                             # the feature being scanned (list_stride); 0: vals[key]
+    bint vsingle            # float32 on the lists: those values float32 (list_single)
     Py_ssize_t feat         # column (NULL otherwise: cuts by value), and the feature
     Py_ssize_t table_n
     # Parallel evaluation of a node's features (float64 mode): per-thread copies
@@ -134,25 +135,36 @@ cdef void eval_continuous_list(Work* w, Py_ssize_t f, const Valued* e, Py_ssize_
 
 cdef inline const double* list_values(const Dataset* d, Py_ssize_t f) noexcept nogil:
     """The column a Valued entry's key indexes for continuous feature f: its values
-    sorted (float64, key = rank), or by row (float32 on the lists, key = row:
-    cont's, or by_source X's own column, list_stride bytes a row, read by
-    listed_value); NULL where float64 holds no sorted values (by_source: sorted_at)."""
+    sorted (float64, key = rank), or by row (float32, key = row: cont's float32
+    numbers, or by_source X's own float64 column; list_stride bytes a row, read
+    by listed_value, whatever the pointer's type); NULL where float64 holds no
+    sorted values (by_source: sorted_at)."""
     cdef Py_ssize_t at = <Py_ssize_t> d.col[f] * d.n_cases
-    if d.listed:
-        return <const double*> d.src_addr[f] if d.by_source else d.cont + at
+    if d.f32:
+        return (<const double*> d.src_addr[f] if d.by_source
+                else <const double*> (d.cont + at))
     return NULL if d.by_source else d.sorted_value + at
 
 
 cdef inline Py_ssize_t list_stride(const Dataset* d, Py_ssize_t f) noexcept nogil:
-    """float32 on the lists: the bytes between two rows' values of list_values(d, f)."""
-    return d.src_stride[f] if d.by_source else sizeof(double)
+    """float32: the bytes between two rows' values of list_values(d, f)."""
+    return d.src_stride[f] if d.by_source else sizeof(float)
 
 
-cdef inline double listed_value(const double* vals, Py_ssize_t stride,
+cdef inline bint list_single(const Dataset* d) noexcept nogil:
+    """float32: whether list_values's values are float32 numbers (cont's), not
+    float64 ones (X's own, by_source: rounded as they are read)."""
+    return not d.by_source
+
+
+cdef inline double listed_value(const double* vals, Py_ssize_t stride, bint single,
                                 Py_ssize_t row) noexcept nogil:
-    """float32 on the lists: a row's value (vals, stride: list_values, list_stride)
-    as the encoding reads it (value32; cont's are so already)."""
-    return value32((<const double*> (<const char*> vals + row * stride))[0])
+    """float32: a row's value (vals, stride, single: list_values, list_stride,
+    list_single) as the encoding reads it (value32; cont's are so already)."""
+    cdef const char* p = <const char*> vals + row * stride
+    if single:
+        return (<const float*> p)[0]
+    return value32((<const double*> p)[0])
 
 
 cdef inline double source_value(const Dataset* d, Py_ssize_t f, Py_ssize_t case) noexcept nogil:
@@ -176,7 +188,7 @@ cdef inline double key_value(const Dataset* d, Py_ssize_t f, Py_ssize_t key) noe
     """The value of a list entry's key (Valued): by row (float32 on the lists),
     by rank (float64)."""
     if d.listed:
-        return listed_value(list_values(d, f), list_stride(d, f), key)
+        return listed_value(list_values(d, f), list_stride(d, f), list_single(d), key)
     return sorted_at(d, f, key)
 
 

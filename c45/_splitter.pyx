@@ -681,7 +681,7 @@ cdef int radix_sorted(Work* w, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     return ties[n - 1] == 0
 
 
-cdef bint sort_range(Work* w, const double* values, Py_ssize_t lo, Py_ssize_t hi,
+cdef bint sort_range(Work* w, const float* values, Py_ssize_t lo, Py_ssize_t hi,
                      bint keyed) noexcept nogil:
     """Sort the cases of [lo, hi] by their value of one continuous attribute in
     the order of Release 8's quicksort, whose order of equal values decides
@@ -1216,7 +1216,7 @@ cdef inline double val_at(const Work* w, const double* vals, Py_ssize_t key) noe
     float32 on the lists the row's, w.vstride bytes a row (listed_value)."""
     if w.vstride == 0:
         return vals[key]
-    return listed_value(vals, w.vstride, key)
+    return listed_value(vals, w.vstride, w.vsingle, key)
 
 
 cdef inline bint cut_after(Work* w, const double* vals, const ListEntry* e,
@@ -1333,6 +1333,7 @@ cdef inline void start_evaluation(Work* w, Py_ssize_t f, bint f32) noexcept nogi
     memset(w.freq, 0, 3 * w.data.n_classes * sizeof(double))
     w.far = NULL
     w.vstride = list_stride(w.data, f) if w.data.listed else 0
+    w.vsingle = list_single(w.data)
     w.bar_at[2 * f] = -1.0
     w.gain[f] = unusable(f32)
     w.info[f] = 0.0
@@ -1366,7 +1367,7 @@ cdef void eval_continuous(Work* w, Py_ssize_t f, Py_ssize_t lo, Py_ssize_t hi,
     cdef const Dataset* d = w.data
     cdef bint f32 = d.f32
     cdef Py_ssize_t k = d.n_classes, i, j, first
-    cdef const double* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
+    cdef const float* values = d.cont + <Py_ssize_t> d.col[f] * d.n_cases
     cdef double* freq = w.freq
     cdef double u = 0.0, known, unknown_frac, x
     cdef RankItem* items = w.rankbuf

@@ -630,7 +630,8 @@ MAX_PRUNE_DEPTH = 20000
 cdef class TrainingData:
     """The encoded training data a fit hands the core, by name.
 
-    cont (n_cont, n) float64, NaN unknown; codes (n_disc, n) int32, 1..V, 0
+    cont (n_cont, n) float32 (a float32 fit's values: c45/_encode.py's
+    fit_values_dtype), NaN unknown; codes (n_disc, n) int32, 1..V, 0
     unknown; col: feature -> its row in cont or codes; n_values: feature -> V,
     0 continuous; y: class codes 0..n_classes-1; init_weight: each case's
     weight (an unweighted fit's: _bulk.unit_weights, one number); count_mode:
@@ -663,6 +664,10 @@ cdef class TrainingData:
                  n_known=None, order=None, far=None, sources=None,
                  sorted_digest=None, values_digest=None):
         n_features = len(col)
+        if cont is not None and (not f32 or cont.dtype != np.float32):
+            # (float64 grows on its ranks: the values are a float32 fit's alone)
+            raise ValueError("c45: cont holds a float32 fit's values, as float32")
+        # (None: a float64 zero, the training digest's placeholder as ever)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
         # an unweighted fit's weights stay unit_weights' one number (8 bytes)
@@ -779,7 +784,7 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
         # float64 growing turns the ranks into the features' orders and back
         # in place (c45/_presorted.pyx: rank_order): its own copy of them
         data.rank = np.array(data.rank)
-    cdef const double[:, ::1] cont = data.cont
+    cdef const float[:, ::1] cont
     cdef const int32_t[:, ::1] codes = data.codes
     cdef const int32_t[::1] col = data.col
     cdef const int32_t[::1] n_values = data.n_values
@@ -814,7 +819,9 @@ cdef int set_dataset(Dataset* d, TrainingData data, GrowOptions options) except 
     d.n_cases = y.shape[0]
     d.n_features = col.shape[0]
     d.n_classes = data.n_classes
-    d.cont = &cont[0, 0]
+    if data.cont.dtype == np.float32:
+        cont = data.cont
+        d.cont = &cont[0, 0]
     d.codes = &codes[0, 0]
     d.col = &col[0]
     d.n_values = &n_values[0]

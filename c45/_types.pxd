@@ -44,8 +44,10 @@ cdef struct Dataset:
     Py_ssize_t n_cases
     Py_ssize_t n_features
     Py_ssize_t n_classes
-    const double* cont          # float32 mode: continuous values, NaN = unknown (float32
-                                # on the lists by_source: none, X's own read instead)
+    const float* cont           # float32 mode: continuous values, NaN = unknown, held as
+                                # the float32 numbers they are (4 bytes a value; read
+                                # widened, the same doubles); float32 on the lists
+                                # by_source, and float64: NULL (X's own read instead)
     # float64 mode: each case's rank in each continuous feature's order by (value,
     # row), unknown values last; the values in that order; the known counts
     const uint32_t* rank

@@ -171,7 +171,8 @@ class Windowing:
 
     def classify(self, tree, rows):
         """Each case's class index by the tree (C4.5's classification, §9)."""
-        values, codes = self._columns(rows)
+        # (the walkers read float64: a float32 fit's values widened as taken)
+        values, codes = take_columns(self.values, rows, True), take_columns(self.codes, rows)
         return _tree.predict_sums(tree, values, codes, self.data.col, self.data.n_values,
                                   self.data.f32, False, self.n_jobs, False, True)
 
