@@ -213,6 +213,13 @@ def repeats_one_number(a):
             and a.strides[0] == 0)
 
 
+def as_case_weights(w):
+    """Case weights as the compiled passes read them: a C-contiguous float64
+    array, or unit_weights' one number as it is (copied, it would be the array
+    of ones it stands for)."""
+    return w if repeats_one_number(w) else np.ascontiguousarray(w, np.float64)
+
+
 cdef Py_ssize_t weight_step(const double[:] w) except -1:
     """w's step in elements: 1 (contiguous), 0 (unit_weights) or another."""
     if w.strides[0] % <Py_ssize_t> sizeof(double) or w.strides[0] < 0:
@@ -357,9 +364,11 @@ def take_labels(labels, index):
 def take_rows(a, index):
     """a[index] for an ndarray a (C-contiguous, of a fixed-size type) and an array
     of row indices (checked, none negative), copied row by row here: numpy's
-    fancy indexing gives the GIL up. Other arrays: a[index] itself."""
-    if (type(a) is not np.ndarray or a.ndim < 1 or a.dtype.hasobject
-            or not a.flags.c_contiguous):
+    fancy indexing gives the GIL up. unit_weights' kind (one number repeated):
+    the same of len(index). Other arrays: a[index] itself."""
+    cdef bint repeated = repeats_one_number(a)
+    if not repeated and (type(a) is not np.ndarray or a.ndim < 1 or a.dtype.hasobject
+                         or not a.flags.c_contiguous):
         return a[index]
     cdef cnp.ndarray lab = a
     cdef const cnp.npy_intp[::1] idx = intp_index(index)
@@ -368,6 +377,8 @@ def take_rows(a, index):
     for i in range(n):
         if not 0 <= idx[i] < k:
             raise IndexError(f"c45: row {idx[i]} out of range for {k} rows")
+    if repeated:
+        return np.broadcast_to(a[:1], (n,))
     out = np.empty((n,) + a.shape[1:], dtype=lab.dtype)
     cdef char* dst = <char*> cnp.PyArray_DATA(<cnp.ndarray> out)
     cdef const char* src = <const char*> cnp.PyArray_DATA(lab)

@@ -42,6 +42,7 @@ numpy call's GIL release could cost a switch interval):
   other child, and the test's cases are sorted by value and summed.
 """
 import numpy as np
+from c45._bulk import as_case_weights
 from libc.math cimport sqrt, isnan, isfinite, NAN
 from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 from libc.stdlib cimport malloc, free
@@ -89,7 +90,8 @@ cdef struct Rows:               # the training rows as encoded for growing
     const int32_t* codes
     const int32_t* col
     const int32_t* y            # class indices
-    const double* weight
+    const double* weight        # row r's at r * weight_step (0: one number for all)
+    Py_ssize_t weight_step
     Py_ssize_t m
 
 
@@ -392,7 +394,7 @@ cdef int tree_pass(const TreeView* t, Rows* d, Py_ssize_t node_count, real* sums
             # the other, from that child.
             s.items[n_cases].v = value_of(d, t.feature[nd], r)
             s.items[n_cases].i = n_cases
-            s.w[n_cases] = d.weight[r]
+            s.w[n_cases] = d.weight[r * d.weight_step]
             wrong_own = d.y[r] != s.root_class[r]
             wrong_other = d.y[r] != class_from(t, d, first + 2 - br, r, sums,
                                                s.stack_node, stack_w, visits)
@@ -470,7 +472,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     cdef const int32_t[:, ::1] cd = np.ascontiguousarray(codes, dtype=np.int32)
     cdef const int32_t[::1] colv = np.ascontiguousarray(col, dtype=np.int32)
     cdef const int32_t[::1] yv = np.ascontiguousarray(y, dtype=np.int32)
-    cdef const double[::1] wv = np.ascontiguousarray(weight, dtype=np.float64)
+    cdef const double[:] wv = as_case_weights(weight)     # (stride 0: unit_weights)
     cdef const uint32_t[:, ::1] rv = None if rank is None else np.ascontiguousarray(
         rank, dtype=np.uint32)
     cdef int64_t tally[2]
@@ -511,6 +513,7 @@ def soft_bounds(tree, cont, codes, col, y, weight, bint f32, rank=None, counts=N
     d.col = &colv[0] if colv.shape[0] else NULL
     d.y = &yv[0] if m else NULL
     d.weight = &wv[0] if m else NULL
+    d.weight_step = wv.strides[0] // <Py_ssize_t> sizeof(double)
     d.m = m
     d.n_cont = n_cont
     d.by_row = NULL

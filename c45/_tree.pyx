@@ -6,7 +6,7 @@ whole build, prune and predict loops run without the GIL and without a Python ca
 or an allocation per node.
 """
 import numpy as np
-from c45._bulk import pickled_copy, repeats_one_number, zeros
+from c45._bulk import as_case_weights, pickled_copy, zeros
 from c45._pickling import pickled
 cimport numpy as cnp
 from cython.parallel cimport prange
@@ -670,9 +670,7 @@ cdef class TrainingData:
         # (None: a float64 zero, the training digest's placeholder as ever)
         self.cont = np.zeros((1, 1)) if cont is None else cont
         self.codes, self.col, self.n_values, self.y = codes, col, n_values, y
-        # an unweighted fit's weights stay unit_weights' one number (8 bytes)
-        self.init_weight = (init_weight if repeats_one_number(init_weight)
-                            else np.ascontiguousarray(init_weight, np.float64))
+        self.init_weight = as_case_weights(init_weight)  # (unweighted: one number)
         self.n_classes = n_classes
         self.f32, self.count_mode, self.total_weight, self.multival = (
             f32, count_mode, total_weight, multival)

@@ -151,6 +151,12 @@ def test_an_unweighted_fit_holds_one_number_for_its_weights():
         assert _bulk.digest(arrays) == _bulk.digest(
             [ones if b is unit else b for b in arrays])
     assert _bulk.digest([a, _bulk.unit_weights(999)]) != _bulk.digest([a, unit])
+    # a window's rows of them (windowing) stay one number, checked as any take
+    rows = np.array([999, 0, 5, 5])
+    taken = _bulk.take_rows(unit, rows)
+    assert taken.strides == (0,) and np.array_equal(taken, ones[rows])
+    with pytest.raises(IndexError, match="row 1000 out of range"):
+        _bulk.take_rows(unit, np.array([1000]))
 
 @pytest.mark.parametrize("k", [2, 7, 8, 9, 17, 128, 129, 300])
 def test_probabilities_divide_by_numpys_row_sums(k):
