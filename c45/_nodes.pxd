@@ -3,7 +3,7 @@
 # c45/_presorted.pyx): each rule exists here once. The rules are inline (they run
 # once per node); the buffer's growth and compaction live in c45/_nodes.pyx.
 from libc.math cimport NAN
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy
 from libc.stdint cimport int32_t, int64_t, uint32_t
 
 from c45._types cimport (Node, NodeBuffer, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
@@ -18,6 +18,67 @@ cdef void buffer_free(NodeBuffer* b) noexcept nogil
 cdef void buffer_fit(NodeBuffer* b) noexcept nogil
 cdef int compact_in_place(NodeBuffer* t) noexcept nogil
 cdef int maps_in_growing_order(NodeBuffer* t, const int32_t* n_values) noexcept nogil
+cdef bint exact_counts(const Dataset* d) noexcept nogil
+
+
+# A node's class weights (NodeBuffer.cells): every read and write goes through
+# these, whichever of float64 and binary32 counts (counted) the buffer holds.
+cdef inline Py_ssize_t cell_bytes(const NodeBuffer* t) noexcept nogil:
+    return sizeof(float) if t.counted else sizeof(double)
+
+
+cdef inline char* cells_of(const NodeBuffer* t, Py_ssize_t node) noexcept nogil:
+    """Where the node's class weights start (n_classes cells)."""
+    return t.cells + node * t.n_classes * cell_bytes(t)
+
+
+cdef inline double class_weight(const NodeBuffer* t, Py_ssize_t node,
+                                Py_ssize_t c) noexcept nogil:
+    if t.counted:
+        return (<const float*> t.cells)[node * t.n_classes + c]
+    return (<const double*> t.cells)[node * t.n_classes + c]
+
+
+cdef inline void get_class_weights(const NodeBuffer* t, Py_ssize_t node,
+                                   double* out) noexcept nogil:
+    cdef Py_ssize_t c, k = t.n_classes
+    if not t.counted:
+        memcpy(out, cells_of(t, node), k * sizeof(double))
+        return
+    for c in range(k):
+        out[c] = (<const float*> t.cells)[node * k + c]
+
+
+cdef inline void set_class_weights(NodeBuffer* t, Py_ssize_t node,
+                                   const double* dist) noexcept nogil:
+    """The node's class weights from dist (counted: whole numbers of at most
+    2**24, exact as binary32)."""
+    cdef Py_ssize_t c, k = t.n_classes
+    if not t.counted:
+        memcpy(cells_of(t, node), dist, k * sizeof(double))
+        return
+    for c in range(k):
+        (<float*> t.cells)[node * k + c] = <float> dist[c]
+
+
+cdef inline bint same_class_weights(const NodeBuffer* t, Py_ssize_t node,
+                                    const double* dist) noexcept nogil:
+    """The node's class weights are dist's, bit for bit (as doubles)."""
+    cdef Py_ssize_t c
+    cdef double v
+    if not t.counted:
+        return memcmp(cells_of(t, node), dist, t.n_classes * sizeof(double)) == 0
+    for c in range(t.n_classes):
+        v = class_weight(t, node, c)
+        if memcmp(&v, &dist[c], sizeof(double)) != 0:
+            return False
+    return True
+
+
+cdef inline void copy_class_weights(NodeBuffer* to, Py_ssize_t at,
+                                    const NodeBuffer* src, Py_ssize_t node) noexcept nogil:
+    """The class weights of src's node into to's node at (the same kind of cells)."""
+    memcpy(cells_of(to, at), cells_of(src, node), to.n_classes * cell_bytes(to))
 
 
 cdef inline void node_test(const NodeBuffer* t, Py_ssize_t node, Test* test) noexcept nogil:
@@ -52,7 +113,7 @@ cdef inline int32_t make_leaf(NodeBuffer* t, Py_ssize_t node, const double* dist
         if dist[c] > dist[best]:
             best = <int32_t> c
     set_leaf(&t.nodes[node], best, total, rnd(f32, total - dist[best]))
-    memcpy(&t.value[node * k], dist, k * sizeof(double))
+    set_class_weights(t, node, dist)
     return best
 
 
@@ -150,9 +211,8 @@ cdef inline int set_test(NodeBuffer* t, Py_ssize_t node, int kind, Py_ssize_t fe
 
 cdef inline void empty_branch(NodeBuffer* t, Py_ssize_t child, Py_ssize_t parent) noexcept nogil:
     """A branch no case reaches: a leaf of the parent's class and distribution."""
-    cdef Py_ssize_t k = t.n_classes
     set_leaf(&t.nodes[child], t.nodes[parent].node_class, 0.0, 0.0)
-    memcpy(&t.value[child * k], &t.value[parent * k], k * sizeof(double))
+    copy_class_weights(t, child, t, parent)
 
 
 cdef inline void reclaim_collapsed(NodeBuffer* t, Py_ssize_t node) noexcept nogil:
@@ -172,5 +232,5 @@ cdef inline void collapse_if_no_better(NodeBuffer* t, Py_ssize_t node, bint f32)
     """§2 step 11: a grown subtree (its errors the sum of its children's) that
     does not beat a leaf by more than epsilon becomes that leaf."""
     cdef Node* nd = &t.nodes[node]
-    if nd.errors >= rnd(f32, nd.weight - t.value[node * t.n_classes + nd.node_class]) - EPSILON:
+    if nd.errors >= rnd(f32, nd.weight - class_weight(t, node, nd.node_class)) - EPSILON:
         nd.kind = LEAF

@@ -6,20 +6,20 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
-from c45._types cimport Node, NodeBuffer, Interrupt, LEAF, CONTINUOUS
+from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, LEAF, CONTINUOUS
 from c45._scratch cimport resize, doubled, c45_big_resize, c45_big_free, c45_give_back
 from c45._interrupt cimport interrupted, look_by_cells, LOOK_CELLS
 
 
-cdef bint zero_looking(double* v, Py_ssize_t n, Interrupt* it) noexcept nogil:
-    """memset of n doubles in steps of LOOK_CELLS, looking for signals between
-    them (not before the first: a short fill never looks); True when
-    interrupted (v then unfinished)."""
+cdef bint zero_looking(char* v, Py_ssize_t n, Py_ssize_t size, Interrupt* it) noexcept nogil:
+    """memset of n cells of size bytes in steps of LOOK_CELLS, looking for
+    signals between them (not before the first: a short fill never looks);
+    True when interrupted (v then unfinished)."""
     cdef Py_ssize_t i = 0
     while i < n:
         if i > 0 and interrupted(it):
             return True
-        memset(&v[i], 0, min(<Py_ssize_t> LOOK_CELLS, n - i) * sizeof(double))
+        memset(&v[i * size], 0, min(<Py_ssize_t> LOOK_CELLS, n - i) * size)
         i += LOOK_CELLS
     return False
 
@@ -36,7 +36,7 @@ cdef int buffer_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
         return -1
     if extra > 0:
         memset(&b.nodes[b.count], 0, extra * sizeof(Node))
-        if zero_looking(&b.value[b.count * k], extra * k, b.intr):
+        if zero_looking(cells_of(b, b.count), extra * k, cell_bytes(b), b.intr):
             return -1
     return 0
 
@@ -55,10 +55,10 @@ cdef int buffer_room(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
         # at thousands of classes copied hundreds of MB unpolled (a sanitizer
         # build's allocator always copies). (+ 1 byte: never a request of 0
         # bytes, which a plain realloc, the fallback, answers with NULL.)
-        grown = c45_big_resize(b.value, cap * k * sizeof(double) + 1)
+        grown = c45_big_resize(b.cells, cap * k * cell_bytes(b) + 1)
         if grown == NULL:
             return -1
-        b.value = <double*> grown
+        b.cells = <char*> grown
         b.capacity = cap
     return 0
 
@@ -78,10 +78,10 @@ cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
 cdef void buffer_free(NodeBuffer* b) noexcept nogil:
     c45_give_back(b.nodes, b.capacity * sizeof(Node))   # a grafted subtree's: not
     free(b.nodes)                                       # resident beside the tree
-    c45_big_free(b.value)
+    c45_big_free(b.cells)
     free(b.maps)
     b.nodes = NULL
-    b.value = NULL
+    b.cells = NULL
     b.maps = NULL
     b.count = b.capacity = b.maps_count = b.maps_capacity = 0
 cdef int maps_in_growing_order(NodeBuffer* t, const int32_t* n_values) noexcept nogil:
@@ -135,11 +135,11 @@ cdef void buffer_fit(NodeBuffer* b) noexcept nogil:
     if kept == NULL:
         return
     b.nodes = <Node*> kept
-    kept = c45_big_resize(b.value, b.count * b.n_classes * sizeof(double) + 1)  # (+ 1: above)
+    kept = c45_big_resize(b.cells, b.count * b.n_classes * cell_bytes(b) + 1)  # (+ 1: above)
     if kept == NULL:
-        b.capacity = b.count        # nodes shrunk; value keeps its (larger) block
+        b.capacity = b.count        # nodes shrunk; cells keep their (larger) block
         return
-    b.value = <double*> kept
+    b.cells = <char*> kept
     b.capacity = b.count
 
 
@@ -154,14 +154,15 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
     cdef int32_t* order              # new position -> old (reachable first)
     cdef int32_t* newpos             # old position -> new
     cdef uint8_t* done
-    cdef double* tmp_value
+    cdef char* tmp_value
+    cdef Py_ssize_t row = k * cell_bytes(t)
     cdef Node tmp, nd
     if n == 0:
         return 0
     order = <int32_t*> malloc(n * sizeof(int32_t))
     newpos = <int32_t*> malloc(n * sizeof(int32_t))
     done = <uint8_t*> calloc(n, sizeof(uint8_t))
-    tmp_value = <double*> malloc((k + 1) * sizeof(double))
+    tmp_value = <char*> malloc(row + 1)
     if order == NULL or newpos == NULL or done == NULL or tmp_value == NULL:
         free(order); free(newpos); free(done); free(tmp_value)
         return -1
@@ -188,17 +189,17 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
         if done[i] or order[i] == i:
             continue
         tmp = t.nodes[i]
-        memcpy(tmp_value, &t.value[i * k], k * sizeof(double))
+        memcpy(tmp_value, cells_of(t, i), row)
         j = i
         while True:
             done[j] = 1
             nxt = order[j]
             if nxt == i:
                 t.nodes[j] = tmp
-                memcpy(&t.value[j * k], tmp_value, k * sizeof(double))
+                memcpy(cells_of(t, j), tmp_value, row)
                 break
             t.nodes[j] = t.nodes[nxt]
-            memcpy(&t.value[j * k], &t.value[nxt * k], k * sizeof(double))
+            copy_class_weights(t, j, t, nxt)
             j = nxt
             if look_by_cells(&cells, k, t.intr):    # (a cycle may be every node)
                 free(order); free(newpos); free(done); free(tmp_value)
@@ -215,3 +216,26 @@ cdef int compact_in_place(NodeBuffer* t) noexcept nogil:
     t.count = count
     buffer_fit(t)
     return 0
+
+
+cdef bint exact_counts(const Dataset* d) noexcept nogil:
+    """Whether every class weight a tree grown and pruned on d holds is a whole
+    number of at most 2**24, exact as binary32 (NodeBuffer.counted): every
+    initial weight 1, at most 2**24 cases, no unknown value (whose case goes
+    down each branch with a fractional weight). The known counts tell of the
+    continuous features (float64, float32 on the lists; R8's case array never
+    counts); the codes are read for the discrete ones."""
+    cdef Py_ssize_t f, i, n = d.n_cases
+    cdef const int32_t* codes
+    if not d.count_mode_init or n > 16777216 or (d.f32 and not d.listed):
+        return False
+    for f in range(d.n_features):
+        if d.n_values[f] == 0:
+            if d.n_known[f] != n:
+                return False
+            continue
+        codes = &d.codes[<Py_ssize_t> d.col[f] * n]
+        for i in range(n):
+            if codes[i] == 0:
+                return False
+    return True

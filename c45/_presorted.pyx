@@ -69,7 +69,7 @@ from c45._types cimport Interrupt, initial_weight
 from c45._nodes cimport (buffer_reserve, buffer_room, maps_reserve, buffer_free, buffer_fit,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_of_listed,
                          cut_separates, store_map, set_test, empty_branch,
-                         collapse_if_no_better, reclaim_collapsed)
+                         collapse_if_no_better, reclaim_collapsed, copy_class_weights)
 
 
 cdef struct ListFrame:
@@ -1220,7 +1220,7 @@ cdef int graft(NodeBuffer* t, Task* task) noexcept nogil:
             nd.map_offset += maps_base
         at = task.node if i == 0 else <int32_t> (base + i)
         t.nodes[at] = nd
-        memcpy(&t.value[at * k], &sub.value[i * k], k * sizeof(double))
+        copy_class_weights(t, at, sub, i)
         if look_by_cells(&cells, k, t.intr):
             return -1
     t.count += sub.count - 1
@@ -1361,6 +1361,7 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
     g.info_top = 0
     task.lists = NULL
     task.sub.n_classes = d.n_classes
+    task.sub.counted = d.whole_counts
     task.sub.intr = d.intr
     if buffer_reserve(&task.sub, 1) == 0:
         task.sub.count = 1

@@ -26,6 +26,8 @@ from c45._splitter cimport (Work, total_weight, class_distribution, group,
 from c45._interrupt cimport interrupted, raise_interrupt, copy_polled
 from c45._types cimport Interrupt, initial_weight
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
+from c45._nodes cimport (get_class_weights, set_class_weights,
+                         same_class_weights, copy_class_weights)
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 
@@ -320,7 +322,7 @@ cdef inline void keep_grown(Pruner* p, int node) noexcept nogil:
     log.saved[node] = 1
     log.node[log.count] = node
     log.rec[log.count] = p.tree.nodes[node]
-    memcpy(&log.value[log.count * k], &p.tree.value[node * k], k * sizeof(double))
+    get_class_weights(p.tree, node, &log.value[log.count * k])
     log.count += 1
 
 
@@ -364,7 +366,7 @@ cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
     cdef Py_ssize_t k = p.tree.n_classes
     keep_grown(p, node)
     p.tree.nodes[node] = p.tree.nodes[child]
-    memcpy(&p.tree.value[node * k], &p.tree.value[child * k], k * sizeof(double))
+    copy_class_weights(p.tree, node, p.tree, child)
     if p.cut != NULL:
         p.cut[node] = p.cut[child]
 
@@ -819,11 +821,11 @@ cdef double leaf_estimate(Pruner* p, int node, const double* dist, double total,
             p.seen[node] = 1
         if p.log != NULL and not p.log.saved[node] and not (
                 same_double(nd.weight, total) and nd.node_class == best
-                and memcmp(&p.tree.value[node * k], dist, k * sizeof(double)) == 0):
+                and same_class_weights(p.tree, node, dist)):
             keep_grown(p, node)
         nd.weight = total
         nd.node_class = best
-        memcpy(&p.tree.value[node * k], dist, k * sizeof(double))
+        set_class_weights(p.tree, node, dist)
         if nd.kind == LEAF:
             nd.errors = leaf
     return leaf
@@ -932,15 +934,17 @@ cdef inline double range_weight(const Pruner* p, const Listed* e, Py_ssize_t lo,
     return wv
 
 
-cdef double leaf_of_range(Pruner* p, int node, const double* own, double own_w,
+cdef double leaf_of_range(Pruner* p, int node, bint own, double own_w,
                           Py_ssize_t at, Py_ssize_t m, bint update) noexcept nogil:
     """leaf_estimate for the cases arena[at .. at + m) (and, with own, the class
-    weights own and total own_w a node holds), summed in the list's order."""
+    weights the node holds and their total own_w), summed in the list's order."""
     cdef Py_ssize_t k = p.w.data.n_classes, c, i
     cdef const Listed* e = p.arena + at
     cdef double total = own_w
-    for c in range(k):
-        p.dist[c] = own[c] if own != NULL else 0.0
+    if own:
+        get_class_weights(p.tree, node, p.dist)
+    else:
+        memset(p.dist, 0, k * sizeof(double))
     for i in range(m):
         if stop_at(p, i):
             break
@@ -1019,7 +1023,7 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         elif p.tree.nodes[sub].kind == LEAF:
             # A leaf needs only its sums: taken in the order of its list, unmade.
             if in_place:
-                tree_est = rnd(f32, tree_est + leaf_of_range(p, sub, NULL, 0.0, at + a,
+                tree_est = rnd(f32, tree_est + leaf_of_range(p, sub, False, 0.0, at + a,
                                                              b - a, update))
             else:
                 tree_est = rnd(f32, tree_est + leaf_of_branch(p, sub, at, grouped, offs, v,
@@ -1127,7 +1131,7 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         total += e[i].weight
     if nd.kind == LEAF or not (total > 0.0):
         # estimate_listed's leaf (no known weight: no branch share, its leaf too)
-        return leaf_of_range(p, node, &p.tree.value[node * k] if own else NULL,
+        return leaf_of_range(p, node, own,
                              nd.weight if own else 0.0, at, m, False)
 
     grouped = group_listed(p, nd, node, at, m)
@@ -1146,7 +1150,7 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
             sub_est = p.tree.nodes[sub].errors
         elif p.tree.nodes[sub].kind == LEAF:
             own = p.seen[sub] != 0
-            sub_est = leaf_of_range(p, sub, &p.tree.value[sub * k] if own else NULL,
+            sub_est = leaf_of_range(p, sub, own,
                                     p.tree.nodes[sub].weight if own else 0.0,
                                     at + a, b - a, False)
         else:

@@ -34,7 +34,7 @@ from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
                          maps_in_growing_order,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_separates, store_map,
-                         set_test, empty_branch, collapse_if_no_better)
+                         set_test, empty_branch, collapse_if_no_better, exact_counts)
 from c45._presorted cimport grow_presorted, root_split_listed
 
 from c45._threads import clamp as clamp_threads
@@ -449,24 +449,64 @@ cdef void free_big_capsule(object capsule) noexcept:
 cdef object value_of_buffer(NodeBuffer* b):
     """The buffer's class weights as a (count, n_classes) array that owns them
     (freed with it): taken from the buffer, not copied (at many classes they are
-    most of a node's bytes). The buffer is left without them."""
+    most of a node's bytes); binary32 counts widened, their pages given back
+    as read (widened_cells). The buffer is left without them."""
     cdef cnp.npy_intp dims[2]
     cdef Py_ssize_t n = b.count, k = b.n_classes
     cdef void* kept
     if n == 0 or k == 0:
         return np.empty((n, k), np.float64)
-    kept = c45_big_resize(b.value, n * k * sizeof(double) + 1)    # the room above count back
+    if b.counted:
+        return widened_cells(b, True)
+    kept = c45_big_resize(b.cells, n * k * sizeof(double) + 1)    # the room above count back
     # (+ 1 byte: never a request of 0 bytes, as in _nodes.buffer_reserve)
     if kept != NULL:
-        b.value = <double*> kept
-    capsule = PyCapsule_New(b.value, NULL, free_big_capsule)
-    b.value = NULL                                        # the capsule owns it now
+        b.cells = <char*> kept
+    capsule = PyCapsule_New(b.cells, NULL, free_big_capsule)
+    b.cells = NULL                                        # the capsule owns it now
     b.capacity = 0
     dims[0] = n
     dims[1] = k
     value = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_FLOAT64,
                                           PyCapsule_GetPointer(capsule, NULL))
     cnp.set_array_base(value, capsule)      # takes its own reference
+    return value
+
+
+cdef bint widen_cells(double* out, NodeBuffer* b, bint give_back) noexcept nogil:
+    """b's binary32 counts widened into out (count x n_classes doubles), from
+    the last node back; give_back: the counts' pages given back once read, so
+    that the two are never both whole. True when interrupted (b.intr)."""
+    cdef Py_ssize_t k = b.n_classes, top = b.count, lo, i
+    cdef const float* cells = <const float*> b.cells
+    while top > 0:
+        lo = top - FIELDS_CHUNK if top > FIELDS_CHUNK else 0
+        for i in range(lo * k, top * k):
+            out[i] = cells[i]
+        if give_back:
+            c45_give_back(&b.cells[lo * k * sizeof(float)], (top - lo) * k * sizeof(float))
+        if interrupted(b.intr):
+            return True
+        top = lo
+    return False
+
+
+cdef object widened_cells(NodeBuffer* b, bint give_back):
+    """A buffer of counts' class weights as a new (count, n_classes) float64
+    array (widen_cells; the GIL given up for a long pass)."""
+    cdef Py_ssize_t n = b.count, k = b.n_classes
+    cdef bint stop
+    value = np.empty((n, k), np.float64)
+    if n == 0 or k == 0:
+        return value
+    cdef double* out = <double*> cnp.PyArray_DATA(value)
+    if n * k >= NOGIL_WORK:
+        with nogil:
+            stop = widen_cells(out, b, give_back)
+    else:
+        stop = widen_cells(out, b, give_back)
+    if stop:
+        raise_interrupt()
     return value
 
 
@@ -542,12 +582,16 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
         value = value_of_buffer(b)
         buffer_free(b)
     else:
-        value = np.empty((n, k), np.float64)
+        if b.counted:
+            value = widened_cells(b, False)
+        else:
+            value = np.empty((n, k), np.float64)
+            vv = value
+            if n > 0 and k > 0 and copy_looking(<char*> &vv[0, 0], <const char*> b.cells,
+                                                n * k * sizeof(double), b.intr):
+                raise_interrupt()
         vv = value
         if n > 0 and k > 0:
-            if copy_looking(<char*> &vv[0, 0], <const char*> b.value,
-                            n * k * sizeof(double), b.intr):
-                raise_interrupt()
             for j in range(log.count if log != NULL else 0):
                 memcpy(&vv[log.node[j], 0], &log.value[j * k], k * sizeof(double))
                 if look_by_cells(&cells, k, b.intr):
@@ -584,6 +628,7 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values,
     cdef Py_ssize_t n = tree.node_count, k = tree.n_classes, i
     cdef Py_ssize_t n_maps = len(tree.value_map)
     b.n_classes = k
+    b.counted = False           # (a stored tree's class weights: any double)
     b.count = 0
     b.maps_count = 0
     b.intr = intr
@@ -609,7 +654,7 @@ cdef int buffer_from_tree(object tree, NodeBuffer* b, n_values,
         b.nodes[i].errors = ev[i]
         b.nodes[i].map_offset = mv[i]
         b.nodes[i].cut_rank = NO_CUT_RANK
-    if n > 0 and copy_looking(<char*> b.value, <const char*> &vv[0, 0],
+    if n > 0 and copy_looking(b.cells, <const char*> &vv[0, 0],
                               n * k * sizeof(double), intr):
         raise_interrupt()
     if n_maps > 0:
@@ -987,6 +1032,8 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
+    d.whole_counts = exact_counts(&d)
+    raw.counted = grown_buf.counted = d.whole_counts
     raw.intr = grown_buf.intr = &intr
     memset(&w, 0, sizeof(Work))
     try:

@@ -90,6 +90,8 @@ cdef struct Dataset:
                                 # every sum is exact whatever its order (whole weights,
                                 # no unknown value, a total of at most 2**24)
     bint count_mode_init        # all initial weights are 1: totals are case counts (§1.4)
+    bint whole_counts           # a fit's node buffers hold binary32 counts (c45/_nodes.pyx:
+                                # exact_counts; set by build_tree alone)
     bint multival               # every feature is discrete with V >= 0.3 N (§6)
     double total_weight         # N of the many-valued test
     double min_objs             # MINOBJS (-m)
@@ -108,10 +110,14 @@ cdef struct Dataset:
     Interrupt* intr             # Ctrl-C polling of the call (NULL: none)
 
 # A growable array of nodes with their class distributions (count x n_classes),
-# and the value-to-branch maps of subset tests.
+# and the value-to-branch maps of subset tests. The class weights are read and
+# written through _nodes.pxd's class_weight rules alone: float64, or binary32
+# where every one is a whole number of at most 2**24 (counted: exact_counts), 4
+# bytes a class instead of 8 (at 10 classes 80 of a node's 136 bytes).
 cdef struct NodeBuffer:
     Node* nodes
-    double* value
+    char* cells           # count x n_classes class weights: double, or float (counted)
+    bint counted
     Py_ssize_t count
     Py_ssize_t capacity
     Py_ssize_t n_classes
