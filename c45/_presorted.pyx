@@ -35,9 +35,10 @@ Subtrees are grown in parallel (n_jobs): the top of the tree is grown first, and
 every child with fewer than n/16 cases (at least 1,000) is set aside as a task
 with a copy of its lists, whose entries carry the case beside the rank (Pair:
 below the top a node's ranks are spread thin, and reading each case from the
-order would be a cache miss an entry). Whenever the waiting tasks hold a quarter
-of the root's entries (and at the end) they are grown by the threads, each with
-its own buffers, into small trees grafted back in the order the tasks were made;
+order would be a cache miss an entry). Whenever the waiting tasks hold enough
+entries (flush_budget: on one thread, each task at once) and at the end, they are
+grown by the threads, each with its own buffers, into small trees grafted back in
+the order the tasks were made;
 the top nodes' errors and collapse (§2 step 11) are settled last, children first.
 The tasks are made the same way whatever n_jobs is, so the tree never depends on
 it (with max_features, each task draws from its own seeded stream).
@@ -1391,6 +1392,21 @@ cdef void grow_end(Deferral* df, Grower* g) noexcept nogil:
     grower_free(g)
 
 
+cdef inline Py_ssize_t flush_budget(const Dataset* d, Py_ssize_t root_entries,
+                                    int n_threads) noexcept nogil:
+    """The pending tasks are grown once their lists hold this many entries. With
+    subset tests a quarter of the root's: when they are grown decides where
+    their maps are stored, and so a tree's bits (without, no bit). Otherwise
+    each flush is a peak of the fit's memory: on one thread each task is grown
+    at once; on n threads once they hold a sixteenth of the root's entries a
+    thread (a quarter at most), work for every thread."""
+    if d.subsets:
+        return max(root_entries // 4, 1)
+    if n_threads <= 1:
+        return 1
+    return max(root_entries * min(n_threads, 4) // 16, 1)
+
+
 cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
     cdef const Dataset* d = w.data
@@ -1418,9 +1434,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 g.mark_small = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
                 if g.mark_small == NULL:
                     ok = -1
-            # The pending tasks hold at most about a quarter of the root's entries.
-            # (When they are grown decides where subset maps are stored.)
-            df.budget = max(g.n_lists * n // 4, 1)
+            df.budget = flush_budget(d, g.n_lists * n, w.n_threads)
             if ok == 0 and buffer_reserve(t, 1) < 0:
                 ok = -1
             if ok == 0:

@@ -942,6 +942,7 @@ cdef object pessimistic(Work* w, NodeBuffer* grown, double confidence,
             prune_pessimistic(grown, w, confidence, subtree_raising, cut, logged)
             if let_go:
                 work_free(w)
+                c45_trim_heap()     # pruning's freed blocks: not resident beside the trees
             if not with_grown:
                 err = compact_in_place(grown)
         if let_go:
@@ -1009,6 +1010,11 @@ cdef int compact_and_trim(NodeBuffer* raw, NodeBuffer* out) noexcept nogil:
     return 0
 
 
+# Whether build_tree may hold class weights as binary32 counts (exact_counts):
+# a module global, so that tests can compare with the float64 buffer.
+COUNTED_BUFFERS = True
+
+
 def build_tree(TrainingData data not None, GrowOptions options not None,
                double confidence=-1.0, bint subtree_raising=True, int n_jobs=1,
                bint release_values=False):
@@ -1032,7 +1038,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
-    d.whole_counts = exact_counts(&d)
+    d.whole_counts = COUNTED_BUFFERS and exact_counts(&d)
     raw.counted = grown_buf.counted = d.whole_counts
     raw.intr = grown_buf.intr = &intr
     memset(&w, 0, sizeof(Work))
@@ -1124,6 +1130,14 @@ def check_depth(Py_ssize_t depth):
         raise ValueError(
             f"c45: the grown tree is {depth} levels deep, more than "
             f"pruning supports ({MAX_PRUNE_DEPTH}); set max_depth to limit it")
+
+
+def grows_with_counts(TrainingData data not None, GrowOptions options not None):
+    """Whether build_tree's node buffers hold these data's class weights as
+    binary32 counts (c45/_nodes.pyx: exact_counts)."""
+    cdef Dataset d
+    set_dataset(&d, data, options)
+    return bool(exact_counts(&d))
 
 
 def prune_tree(TrainingData data not None, GrowOptions options not None, grown,
