@@ -224,7 +224,7 @@ cdef bint exact_counts(const Dataset* d) noexcept nogil:
     initial weight 1, at most 2**24 cases, no unknown value (whose case goes
     down each branch with a fractional weight). The known counts tell of the
     continuous features (float64, float32 on the lists; R8's case array never
-    counts); the codes are read for the discrete ones."""
+    counts); the codes are read for the discrete ones, looking for signals."""
     cdef Py_ssize_t f, i, n = d.n_cases
     cdef const int32_t* codes
     if not d.count_mode_init or n > 16777216 or (d.f32 and not d.listed):
@@ -236,6 +236,6 @@ cdef bint exact_counts(const Dataset* d) noexcept nogil:
             continue
         codes = &d.codes[<Py_ssize_t> d.col[f] * n]
         for i in range(n):
-            if codes[i] == 0:
-                return False
+            if codes[i] == 0 or ((i & 0xFFFF) == 0xFFFF and interrupted(d.intr)):
+                return False            # (interrupted: the caller raises)
     return True

@@ -28,7 +28,7 @@ from c45._splitter cimport (Work, work_init, work_free, work_trim_nlogn,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
-                             monotonic, copy_polled, look_by_cells)
+                             monotonic, copy_polled, look_by_cells, LOOK_CELLS)
 from c45._prune cimport prune_pessimistic, cut_ranks, GrownLog, log_free
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
@@ -475,19 +475,20 @@ cdef object value_of_buffer(NodeBuffer* b):
 
 cdef bint widen_cells(double* out, NodeBuffer* b, bint give_back) noexcept nogil:
     """b's binary32 counts widened into out (count x n_classes doubles), from
-    the last node back; give_back: the counts' pages given back once read, so
-    that the two are never both whole. True when interrupted (b.intr)."""
-    cdef Py_ssize_t k = b.n_classes, top = b.count, lo, i
+    the last back, LOOK_CELLS at a time (a look for signals between them, b.intr);
+    give_back: the counts' pages given back once read, so that the two are never
+    both whole. True when interrupted."""
+    cdef Py_ssize_t top = b.count * b.n_classes, lo, i
     cdef const float* cells = <const float*> b.cells
     while top > 0:
-        lo = top - FIELDS_CHUNK if top > FIELDS_CHUNK else 0
-        for i in range(lo * k, top * k):
+        lo = top - LOOK_CELLS if top > LOOK_CELLS else 0
+        for i in range(lo, top):
             out[i] = cells[i]
         if give_back:
-            c45_give_back(&b.cells[lo * k * sizeof(float)], (top - lo) * k * sizeof(float))
-        if interrupted(b.intr):
-            return True
+            c45_give_back(&b.cells[lo * sizeof(float)], (top - lo) * sizeof(float))
         top = lo
+        if top > 0 and interrupted(b.intr):
+            return True
     return False
 
 
@@ -1038,12 +1039,14 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     set_dataset(&d, data, options)
     d.intr = &intr
     raw.n_classes = grown_buf.n_classes = d.n_classes
-    d.whole_counts = COUNTED_BUFFERS and exact_counts(&d)
-    raw.counted = grown_buf.counted = d.whole_counts
     raw.intr = grown_buf.intr = &intr
     memset(&w, 0, sizeof(Work))
     try:
         interrupt_init(&intr)           # (work_init's passes look for Ctrl-C too)
+        d.whole_counts = COUNTED_BUFFERS and exact_counts(&d)
+        if intr.stop:
+            raise_interrupt()
+        raw.counted = grown_buf.counted = d.whole_counts
         work_init(&w, &d, d.f32 and not d.listed)
         work_threads_init(&w, n_jobs)
         if d.f32 and not d.listed:
