@@ -1164,8 +1164,9 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     return tree_est
 
 # ---------------------------------------------------------------------------
-# Threads (float64, n_jobs > 1). A descent (the estimate of a subtree for a case
-# list, with or without update) of at least `limit` cases runs in three steps:
+# Threads (float64, n_jobs > 1). A descent with update (the estimate of a subtree
+# for a case list, the subtree pruned on the way) of at least `limit` cases runs
+# in three steps:
 # collect walks its top nodes as estimate_listed would, building the same case
 # lists, and sets aside every internal node reached with fewer cases (and at most
 # MAX_TASK_HEIGHT levels) as a task with a copy of its list; the threads estimate
@@ -1173,15 +1174,11 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
 # reach 2n entries; then estimate_listed runs the descent again on one thread
 # and takes each task's result where it reaches its node. A task computes exactly
 # what the single-threaded descent computes there (its list is the same, and
-# only the task writes to its subtree), so n_jobs changes no bit. Raising and
-# re-estimating a top node are descents of their own (estimate_entry).
-# Early exits of estimates without update: a task knows its own sum and, from
-# when it starts, the results of the descent's tasks finished so far, so it stops
-# when those together pass stop. The final result is INFINITY whenever the
-# single-threaded one is, and otherwise only when the single-threaded one lies
-# within the rounding margin above the threshold (a sum of non-negative terms
-# passes stop iff some partial sum does, up to that margin), which decides the
-# same way.
+# only the task writes to its subtree), so n_jobs changes no bit. Re-estimating
+# a raised branch is a descent of its own (estimate_entry); raising's estimate
+# of a branch against its threshold (without update) stays on one thread
+# (parallel_descent).
+
 
 cdef inline Py_ssize_t task_of(const Pruner* p, int node) noexcept nogil:
     """The running descent's task at node, -1 if none (the tasks are few)."""
@@ -1192,12 +1189,17 @@ cdef inline Py_ssize_t task_of(const Pruner* p, int node) noexcept nogil:
     return -1
 
 
-cdef inline bint parallel_descent(const Pruner* p, int node, Py_ssize_t m) noexcept nogil:
+cdef inline bint parallel_descent(const Pruner* p, int node, Py_ssize_t m,
+                                  bint update) noexcept nogil:
     """Whether a descent from node over m cases sets its subtrees aside for the
-    threads: from p.limit cases, when its work (m cases on each of at most its
-    subtree's levels) is worth a region (c45/_tasks.pyx: team_for). Raising
-    re-estimates many top branches, most of them too small to wake the team for."""
-    return (p.n_threads > 1 and m >= p.limit
+    threads: one with update, from p.limit cases, when its work (m cases on each
+    of at most its subtree's levels) is worth a region (c45/_tasks.pyx:
+    team_for). Raising's estimates (without update) stay on one thread: they
+    stop once past their threshold, which tasks estimated side by side mostly
+    cannot tell in time (1M x 10, 5% unknown values: pruning took 1.8 s on two
+    threads when they ran there, 1.3 s on one); and most are too small to wake
+    the team for."""
+    return (update and p.n_threads > 1 and m >= p.limit
             and team_for(p.n_threads, m * p.height[node]) > 1)
 
 
@@ -1206,7 +1208,7 @@ cdef inline double descend(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     """estimate_entry, or straight estimate_listed when there is no enclosing
     descent's task to set aside and no parallel descent to start: a tall tree
     then costs one stack frame per level."""
-    if p.n_tasks == 0 and not parallel_descent(p, node, m):
+    if p.n_tasks == 0 and not parallel_descent(p, node, m, update):
         return estimate_listed(p, node, at, m, update, 0.0, stop)
     return estimate_entry(p, node, at, m, update, stop)
 
@@ -1219,8 +1221,8 @@ cdef double estimate_entry(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef double r
     p.tasks = NULL
     p.n_tasks = 0
-    if parallel_descent(p, node, m) and p.tree.nodes[node].kind != LEAF:
-        r = estimate_parallel(p, node, at, m, update, stop)
+    if parallel_descent(p, node, m, update) and p.tree.nodes[node].kind != LEAF:
+        r = estimate_parallel(p, node, at, m)
     else:
         r = estimate_listed(p, node, at, m, update, 0.0, stop)
     p.tasks = saved
@@ -1238,9 +1240,6 @@ cdef struct TaskList:
     Pruner* workers
     int n_workers
     const Pruner* main       # the descent's pruner (the tasks' lists in its arena)
-    bint update
-    double stop
-    double done              # without update: the sum of the finished tasks' results
     bint failed
 
 
@@ -1326,34 +1325,8 @@ cdef int collect(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     return 0
 
 
-cdef extern from *:
-    """
-    /* The running sum of a descent's finished tasks, shared by the threads. */
-    static double c45_shared_read(const double* s) {
-        double r;
-    #ifdef _OPENMP
-    #pragma omp critical(c45_prune_done)
-    #endif
-        { r = *s; }
-        return r;
-    }
-    static void c45_shared_add(double* s, double v) {
-    #ifdef _OPENMP
-    #pragma omp critical(c45_prune_done)
-    #endif
-        { *s += v; }
-    }
-    """
-    double c45_shared_read(const double* s) noexcept nogil
-    void c45_shared_add(double* s, double v) noexcept nogil
-
-
-cdef void run_task(Pruner* q, PruneTask* t, const Listed* arena, bint update,
-                   double stop, double* done) noexcept nogil:
-    """Estimate one task. Without update, the results of the descent's tasks
-    finished so far (done) count as already summed: every term is >= 0, so once
-    they and this task's own sum pass stop, the descent's estimate passes it."""
-    cdef double outer = 0.0
+cdef void run_task(Pruner* q, PruneTask* t, const Listed* arena) noexcept nogil:
+    """Estimate one task (with update)."""
     q.stack_floor = stack_floor()      # this worker's own stack
     q.arena_top = 0
     q.off_top = 0
@@ -1365,17 +1338,12 @@ cdef void run_task(Pruner* q, PruneTask* t, const Listed* arena, bint update,
     free(t.cases)
     t.cases = NULL
     q.arena_top = t.m
-    if not update:
-        outer = c45_shared_read(done)
-    t.result = estimate_listed(q, t.node, 0, t.m, update, outer, stop)
-    if not update:
-        c45_shared_add(done, t.result)
+    t.result = estimate_listed(q, t.node, 0, t.m, True, 0.0, INFINITY)
 
 
 cdef void prune_one(void* ctx, int worker, Py_ssize_t index) noexcept nogil:
     cdef TaskList* tl = <TaskList*> ctx
-    run_task(&tl.workers[worker], &tl.tasks[index], tl.main.arena, tl.update, tl.stop,
-             &tl.done)
+    run_task(&tl.workers[worker], &tl.tasks[index], tl.main.arena)
 
 
 cdef void run_pending(TaskList* tl) noexcept nogil:
@@ -1402,8 +1370,9 @@ cdef void run_pending(TaskList* tl) noexcept nogil:
     tl.pending = 0
 
 
-cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
-                              bint update, double stop) noexcept nogil:
+cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m) noexcept nogil:
+    """A descent with update from node over arena[at .. at + m), its subtrees
+    set aside as tasks for the threads (collect), then walked on this thread."""
     cdef TaskList tl
     cdef Py_ssize_t i, k = p.w.data.n_classes, arena_top = p.arena_top
     cdef Py_ssize_t off_top = p.off_top, index_top = p.index_top
@@ -1411,8 +1380,6 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     cdef GrownLog* logs
     memset(&tl, 0, sizeof(TaskList))
     tl.n_workers = p.n_threads
-    tl.update = update
-    tl.stop = stop
     tl.budget = 2 * p.w.data.n_cases      # the task lists held at once, in entries
     tl.workers = <Pruner*> calloc(tl.n_workers, sizeof(Pruner))
     logs = <GrownLog*> calloc(tl.n_workers, sizeof(GrownLog)) if p.log != NULL else NULL
@@ -1468,7 +1435,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     else:
         p.tasks = tl.tasks
         p.n_tasks = tl.count
-        r = estimate_listed(p, node, at, m, update, 0.0, stop)
+        r = estimate_listed(p, node, at, m, True, 0.0, INFINITY)
         p.tasks = NULL
         p.n_tasks = 0
     for i in range(tl.count):
