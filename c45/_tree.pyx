@@ -1032,6 +1032,7 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     cdef Work w
     cdef NodeBuffer raw, grown_buf
     cdef int err = 0
+    cdef bint counts
     cdef Interrupt intr
     memset(&raw, 0, sizeof(NodeBuffer)); memset(&grown_buf, 0, sizeof(NodeBuffer))
     memset(&intr, 0, sizeof(Interrupt))
@@ -1043,7 +1044,14 @@ def build_tree(TrainingData data not None, GrowOptions options not None,
     memset(&w, 0, sizeof(Work))
     try:
         interrupt_init(&intr)           # (work_init's passes look for Ctrl-C too)
-        d.whole_counts = COUNTED_BUFFERS and exact_counts(&d)
+        counts = False
+        if COUNTED_BUFFERS:     # (a pass over the discrete codes: long, without the GIL)
+            if d.n_cases * d.n_features >= NOGIL_WORK:
+                with nogil:
+                    counts = exact_counts(&d)
+            else:
+                counts = exact_counts(&d)
+        d.whole_counts = counts
         if intr.stop:
             raise_interrupt()
         raw.counted = grown_buf.counted = d.whole_counts
