@@ -363,7 +363,6 @@ cdef bint decide(Pruner* p, int node, double leaf, double tree_est,
 
 cdef void raise_child(Pruner* p, int node, int child) noexcept nogil:
     """The node takes over its (re-estimated) child's fields and children."""
-    cdef Py_ssize_t k = p.tree.n_classes
     keep_grown(p, node)
     p.tree.nodes[node] = p.tree.nodes[child]
     copy_class_weights(p.tree, node, p.tree, child)

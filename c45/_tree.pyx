@@ -587,8 +587,8 @@ cdef object tree_from_buffer(NodeBuffer* b, n_values, bint take=False,
             value = widened_cells(b, False)
         else:
             value = np.empty((n, k), np.float64)
-            vv = value
-            if n > 0 and k > 0 and copy_looking(<char*> &vv[0, 0], <const char*> b.cells,
+            if n > 0 and k > 0 and copy_looking(<char*> cnp.PyArray_DATA(value),
+                                                <const char*> b.cells,
                                                 n * k * sizeof(double), b.intr):
                 raise_interrupt()
         vv = value
