@@ -954,7 +954,8 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     aside: make both children's lists now, list by list (split_one), the larger
     in place over the parent's and the other right above it. Only a scratch list
     is held besides (the small child's row list, or a feature list a thread),
-    not a copy of the small child's lists while the parent's are. (Below, the copy would cost more than the memory is worth.)
+    not a copy of the small child's lists while the parent's are. (Below, the
+    copy would cost more than the memory is worth.)
     Returns the smaller branch (1-based), 0 when the split does not qualify (the
     general path grows it), -1 out of memory."""
     cdef Work* w = g.w
@@ -982,10 +983,10 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     n_threads = threads_for(g, m_large)
     if n_threads > g.n_lists - 1:
         n_threads = <int> g.n_lists - 1
-    # One scratch: the row list's (16-byte entries) first, on this thread, then
-    # the features' (4 bytes) on the threads, a part each. Each thread with room
-    # for the row list's held twice that at two threads, 0.1-0.2x X more at the
-    # peak of a 1M x 10 fit with n_jobs=2.
+    # One scratch: the row list (16-byte entries) split first, on this thread,
+    # then the features' lists (4 bytes) on the threads, a part each. (Room for
+    # a row list on every thread was 0.1-0.2x X more at the peak of a 1M x 10
+    # fit with n_jobs=2.)
     scratch = <char*> malloc(m_small * max(sizeof(Entry), n_threads * sizeof(Valued)) + 1)
     if scratch == NULL:
         return -1
