@@ -76,6 +76,15 @@ cdef int interrupt_init(Interrupt* it) except -1:
     wrap_depth += 1
     it.wrapping = 1
     it.timed = wrap_timed
+    # A signal that came before its handler was wrapped (since the caller's last
+    # bytecode: its arguments' conversions, its allocations) waits in Python's
+    # handler, which c45_signal_seen does not show: the call would run its whole
+    # length deaf to it (soft_bounds: 1.2 s here, 2.3 s with the sanitizers).
+    try:
+        PyErr_CheckSignals()
+    except BaseException:
+        interrupt_end(it)
+        raise
     return 0
 
 
