@@ -13,7 +13,7 @@ threads (estimate_parallel), and the lists of the top nodes (n/threads cases or 
 are grouped and merged by the threads in chunks, which changes no bit.
 """
 from cython.parallel cimport prange
-from libc.math cimport isnan, fabs, floor, INFINITY
+from libc.math cimport isnan, fabs, floor, log, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset, memcmp
 from libc.stdint cimport int32_t, uint32_t
@@ -100,6 +100,7 @@ cdef struct Pruner:
     # node's list is left grouped by branch (no row order restored)
     bint any_order
     unsigned char* seen      # joinable: per node, 1 once an update estimate reached it
+    double floor_margin      # joinable: past_stop's margin (relative; floor_margin_of)
     GrownLog* log            # the grown fields pruning changes (this thread's), or NULL
     bint failed              # out of memory (or of stack: out_of_stack set too)
     char* stack_floor        # the recursion stops below this address (NULL: unknown)
@@ -1088,9 +1089,9 @@ cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t offs
     if n_other == 0:
         return p.tree.nodes[child].errors
     if first == 0:
-        return estimate_joined(p, child, at + last, n_other, 0.0, stop)
+        return estimate_joined(p, child, at + last, n_other, 0.0, 0.0, stop)
     if last == p.offsets[offs + n_branches]:
-        return estimate_joined(p, child, at, n_other, 0.0, stop)
+        return estimate_joined(p, child, at, n_other, 0.0, 0.0, stop)
     if reserve(p, n_other, 0) < 0:
         p.failed = True
         return INFINITY
@@ -1101,26 +1102,63 @@ cdef double raised_estimate(Pruner* p, int child, Py_ssize_t at, Py_ssize_t offs
                            p.w.data.intr)):
         return INFINITY
     p.arena_top += n_other
-    r = estimate_joined(p, child, p.arena_top - n_other, n_other, 0.0, stop)
+    r = estimate_joined(p, child, p.arena_top - n_other, n_other, 0.0, 0.0, stop)
     p.arena_top -= n_other
     return r
 
 
+cdef double floor_margin_of(const Pruner* p, Py_ssize_t n) noexcept nogil:
+    """How far below a sum of floors the estimate they bound can be computed,
+    relative to stop (past_stop). A leaf's estimate E + U(N, E) only grows as
+    cases join it (N up, E up by at most as much: the upper confidence limit
+    rises with both), but is computed with roundings: a few units of the last
+    place, and for E = 0 the cancellation of 1 - exp(log(CF) / N), a relative
+    2.3e-16 N / |log CF| at most, N up to the training set's weight W. The sums
+    over the tree's nodes each round by a unit at most per node (count of
+    them), taken in another grouping: together at most a relative 2 (count +
+    32) u + 2 (W + 2) 2.3e-16 / |log CF| (u: the precision's unit roundoff)."""
+    cdef double u = 5.97e-08 if p.w.data.f32 else 1.12e-16
+    cdef double big_w = 0.0, m
+    cdef Py_ssize_t i
+    for i in range(n):
+        big_w += p.arena[i].weight
+    m = 2.0 * (<double> p.tree.count + 32.0) * u
+    if p.cf < 1.0:
+        m += 2.0 * (big_w + 2.0) * 2.3e-16 / fabs(log(p.cf))
+    return m
+
+
+cdef inline double floor_of(const Pruner* p, int node) noexcept nogil:
+    """A lower bound of the node's estimate for its own cases and any others
+    (estimate_joined): its stored errors where it has own cases, else 0."""
+    return p.tree.nodes[node].errors if p.seen[node] else 0.0
+
+
+cdef inline bint past_stop(const Pruner* p, double bound, double stop) noexcept nogil:
+    """Whether an estimate known to be at least `bound` (a sum of partial sums and
+    floor_of's, taken in another grouping than the estimate's) passes stop: by
+    more than floor_margin says their roundings can make up."""
+    return bound > stop + p.floor_margin * (fabs(stop) + 1.0)
+
+
 cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
-                            double outer, double stop) noexcept nogil:
+                            double outer, double later, double stop) noexcept nogil:
     """estimate_listed(node, update false) for the node's own cases (see above)
     and the m > 0 others of arena[at .. at + m) (left in any order), none of
-    unknown outcome below."""
+    unknown outcome below. outer: the estimates the caller added before this
+    one's; later: a lower bound of those it adds after (their floor_of's)."""
     cdef Py_ssize_t k = p.w.data.n_classes, i, v, grouped, offs, a, b
     cdef bint f32 = p.w.data.f32
     cdef Node* nd = &p.tree.nodes[node]
     cdef const Listed* e
-    cdef double total = 0.0, tree_est = 0.0, sub_est
+    cdef double total = 0.0, tree_est = 0.0, sub_est, rest
     cdef int sub
     cdef bint own
     if interrupted(p.w.data.intr) or out_of_stack(p):
         return INFINITY     # unwinding: the pruned copy is thrown away
     own = p.seen[node] != 0
+    if past_stop(p, outer + later + floor_of(p, node), stop):
+        return INFINITY     # (the caller's sum passes stop whatever the others add)
     if own:
         total = nd.weight
     e = p.arena + at
@@ -1139,10 +1177,14 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     offs = p.off_top - (nd.n_children + 2)
     if permute_grouped(p, nd, at, m, grouped, offs) < 0:
         return INFINITY
+    rest = 0.0                            # the floors of the branches not yet added
+    for v in range(nd.n_children):
+        rest += floor_of(p, nd.first_child + <int> v)
     for v in range(1, nd.n_children + 1):
         sub = nd.first_child + <int> v - 1
         a = p.offsets[offs + v - 1]
         b = p.offsets[offs + v]
+        rest = max(rest - floor_of(p, sub), 0.0)
         if a == b:
             if not p.seen[sub]:
                 continue                  # no case at all: no estimate
@@ -1153,10 +1195,11 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
                                     p.tree.nodes[sub].weight if own else 0.0,
                                     at + a, b - a, False)
         else:
-            sub_est = estimate_joined(p, sub, at + a, b - a, outer + tree_est, stop)
+            sub_est = estimate_joined(p, sub, at + a, b - a, outer + tree_est,
+                                      later + rest, stop)
         tree_est = rnd(f32, tree_est + sub_est)
         nd = &p.tree.nodes[node]
-        if outer + tree_est > stop:
+        if outer + tree_est > stop or past_stop(p, outer + tree_est + rest + later, stop):
             tree_est = INFINITY
             break
     p.off_top = offs
@@ -1701,6 +1744,7 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
             if c.raising and p.any_order:
                 p.seen = <unsigned char*> calloc(tree.count + 1, 1)
                 p.joinable = p.seen != NULL
+                p.floor_margin = floor_margin_of(&p, n)
             if not interrupted(w.data.intr):    # (the list unfinished otherwise)
                 estimate_entry(&p, 0, 0, n, True, INFINITY)
         free_arena(&p)

@@ -26,6 +26,34 @@ def test_pessimistic_extra_errors(ne, expected, precision):
     assert pessimistic_extra_errors(*ne, 0.25, precision) == pytest.approx(expected, abs=2e-6)
 
 
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("confidence", [0.001, 0.1, 0.25, 0.75, 0.99, 1.0])
+def test_a_leaf_estimate_never_falls_as_whole_cases_join_it(confidence, precision):
+    # Subtree raising stops a branch's estimate once a lower bound of it passes
+    # the threshold: where weights are whole, each node's stored errors
+    # (c45/_prune.pyx: floor_of). That holds because a leaf's E + U(N, E) never
+    # falls as a case joins it, classified right (N + 1, E) or wrong (N + 1,
+    # E + 1), beyond the roundings floor_margin_of allows: a few units of the
+    # last place, and with E = 0 the cancellation in 1 - exp(log(CF) / N).
+    f = np.float32 if precision == "float32" else np.float64
+    u = 5.97e-08 if precision == "float32" else 1.12e-16
+    cf = float(np.float32(confidence)) if precision == "float32" else confidence
+
+    def leaf(n, e):
+        return float(f(e) + f(pessimistic_extra_errors(n, e, confidence, precision)))
+
+    sizes = list(range(1, 200)) + [1000, 4097, 65537, 10**6, 2**24 - 2, 10**9]
+    for n in sizes:
+        errors = range(n) if n < 200 else [0, 1, 2, 7, n // 3, n // 2, n - 2, n - 1]
+        for e in errors:
+            allowed = 64 * u
+            if e == 0 and cf < 1.0:
+                allowed += 2 * (n + 3) * 2.3e-16 / abs(np.log(cf))
+            before = leaf(n, e)
+            for after in (leaf(n + 1, e), leaf(n + 1, e + 1)):
+                assert after >= before * (1 - allowed), (n, e, before, after)
+
+
 def test_confidence_coefficient():
     assert confidence_coefficient(0.25, "float32") == np.float32(0.47955623)
     for cf, z in [(0.10, 1.28), (0.05, 1.65), (0.01, 2.33), (0.5, 0.2083)]:
