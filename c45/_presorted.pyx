@@ -64,7 +64,8 @@ from c45._scratch cimport (resize, room_for, block_resize, block_free, c45_big_a
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, work_trim_nlogn, draw_features,
                             evaluate_feature, eval_continuous_list, select_feature, settle_bar,
-                            key_value, key_unknown, list_cases, case_of, list_case)
+                            key_value, key_unknown, list_cases, case_of, list_case,
+                            rank_sample_of)
 from c45._interrupt cimport interrupted, raise_interrupt, touch_pages, look_by_cells
 from c45._types cimport Interrupt, initial_weight
 from c45._nodes cimport (buffer_reserve, buffer_room, maps_reserve, buffer_free, buffer_fit,
@@ -1413,6 +1414,12 @@ cdef inline Py_ssize_t flush_budget(const Dataset* d, Py_ssize_t root_entries,
     return max(root_entries * min(n_threads, 4) // 16, 1)
 
 
+cdef inline void drop_rank_sample(Dataset* d) noexcept nogil:
+    """Free the sample of the sorted values growing searched (rank_sample_of)."""
+    free(<void*> d.rank_sample)
+    d.rank_sample = NULL
+
+
 cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
     """Grow the tree of all cases into t (collapsed as C4.5 collapses, §2.11)."""
     cdef const Dataset* d = w.data
@@ -1434,6 +1441,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             if not d.listed:
                 rank_order(<Dataset*> d, w.n_threads)
                 ordered = True
+                (<Dataset*> d).rank_sample = rank_sample_of(d)
             ok = grower_init(&g, w, NULL)
             if ok == 0:
                 # Only the main grower splits in two at once (split_binary).
@@ -1461,6 +1469,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 for i in range(df.n_finish):
                     settle(t, df.finish[i], d.f32)
             grow_end(&df, &g)
+            drop_rank_sample(<Dataset*> d)
             if ordered:      # the ranks back, for pruning (the lists are freed)
                 rank_order(<Dataset*> d, w.n_threads)
                 ordered = False
@@ -1470,6 +1479,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
             raise MemoryError("c45: out of memory while growing the tree")
     finally:
         grow_end(&df, &g)
+        drop_rank_sample(<Dataset*> d)
         if ordered:
             rank_order(<Dataset*> d, w.n_threads)
         # Pruning starts from the cases in row order with their initial weights

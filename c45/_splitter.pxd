@@ -116,6 +116,7 @@ cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double b
                                   uint32_t below, uint32_t above,
                                   uint32_t* rank) noexcept nogil
 cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil
+cdef double* rank_sample_of(const Dataset* d) noexcept nogil
 cdef bint is_subset_feature(const Dataset* d, Py_ssize_t feature) noexcept nogil
 cdef Py_ssize_t branch_lists(Work* w, const Test* t, Py_ssize_t n_branches,
                              Py_ssize_t first_known, Py_ssize_t hi) noexcept nogil

@@ -2568,7 +2568,7 @@ cdef double global_threshold(const Dataset* d, Py_ssize_t feature, double bar) n
         v = d.distinct + d.distinct_start[feature]
         lo = count_at_most(v, hi, bar)
         return v[lo - 1] if lo > 0 else bar
-    lo = sorted_at_most(d, feature, 0, d.n_known[feature], bar)
+    lo = rank_above(d, feature, 0, d.n_known[feature], bar)
     return sorted_at(d, feature, lo - 1) if lo > 0 else bar
 
 
@@ -2591,11 +2591,16 @@ cdef double global_threshold_near(const Dataset* d, Py_ssize_t feature, double b
     if not (v_below <= bar and v_above > bar):
         return global_threshold(d, feature, bar)
     # The first rank in (below, above] whose value exceeds bar. The ranks between
-    # belong to other nodes and may be many: start where bar lies between the
-    # two values (the values between are spread much like them), then gallop to
-    # a bracket and search it (the same rank from any start).
+    # belong to other nodes and may be many.
     lo = below + 1                       # v[lo - 1] <= bar
     hi = above                           # v[hi] > bar
+    if d.rank_sample != NULL:
+        lo = rank_above(d, feature, lo, hi, bar)
+        rank[0] = <uint32_t> lo
+        return sorted_at(d, feature, lo - 1)
+    # Without the sample: start where bar lies between the two values (the
+    # values between are spread much like them), then gallop to a bracket and
+    # search it (the same rank from any start).
     share = (bar - v_below) / (v_above - v_below)
     at = lo + <Py_ssize_t> (share * <double> (hi - lo)) if 0.0 <= share <= 1.0 else lo
     if at < lo:
@@ -2652,6 +2657,58 @@ cdef inline Py_ssize_t sorted_at_most(const Dataset* d, Py_ssize_t feature, Py_s
         else:
             hi = mid
     return lo
+
+
+# Dataset.rank_sample holds every RANK_SAMPLE-th sorted value: 1/64 of the
+# sorted values' bytes (1/8 of a byte a cell), and a search then reads at most
+# six values past the sample's.
+cdef Py_ssize_t RANK_SAMPLE = 64
+
+
+cdef Py_ssize_t rank_above(const Dataset* d, Py_ssize_t feature, Py_ssize_t lo,
+                           Py_ssize_t hi, double x) noexcept nogil:
+    """sorted_at_most(d, feature, lo, hi, x), its range first narrowed by the
+    feature's sample (Dataset.rank_sample, the same values) to RANK_SAMPLE ranks
+    at most: the first rank in [lo, hi) whose value exceeds x, hi if none."""
+    cdef const double* s
+    cdef Py_ssize_t a, b, mid
+    if d.rank_sample != NULL and hi - lo > RANK_SAMPLE:
+        s = d.rank_sample + <Py_ssize_t> d.col[feature] * d.sample_stride
+        a = (lo + RANK_SAMPLE - 1) // RANK_SAMPLE      # the samples of ranks in [lo, hi)
+        b = (hi - 1) // RANK_SAMPLE + 1
+        while a < b:                    # the first of them above x
+            mid = (a + b) // 2
+            if s[mid] <= x:
+                a = mid + 1
+            else:
+                b = mid
+        if a * RANK_SAMPLE < hi:
+            hi = a * RANK_SAMPLE        # (its value > x)
+        if (a - 1) * RANK_SAMPLE + 1 > lo:
+            lo = (a - 1) * RANK_SAMPLE + 1  # (the sample before it <= x)
+    return sorted_at_most(d, feature, lo, hi, x)
+
+
+cdef double* rank_sample_of(const Dataset* d) noexcept nogil:
+    """Dataset.rank_sample for d (its sample_stride set), read through sorted_at:
+    NULL where it cannot be made (then rank_above searches without it)."""
+    cdef Py_ssize_t f, r, stride = d.n_cases // RANK_SAMPLE + 1, n_cols = 0
+    cdef double* s
+    cdef const double* end
+    for f in range(d.n_features):
+        if d.n_values[f] == 0:
+            n_cols = max(n_cols, <Py_ssize_t> d.col[f] + 1)
+    if n_cols == 0 or d.f32 or d.listed:
+        return NULL
+    s = <double*> malloc(n_cols * stride * sizeof(double))
+    if s == NULL:
+        return NULL
+    for f in range(d.n_features):
+        if d.n_values[f] == 0:
+            for r in range((d.n_known[f] + RANK_SAMPLE - 1) // RANK_SAMPLE):
+                s[<Py_ssize_t> d.col[f] * stride + r] = sorted_at(d, f, r * RANK_SAMPLE)
+    (<Dataset*> d).sample_stride = stride
+    return s
 
 
 cdef uint32_t cut_rank(const Dataset* d, Py_ssize_t feature, double threshold) noexcept nogil:

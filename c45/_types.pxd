@@ -63,6 +63,12 @@ cdef struct Dataset:
     # more), so that a scan tells a cut between two ranks from the ranks alone
     # (c45/_splitter.pxd: ranks_apart)
     const uint8_t* far
+    # float64 growing on the lists: every RANK_SAMPLE-th sorted value of each
+    # continuous feature (its rank r * RANK_SAMPLE at [col * sample_stride + r]),
+    # so that the stored cut's search reads a few values far apart, not a dozen
+    # (c45/_splitter.pyx: rank_above); NULL where there is none
+    const double* rank_sample
+    Py_ssize_t sample_stride
     # float64 grown without sorted_value, or float32 on the lists without cont
     # (by_source): each feature's values read from the caller's X as the encoding
     # read them, column f at src_addr[f] (an address) with src_stride[f] bytes
