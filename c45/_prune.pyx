@@ -560,24 +560,10 @@ cdef bint scatter_looking(const int32_t* outcome, Py_ssize_t lo, Py_ssize_t hi,
     return False
 
 
-cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
-                             Py_ssize_t m) noexcept nogil:
-    """The node's cases grouped by outcome (stable), as their positions in the
-    node's list arena[at .. at + m), at the top of the index stack: unknown
-    first, then branch 1, 2, ...; pushes the node's offsets (offsets[v] ends
-    outcome v, which starts at offsets[v - 1], 0 for v = 0). Returns the
-    positions' place in the index stack, -1 out of memory or interrupted (p.failed
-    tells). A list long enough for a region of its own (team_for) is grouped by
-    the threads, in chunks."""
+cdef void set_lookup(const Pruner* p, const Node* nd, int node, Lookup* lk) noexcept nogil:
+    """Where the outcomes of the node's test are read from (listed_outcome)."""
     cdef const Dataset* d = p.w.data
-    cdef Interrupt* intr = p.w.data.intr
-    cdef Py_ssize_t nb = nd.n_children, offs, v, t, grouped, col = d.col[nd.feature]
-    cdef Py_ssize_t n_chunks = team_for(p.n_threads, m)
-    cdef Py_ssize_t pos, c
-    cdef Py_ssize_t* counts
-    cdef int32_t* grown
-    cdef Lookup lk
-    cdef Listed* e
+    cdef Py_ssize_t col = d.col[nd.feature]
     lk.nd = nd
     lk.ranks = NULL
     lk.values = NULL
@@ -608,16 +594,40 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         lk.ranks = d.rank + col * d.n_cases
     else:
         lk.codes = d.codes + col * d.n_cases
-    if reserve(p, 0, nb + 2) < 0 or index_reserve(p, m) < 0:
-        p.failed = True
-        return -1
+
+
+cdef int outcome_room(Pruner* p, Py_ssize_t m) noexcept nogil:
+    """Room for m outcomes in p.outcome: -1 out of memory."""
+    cdef int32_t* grown
     if m > p.outcome_cap:
         grown = <int32_t*> realloc(p.outcome, (m + m // 2 + 64) * sizeof(int32_t))
         if grown == NULL:
-            p.failed = True
             return -1
         p.outcome = grown
         p.outcome_cap = m + m // 2 + 64
+    return 0
+
+
+cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
+                             Py_ssize_t m) noexcept nogil:
+    """The node's cases grouped by outcome (stable), as their positions in the
+    node's list arena[at .. at + m), at the top of the index stack: unknown
+    first, then branch 1, 2, ...; pushes the node's offsets (offsets[v] ends
+    outcome v, which starts at offsets[v - 1], 0 for v = 0). Returns the
+    positions' place in the index stack, -1 out of memory or interrupted (p.failed
+    tells). A list long enough for a region of its own (team_for) is grouped by
+    the threads, in chunks."""
+    cdef Interrupt* intr = p.w.data.intr
+    cdef Py_ssize_t nb = nd.n_children, offs, v, t, grouped
+    cdef Py_ssize_t n_chunks = team_for(p.n_threads, m)
+    cdef Py_ssize_t pos, c
+    cdef Py_ssize_t* counts
+    cdef Lookup lk
+    cdef Listed* e
+    set_lookup(p, nd, node, &lk)
+    if reserve(p, 0, nb + 2) < 0 or index_reserve(p, m) < 0 or outcome_room(p, m) < 0:
+        p.failed = True
+        return -1
     counts = NULL
     if n_chunks > 1:
         counts = <Py_ssize_t*> calloc(n_chunks * (nb + 2), sizeof(Py_ssize_t))
@@ -665,6 +675,89 @@ cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
         p.off_top, p.index_top = offs, grouped
         return -1
     return grouped
+
+
+cdef Py_ssize_t group_in_place(Pruner* p, const Node* nd, int node, Py_ssize_t at,
+                               Py_ssize_t m) noexcept nogil:
+    """group_listed then permute_grouped, for a list whose order does not matter
+    and in which no case has an unknown outcome (Pruner.any_order): the list
+    arena[at .. at + m) grouped by branch in place, its offsets pushed as
+    group_listed pushes them. Returns where they start, -1 out of memory or
+    interrupted (p.failed tells; the list is then unfinished). Two branches on
+    one thread (most nodes) take one pass over the outcomes, without positions:
+    each case moved once, in list order, the larger side within the list."""
+    cdef Interrupt* intr = p.w.data.intr
+    cdef Py_ssize_t grouped, offs, low, high, i, j, k
+    cdef const int32_t* out
+    cdef Lookup lk
+    cdef Listed* e
+    cdef Listed* tmp
+    cdef Listed x
+    cdef int is_low
+    if nd.n_children != 2 or team_for(p.n_threads, m) > 1:
+        grouped = group_listed(p, nd, node, at, m)
+        if grouped < 0:
+            return -1
+        offs = p.off_top - (nd.n_children + 2)
+        if permute_grouped(p, nd, at, m, grouped, offs) < 0:
+            return -1
+        return offs
+    set_lookup(p, nd, node, &lk)
+    if reserve(p, 0, 4) < 0 or outcome_room(p, m) < 0:
+        p.failed = True
+        return -1
+    offs = p.off_top
+    p.off_top += 4
+    for i in range(4):
+        p.offsets[offs + i] = 0
+    # offsets[1 + v]: the count of outcome v (none unknown)
+    if outcomes_looking(&lk, p.arena + at, 0, m, p.outcome, p.offsets + offs, intr):
+        p.off_top = offs
+        return -1
+    low = p.offsets[offs + 2]
+    high = p.offsets[offs + 3]
+    if reserve(p, min(low, high) + 1, 0) < 0:
+        p.off_top = offs
+        p.failed = True
+        return -1
+    e = p.arena + at
+    tmp = p.arena + p.arena_top
+    out = p.outcome
+    # Each case is written to both places and kept by the one its side advances
+    # (no branch to mispredict): the list's place is one already read, the
+    # scratch's the next free one (one more than the smaller side).
+    if low >= high:
+        j = 0
+        k = 0
+        for i in range(m):
+            if stop_at(p, i):
+                p.off_top = offs
+                return -1
+            x = e[i]
+            is_low = out[i] == 1
+            e[j] = x
+            tmp[k] = x
+            j += is_low
+            k += 1 - is_low
+        memcpy(e + low, tmp, high * sizeof(Listed))
+    else:
+        j = m
+        k = low
+        for i in range(m - 1, -1, -1):
+            if stop_at(p, i):
+                p.off_top = offs
+                return -1
+            x = e[i]
+            is_low = out[i] == 1
+            e[j - 1] = x
+            tmp[k] = x
+            j -= 1 - is_low
+            k -= is_low
+        memcpy(e, tmp + 1, low * sizeof(Listed))
+    p.offsets[offs + 1] = low            # offsets[v]: where outcome v ends
+    p.offsets[offs + 2] = m
+    p.offsets[offs + 3] = m
+    return offs
 
 
 cdef inline double unknown_w_of(const Pruner* p, Py_ssize_t at, Py_ssize_t grouped,
@@ -993,14 +1086,21 @@ cdef double estimate_listed(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
     if nd.kind == LEAF:
         return leaf
 
-    grouped = group_listed(p, nd, node, at, m)
-    if grouped < 0:
-        return leaf
-    offs = p.off_top - (nd.n_children + 2)
-    in_place = p.offsets[offs] == 0 and (p.any_order or nd.n_children == 2)
-    if in_place:
-        if permute_grouped(p, nd, at, m, grouped, offs) < 0:
+    if p.any_order:
+        grouped = -1
+        offs = group_in_place(p, nd, node, at, m)
+        if offs < 0:
             return leaf
+        in_place = True
+    else:
+        grouped = group_listed(p, nd, node, at, m)
+        if grouped < 0:
+            return leaf
+        offs = p.off_top - (nd.n_children + 2)
+        in_place = p.offsets[offs] == 0 and nd.n_children == 2
+        if in_place and permute_grouped(p, nd, at, m, grouped, offs) < 0:
+            return leaf
+    if in_place:
         known_w = total - 0.0             # unknown_w_of's sum of no case
     else:
         known_w = total - unknown_w_of(p, at, grouped, offs)
@@ -1171,11 +1271,8 @@ cdef double estimate_joined(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m,
         return leaf_of_range(p, node, own,
                              nd.weight if own else 0.0, at, m, False)
 
-    grouped = group_listed(p, nd, node, at, m)
-    if grouped < 0:
-        return INFINITY
-    offs = p.off_top - (nd.n_children + 2)
-    if permute_grouped(p, nd, at, m, grouped, offs) < 0:
+    offs = group_in_place(p, nd, node, at, m)
+    if offs < 0:
         return INFINITY
     rest = 0.0                            # the floors of the branches not yet added
     for v in range(nd.n_children):
