@@ -109,6 +109,10 @@ cdef struct Grower:
                              # read of the order a cache miss)
     bint any_discrete
     bint shares_tables       # list_of, feature_of belong to another grower
+    bint lends_cases         # outcome and mark serve the task workers too, which
+                             # grow subtrees no case is in twice (cases_disjoint)
+                             # while this grower waits: kept until grower_free
+    bint borrows_cases       # outcome and mark are another grower's (lends_cases)
     bint big                 # the arenas are big blocks (c45/_scratch.pxd)
 
 
@@ -1153,8 +1157,13 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
             g.n_lists += 1
         else:
             g.any_discrete = True
-    g.outcome = <int32_t*> calloc(d.n_cases + 1, sizeof(int32_t))
-    g.mark = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
+    if model != NULL and model.lends_cases:
+        g.outcome = model.outcome
+        g.mark = model.mark
+        g.borrows_cases = True
+    else:
+        g.outcome = <int32_t*> calloc(d.n_cases + 1, sizeof(int32_t))
+        g.mark = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
     g.lists = <void**> calloc(g.n_lists, sizeof(void*))
     if g.lists == NULL:
         return -1
@@ -1183,24 +1192,29 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
 
 cdef void grower_shed(Grower* g) noexcept nogil:
     """Free g's lists and its tables by case id (its other tables stay, which
-    task workers may share): the main grower's, once the top of the tree is
-    grown and only set-aside subtrees are left (8 bytes a case or more, beside
-    the tree's nodes at their most)."""
+    task workers may share, and the tables it lends): the main grower's, once
+    the top of the tree is grown and only set-aside subtrees are left (8 bytes
+    a case or more, beside the tree's nodes at their most)."""
     cdef Py_ssize_t j
     if g.lists != NULL:
         for j in range(g.n_lists):
             block_free(g.lists[j], g.big)
         free(g.lists)
-    free(g.outcome); free(g.mark); free(g.mark_small)
+    if not g.lends_cases:
+        if not g.borrows_cases:
+            free(g.outcome); free(g.mark)
+        g.outcome = NULL
+        g.mark = NULL
+    free(g.mark_small)
     g.lists = NULL
-    g.outcome = NULL
-    g.mark = NULL
     g.mark_small = NULL
     g.arena_cap = 0
 
 
 cdef void grower_free(Grower* g) noexcept nogil:
     grower_shed(g)
+    if g.lends_cases:               # (its borrowers are freed first: grow_end)
+        free(g.outcome); free(g.mark)
     free(g.factor); free(g.size)
     if not g.shares_tables:
         free(g.list_of); free(g.feature_of)
@@ -1414,6 +1428,28 @@ cdef inline Py_ssize_t flush_budget(const Dataset* d, Py_ssize_t root_entries,
     return max(root_entries * min(n_threads, 4) // 16, 1)
 
 
+cdef bint cases_disjoint(const Dataset* d) noexcept nogil:
+    """Whether no case is ever in two subtrees at once, so that the task workers
+    can share the main grower's tables by case id (Grower.lends_cases): no
+    unknown value (a case of unknown outcome goes down every branch) and no
+    subset test. The main grower waits while they grow (flush_tasks), and those
+    tables hold a node's outcomes and marks only until its children are made."""
+    cdef Py_ssize_t f, i, n = d.n_cases
+    cdef const int32_t* codes
+    if d.subsets:
+        return False
+    for f in range(d.n_features):
+        if d.n_values[f] == 0:
+            if d.n_known[f] != n:
+                return False
+        else:
+            codes = d.codes + <Py_ssize_t> d.col[f] * n
+            for i in range(n):
+                if codes[i] <= 0:
+                    return False
+    return True
+
+
 cdef inline void drop_rank_sample(Dataset* d) noexcept nogil:
     """Free the sample of the sorted values growing searched (rank_sample_of)."""
     free(<void*> d.rank_sample)
@@ -1443,6 +1479,7 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 ordered = True
                 (<Dataset*> d).rank_sample = rank_sample_of(d)
             ok = grower_init(&g, w, NULL)
+            g.lends_cases = ok == 0 and cases_disjoint(d)
             if ok == 0:
                 # Only the main grower splits in two at once (split_binary).
                 g.mark_small = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
