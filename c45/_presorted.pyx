@@ -1445,8 +1445,8 @@ cdef bint cases_disjoint(const Dataset* d) noexcept nogil:
         else:
             codes = d.codes + <Py_ssize_t> d.col[f] * n
             for i in range(n):
-                if codes[i] <= 0:
-                    return False
+                if codes[i] <= 0 or stop_at(d.intr, i):
+                    return False    # (interrupted: growing unwinds at once)
     return True
 
 

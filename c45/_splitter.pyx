@@ -2691,14 +2691,14 @@ cdef Py_ssize_t rank_above(const Dataset* d, Py_ssize_t feature, Py_ssize_t lo,
 
 cdef double* rank_sample_of(const Dataset* d) noexcept nogil:
     """Dataset.rank_sample for d (its sample_stride set), read through sorted_at:
-    NULL where it cannot be made (then rank_above searches without it)."""
+    NULL where no search reads the sorted values, where it cannot be made (then
+    rank_above searches without it) or when interrupted (the caller unwinds)."""
     cdef Py_ssize_t f, r, stride = d.n_cases // RANK_SAMPLE + 1, n_cols = 0
     cdef double* s
-    cdef const double* end
     for f in range(d.n_features):
         if d.n_values[f] == 0:
             n_cols = max(n_cols, <Py_ssize_t> d.col[f] + 1)
-    if n_cols == 0 or d.f32 or d.listed:
+    if n_cols == 0 or d.f32 or d.listed or d.midpoint or d.cut_from_distinct:
         return NULL
     s = <double*> malloc(n_cols * stride * sizeof(double))
     if s == NULL:
@@ -2706,6 +2706,9 @@ cdef double* rank_sample_of(const Dataset* d) noexcept nogil:
     for f in range(d.n_features):
         if d.n_values[f] == 0:
             for r in range((d.n_known[f] + RANK_SAMPLE - 1) // RANK_SAMPLE):
+                if stop_at(d, r):
+                    free(s)
+                    return NULL
                 s[<Py_ssize_t> d.col[f] * stride + r] = sorted_at(d, f, r * RANK_SAMPLE)
     (<Dataset*> d).sample_stride = stride
     return s
