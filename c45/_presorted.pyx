@@ -95,7 +95,9 @@ cdef struct Grower:
     Py_ssize_t n_lists       # 1 + number of continuous features
     int32_t* list_of         # feature -> its list (1..), 0 for a discrete feature
     int32_t* feature_of      # list j >= 1 -> feature
-    int32_t* outcome         # per case id: branch of the current split (0: unknown)
+    void* outcome            # per case id: branch of the current split (0: unknown),
+                             # a byte where no test has more than 255 branches
+    bint narrow              # (narrow_outcomes), else an int32_t (outcome_of)
     uint8_t* mark            # per case id, for the child being built: 1 its branch,
                              # 2 unknown outcome, 0 elsewhere (1 byte: stays in cache)
     uint8_t* mark_small      # the same for split_binary's small child (main grower)
@@ -217,7 +219,7 @@ cdef int root_lists(Grower* g) noexcept nogil:
         return -1
     # The case tables' first touch (calloc's pages) in steps, not in the root's
     # scattered writes (the writes keep their zeros)
-    if (touch_pages(g.outcome, (n + 1) * sizeof(int32_t), d.intr)
+    if (touch_pages(g.outcome, (n + 1) * outcome_bytes(g), d.intr)
             or touch_pages(g.mark, (n + 1) * sizeof(uint8_t), d.intr)
             or g.mark_small != NULL
             and touch_pages(g.mark_small, (n + 1) * sizeof(uint8_t), d.intr)):
@@ -538,18 +540,47 @@ cdef inline int threads_for(const Grower* g, Py_ssize_t m) noexcept nogil:
     return team_for(g.w.n_threads, m * g.n_lists)
 
 
-cdef inline void set_outcomes(int32_t* outcome, const Valued* fl, Py_ssize_t wd,
+cdef inline size_t outcome_bytes(const Grower* g) noexcept nogil:
+    return sizeof(uint8_t) if g.narrow else sizeof(int32_t)
+
+
+cdef inline int32_t outcome_of(const Grower* g, Py_ssize_t case) noexcept nogil:
+    """The outcome of case at the current split (Grower.outcome)."""
+    if g.narrow:
+        return (<const uint8_t*> g.outcome)[case]
+    return (<const int32_t*> g.outcome)[case]
+
+
+cdef inline void put_outcome(const Grower* g, Py_ssize_t case, int32_t v) noexcept nogil:
+    if g.narrow:
+        (<uint8_t*> g.outcome)[case] = <uint8_t> v
+    else:
+        (<int32_t*> g.outcome)[case] = v
+
+
+cdef bint narrow_outcomes(const Dataset* d) noexcept nogil:
+    """Whether every test's outcomes fit a byte: no discrete feature of more than
+    255 values (a continuous test has two branches; a subset test's groups are
+    at most its feature's values)."""
+    cdef Py_ssize_t f
+    for f in range(d.n_features):
+        if d.n_values[f] > 255:
+            return False
+    return True
+
+
+cdef inline void set_outcomes(const Grower* g, const Valued* fl, Py_ssize_t wd,
                               const uint32_t* cs, Py_ssize_t lo, Py_ssize_t hi,
                               Py_ssize_t m, int32_t v, Interrupt* intr) noexcept nogil:
-    """outcome[case] = v for the cases of entries lo .. hi - 1 of a feature's list
-    of m entries (list_case), each case from the order fetched ahead."""
+    """Outcome v for the cases of entries lo .. hi - 1 of a feature's list of m
+    entries (list_case), each case from the order fetched ahead."""
     cdef Py_ssize_t i
     for i in range(lo, hi):
         if stop_at(intr, i):
             return
         if wd == 1 and cs != NULL and i + ORDER_AHEAD < m:
             C45_PREFETCH(&cs[fl[i + ORDER_AHEAD]])
-        outcome[list_case(fl, wd, cs, i)] = v
+        put_outcome(g, list_case(fl, wd, cs, i), v)
 
 
 cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
@@ -614,19 +645,19 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
                                                key_value(d, feature, fl[(m - 1) * wd]),
                                                threshold):
             return 0
-        set_outcomes(g.outcome, fl, wd, cs, 0, n_unknown, m, 0, d.intr)
+        set_outcomes(g, fl, wd, cs, 0, n_unknown, m, 0, d.intr)
         if (n_unknown <= cut < m - 1 and key_value(d, feature, fl[cut * wd]) <= threshold
                 and key_value(d, feature, fl[(cut + 1) * wd]) > threshold):
             # The known entries are in value order: the cut's two sides are
             # the entries up to it and those after it (no value read).
-            set_outcomes(g.outcome, fl, wd, cs, n_unknown, cut + 1, m, 1, d.intr)
-            set_outcomes(g.outcome, fl, wd, cs, cut + 1, m, m, 2, d.intr)
+            set_outcomes(g, fl, wd, cs, n_unknown, cut + 1, m, 1, d.intr)
+            set_outcomes(g, fl, wd, cs, cut + 1, m, m, 2, d.intr)
         else:
             for i in range(n_unknown, m):
                 if stop_at(d.intr, i):
                     return 0
-                g.outcome[list_case(fl, wd, cs, i)] = (
-                    1 if key_value(d, feature, fl[i * wd]) <= threshold else 2)
+                put_outcome(g, list_case(fl, wd, cs, i),
+                            1 if key_value(d, feature, fl[i * wd]) <= threshold else 2)
     else:
         codes = d.codes + <Py_ssize_t> d.col[feature] * d.n_cases
         if kind == SUBSET:
@@ -637,12 +668,12 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
             for i in range(m):
                 if stop_at(d.intr, i):
                     return 0
-                g.outcome[rl[i].case] = vmap[codes[rl[i].case]]
+                put_outcome(g, rl[i].case, vmap[codes[rl[i].case]])
         else:
             for i in range(m):
                 if stop_at(d.intr, i):
                     return 0
-                g.outcome[rl[i].case] = codes[rl[i].case]
+                put_outcome(g, rl[i].case, codes[rl[i].case])
     if interrupted(d.intr):
         return 0            # (an outcome pass stopped: the node stays a leaf)
     # Branch weights in row order; outcomes saved in the row list (the children's
@@ -660,8 +691,8 @@ cdef int enter_listed(Grower* g, NodeBuffer* t, ListFrame* fr) noexcept nogil:
         if (i & LOOK_MASK) == LOOK_MASK and interrupted(d.intr):
             return 0        # (before the node gets its test)
         if i + ROWS_AHEAD < m:
-            C45_PREFETCH(&g.outcome[rl[i + ROWS_AHEAD].case])
-        v = g.outcome[rl[i].case]
+            C45_PREFETCH(<char*> g.outcome + rl[i + ROWS_AHEAD].case * outcome_bytes(g))
+        v = outcome_of(g, rl[i].case)
         rl[i].outcome = <int32_t> v
         if v == 0:
             unknown_w += rl[i].weight
@@ -844,7 +875,7 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
             for i in range(m):
                 if stop_at(g.w.data.intr, i):
                     break
-                v = g.outcome[er[i].case]
+                v = outcome_of(g, er[i].case)
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
         else:
@@ -855,7 +886,7 @@ cdef int index_branches(Grower* g, ListFrame* fr, Py_ssize_t n_branches) noexcep
                     break
                 if g.width == 1 and cs != NULL and i + ORDER_AHEAD < m:
                     C45_PREFETCH(&cs[ev[i + ORDER_AHEAD]])
-                v = g.outcome[list_case(ev, g.width, cs, i)]
+                v = outcome_of(g, list_case(ev, g.width, cs, i))
                 out[cursor[v]] = <int32_t> i
                 cursor[v] += 1
     if interrupted(g.w.data.intr):
@@ -1157,12 +1188,13 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
             g.n_lists += 1
         else:
             g.any_discrete = True
+    g.narrow = narrow_outcomes(d)
     if model != NULL and model.lends_cases:
         g.outcome = model.outcome
         g.mark = model.mark
         g.borrows_cases = True
     else:
-        g.outcome = <int32_t*> calloc(d.n_cases + 1, sizeof(int32_t))
+        g.outcome = calloc(d.n_cases + 1, outcome_bytes(g))
         g.mark = <uint8_t*> calloc(d.n_cases + 1, sizeof(uint8_t))
     g.lists = <void**> calloc(g.n_lists, sizeof(void*))
     if g.lists == NULL:
