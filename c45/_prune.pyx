@@ -1221,6 +1221,8 @@ cdef double floor_margin_of(const Pruner* p, Py_ssize_t n) noexcept nogil:
     cdef double big_w = 0.0, m
     cdef Py_ssize_t i
     for i in range(n):
+        if stop_at(p, i):
+            break                   # (interrupted: the pruning is thrown away)
         big_w += p.arena[i].weight
     m = 2.0 * (<double> p.tree.count + 32.0) * u
     if p.cf < 1.0:
