@@ -19,6 +19,8 @@ cdef void buffer_fit(NodeBuffer* b) noexcept nogil
 cdef int compact_in_place(NodeBuffer* t) noexcept nogil
 cdef int maps_in_growing_order(NodeBuffer* t, const int32_t* n_values) noexcept nogil
 cdef bint exact_counts(const Dataset* d) noexcept nogil
+cdef bint has_unknown(const Dataset* d, Py_ssize_t f) noexcept nogil
+cdef bint no_unknown_values(const Dataset* d) noexcept nogil
 
 
 # A node's class weights (NodeBuffer.cells): every read and write goes through

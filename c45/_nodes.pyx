@@ -225,17 +225,30 @@ cdef bint exact_counts(const Dataset* d) noexcept nogil:
     down each branch with a fractional weight). The known counts tell of the
     continuous features (float64, float32 on the lists; R8's case array never
     counts); the codes are read for the discrete ones, looking for signals."""
-    cdef Py_ssize_t f, i, n = d.n_cases
-    cdef const int32_t* codes
-    if not d.count_mode_init or n > 16777216 or (d.f32 and not d.listed):
+    if not d.count_mode_init or d.n_cases > 16777216 or (d.f32 and not d.listed):
         return False
+    return no_unknown_values(d)
+
+
+cdef bint has_unknown(const Dataset* d, Py_ssize_t f) noexcept nogil:
+    """Whether feature f has an unknown value: a continuous one's known count
+    tells, a discrete one's codes are read, looking for signals (interrupted:
+    True, and the caller unwinds)."""
+    cdef Py_ssize_t i, n = d.n_cases
+    cdef const int32_t* codes
+    if d.n_values[f] == 0:
+        return d.n_known[f] != n
+    codes = &d.codes[<Py_ssize_t> d.col[f] * n]
+    for i in range(n):
+        if codes[i] <= 0 or ((i & 0xFFFF) == 0xFFFF and interrupted(d.intr)):
+            return True
+    return False
+
+
+cdef bint no_unknown_values(const Dataset* d) noexcept nogil:
+    """Whether no feature has an unknown value (has_unknown)."""
+    cdef Py_ssize_t f
     for f in range(d.n_features):
-        if d.n_values[f] == 0:
-            if d.n_known[f] != n:
-                return False
-            continue
-        codes = &d.codes[<Py_ssize_t> d.col[f] * n]
-        for i in range(n):
-            if codes[i] == 0 or ((i & 0xFFFF) == 0xFFFF and interrupted(d.intr)):
-                return False            # (interrupted: the caller raises)
+        if has_unknown(d, f):
+            return False
     return True

@@ -71,7 +71,8 @@ from c45._types cimport Interrupt, initial_weight
 from c45._nodes cimport (buffer_reserve, buffer_room, maps_reserve, buffer_free, buffer_fit,
                          make_leaf, stays_leaf, no_test, test_kind, cut_of, cut_of_listed,
                          cut_separates, store_map, set_test, empty_branch,
-                         collapse_if_no_better, reclaim_collapsed, copy_class_weights)
+                         collapse_if_no_better, reclaim_collapsed, copy_class_weights,
+                         no_unknown_values)
 
 
 cdef struct ListFrame:
@@ -1466,20 +1467,7 @@ cdef bint cases_disjoint(const Dataset* d) noexcept nogil:
     unknown value (a case of unknown outcome goes down every branch) and no
     subset test. The main grower waits while they grow (flush_tasks), and those
     tables hold a node's outcomes and marks only until its children are made."""
-    cdef Py_ssize_t f, i, n = d.n_cases
-    cdef const int32_t* codes
-    if d.subsets:
-        return False
-    for f in range(d.n_features):
-        if d.n_values[f] == 0:
-            if d.n_known[f] != n:
-                return False
-        else:
-            codes = d.codes + <Py_ssize_t> d.col[f] * n
-            for i in range(n):
-                if codes[i] <= 0 or stop_at(d.intr, i):
-                    return False    # (interrupted: growing unwinds at once)
-    return True
+    return not d.subsets and no_unknown_values(d)
 
 
 cdef inline void drop_rank_sample(Dataset* d) noexcept nogil:

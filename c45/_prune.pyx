@@ -27,7 +27,7 @@ from c45._interrupt cimport interrupted, raise_interrupt, copy_polled
 from c45._types cimport Interrupt, initial_weight
 from c45._criterion cimport rnd, extra_errors, pessimistic_coeff
 from c45._nodes cimport (get_class_weights, set_class_weights,
-                         same_class_weights, copy_class_weights)
+                         same_class_weights, copy_class_weights, has_unknown)
 from c45._scratch cimport resize, room_for, c45_big_resize, c45_big_free
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 
@@ -1624,7 +1624,7 @@ cdef int32_t* subtree_heights(const NodeBuffer* tree) noexcept nogil:
 cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogil:
     """Whether every sum of case weights is exact in any order (whole weights, a
     total of at most 2**53) and no feature a node tests has an unknown value."""
-    cdef Py_ssize_t i, j, n = d.n_cases, col
+    cdef Py_ssize_t i, n = d.n_cases
     cdef double total = 0.0, wt
     cdef int32_t f
     cdef unsigned char* checked
@@ -1647,19 +1647,9 @@ cdef bint joinable_lists(const NodeBuffer* tree, const Dataset* d) noexcept nogi
         if tree.nodes[i].kind == LEAF or f < 0 or checked[f]:
             continue
         checked[f] = 1
-        if tree.nodes[i].kind == CONTINUOUS:
-            if d.n_known[f] != n:
-                free(checked)
-                return False
-        else:
-            col = d.col[f]
-            for j in range(n):
-                if (j & (LOOK - 1)) == LOOK - 1 and interrupted(d.intr):
-                    free(checked)
-                    return False
-                if d.codes[col * n + j] <= 0:
-                    free(checked)
-                    return False
+        if has_unknown(d, f):
+            free(checked)
+            return False
     free(checked)
     return True
 
