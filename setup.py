@@ -40,7 +40,7 @@ else:
                         "-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
         link_args = ["-fopenmp", "-fsanitize=address,undefined"]
 
-modules = ["_interrupt", "_bulk", "_criterion", "_splitter", "_nodes", "_tasks", "_presorted",
+modules = ["_interrupt", "_fresh", "_bulk", "_criterion", "_splitter", "_nodes", "_tasks", "_presorted",
            "_tree_checks", "_tree", "_prune", "_pruning", "_ranks", "_grown", "_soft", "_split",
            "rules._match"]
 extensions = [

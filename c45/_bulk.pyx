@@ -21,10 +21,11 @@ from libc.string cimport memcmp, memcpy, memset
 
 from cpython.exc cimport PyErr_CheckSignals
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
-                             copy_polled)
+                             copy_polled, TOUCH_STEP)
 from c45._types cimport Interrupt
 from c45._sums cimport pairwise
 from c45._gil cimport NOGIL_WORK
+from c45._fresh import fresh_empty
 
 cnp.import_array()
 
@@ -163,10 +164,8 @@ def fill_continuous(out, rows, columns, bint f32, Py_ssize_t n=-1):
     return verdict, bad_col, bad_row
 
 
-# Whole-array fills write this many bytes between two looks for signals: one
-# transparent huge page (a first touch of fresh memory runs 0.1-0.3 GB/s on a
-# loaded VM: 7-20 ms a step).
-cdef size_t FILL_STEP = 2 << 20
+# Whole-array fills write this many bytes between two looks for signals.
+cdef size_t FILL_STEP = TOUCH_STEP
 
 
 def zeros(shape, dtype):
@@ -342,7 +341,7 @@ def elementwise(ufunc, a):
     between them: one call over 80 million class weights was 0.3 s deaf). The
     same numbers in any slicing."""
     flat = a.reshape(-1)
-    out = np.empty_like(a)
+    out = fresh_empty(a.shape, a.dtype)        # (its pages: c45/_fresh.pyx)
     dst = out.reshape(-1)
     step = NOGIL_WORK if flat.shape[0] >= NOGIL_WORK else UFUNC_HOLDS
     for start in range(0, flat.shape[0], step):

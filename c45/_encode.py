@@ -21,6 +21,7 @@ from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
                        weight_and_unknown_facts)
 from c45 import _bulk
 from c45._ranks import order_columns, order_sources, rank_column, rank_columns, rank_sources
+from c45._fresh import fresh_empty, fresh_pages
 from c45._sorting import sorted_in_chunks
 from c45._tree import any_inf
 
@@ -492,7 +493,7 @@ def _category_list(values, label, present=None):
 def _object_values(s):
     """A pandas column's values as an object array, copied chunk by chunk (one
     to_numpy of millions of strings is deaf to Ctrl-C for a second or more)."""
-    out = np.empty(len(s), dtype=object)
+    out = fresh_empty(len(s), object)          # (its None fill: c45/_fresh.pyx)
     for i in range(0, len(s), UNIQUE_CHUNK):
         out[i:i + UNIQUE_CHUNK] = s.iloc[i:i + UNIQUE_CHUNK].to_numpy(dtype=object)
     return out
@@ -505,7 +506,7 @@ def _as_objects(col):
     million strings)."""
     if not isinstance(col, np.ndarray) or col.dtype == object:
         return np.asarray(col, dtype=object)
-    out = np.empty(col.shape, dtype=object)
+    out = fresh_empty(col.shape, object)
     for i in range(0, len(col), UNIQUE_CHUNK):
         out[i:i + UNIQUE_CHUNK] = col[i:i + UNIQUE_CHUNK]
     return out
@@ -558,34 +559,35 @@ def _discrete_codes(col, categories, label):
                     raise TypeError(f"X {label}: its values must be hashable to be "
                                     f"categories ({exc})") from None
                 categories = _category_list(values, label, present)
-        try:
-            if learnt:
-                codes = s.cat.codes.to_numpy().astype(np.int32)
-                codes += 1                      # code -1 (NaN): 0, unknown
-            elif isinstance(s.dtype, pd.CategoricalDtype) and _same_categories(
-                    s.cat.categories, categories):
-                codes = s.cat.codes.to_numpy().astype(np.int32)
-                codes += 1
-            elif isinstance(s.dtype, pd.CategoricalDtype):
-                # Recode by value: the column's own categories -> training codes.
-                index = pd.Index(categories, dtype=object)
-                mapping = np.append(index.get_indexer(s.cat.categories) + 1, 0)
-                codes = mapping[s.cat.codes.to_numpy()]     # code -1 (NaN) -> last: 0
-            else:
-                # Each value looked up: index.get_indexer(values) would widen
-                # every value to an Arrow string and back (a long string copied
-                # twice per row), and Arrow refuses lone surrogates. Chunk by
-                # chunk, as above.
-                values = values if values is not None else _object_values(s)
-                lookup = {c: i + 1 for i, c in enumerate(categories)}
-                codes = np.empty(len(values), dtype=np.int64)
-                for i in range(0, len(values), UNIQUE_CHUNK):
-                    code_values(values, i, i + UNIQUE_CHUNK, lookup, _is_missing_scalar,
-                                codes)
-        except TypeError as exc:
-            raise TypeError(f"X {label}: {exc}") from None
-        _drop_objects([a for a in (values, own) if a is not None])
-        return codes.astype(np.int32), categories
+        with fresh_pages():             # (the codes' arrays: c45/_fresh.pyx)
+            try:
+                if learnt:
+                    codes = s.cat.codes.to_numpy().astype(np.int32)
+                    codes += 1                      # code -1 (NaN): 0, unknown
+                elif isinstance(s.dtype, pd.CategoricalDtype) and _same_categories(
+                        s.cat.categories, categories):
+                    codes = s.cat.codes.to_numpy().astype(np.int32)
+                    codes += 1
+                elif isinstance(s.dtype, pd.CategoricalDtype):
+                    # Recode by value: the column's own categories -> training codes.
+                    index = pd.Index(categories, dtype=object)
+                    mapping = np.append(index.get_indexer(s.cat.categories) + 1, 0)
+                    codes = mapping[s.cat.codes.to_numpy()]     # code -1 (NaN) -> last: 0
+                else:
+                    # Each value looked up: index.get_indexer(values) would widen
+                    # every value to an Arrow string and back (a long string copied
+                    # twice per row), and Arrow refuses lone surrogates. Chunk by
+                    # chunk, as above.
+                    values = values if values is not None else _object_values(s)
+                    lookup = {c: i + 1 for i, c in enumerate(categories)}
+                    codes = np.empty(len(values), dtype=np.int64)
+                    for i in range(0, len(values), UNIQUE_CHUNK):
+                        code_values(values, i, i + UNIQUE_CHUNK, lookup, _is_missing_scalar,
+                                    codes)
+            except TypeError as exc:
+                raise TypeError(f"X {label}: {exc}") from None
+            _drop_objects([a for a in (values, own) if a is not None])
+            return codes.astype(np.int32), categories
     values = np.asarray(col, dtype=object)
     if categories is None:
         categories = _category_list(values, label)
@@ -648,10 +650,12 @@ def _warn_foreign_types(col, codes, schema, j, label):
 
 def _all_strings(values):
     """Whether values (a list or 1-D array) are all str, none missing: pandas'
-    infer_dtype, one compiled pass (a Python loop over millions of categories
-    took seconds)."""
-    return pd is not None and len(values) > 0 and pd.api.types.infer_dtype(
-        values, skipna=False) == "string"
+    infer_dtype, compiled passes (a Python loop over millions of categories
+    took seconds), a chunk at a time (see UNIQUE_CHUNK: a list's is first an
+    object array, made in one call)."""
+    return pd is not None and len(values) > 0 and all(
+        pd.api.types.infer_dtype(values[i:i + UNIQUE_CHUNK], skipna=False) == "string"
+        for i in range(0, len(values), UNIQUE_CHUNK))
 
 
 def _utf8_text(strings):

@@ -20,6 +20,7 @@ kept here with no change.
 import weakref
 
 import numpy as np
+from c45._fresh import fresh_pages
 from c45._bulk import pickled_copy, take_rows, zeros
 from c45._pickling import pickled
 cimport numpy as cnp
@@ -567,9 +568,10 @@ class GrownDelta:
         """The grown Tree: the one made last while anyone still holds it."""
         made = self._made() if self._made is not None else None
         if made is None:
-            arrays = self.arrays()
-            PyErr_CheckSignals()
-            made = Tree._of_own_arrays(n_values=self.base.n_values, **arrays)
+            with fresh_pages():         # (the fields' arrays: c45/_fresh.pyx)
+                arrays = self.arrays()
+                PyErr_CheckSignals()
+                made = Tree._of_own_arrays(n_values=self.base.n_values, **arrays)
             self._made = weakref.ref(made)
         return made
 

@@ -136,9 +136,6 @@ cdef bint interrupted(Interrupt* it) noexcept nogil:
 
 cdef enum:
     PAGE = 4096
-    TOUCH_STEP = 2 << 20    # bytes between two looks: one transparent huge page
-                            # (faulted in whole), 7-20 ms where the first touch is
-                            # slow (fresh memory, 0.1-0.3 GB/s on a loaded VM)
     RELEASE_STEP = 16 << 20 # bytes given back between two looks (about 1-3 ms)
 
 

@@ -13,7 +13,10 @@ bytes object, so a load's peak is what it was.
 """
 import numpy as np
 
-PART_BYTES = 1 << 23
+from c45._fresh import TOUCH_BYTES, fresh_empty
+
+# A part's bytes object is fresh memory, written in one C call (c45/_fresh.pyx).
+PART_BYTES = TOUCH_BYTES
 
 # The types an array in parts may have (a tree's fields).
 _TYPES = frozenset(np.dtype(t).str for t in (np.float64, np.float32, np.int64, np.int32,
@@ -72,7 +75,7 @@ def _empty(shape, dtype):
             and 1 <= len(shape) <= 2
             and all(type(n) is int and 0 <= n < 1 << 40 for n in shape)):
         raise _error(f"has shape {shape!r:.60} and type {dtype!r:.20}")
-    return np.empty(shape, dtype=np.dtype(dtype))
+    return fresh_empty(shape, np.dtype(dtype))      # (filled part by part)
 
 
 def _fill(into, start, data):

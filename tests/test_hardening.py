@@ -1370,7 +1370,7 @@ def note(*_):
 signal.signal(signal.SIGPROF, note)
 signal.setitimer(signal.ITIMER_PROF, 0.002, 0.002)
 t0 = time.process_time()
-work()
+result = work()     # (kept until the timer stops: its free is the caller's, later)
 signal.setitimer(signal.ITIMER_PROF, 0, 0)
 note()
 print("DEAF", round(worst, 3), "of", round(time.process_time() - t0, 3), "s (CPU)")
@@ -1459,6 +1459,61 @@ def test_a_grown_trees_delta_looks_for_signals_between_its_fields(tmp_path):
     for signals between fields, the trees' checks between their passes. Before,
     measured here: 0.18-0.2 s (0.04-0.06 s after)."""
     assert deaf_seconds(tmp_path, "grown_delta", 22, 480) < 0.1 * SANITIZED_SLOWDOWN
+
+
+def test_fresh_pages_gives_numpy_its_own_allocator_back_and_keeps_the_arrays_whole():
+    """c45/_fresh.pyx: inside the block numpy's big arrays come from the
+    allocator that faults pages in steps (an object array all None, a calloc'd
+    one all zeros, a small one numpy's own), outside it and after an error
+    numpy's default allocator again."""
+    from numpy._core.multiarray import get_handler_name
+    from c45._fresh import TOUCH_BYTES, fresh_empty, fresh_pages
+    default = get_handler_name()
+    objects = fresh_empty(3 * TOUCH_BYTES // 8, object)
+    assert get_handler_name(objects) == "c45_fresh_pages" and get_handler_name() == default
+    assert all(v is None for v in objects[::4099]) and objects[-1] is None
+    with fresh_pages():
+        assert get_handler_name() == "c45_fresh_pages"
+        zeros = np.zeros(3 * TOUCH_BYTES // 8)
+        codes = np.arange(3 * TOUCH_BYTES // 8).astype(np.int32)
+        small = np.ones(10)
+    assert not zeros.any() and codes[-1] == len(codes) - 1 and small.sum() == 10
+    assert get_handler_name(codes) == "c45_fresh_pages"
+    with pytest.raises(ZeroDivisionError):
+        with fresh_pages():
+            1 / 0
+    assert get_handler_name() == default
+    del objects, zeros, codes                  # freed by the allocator that made them
+
+
+def test_fresh_pages_raises_what_a_signal_handler_raised_while_pages_were_faulted_in():
+    """A signal handler that raises while the allocator faults pages in (Ctrl-C's
+    KeyboardInterrupt) stops the block as it ends; the next block starts clean."""
+    import signal
+    from numpy._core.multiarray import get_handler_name
+    from c45._fresh import fresh_empty, fresh_pages
+    calls = []
+
+    def handler(*_):
+        calls.append(1)
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGPROF, handler)
+    try:
+        signal.setitimer(signal.ITIMER_PROF, 0.001)
+        kept = []                               # (no free between them: a free
+        with pytest.raises(KeyboardInterrupt) as raised:    # hears signals itself)
+            for _ in range(8):                  # up to 2 GB faulted in, 2 MB at a time
+                kept.append(fresh_empty(1 << 25, object))
+        del kept
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+    # raised by the block's end (the handler ran inside the allocator)
+    assert any(str(e.path).endswith("_fresh.pyx") for e in raised.traceback)
+    assert calls == [1] and get_handler_name() != "c45_fresh_pages"
+    with fresh_pages():
+        a = np.empty(1 << 22)
+    assert a.shape == (1 << 22,)
 
 
 def test_from_json_runs_no_garbage_collection_and_leaves_the_collector_as_it_was():

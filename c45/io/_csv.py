@@ -24,6 +24,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from c45._fresh import TOUCH_BYTES
 from c45._gc import paused
 from c45._sorting import sorted_in_chunks
 from c45.io._common import (MAX_COLUMNS, NOT_NUMBER, NUMBER, SPLIT_LINES, DataFileError,
@@ -202,7 +203,10 @@ def _categorical(pd, codes, values):
     keys = values if key is None else [key(v) for v in values]
     order = sorted_in_chunks(range(len(values)), key=keys.__getitem__)
     rank = np.empty(len(values) + 1, dtype=np.int64)
-    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(values))
+    step = TOUCH_BYTES // 8     # (one call of a million: 0.16 s deaf to Ctrl-C)
+    for i in range(0, len(order), step):
+        rank[np.asarray(order[i:i + step], dtype=np.int64)] = np.arange(
+            i, min(i + step, len(order)))
     rank[-1] = -1
     cats = pd.Index([values[k] for k in order], dtype=object)
     return pd.Categorical.from_codes(rank[codes], dtype=_distinct_categories(pd, cats),
