@@ -13,7 +13,7 @@ bytes object, so a load's peak is what it was.
 """
 import numpy as np
 
-from c45._fresh import TOUCH_BYTES, fresh_empty
+from c45._fresh import TOUCH_BYTES
 
 # A part's bytes object is fresh memory, written in one C call (c45/_fresh.pyx).
 PART_BYTES = TOUCH_BYTES
@@ -75,7 +75,8 @@ def _empty(shape, dtype):
             and 1 <= len(shape) <= 2
             and all(type(n) is int and 0 <= n < 1 << 40 for n in shape)):
         raise _error(f"has shape {shape!r:.60} and type {dtype!r:.20}")
-    return fresh_empty(shape, np.dtype(dtype))      # (filled part by part)
+    # (not faulted in here: a damaged pickle may claim any size its parts lack)
+    return np.empty(shape, dtype=np.dtype(dtype))
 
 
 def _fill(into, start, data):
@@ -83,7 +84,10 @@ def _fill(into, start, data):
     if not (type(into) is np.ndarray and into.flags.c_contiguous and type(start) is int
             and type(data) is bytes and 0 <= start <= into.nbytes - len(data)):
         raise _error(f"has a part at byte {start!r:.30} outside it")
-    into.reshape(-1).view(np.uint8)[start:start + len(data)] = np.frombuffer(data, np.uint8)
+    dest = into.reshape(-1).view(np.uint8)[start:start + len(data)]
+    dest[:] = 0         # its fresh pages faulted in by a call of its own, after the
+                        # part's (pickle's) and before the copy (c45/_fresh.pyx)
+    dest[:] = np.frombuffer(data, np.uint8)
     return start, len(data)
 
 

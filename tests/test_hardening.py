@@ -1486,6 +1486,26 @@ def test_fresh_pages_gives_numpy_its_own_allocator_back_and_keeps_the_arrays_who
     del objects, zeros, codes                  # freed by the allocator that made them
 
 
+def test_fits_and_calls_on_many_rows_make_their_arrays_in_fresh_pages():
+    """fit, and predict, predict_proba and apply on FRESH_ROWS rows or more,
+    make their arrays with fresh_pages' allocator; a call on a few rows skips it
+    (one-row latency)."""
+    from numpy._core.multiarray import get_handler_name
+    from c45._classifier import FRESH_ROWS
+
+    def handler(a):
+        while get_handler_name(a) is None:          # (a view: its base's)
+            a = a.base
+        return get_handler_name(a)
+    rng = np.random.default_rng(0)
+    X = rng.random((FRESH_ROWS, 2))
+    clf = C45Classifier().fit(X, (X[:, 0] > 0.5) * 1)
+    assert handler(clf.tree_.threshold) == "c45_fresh_pages"
+    for call in (clf.predict, clf.predict_proba, clf.apply):
+        assert handler(call(X)) == "c45_fresh_pages", call
+        assert handler(call(X[:3])) == "default_allocator", call
+
+
 def test_fresh_pages_raises_what_a_signal_handler_raised_while_pages_were_faulted_in():
     """A signal handler that raises while the allocator faults pages in (Ctrl-C's
     KeyboardInterrupt) stops the block as it ends; the next block starts clean."""
