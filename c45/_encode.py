@@ -21,7 +21,7 @@ from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
                        weight_and_unknown_facts)
 from c45 import _bulk
 from c45._ranks import order_columns, order_sources, rank_column, rank_columns, rank_sources
-from c45._fresh import fresh_empty, fresh_pages
+from c45._fresh import fresh_empty, fresh_pages, numpy_pages
 from c45._sorting import sorted_in_chunks
 from c45._tree import any_inf
 
@@ -765,7 +765,8 @@ def rank_tables_from(schema, sources, n, n_threads=1):
     n_known = np.zeros(schema.n_features, dtype=np.int64)
     n_cont = int((~schema.discrete).sum())
     ranks = np.empty((max(n_cont, 1), n), dtype=np.uint32)
-    far = np.empty((max(n_cont, 1), n), dtype=np.uint8)     # (read at known ranks only)
+    with numpy_pages():     # (written, and read, at known ranks only: left unbacked)
+        far = np.empty((max(n_cont, 1), n), dtype=np.uint8)
     features = np.flatnonzero(~schema.discrete)
     rows = np.asarray(schema.col, dtype=np.int32)[features]
     n_known[features], facts, lanes = rank_sources([sources[j] for j in features], ranks,

@@ -30,6 +30,8 @@ from c45._interrupt cimport TOUCH_STEP
 cnp.import_array()
 
 cdef extern from "Python.h":
+    ctypedef struct PyObject
+    void Py_DecRef(PyObject*)
     int PyGILState_Check() nogil
     unsigned long PyThread_get_thread_ident() nogil
 
@@ -40,6 +42,7 @@ cdef extern from "numpy/ndarraytypes.h":
         void* (*calloc)(void* ctx, size_t nelem, size_t elsize) noexcept nogil
         void* (*realloc)(void* ctx, void* ptr, size_t size) noexcept nogil
         void (*free)(void* ctx, void* ptr, size_t size) noexcept nogil
+    PyObject* set_numpy_handler "PyDataMem_SetHandler"(PyObject* handler)
     ctypedef struct DataHandler "PyDataMem_Handler":
         char name[127]
         unsigned char version
@@ -171,6 +174,25 @@ class fresh_pages:
         if raised:
             raise raised[0]     # (ahead of another exception too, as Python
         return False            # raises a handler's at its next bytecode)
+
+
+class numpy_pages:
+    """`with numpy_pages():` numpy's own allocator again (inside fresh_pages):
+    for an array written sparsely, whose pages a first touch of them all would
+    make resident."""
+    __slots__ = ("_old",)
+
+    def __enter__(self):
+        cdef PyObject* old = set_numpy_handler(NULL)
+        if old == NULL:
+            raise RuntimeError("numpy's memory handler could not be set")
+        self._old = <object> old
+        Py_DecRef(old)                  # (the call's reference: _old holds one)
+        return self
+
+    def __exit__(self, kind, value, tb):
+        cnp.PyDataMem_SetHandler(self._old)
+        return False
 
 
 class _Unchanged:

@@ -6,6 +6,7 @@ whole build, prune and predict loops run without the GIL and without a Python ca
 or an allocation per node.
 """
 import numpy as np
+from c45._fresh import numpy_pages
 from c45._bulk import as_case_weights, pickled_copy, zeros
 from c45._pickling import pickled
 cimport numpy as cnp
@@ -497,7 +498,8 @@ cdef object widened_cells(NodeBuffer* b, bint give_back):
     array (widen_cells; the GIL given up for a long pass)."""
     cdef Py_ssize_t n = b.count, k = b.n_classes
     cdef bint stop
-    value = np.empty((n, k), np.float64)
+    with numpy_pages():     # (written a step at a time as the counts' pages go back)
+        value = np.empty((n, k), np.float64)
     if n == 0 or k == 0:
         return value
     cdef double* out = <double*> cnp.PyArray_DATA(value)
