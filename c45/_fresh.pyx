@@ -25,7 +25,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport strcpy
 from libc.stdint cimport uintptr_t
 
-from c45._interrupt cimport TOUCH_STEP
+from c45._interrupt cimport TOUCH_STEP, core_looks
 
 cnp.import_array()
 
@@ -89,10 +89,12 @@ cdef bint fault_in(void* p, size_t n) noexcept nogil:
     """The pages of n bytes at p (contents free to change: malloc's, or
     calloc's zeros written as zeros) touched, signals looked for between
     TOUCH_STEP steps where the caller holds the GIL; False (unfinished) once
-    a handler has raised."""
+    a handler has raised. Not inside a compiled call that looks for signals
+    itself (c45/_interrupt.pyx): a handler's exception caught here would not
+    stop its loops."""
     cdef volatile char* c = <volatile char*> p
     cdef size_t i = 0, end
-    cdef bint look = PyGILState_Check() != 0
+    cdef bint look = PyGILState_Check() != 0 and not core_looks()
     # transparent huge pages, as numpy asks for its own arrays of 4 MB or more:
     # a 4 kB page at a time faults (and later frees) more slowly
     cdef uintptr_t lo = (<uintptr_t> p + 4095) & ~(<uintptr_t> 4095)

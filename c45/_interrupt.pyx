@@ -98,6 +98,13 @@ cdef void interrupt_end(Interrupt* it) noexcept:
             c45_signal_unwrap_all()
 
 
+cdef bint core_looks() noexcept nogil:
+    """Whether a compiled call on the main thread looks for signals now (its
+    handlers wrapped): its loops run the handlers and stop on what they raise,
+    which nothing else must run meanwhile (c45/_fresh.pyx)."""
+    return wrap_depth > 0
+
+
 cdef bint run_handlers(Interrupt* it) noexcept with gil:
     """Run Python's pending signal handlers; stop if one raised."""
     global c45_signal_seen
