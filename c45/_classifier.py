@@ -17,7 +17,7 @@ from c45._encode import (UNIQUE_CHUNK, _all_strings, _object_values, canonical_a
                          list_array, n_rows, plain_rows, rank_tables, rank_tables_from,
                          refuse_sparse_or_masked, value_orders, value_orders_from,
                          values_of)
-from c45._fresh import fresh_pages, fresh_pages_if
+from c45._fresh import fresh_pages, fresh_pages_for
 from c45._params import PRUNE as _PRUNE_PARAMS
 from c45._state import checked_fitted_state
 
@@ -36,20 +36,6 @@ MAX_DEPTH = _params.MAX_DEPTH     # the core's depths are 32-bit (checked with m
 # for every call, so no thread can change it.
 _NO_CODES = np.zeros((1, 1), np.int32)
 _NO_CODES.flags.writeable = False
-
-# A call on this many rows or more makes its arrays in fresh_pages (their first
-# touch in steps, signals heard between them: c45/_fresh.pyx).
-FRESH_ROWS = 1 << 16
-
-
-def _many_rows(X):
-    """Whether X (any array-like) has FRESH_ROWS rows or more."""
-    if type(X) is np.ndarray:
-        return X.ndim > 0 and X.shape[0] >= FRESH_ROWS
-    try:
-        return (X.shape[0] if hasattr(X, "shape") else len(X)) >= FRESH_ROWS
-    except (TypeError, IndexError):
-        return False
 
 # Version of the fitted model's pickled state (raise it when the state changes).
 # Format 1: classes_ is the trees' class order. Format 2: classes_ is sorted and
@@ -1300,10 +1286,8 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         classes_only, each row's class index instead (first of largest sum); with
         proba, each row of sums divided by its total. With found (the model's
         ClassMap), both are of classes_ rather than declared_classes_."""
-        if _many_rows(X):
-            with fresh_pages():                 # (c45/_fresh.pyx)
-                return self._sums_of(X, tree, fitted, classes_only, proba, found)
-        return self._sums_of(X, tree, fitted, classes_only, proba, found)
+        with fresh_pages_for(X):                # (c45/_fresh.pyx)
+            return self._sums_of(X, tree, fitted, classes_only, proba, found)
 
     def _sums_of(self, X, tree, fitted, classes_only, proba, found):
         fitted = self._fitted() if fitted is None else fitted
@@ -1366,11 +1350,9 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         # A declared class y held no case of has no weight, but ties where every
         # sum is 0 (or with laplace's share): the first largest sum among the
         # classes y held, in C4.5's order.
-        index = self._sums(X, tree, fitted, classes_only=True, found=class_map(fitted))
-        if len(index) >= FRESH_ROWS:
-            with fresh_pages():
-                return _bulk.take_labels(fitted["classes_"], index)
-        return _bulk.take_labels(fitted["classes_"], index)
+        with fresh_pages_for(X):                # (c45/_fresh.pyx)
+            index = self._sums_of(X, tree, fitted, True, False, class_map(fitted))
+            return _bulk.take_labels(fitted["classes_"], index)
 
     def _rows(self, X):
         fitted = self._fitted()
@@ -1385,7 +1367,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         values that C4.5 sends down several branches reaches several leaves; the
         leaf receiving the largest share of its weight is returned (the first in
         branch order on a tie). ``decision_path`` shows all of them."""
-        with fresh_pages_if(_many_rows(X)):     # (c45/_fresh.pyx)
+        with fresh_pages_for(X):                # (c45/_fresh.pyx)
             return _tree.apply_rows(*self._rows(X))
 
     def decision_path(self, X):
@@ -1395,7 +1377,7 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         # int32 indptr like nodes (when they fit), int8 data, made in the walks:
         # scipy then neither scans nor casts them (numpy calls, each handing the
         # GIL to any other busy thread)
-        with fresh_pages_if(_many_rows(X)):     # (c45/_fresh.pyx)
+        with fresh_pages_for(X):                # (c45/_fresh.pyx)
             indptr, nodes, ones = _tree.visit_rows(*self._rows(X), weights=False,
                                                    indicator=True)
         return csr_matrix((ones, nodes, indptr),

@@ -21,7 +21,7 @@ from c45._bulk import (BEYOND_FLOAT32, INFINITE, add_distinct, code_values,
                        weight_and_unknown_facts)
 from c45 import _bulk
 from c45._ranks import order_columns, order_sources, rank_column, rank_columns, rank_sources
-from c45._fresh import fresh_empty, fresh_pages, numpy_pages
+from c45._fresh import fresh_empty, fresh_pages_for, numpy_pages
 from c45._sorting import sorted_in_chunks
 from c45._tree import any_inf
 
@@ -559,7 +559,7 @@ def _discrete_codes(col, categories, label):
                     raise TypeError(f"X {label}: its values must be hashable to be "
                                     f"categories ({exc})") from None
                 categories = _category_list(values, label, present)
-        with fresh_pages():             # (the codes' arrays: c45/_fresh.pyx)
+        with fresh_pages_for(s):        # (the codes' arrays: c45/_fresh.pyx)
             try:
                 if learnt:
                     codes = s.cat.codes.to_numpy().astype(np.int32)

@@ -197,9 +197,14 @@ class numpy_pages:
         return False
 
 
-class _Unchanged:
-    """A block that changes nothing (fresh_pages_if's for a small call)."""
-    __slots__ = ()
+# A call on this many rows or more makes its arrays in fresh_pages; below, its
+# half microsecond is skipped (a one-row predict takes five).
+cdef Py_ssize_t fresh_rows = 1 << 16
+FRESH_ROWS = fresh_rows
+
+
+cdef class _Unchanged:
+    """A block that changes nothing (fresh_pages_for's for a small call)."""
 
     def __enter__(self):
         return self
@@ -211,10 +216,23 @@ class _Unchanged:
 _UNCHANGED = _Unchanged()
 
 
-def fresh_pages_if(bint big):
-    """fresh_pages() for a call whose arrays may be big; for a small one a block
-    that skips its half microsecond (a one-row predict takes five)."""
-    return fresh_pages() if big else _UNCHANGED
+cdef bint many_rows(X):
+    """Whether X (any array-like) has FRESH_ROWS rows or more."""
+    cdef cnp.ndarray array
+    if type(X) is np.ndarray:
+        array = <cnp.ndarray> X
+        return array.ndim > 0 and array.shape[0] >= fresh_rows
+    try:
+        return (X.shape[0] if hasattr(X, "shape") else len(X)) >= fresh_rows
+    except (TypeError, IndexError):
+        return False
+
+
+def fresh_pages_for(X):
+    """`with fresh_pages_for(X):` fresh_pages() for a call on X's rows when they
+    are FRESH_ROWS or more (its arrays may be big); a block that changes nothing
+    for fewer."""
+    return fresh_pages() if many_rows(X) else _UNCHANGED
 
 
 def fresh_empty(shape, dtype):

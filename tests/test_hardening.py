@@ -1488,10 +1488,11 @@ def test_fresh_pages_gives_numpy_its_own_allocator_back_and_keeps_the_arrays_who
 
 def test_fits_and_calls_on_many_rows_make_their_arrays_in_fresh_pages():
     """fit, and predict, predict_proba and apply on FRESH_ROWS rows or more,
-    make their arrays with fresh_pages' allocator; a call on a few rows skips it
-    (one-row latency)."""
+    make their arrays with fresh_pages' allocator, and so does a discrete
+    column's encoding; a call on a few rows skips it (one-row latency)."""
     from numpy._core.multiarray import get_handler_name
-    from c45._classifier import FRESH_ROWS
+    from c45._encode import _discrete_codes
+    from c45._fresh import FRESH_ROWS
 
     def handler(a):
         while get_handler_name(a) is None:          # (a view: its base's)
@@ -1504,6 +1505,9 @@ def test_fits_and_calls_on_many_rows_make_their_arrays_in_fresh_pages():
     for call in (clf.predict, clf.predict_proba, clf.apply):
         assert handler(call(X)) == "c45_fresh_pages", call
         assert handler(call(X[:3])) == "default_allocator", call
+    words = np.array(["a", "b"] * (FRESH_ROWS // 2))
+    assert handler(_discrete_codes(words, None, "x")[0]) == "c45_fresh_pages"
+    assert handler(_discrete_codes(words[:3], None, "x")[0]) == "default_allocator"
 
 
 def test_fresh_pages_raises_what_a_signal_handler_raised_while_pages_were_faulted_in():
