@@ -918,29 +918,31 @@ class C45Classifier(InputTags, ClassCounts, Accuracy, ClassifierMixin, _params.P
         work.set_params(**params)
         work._check_params()
         _params.warn_inactive(work, only=params, stacklevel=2)
-        pruned = data = None
-        validation = None
-        grown = work.grown_tree_        # made once, held until the new state is in
-        if work.pruning == "reduced_error" and X_val is not None:   # refused first
-            validation = work._validation_rows(work._schema, work.declared_classes_,
-                                               X_val, y_val)
-        if work.pruning == "pessimistic":
-            data, order = work._training_data(X, y, sample_weight)
-            pruned = _tree.prune_tree(data, work._options(work.n_features_in_,
-                                                          data.total_weight),
-                                      grown, order, work._cf(),
-                                      bool(work.subtree_raising), work._threads())
-        final = work._finish_pruning(grown, pruned, work._schema, validation)
-        if work.soft_thresholds:        # the bounds are the training data's
-            if data is None:
-                data, _ = work._training_data(
-                    X, y, sample_weight,
-                    why="recomputing the bounds of soft_thresholds=True")
-            final = work._soften(final, data)
+        with fresh_pages():     # (its arrays' first touch, as fit's: c45/_fresh.pyx)
+            pruned = data = None
+            validation = None
+            grown = work.grown_tree_        # made once, held until the new state is in
+            if work.pruning == "reduced_error" and X_val is not None:   # refused first
+                validation = work._validation_rows(work._schema, work.declared_classes_,
+                                                   X_val, y_val)
+            if work.pruning == "pessimistic":
+                data, order = work._training_data(X, y, sample_weight)
+                pruned = _tree.prune_tree(data, work._options(work.n_features_in_,
+                                                              data.total_weight),
+                                          grown, order, work._cf(),
+                                          bool(work.subtree_raising), work._threads())
+            final = work._finish_pruning(grown, pruned, work._schema, validation)
+            if work.soft_thresholds:        # the bounds are the training data's
+                if data is None:
+                    data, _ = work._training_data(
+                        X, y, sample_weight,
+                        why="recomputing the bounds of soft_thresholds=True")
+                final = work._soften(final, data)
+            kept = _grown.kept_grown(grown, final)
         # The new parameters, final tree and grown one kept against it, in one step.
         state = dict(self.__dict__)
         state.update({k: work.__dict__[k] for k in _PRUNE_PARAMS})
-        state.update(tree_=final, _grown=_grown.kept_grown(grown, final))
+        state.update(tree_=final, _grown=kept)
         self.__dict__ = state
         return self
 

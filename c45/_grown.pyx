@@ -479,13 +479,14 @@ class GrownDelta:
         if type(base) is not Tree:
             raise delta_error(f"its final tree is a {type(base).__name__}, not a c45 Tree")
         self.base = base
-        self.node_map = _checked_map(node_map, base.node_count)
-        if not isinstance(fields, tuple) or len(fields) != len(FIELDS):
-            raise delta_error(f"its fields are not a tuple of {len(FIELDS)}: {FIELDS}")
-        loose = count_unmapped(self.node_map)
-        self.fields = {name: _checked_field(name, dtype, kept, base, len(self.node_map),
-                                            loose)
-                       for name, dtype, kept in zip(FIELDS, DTYPES, fields)}
+        with fresh_pages():     # (the checks' arrays: c45/_fresh.pyx)
+            self.node_map = _checked_map(node_map, base.node_count)
+            if not isinstance(fields, tuple) or len(fields) != len(FIELDS):
+                raise delta_error(f"its fields are not a tuple of {len(FIELDS)}: {FIELDS}")
+            loose = count_unmapped(self.node_map)
+            self.fields = {name: _checked_field(name, dtype, kept, base,
+                                                len(self.node_map), loose)
+                           for name, dtype, kept in zip(FIELDS, DTYPES, fields)}
         if type(errors_f32) is not bool:
             raise delta_error(f"errors_f32 is a {type(errors_f32).__name__}, not a bool")
         self.errors_f32 = errors_f32
@@ -686,9 +687,11 @@ def kept_grown(grown, final):
             features[1] is None) or (features[0] is not None
                                      and not np.array_equal(*features)):
         return grown            # a delta reads the final tree's features and classes
-    delta = GrownDelta.of(grown, final)
-    PyErr_CheckSignals()
-    if not delta.gives_back(grown):
+    with fresh_pages():     # (the delta's arrays, made and checked: c45/_fresh.pyx)
+        delta = GrownDelta.of(grown, final)
+        PyErr_CheckSignals()
+        gives_back = delta.gives_back(grown)
+    if not gives_back:
         return grown
     delta._made = weakref.ref(grown)        # the grown tree itself, while it lives
     return delta

@@ -1957,14 +1957,17 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                 raise ValueError("c45: columns do not match the tree's classes")
     cdef cnp.npy_intp dims[2]
     dims[0], dims[1] = (0 if classes_only else m), k
-    # Every row's sums (or class) are written by the walk, which zeroes them first.
-    out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
-    if columns is not None:             # out's columns, in that order
-        dims[1] = n_out
-        answer = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
-        taken = <double*> cnp.PyArray_DATA(answer)
-    dims[0] = m if classes_only else 0
-    classes = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INTP, 0)
+    # Every row's sums (or class) are written by the walk, which zeroes them first
+    # and looks for signals as it goes: an early Ctrl-C leaves the rest of the
+    # output untouched (numpy's allocator, not fresh_pages' whole first touch).
+    with numpy_pages():
+        out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
+        if columns is not None:             # out's columns, in that order
+            dims[1] = n_out
+            answer = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT64, 0)
+            taken = <double*> cnp.PyArray_DATA(answer)
+        dims[0] = m if classes_only else 0
+        classes = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INTP, 0)
     cdef Sink sink
     sink.kind = SINK_SUMS
     sink.sums = <double*> cnp.PyArray_DATA(out)
@@ -2317,7 +2320,8 @@ def apply_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef Descent d = descent_for(tree, n_values, col, False, False)
     cdef Rows rows
     row_view(cont, codes, col, n_values, &rows)
-    out = np.empty(rows.m, dtype=np.int64)
+    with numpy_pages():             # (written by the walk, as predict_sums' output)
+        out = np.empty(rows.m, dtype=np.int64)
     cdef Sink sink
     sink.kind = SINK_LEAF
     sink.leaf = <int64_t*> cnp.PyArray_DATA(out)

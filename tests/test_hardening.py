@@ -1487,9 +1487,13 @@ def test_fresh_pages_gives_numpy_its_own_allocator_back_and_keeps_the_arrays_who
 
 
 def test_fits_and_calls_on_many_rows_make_their_arrays_in_fresh_pages():
-    """fit, and predict, predict_proba and apply on FRESH_ROWS rows or more,
-    make their arrays with fresh_pages' allocator, and so does a discrete
-    column's encoding; a call on a few rows skips it (one-row latency)."""
+    """fit, and predict on FRESH_ROWS rows or more (its labels), make their
+    arrays with fresh_pages' allocator, and so does a discrete column's
+    encoding; a call on a few rows skips it (one-row latency). What the walk of
+    the rows writes (predict_proba's sums, apply's leaves) is numpy's: the walk
+    zeroes each row as it comes to it and looks for signals meanwhile, so an
+    early Ctrl-C leaves the rest of the output untouched
+    (tests/test_concurrency.py: test_an_early_interrupt_touches_little_of_the_output)."""
     from numpy._core.multiarray import get_handler_name
     from c45._encode import _discrete_codes
     from c45._fresh import FRESH_ROWS
@@ -1502,12 +1506,42 @@ def test_fits_and_calls_on_many_rows_make_their_arrays_in_fresh_pages():
     X = rng.random((FRESH_ROWS, 2))
     clf = C45Classifier().fit(X, (X[:, 0] > 0.5) * 1)
     assert handler(clf.tree_.threshold) == "c45_fresh_pages"
+    assert handler(clf.predict(X)) == "c45_fresh_pages"
+    for call in (clf.predict_proba, clf.apply):
+        assert handler(call(X)) == "default_allocator", call
     for call in (clf.predict, clf.predict_proba, clf.apply):
-        assert handler(call(X)) == "c45_fresh_pages", call
         assert handler(call(X[:3])) == "default_allocator", call
     words = np.array(["a", "b"] * (FRESH_ROWS // 2))
     assert handler(_discrete_codes(words, None, "x")[0]) == "c45_fresh_pages"
     assert handler(_discrete_codes(words[:3], None, "x")[0]) == "default_allocator"
+
+
+def test_a_grown_trees_delta_is_made_in_fresh_pages_outside_a_fit_too():
+    """kept_grown called by itself (as the deafness harness and a caller of the
+    module call it, outside fit's block) makes the delta's arrays with
+    fresh_pages' allocator: in CI its node map of 4 million nodes, first touched
+    in one compiled loop, kept Ctrl-C waiting 0.15 s."""
+    from numpy._core.multiarray import get_handler_name
+    from c45 import _grown
+    from c45._tree import Tree
+    nn = 2 ** 15 - 1                            # over DELTA_MIN_NODES: a delta
+    i = np.arange(nn)
+    leaf = i >= nn // 2
+    weight = 2.0 ** (14 - np.floor(np.log2(i + 1)))
+    fields = dict(kind=np.where(leaf, 0, 2).astype(np.int8),
+                  feature=np.where(leaf, -1, 0).astype(np.int32),
+                  first_child=np.where(leaf, -1, 2 * i + 1).astype(np.int32),
+                  n_children=np.where(leaf, 0, 2).astype(np.int32),
+                  node_class=np.zeros(nn, np.int32), threshold=np.where(leaf, np.nan, 0.5),
+                  weight=weight, errors=np.zeros(nn), value=np.stack([weight, 0 * weight], 1),
+                  n_values=np.zeros(1, np.int32))
+    grown = Tree(**fields)
+    final = Tree(**dict(fields, threshold=np.where(leaf, np.nan,
+                                                   np.where(i >= nn // 4, 0.25, 0.5))))
+    kept = _grown.kept_grown(grown, final)
+    assert type(kept) is _grown.GrownDelta
+    assert get_handler_name(kept.node_map) == "c45_fresh_pages"
+    assert get_handler_name() == "default_allocator"     # (the block ended)
 
 
 def test_fresh_pages_raises_what_a_signal_handler_raised_while_pages_were_faulted_in():
