@@ -1496,7 +1496,7 @@ def test_fits_and_calls_on_many_rows_make_their_arrays_in_fresh_pages():
     (tests/test_concurrency.py: test_an_early_interrupt_touches_little_of_the_output)."""
     from numpy._core.multiarray import get_handler_name
     from c45._encode import _discrete_codes
-    from c45._fresh import FRESH_ROWS
+    from c45._fresh import FRESH_ROWS, TOUCH_BYTES
 
     def handler(a):
         while get_handler_name(a) is None:          # (a view: its base's)
@@ -1507,8 +1507,9 @@ def test_fits_and_calls_on_many_rows_make_their_arrays_in_fresh_pages():
     clf = C45Classifier().fit(X, (X[:, 0] > 0.5) * 1)
     assert handler(clf.tree_.threshold) == "c45_fresh_pages"
     assert handler(clf.predict(X)) == "c45_fresh_pages"
+    walked = rng.random((2 * TOUCH_BYTES // 8, 2))     # outputs of 2 x TOUCH_BYTES or more
     for call in (clf.predict_proba, clf.apply):
-        assert handler(call(X)) == "default_allocator", call
+        assert handler(call(walked)) == "default_allocator", call
     for call in (clf.predict, clf.predict_proba, clf.apply):
         assert handler(call(X[:3])) == "default_allocator", call
     words = np.array(["a", "b"] * (FRESH_ROWS // 2))
