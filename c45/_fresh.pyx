@@ -120,7 +120,7 @@ cdef void* faulted_in(void* p, size_t size) noexcept nogil:
     """p, its pages touched (fault_in) when big; NULL (p freed) when a signal
     handler has raised: numpy's MemoryError unwinds the block at once, where a
     fill of the rest (an object array's Nones) would be seconds deaf."""
-    if p == NULL or size < 2 * <size_t> TOUCH_STEP:
+    if p == NULL or not faulted_whole(size):
         return p
     if is_stopping() or not fault_in(p, size):
         free(p)
@@ -176,6 +176,18 @@ class fresh_pages:
         if raised:
             raise raised[0]     # (ahead of another exception too, as Python
         return False            # raises a handler's at its next bytecode)
+
+
+cdef object unfaulted_empty(int nd, cnp.npy_intp* dims, int typenum):
+    """An empty array for a compiled pass that writes it in order and looks
+    for signals as it goes (a walk of the rows): where fresh_pages would fault
+    it in whole first, numpy's own allocator, so that an early Ctrl-C leaves the
+    rest of it untouched."""
+    cdef cnp.dtype kind = cnp.PyArray_DescrFromType(typenum)
+    if faulted_whole(<size_t> kind.itemsize * <size_t> cnp.PyArray_MultiplyList(dims, nd)):
+        with numpy_pages():
+            return cnp.PyArray_EMPTY(nd, dims, typenum, 0)
+    return cnp.PyArray_EMPTY(nd, dims, typenum, 0)
 
 
 class numpy_pages:

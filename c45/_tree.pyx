@@ -29,7 +29,8 @@ from c45._splitter cimport (Work, work_init, work_free, work_trim_nlogn,
                             class_distribution, group, sum_weights, find_split,
                             branch_lists, gather_branch, MANY_BRANCHES, settle_bar)
 from c45._interrupt cimport (interrupt_init, interrupt_end, interrupted, raise_interrupt,
-                             monotonic, copy_polled, look_by_cells, LOOK_CELLS, TOUCH_STEP)
+                             monotonic, copy_polled, look_by_cells, LOOK_CELLS)
+from c45._fresh cimport unfaulted_empty
 from c45._prune cimport prune_pessimistic, cut_ranks, GrownLog, log_free
 from c45._nodes cimport (buffer_reserve, maps_reserve, buffer_free, buffer_fit,
                          compact_in_place, node_test,
@@ -1905,18 +1906,6 @@ cdef const Py_ssize_t* class_index_array(a, Py_ssize_t n) except NULL:
     return <const Py_ssize_t*> cnp.PyArray_DATA(<cnp.ndarray> a)
 
 
-cdef walk_output(int nd, cnp.npy_intp* dims, int typenum):
-    """An empty array of 8-byte items that a walk of the rows writes, zeroing
-    each row as it comes to it and looking for signals meanwhile: where
-    fresh_pages would fault all its pages in first (c45/_fresh.pyx), numpy's own
-    allocator, so that an early Ctrl-C leaves the rest of it untouched."""
-    cdef Py_ssize_t nbytes = 8 * cnp.PyArray_MultiplyList(dims, nd)
-    if nbytes >= 2 * <Py_ssize_t> TOUCH_STEP:
-        with numpy_pages():
-            return cnp.PyArray_EMPTY(nd, dims, typenum, 0)
-    return cnp.PyArray_EMPTY(nd, dims, typenum, 0)
-
-
 def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
                  const int32_t[::1] col, const int32_t[::1] n_values, bint f32,
                  bint laplace=False, int n_jobs=1, bint rows_first=False,
@@ -1970,13 +1959,13 @@ def predict_sums(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     cdef cnp.npy_intp dims[2]
     dims[0], dims[1] = (0 if classes_only else m), k
     # Every row's sums (or class) are written by the walk, which zeroes them first.
-    out = walk_output(2, dims, cnp.NPY_FLOAT64)
+    out = unfaulted_empty(2, dims, cnp.NPY_FLOAT64)
     if columns is not None:             # out's columns, in that order
         dims[1] = n_out
-        answer = walk_output(2, dims, cnp.NPY_FLOAT64)
+        answer = unfaulted_empty(2, dims, cnp.NPY_FLOAT64)
         taken = <double*> cnp.PyArray_DATA(answer)
     dims[0] = m if classes_only else 0
-    classes = walk_output(1, dims, cnp.NPY_INTP)
+    classes = unfaulted_empty(1, dims, cnp.NPY_INTP)
     cdef Sink sink
     sink.kind = SINK_SUMS
     sink.sums = <double*> cnp.PyArray_DATA(out)
@@ -2331,7 +2320,7 @@ def apply_rows(tree, const double[:, ::1] cont, const int32_t[:, ::1] codes,
     row_view(cont, codes, col, n_values, &rows)
     cdef cnp.npy_intp dims[1]
     dims[0] = rows.m
-    out = walk_output(1, dims, cnp.NPY_INT64)
+    out = unfaulted_empty(1, dims, cnp.NPY_INT64)
     cdef Sink sink
     sink.kind = SINK_LEAF
     sink.leaf = <int64_t*> cnp.PyArray_DATA(out)
