@@ -19,7 +19,9 @@ entries by branch once and gathers each child's lists from the index, the same
 lists in the same order (a filter per branch would cost branches x cases). The
 child with the most cases is grown last, filtered in place over its parent's
 lists; the others are copied to the top of the arenas and freed when grown, so
-the arenas stay within a small multiple of the root's lists. At the top of the tree a
+the arenas stay within a small multiple of the root's lists. A split with two
+non-empty branches (every continuous test) makes both children at once, each
+list in one pass that reads every entry and its case's mark once (part_one). At the top of the tree a
 binary split makes both children at once, list by list (split_binary): the
 small child's list goes through a scratch list (one per thread) to its place
 right above the large one's, so the peak is the root's lists plus the cases of
@@ -101,7 +103,6 @@ cdef struct Grower:
     bint narrow              # (narrow_outcomes), else an int32_t (outcome_of)
     uint8_t* mark            # per case id, for the child being built: 1 its branch,
                              # 2 unknown outcome, 0 elsewhere (1 byte: stays in cache)
-    uint8_t* mark_small      # the same for split_binary's small child (main grower)
     double* factor           # per branch of every node on the stack: weight factor
     Py_ssize_t* size         # per branch: known cases of the branch
     Py_ssize_t info_cap
@@ -221,9 +222,7 @@ cdef int root_lists(Grower* g) noexcept nogil:
     # The case tables' first touch (calloc's pages) in steps, not in the root's
     # scattered writes (the writes keep their zeros)
     if (touch_pages(g.outcome, (n + 1) * outcome_bytes(g), d.intr)
-            or touch_pages(g.mark, (n + 1) * sizeof(uint8_t), d.intr)
-            or g.mark_small != NULL
-            and touch_pages(g.mark_small, (n + 1) * sizeof(uint8_t), d.intr)):
+            or touch_pages(g.mark, (n + 1) * sizeof(uint8_t), d.intr)):
         return 1
     e = rows_at(g.lists, 0)
     c0 = 0
@@ -824,7 +823,7 @@ cdef void settle(NodeBuffer* t, int32_t node, bint f32) noexcept nogil:
 
 cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
                       uint8_t* mark) noexcept nogil:
-    """mark (g.mark, or g.mark_small) for the child of branch v, from the outcomes
+    """mark (g.mark) for the child of branch v, from the outcomes
     saved in the row list of the node at base: 1 its branch, 2 unknown outcome, 0
     elsewhere."""
     cdef const Entry* rl = rows_at(g.lists, base)
@@ -960,39 +959,16 @@ cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
             gather_list(g, fr, v, dst, dst_base, j)
 
 
-cdef inline void split_one(AnyEntry* e, Py_ssize_t m, AnyEntry* scratch, Py_ssize_t m_small,
-                           Py_ssize_t m_large, const uint8_t* mark_small,
-                           const uint8_t* mark_large, double f_small,
-                           double f_large, const uint32_t* cs, Interrupt* intr) noexcept nogil:
-    """One list of a binary split: the small child's into scratch, the large one's
-    in place, then the small one's right above it (e[m_large .. m_large + m_small),
-    which may pass the parent's end by the cases of unknown outcome)."""
-    filter_one(e, m, scratch, m_small, mark_small, f_small, cs, intr)
-    filter_one(e, m, e, m_large, mark_large, f_large, cs, intr)
-    memcpy(e + m_large, scratch, m_small * sizeof(AnyEntry))
-
-
-cdef inline void split_list(Grower* g, Py_ssize_t base, Py_ssize_t m, char* scratch,
-                            Py_ssize_t m_small, Py_ssize_t m_large, double f_small,
-                            double f_large, Py_ssize_t j) noexcept nogil:
-    """split_one on list j (scratch: room for m_small entries of any list)."""
-    if j == 0:
-        split_one(rows_at(g.lists, base), m, <Entry*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large, NULL, g.w.data.intr)
-    else:
-        split_one(values_at(g.lists, j, base, 1), m, <Valued*> scratch, m_small, m_large,
-                  g.mark_small, g.mark, f_small, f_large, cases_of(g, j), g.w.data.intr)
-
-
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
                       const Deferral* df) noexcept nogil:
     """At the top of the tree (nodes of n/16 cases or more, which set the peak
     memory), a split with exactly two non-empty branches, neither child set
-    aside: make both children's lists now, list by list (split_one), the larger
+    aside: make both children's lists now, list by list (split_list), the larger
     in place over the parent's and the other right above it. Only a scratch list
     is held besides (the small child's row list, or a feature list a thread),
-    not a copy of the small child's lists while the parent's are. (Below, the
-    copy would cost more than the memory is worth.)
+    not a copy of the small child's lists while the parent's are. (Below, in a
+    set-aside subtree, split_pair puts the small child at the top of the arenas
+    instead: no scratch and no copy.)
     Returns the smaller branch (1-based), 0 when the split does not qualify (the
     general path grows it), -1 out of memory."""
     cdef Work* w = g.w
@@ -1021,15 +997,15 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     if n_threads > g.n_lists - 1:
         n_threads = <int> g.n_lists - 1
     # One scratch: the row list (16-byte entries) split first, on this thread,
-    # then the features' lists (4 bytes) on the threads, a part each. (Room for
-    # a row list on every thread was 0.1-0.2x X more at the peak of a 1M x 10
-    # fit with n_jobs=2.)
-    scratch = <char*> malloc(m_small * max(sizeof(Entry), n_threads * sizeof(Valued)) + 1)
+    # then the features' lists (4 bytes) on the threads, a part each (room for
+    # the small child's entries and part_one's one more). (Room for a row list
+    # on every thread was 0.1-0.2x X more at the peak of a 1M x 10 fit with
+    # n_jobs=2.)
+    scratch = <char*> malloc((m_small + 1) * max(sizeof(Entry), n_threads * sizeof(Valued)))
     if scratch == NULL:
         return -1
-    # Both marks first: filtering the row list overwrites the saved outcomes.
-    mark_branch(g, fr.base, m, small, g.mark_small)
-    mark_branch(g, fr.base, m, fr.last, g.mark)
+    # The marks first: splitting the row list overwrites the saved outcomes.
+    mark_pair(g, fr.base, m, fr.last, small)
     f_small = g.factor[fr.branch_info + small]
     f_large = g.factor[fr.branch_info + fr.last]
     split_list(g, fr.base, m, scratch, m_small, m_large, f_small, f_large, 0)
@@ -1038,10 +1014,129 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
             split_list(g, fr.base, m, scratch, m_small, m_large, f_small, f_large, j)
     else:
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
-            split_list(g, fr.base, m, scratch + threadid() * m_small * sizeof(Valued),
+            split_list(g, fr.base, m, scratch + threadid() * (m_small + 1) * sizeof(Valued),
                        m_small, m_large, f_small, f_large, j)
     free(scratch)
     return small
+
+
+cdef inline void part_one(AnyEntry* e, Py_ssize_t m, AnyEntry* small,
+                          const uint8_t* mark, double f_large, double f_small,
+                          const uint32_t* cs, Interrupt* intr) noexcept nogil:
+    """One list of a binary split in one pass: the large child's in place over
+    its parent's e[.. m), the small child's to `small` (room for its entries
+    and one more). mark (mark_pair's): 1 the large branch, 2 the small one, 3
+    unknown outcome (both, weight scaled). The same stable filters as
+    filter_one's two: every entry is written to both, and the place advances
+    where it is kept; a large entry is written at or before where it was read."""
+    cdef Py_ssize_t i, i0, n, tl = 0, ts = 0
+    cdef uint8_t b[FILTER_BLOCK]
+    cdef AnyEntry x, y
+    cdef double scale_l[4]
+    cdef double scale_s[4]
+    scale_l[0] = scale_l[1] = scale_l[2] = 1.0
+    scale_s[0] = scale_s[1] = scale_s[2] = 1.0
+    scale_l[3] = f_large                # w * 1.0 == w exactly
+    scale_s[3] = f_small
+    i0 = 0
+    while i0 < m:
+        if stop_at(intr, i0 + FILTER_BLOCK - 1):
+            return
+        n = min(<Py_ssize_t> FILTER_BLOCK, m - i0)
+        for i in range(i0, i0 + n):     # (filter_one: the marks first)
+            if AnyEntry is Entry or AnyEntry is Pair:
+                b[i - i0] = mark[e[i].case]
+            else:
+                if cs != NULL and i + ORDER_AHEAD < m:
+                    C45_PREFETCH(&cs[e[i + ORDER_AHEAD]])
+                b[i - i0] = mark[case_of(cs, e[i])]
+        for i in range(n):
+            x = e[i0 + i]
+            y = x
+            if AnyEntry is Entry:
+                x.weight = x.weight * scale_l[b[i]]
+                y.weight = y.weight * scale_s[b[i]]
+            small[ts] = y
+            ts += b[i] >> 1
+            e[tl] = x
+            tl += b[i] & 1
+        i0 += n
+
+
+cdef void mark_pair(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t large,
+                    int32_t small) noexcept nogil:
+    """g.mark for part_one, from the outcomes saved in the row list of the node
+    at base: 1 the large branch, 2 the small one, 3 unknown outcome."""
+    cdef const Entry* rl = rows_at(g.lists, base)
+    cdef Py_ssize_t i
+    cdef int32_t b
+    for i in range(m):
+        if stop_at(g.w.data.intr, i):
+            return
+        b = rl[i].outcome
+        g.mark[rl[i].case] = 1 if b == large else (2 if b == small else 3)
+
+
+cdef int split_pair(Grower* g, ListFrame* fr, const Node* nd,
+                    const Deferral* df) noexcept nogil:
+    """In a set-aside subtree (no child of it is set aside), a split with exactly
+    two non-empty branches: make both children's lists in one pass over each of
+    the parent's (part_one), the larger in place over the parent's, the other
+    at the top of the arenas, where the general path would copy it (the same
+    room: the parent's lists are kept until the smaller child is grown there).
+    Reading each entry and its mark once, not once per child.
+    Returns the smaller branch (1-based), 0 when the split does not qualify (the
+    general path grows it), -1 out of memory."""
+    cdef Py_ssize_t m = fr.m, m_small, j, at
+    cdef int32_t v, small = 0
+    cdef double f_small, f_large
+    cdef Interrupt* intr = g.w.data.intr
+    if df != NULL or fr.last == 0:
+        return 0
+    for v in range(1, nd.n_children + 1):
+        if v != fr.last and g.size[fr.branch_info + v] > 0:
+            if small != 0:
+                return 0                   # more than two non-empty branches
+            small = v
+    if small == 0:
+        return 0
+    m_small = g.size[fr.branch_info + small] + fr.n_unknown
+    at = fr.base + m                       # (the top of the arenas)
+    if arena_reserve(g, at + m_small + 1 - g.arena_top) < 0:
+        return -1
+    mark_pair(g, fr.base, m, fr.last, small)
+    f_small = g.factor[fr.branch_info + small]
+    f_large = g.factor[fr.branch_info + fr.last]
+    part_one(rows_at(g.lists, fr.base), m, rows_at(g.lists, at), g.mark, f_large,
+             f_small, NULL, intr)
+    for j in range(1, g.n_lists):
+        if g.width == 2:
+            part_one(<Pair*> values_at(g.lists, j, fr.base, 2), m,
+                     <Pair*> values_at(g.lists, j, at, 2), g.mark, f_large, f_small, NULL,
+                     intr)
+        else:
+            part_one(values_at(g.lists, j, fr.base, 1), m, values_at(g.lists, j, at, 1),
+                     g.mark, f_large, f_small, cases_of(g, j), intr)
+    return small
+
+
+cdef inline void split_list(Grower* g, Py_ssize_t base, Py_ssize_t m, char* scratch,
+                            Py_ssize_t m_small, Py_ssize_t m_large, double f_small,
+                            double f_large, Py_ssize_t j) noexcept nogil:
+    """split_binary's list j: part_one with the small child's entries to scratch,
+    then right above the large one's (e[m_large .. m_large + m_small), which may
+    pass the parent's end by the cases of unknown outcome)."""
+    cdef Entry* rows
+    cdef Valued* vals
+    if j == 0:
+        rows = rows_at(g.lists, base)
+        part_one(rows, m, <Entry*> scratch, g.mark, f_large, f_small, NULL, g.w.data.intr)
+        memcpy(rows + m_large, scratch, m_small * sizeof(Entry))
+    else:
+        vals = values_at(g.lists, j, base, 1)
+        part_one(vals, m, <Valued*> scratch, g.mark, f_large, f_small, cases_of(g, j),
+                 g.w.data.intr)
+        memcpy(vals + m_large, scratch, m_small * sizeof(Valued))
 
 
 cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize_t m,
@@ -1072,6 +1167,8 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
             break
         fr = &stack[top - 1]
         if fr.next == 0:
+            g.arena_top = fr.base + fr.m          # (split_pair's large child: the
+                                                  # rest of its parent's room goes)
             r = enter_listed(g, t, fr)
             if r < 0:
                 ok = -1
@@ -1082,13 +1179,18 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 continue
         nd = &t.nodes[fr.node]
         if fr.next == 1:
+            i = fr.base + fr.m                    # where split_pair puts the small child
             r = split_binary(g, fr, nd, df)
+            if r > 0:
+                i = -1                            # (split_binary: above the large one)
+            elif r == 0:
+                r = split_pair(g, fr, nd, df)
             if r < 0:
                 ok = -1
                 break
             if r > 0:
-                # Both children's lists are made: the small one above the large
-                # one. Grow it first (pushed last), then the large one, as the
+                # Both children's lists are made: the large one in place. Grow
+                # the small one first (pushed last), then the large one, as the
                 # general path below would.
                 if room_for(<void**> &stack, top, 2, &cap, sizeof(ListFrame), 0) < 0:
                     ok = -1
@@ -1105,7 +1207,7 @@ cdef int run_dfs(Grower* g, NodeBuffer* t, int32_t root, int32_t depth, Py_ssize
                 stack[top].m = g.size[fr.branch_info + v] + fr.n_unknown
                 stack[top + 1].node = nd.first_child + b - 1
                 stack[top + 1].depth = fr.depth + 1
-                stack[top + 1].base = fr.base + stack[top].m
+                stack[top + 1].base = fr.base + stack[top].m if i < 0 else i
                 stack[top + 1].m = g.size[fr.branch_info + b] + fr.n_unknown
                 g.arena_top = stack[top + 1].base + stack[top + 1].m
                 top += 2
@@ -1238,9 +1340,7 @@ cdef void grower_shed(Grower* g) noexcept nogil:
             free(g.outcome); free(g.mark)
         g.outcome = NULL
         g.mark = NULL
-    free(g.mark_small)
     g.lists = NULL
-    g.mark_small = NULL
     g.arena_cap = 0
 
 
@@ -1500,11 +1600,6 @@ cdef int grow_presorted(Work* w, NodeBuffer* t) except -1:
                 (<Dataset*> d).rank_sample = rank_sample_of(d)
             ok = grower_init(&g, w, NULL)
             g.lends_cases = ok == 0 and cases_disjoint(d)
-            if ok == 0:
-                # Only the main grower splits in two at once (split_binary).
-                g.mark_small = <uint8_t*> calloc(n + 1, sizeof(uint8_t))
-                if g.mark_small == NULL:
-                    ok = -1
             df.budget = flush_budget(d, g.n_lists * n, w.n_threads)
             if ok == 0 and buffer_reserve(t, 1) < 0:
                 ok = -1
