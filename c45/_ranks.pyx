@@ -2,9 +2,12 @@
 
 rank_columns orders a column by (value, row) with the unknown values (NaN) last in
 row order, -0.0 equal to 0.0: the canonical order of project decision 7. It is an
-LSD radix sort on an order-preserving 64-bit key of each value (six passes of 11
-bits, stable, so equal keys keep row order), several times faster than numpy's
-stable argsort (a merge sort) on a million doubles. rank_columns sorts a fit's
+LSD radix sort on an order-preserving 64-bit key of each value, stable, so equal
+keys keep row order: three passes of 11 bits over the keys' top halves, then
+each run of one top half (values within 2**-20 of one another: mostly a value
+alone, or ties) sorted by its low halves (sort_runs). Several times faster than
+numpy's stable argsort (a merge sort) on a million doubles, and 1.7x faster
+than six passes over whole keys. rank_columns sorts a fit's
 features in one section without the GIL, several at once on n_jobs threads,
 and looks for Ctrl-C every CHUNK values (a column of 40M rows takes seconds).
 """
@@ -32,8 +35,11 @@ cdef packed struct Keyed:    # 12 bytes: two of them a row while sorting
 cdef enum:
     DIGIT_BITS = 11
     BUCKETS = 2048          # 2 ** DIGIT_BITS
-    PASSES = 6              # ceil(64 / DIGIT_BITS)
+    PASSES = 6              # ceil(64 / DIGIT_BITS): a sort's passes over a value, at most
+    HALF_PASSES = 3         # ceil(32 / DIGIT_BITS): the keys' top half, then a run's low one
     CHUNK = 1 << 18         # values between two looks for Ctrl-C (~10 ms a pass)
+    INSERTION_RUN = 16      # runs of one top half sorted by insertion up to this long,
+    MERGE_RUN = 4096        # by merges up to this long, beyond by the low half's digits
 
 
 # sort_key of 0.0 and -0.0, and of every NaN: the keys that do not give back
@@ -74,7 +80,7 @@ cdef inline size_t scratch_bytes(Py_ssize_t n) noexcept nogil:
     """The room rank_sorted works in for n values (a multiple of 64 bytes): two
     arrays of keys (the sorted values are made in the spare one), the digits'
     counts."""
-    return 2 * keys_bytes(n) + PASSES * BUCKETS * sizeof(Py_ssize_t)
+    return 2 * keys_bytes(n) + HALF_PASSES * BUCKETS * sizeof(Py_ssize_t)
 
 
 cdef char* scratch_alloc(Py_ssize_t n, int n_threads) noexcept nogil:
@@ -90,6 +96,130 @@ cdef void scratch_free(char* p) noexcept nogil:
     c45_big_free(p)
 
 
+cdef bint lsd_passes(Keyed** a, Keyed** b, Py_ssize_t n, int first_shift,
+                     Py_ssize_t* count, Interrupt* intr) noexcept nogil:
+    """Sort a[0][.. n) stably by the HALF_PASSES digits of the keys from bit
+    first_shift up, scattering between a[0] and b[0] (swapped after each pass:
+    the sorted items end in a[0]). count: room for HALF_PASSES * BUCKETS. A
+    digit that is the same in every item is skipped (its pass would move
+    nothing). Looks for Ctrl-C every CHUNK items: True when interrupted."""
+    cdef Py_ssize_t i, i0, p, c, pos, shift
+    cdef Keyed* t
+    memset(count, 0, HALF_PASSES * BUCKETS * sizeof(Py_ssize_t))
+    i0 = 0
+    while i0 < n:
+        if interrupted(intr):
+            return True
+        for i in range(i0, min(n, i0 + CHUNK)):
+            for p in range(HALF_PASSES):
+                shift = first_shift + p * DIGIT_BITS
+                count[p * BUCKETS + ((a[0][i].key >> shift) & (BUCKETS - 1))] += 1
+        i0 += CHUNK
+    for p in range(HALF_PASSES):
+        shift = first_shift + p * DIGIT_BITS
+        if n == 0 or count[p * BUCKETS + ((a[0][0].key >> shift) & (BUCKETS - 1))] == n:
+            continue                     # every key has this digit: nothing moves
+        pos = 0
+        for i in range(BUCKETS):         # bucket starts
+            c = count[p * BUCKETS + i]
+            count[p * BUCKETS + i] = pos
+            pos += c
+        i0 = 0
+        while i0 < n:                    # stable scatter by this digit
+            if interrupted(intr):
+                return True
+            for i in range(i0, min(n, i0 + CHUNK)):
+                c = p * BUCKETS + ((a[0][i].key >> shift) & (BUCKETS - 1))
+                b[0][count[c]] = a[0][i]
+                count[c] += 1
+            i0 += CHUNK
+        t = a[0]; a[0] = b[0]; b[0] = t
+    return False
+
+
+cdef void merge_sorted(Keyed* a, Keyed* b, Py_ssize_t n) noexcept nogil:
+    """Sort a[.. n) stably by key: runs of INSERTION_RUN by insertion, then
+    merged in pairs through b (b: room for n; the result ends in a)."""
+    cdef Py_ssize_t lo, i, j, width, mid, hi, l, r, o
+    cdef Keyed item
+    cdef Keyed* src = a
+    cdef Keyed* dst = b
+    cdef Keyed* t
+    lo = 0
+    while lo < n:
+        hi = min(n, lo + <Py_ssize_t> INSERTION_RUN)
+        for i in range(lo + 1, hi):
+            item = a[i]
+            j = i - 1
+            while j >= lo and a[j].key > item.key:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = item
+        lo = hi
+    width = INSERTION_RUN
+    while width < n:
+        lo = 0
+        while lo < n:
+            mid = min(n, lo + width)
+            hi = min(n, lo + 2 * width)
+            l, r, o = lo, mid, lo
+            while l < mid and r < hi:
+                if src[r].key < src[l].key:     # (equal keys: the left one first)
+                    dst[o] = src[r]
+                    r += 1
+                else:
+                    dst[o] = src[l]
+                    l += 1
+                o += 1
+            if l < mid:
+                memcpy(&dst[o], &src[l], (mid - l) * sizeof(Keyed))
+            if r < hi:
+                memcpy(&dst[o], &src[r], (hi - r) * sizeof(Keyed))
+            lo = hi
+        t = src; src = dst; dst = t
+        width *= 2
+    if src != a:
+        memcpy(a, src, n * sizeof(Keyed))
+
+
+cdef bint sort_runs(Keyed* a, Keyed* b, Py_ssize_t n, Py_ssize_t* count,
+                    Interrupt* intr) noexcept nogil:
+    """a[.. n), in the order of the keys' top halves (rows in order within
+    each), into the order of the whole keys: each run of one top half sorted by
+    its low halves, stably (b: scratch of n). Most runs are a value alone, or
+    ties (equal keys: nothing moves); a run of many values within 2**-20 of one
+    another (timestamps a few minutes apart) is sorted by the low half's digits.
+    True when interrupted."""
+    cdef Py_ssize_t i = 0, j, next_look = CHUNK
+    cdef uint64_t top
+    cdef Keyed* ra
+    cdef Keyed* rb
+    cdef bint differ
+    while i < n:
+        if i >= next_look:
+            if interrupted(intr):
+                return True
+            next_look = i + CHUNK
+        top = a[i].key >> 32
+        differ = False
+        j = i + 1
+        while j < n and a[j].key >> 32 == top:
+            differ = differ or a[j].key != a[i].key
+            j += 1
+        if differ:
+            if j - i <= MERGE_RUN:
+                merge_sorted(a + i, b + i, j - i)
+            else:
+                ra = a + i
+                rb = b + i
+                if lsd_passes(&ra, &rb, j - i, 0, count, intr):
+                    return True
+                if ra != a + i:
+                    memcpy(a + i, ra, (j - i) * sizeof(Keyed))
+        i = j
+    return False
+
+
 cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ssize_t n,
                          Interrupt* intr, char* scratch) noexcept nogil:
     """Sort values in place into the canonical order and set ranks[row] to each
@@ -102,8 +232,7 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
     cdef Keyed* b
     cdef double* tmp
     cdef Py_ssize_t* count
-    cdef Keyed* t
-    cdef Py_ssize_t i, i0, p, shift, pos, c
+    cdef Py_ssize_t i, i0
     cdef int64_t n_known = 0
     if scratch == NULL:
         own = <char*> malloc(scratch_bytes(n))
@@ -116,7 +245,6 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
     a = <Keyed*> scratch
     b = <Keyed*> (scratch + keys_bytes(n))
     count = <Py_ssize_t*> (scratch + 2 * keys_bytes(n))
-    memset(count, 0, PASSES * BUCKETS * sizeof(Py_ssize_t))
     i0 = 0
     while i0 < n:
         if interrupted(intr):
@@ -127,31 +255,12 @@ cdef int64_t rank_sorted(double* values, uint32_t* ranks, uint32_t* order, Py_ss
             a[i].row = <uint32_t> i
             if not isnan(values[i]):
                 n_known += 1
-            for p in range(PASSES):
-                count[p * BUCKETS + ((a[i].key >> (p * DIGIT_BITS)) & (BUCKETS - 1))] += 1
         i0 += CHUNK
-    for p in range(PASSES):
-        if n_known < 0:
-            break
-        shift = p * DIGIT_BITS
-        if n == 0 or count[p * BUCKETS + ((a[0].key >> shift) & (BUCKETS - 1))] == n:
-            continue                     # every key has this digit: nothing moves
-        pos = 0
-        for i in range(BUCKETS):         # bucket starts
-            c = count[p * BUCKETS + i]
-            count[p * BUCKETS + i] = pos
-            pos += c
-        i0 = 0
-        while i0 < n:                    # stable scatter by this digit
-            if interrupted(intr):
-                n_known = -2
-                break
-            for i in range(i0, min(n, i0 + CHUNK)):
-                c = p * BUCKETS + ((a[i].key >> shift) & (BUCKETS - 1))
-                b[count[c]] = a[i]
-                count[c] += 1
-            i0 += CHUNK
-        t = a; a = b; b = t
+    # By the keys' top halves (three passes, not six), then each run of one
+    # top half by its low halves: the same stable order by whole keys.
+    if n_known >= 0 and (lsd_passes(&a, &b, n, 32, count, intr)
+                         or sort_runs(a, b, n, count, intr)):
+        n_known = -2
     tmp = <double*> b                   # the sorted values, in the spare keys' room
     if n_known >= 0 and touch_pages(ranks, n * sizeof(uint32_t), intr):
         n_known = -2                    # (the scatter below would fault in every page at once)

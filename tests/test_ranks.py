@@ -42,6 +42,27 @@ def test_rank_column_large_column():
     np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
 
 
+@pytest.mark.parametrize("run", [2, 16, 17, 300, 4096, 4097, 30000])
+def test_rank_column_values_close_together(run):
+    """Values that share the top 32 bits of their keys (within 2**-20 of one
+    another, as timestamps a few minutes apart do), in runs of every length the
+    sort orders its own way (by insertion, by merges, by the low half's
+    digits), with ties among them (row order kept) and unknown values."""
+    rng = np.random.default_rng(run)
+    groups = max(2, 60000 // run)
+    # 1.7e9 is in [2**30, 2**31): one top half spans 1024, so groups 2048 apart
+    # never share one, and the values of a group (within 1000) mostly do.
+    x = (1.7e9 + 2048.0 * np.repeat(np.arange(groups), run)
+         + np.round(rng.uniform(0, 1000, groups * run), 2))
+    x = x[rng.permutation(x.size)]
+    x[rng.random(x.size) < 0.02] = np.nan
+    ranks, values, n_known = _expected(x)
+    got_values, got_ranks = x.copy(), np.zeros(x.size, np.uint32)
+    assert _ranks.rank_column(got_values, got_ranks) == n_known
+    np.testing.assert_array_equal(got_ranks, ranks)
+    np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
+
+
 def test_rank_column_rejects_short_ranks():
     with pytest.raises(ValueError, match="shorter"):
         _ranks.rank_column(np.zeros(3), np.zeros(2, np.uint32))
