@@ -427,6 +427,24 @@ cdef enum:
     FILTER_BLOCK = 64        # entries whose marks filter_one reads before moving them
 
 
+cdef inline Py_ssize_t block_marks(const AnyEntry* s, Py_ssize_t i0, Py_ssize_t m,
+                                   const uint8_t* mark, const uint32_t* cs,
+                                   uint8_t* b) noexcept nogil:
+    """The marks of the block of entries from s[i0] (FILTER_BLOCK of them, fewer
+    at the list's end m) into b; returns how many. A block's marks are read
+    before its entries move: their reads (by case, spread over the table) do
+    not wait for one another, as they would behind each write's place."""
+    cdef Py_ssize_t i, n = min(<Py_ssize_t> FILTER_BLOCK, m - i0)
+    for i in range(i0, i0 + n):
+        if AnyEntry is Entry or AnyEntry is Pair:
+            b[i - i0] = mark[s[i].case]
+        else:
+            if cs != NULL and i + ORDER_AHEAD < m:
+                C45_PREFETCH(&cs[s[i + ORDER_AHEAD]])
+            b[i - i0] = mark[case_of(cs, s[i])]
+    return n
+
+
 cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
                             Py_ssize_t m_child, const uint8_t* mark,
                             double factor, const uint32_t* cs,
@@ -452,16 +470,7 @@ cdef inline void filter_one(const AnyEntry* s, Py_ssize_t m, AnyEntry* o,
     while i0 < m:
         if stop_at(intr, i0 + FILTER_BLOCK - 1):
             return
-        # A block's marks first: their reads (by case, spread over the table)
-        # do not wait for one another, as they would behind each write's place.
-        n = min(<Py_ssize_t> FILTER_BLOCK, m - i0)
-        for i in range(i0, i0 + n):
-            if AnyEntry is Entry or AnyEntry is Pair:
-                b[i - i0] = mark[s[i].case]
-            else:
-                if cs != NULL and i + ORDER_AHEAD < m:
-                    C45_PREFETCH(&cs[s[i + ORDER_AHEAD]])
-                b[i - i0] = mark[case_of(cs, s[i])]
+        n = block_marks(s, i0, m, mark, cs, b)
         for i in range(n):
             e = s[i0 + i]
             if AnyEntry is Entry:
@@ -1042,14 +1051,7 @@ cdef inline void part_one(AnyEntry* e, Py_ssize_t m, AnyEntry* small,
     while i0 < m:
         if stop_at(intr, i0 + FILTER_BLOCK - 1):
             return
-        n = min(<Py_ssize_t> FILTER_BLOCK, m - i0)
-        for i in range(i0, i0 + n):     # (filter_one: the marks first)
-            if AnyEntry is Entry or AnyEntry is Pair:
-                b[i - i0] = mark[e[i].case]
-            else:
-                if cs != NULL and i + ORDER_AHEAD < m:
-                    C45_PREFETCH(&cs[e[i + ORDER_AHEAD]])
-                b[i - i0] = mark[case_of(cs, e[i])]
+        n = block_marks(e, i0, m, mark, cs, b)
         for i in range(n):
             x = e[i0 + i]
             y = x

@@ -6,6 +6,15 @@ import pytest
 from c45 import _ranks
 
 
+def _check_against_argsort(x):
+    ranks, values, n_known = _expected(x)
+    got_values, got_ranks = x.copy(), np.zeros(x.size, np.uint32)
+    assert _ranks.rank_column(got_values, got_ranks) == n_known
+    np.testing.assert_array_equal(got_ranks, ranks)
+    # The values in that order, bit for bit (the sign of a zero kept).
+    np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
+
+
 def _expected(x):
     order = np.argsort(x, kind="stable")           # NaN last, ties in row order
     ranks = np.zeros(len(x), np.uint32)
@@ -23,23 +32,14 @@ def test_rank_column_equals_stable_argsort(seed):
     for value, share in ((np.nan, 0.1), (-0.0, 0.05), (0.0, 0.05), (np.inf, 0.03),
                          (-np.inf, 0.03), (5e-324, 0.02), (-5e-324, 0.02)):
         x[rng.random(n) < share] = value
-    ranks, values, n_known = _expected(x)
-    got_values, got_ranks = x.copy(), np.zeros(n, np.uint32)
-    assert _ranks.rank_column(got_values, got_ranks) == n_known
-    np.testing.assert_array_equal(got_ranks, ranks)
-    # The values in that order, bit for bit (the sign of a zero kept).
-    np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
+    _check_against_argsort(x)
 
 
 def test_rank_column_large_column():
     rng = np.random.default_rng(7)
     x = rng.normal(size=200_000)
     x[rng.random(x.size) < 0.05] = np.nan
-    ranks, values, n_known = _expected(x)
-    got_values, got_ranks = x.copy(), np.zeros(x.size, np.uint32)
-    assert _ranks.rank_column(got_values, got_ranks) == n_known
-    np.testing.assert_array_equal(got_ranks, ranks)
-    np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
+    _check_against_argsort(x)
 
 
 @pytest.mark.parametrize("run", [2, 16, 17, 300, 4096, 4097, 30000])
@@ -56,11 +56,7 @@ def test_rank_column_values_close_together(run):
          + np.round(rng.uniform(0, 1000, groups * run), 2))
     x = x[rng.permutation(x.size)]
     x[rng.random(x.size) < 0.02] = np.nan
-    ranks, values, n_known = _expected(x)
-    got_values, got_ranks = x.copy(), np.zeros(x.size, np.uint32)
-    assert _ranks.rank_column(got_values, got_ranks) == n_known
-    np.testing.assert_array_equal(got_ranks, ranks)
-    np.testing.assert_array_equal(got_values.view(np.uint64), values.view(np.uint64))
+    _check_against_argsort(x)
 
 
 def test_rank_column_rejects_short_ranks():
