@@ -144,7 +144,7 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows,
     w.raw_gain = <double*> calloc(d.n_features + 1, sizeof(double))
     w.cut_at = <Py_ssize_t*> calloc(d.n_features + 1, sizeof(Py_ssize_t))
     w.shares_tables = share != NULL
-    if k <= 256 and not d.f32 and share == NULL:
+    if k <= 256 and (not d.f32 or d.listed) and share == NULL:
         w.y8 = <uint8_t*> malloc(n + 1)
     elif share != NULL:
         w.y8 = share.y8
@@ -165,7 +165,7 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows,
             or w.raw_gain == NULL or w.tries == NULL or w.cut_at == NULL
             or w.drawn == NULL or w.perm == NULL or w.group_start == NULL or w.n_groups == NULL
             or w.groups == NULL or w.used == NULL or w.sortbuf == NULL or w.nlogn == NULL
-            or (k <= 256 and not d.f32 and w.y8 == NULL)):
+            or (k <= 256 and (not d.f32 or d.listed) and w.y8 == NULL)):
         work_free(w)
         memset(w, 0, sizeof(Work))      # freed: a second work_free is harmless
         return -1
@@ -1428,6 +1428,7 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const ListEntry* e,
     cdef CutScan scan = CutScan(0, 0, -1e300, False, 0)
     cdef double base, min_split
     cdef int32_t c
+    cdef bint counted
     start_evaluation(w, f, f32)
     while n_unknown < n and isnan(val_at(w, vals, key_of(e, n_unknown))):
         c = entry_case(e, cs, n_unknown)
@@ -1446,7 +1447,13 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const ListEntry* e,
         freq[2 * k + j] = counts[j]
     base = rnd(f32, total_info(f32, freq + 2 * k, k, 1, w.nlogn, w.table_n) / known)
     min_split = min_split_weight(w, known)
-    if scan_counts_f32(w, e, cs, vals, y, n, k, known, min_split, base, total, &scan):
+    if w.y8 != NULL:
+        counted = scan_counts_f32(w, e, cs, vals, w.y8, n, k, known, min_split, base, total,
+                                  &scan)
+    else:
+        counted = scan_counts_f32(w, e, cs, vals, y, n, k, known, min_split, base, total,
+                                  &scan)
+    if counted:
         choose_cut(w, f, &scan, total)
     else:                                  # (out of memory for the notes)
         start_evaluation(w, f, f32)
@@ -1454,7 +1461,7 @@ cdef void eval_continuous_sums_exact(Work* w, Py_ssize_t f, const ListEntry* e,
 
 
 cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
-                          const double* vals, const int32_t* y, Py_ssize_t n,
+                          const double* vals, const ClassCode* y, Py_ssize_t n,
                           Py_ssize_t k, double known, double min_split,
                           double base, double total, CutScan* scan) noexcept nogil:
     """scan_cuts's cut scan for float32 on the lists where every case weighs 1 and
@@ -1469,7 +1476,8 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     walks the cases again and gives every noted cut within `slack` of the best
     estimate to evaluate_cut: Release 8's binary32 gain g(c), the plain scan's
     bits (whole counts below 2**24: every count and every sum of counts is
-    exact in binary32, so both passes see the plain scan's counts).
+    exact in binary32, so both passes see the plain scan's counts), restarting
+    from pass 1's last checkpoint before each (scan_estimated's).
 
     How far g(c) lies from E(c) (u: binary32's unit roundoff, slightly raised
     to cover the growth of a sum's error and the double roundings): g(c) =
@@ -1509,6 +1517,10 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     cdef double upper = rnd(True, known - min_split), weighted = 0.0, r, slack
     cdef double u32 = (5.9604644775390625e-08 * (1.0 + 2.0 * (k + 2) * 5.9604644775390625e-08)
                        + 2.3e-16)
+    cdef Py_ssize_t every = max(CHECKPOINT_EVERY, 16 * k), n_checks = 0, until = 0
+    cdef int32_t* cp = checkpoint_room(w, n, every, k)
+    if cp == NULL:
+        return False
     cap = max(w.snap_cap, 64)
     if cap > w.snap_cap:
         grown = <double*> realloc(w.snap, cap * sizeof(double))
@@ -1526,6 +1538,10 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     # Pass 1. x, a cut's information: beyond x_reject its estimate
     # base - x / known is more than slack below the best one.
     for i in range(n - 1):
+        if until == 0:
+            keep_checkpoint(cp, &n_checks, lc, k)
+            until = every
+        until -= 1
         fetch_ahead(vals, w.vstride, w.far, cs, y, NULL, e, i, n)
         c = y[entry_case(e, cs, i)]
         left = lc[c]
@@ -1575,6 +1591,8 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
         if note[2 * j + 1] < best - slack:
             continue
         last = <Py_ssize_t> note[2 * j]
+        if from_checkpoint(w, cp, n_checks, every, 0, last, &i, ac, k):
+            low = <double> i
         while i <= last:              # (whole counts: plain additions are exact)
             c = y[entry_case(e, cs, i)]
             low += 1.0
@@ -1801,6 +1819,48 @@ cdef Py_ssize_t TERMS_RESUM = 256
 cdef Py_ssize_t CHECKPOINT_EVERY = 256
 
 
+cdef int32_t* checkpoint_room(Work* w, Py_ssize_t n, Py_ssize_t every,
+                             Py_ssize_t k) noexcept nogil:
+    """w.checkpoint with room for the k counts a first pass over n cases keeps
+    every `every` cases; NULL out of memory."""
+    cdef Py_ssize_t need = (n // every + 1) * k
+    cdef int32_t* cp
+    if need > w.checkpoint_cap:
+        cp = <int32_t*> realloc(w.checkpoint, need * sizeof(int32_t))
+        if cp == NULL:
+            return NULL
+        w.checkpoint = cp
+        w.checkpoint_cap = need
+    return w.checkpoint
+
+
+cdef inline void keep_checkpoint(int32_t* cp, Py_ssize_t* n_checks, const Py_ssize_t* lc,
+                                 Py_ssize_t k) noexcept nogil:
+    """Checkpoint n_checks: the left class counts before the case the pass is at."""
+    cdef Py_ssize_t c
+    for c in range(k):
+        cp[n_checks[0] * k + c] = <int32_t> lc[c]
+    n_checks[0] += 1
+
+
+cdef inline bint from_checkpoint(Work* w, const int32_t* cp, Py_ssize_t n_checks,
+                                 Py_ssize_t every, Py_ssize_t first, Py_ssize_t last,
+                                 Py_ssize_t* i, const Py_ssize_t* ac,
+                                 Py_ssize_t k) noexcept nogil:
+    """A second pass at case i[0] that walks to the cut after case last:
+    restart from the last checkpoint at or before last + 1 if it lies ahead,
+    w.freq's left and right counts set to what the walk would leave (whole
+    counts: exactly); True if it did (i[0] moved)."""
+    cdef Py_ssize_t b = (last + 1 - first) // every, c
+    if b >= n_checks or first + b * every <= i[0]:
+        return False
+    i[0] = first + b * every
+    for c in range(k):
+        w.freq[k + c] = <double> cp[b * k + c]
+        w.freq[2 * k + c] = <double> (ac[c] - cp[b * k + c])
+    return True
+
+
 cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
                          const double* vals, const ClassCode* y, Py_ssize_t first,
                          Py_ssize_t n,
@@ -1827,7 +1887,7 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
     checkpoint of pass 1 before the next note (the counts, exactly as the walk
     would leave them). Returns False (nothing done) if the notes or the
     checkpoints cannot be allocated."""
-    cdef Py_ssize_t i, j, c, b, nn = 0, cap, tries = 0, last, left, right, low_n = 0
+    cdef Py_ssize_t i, j, c, nn = 0, cap, tries = 0, last, left, right, low_n = 0
     cdef Py_ssize_t known_n = <Py_ssize_t> known, since = 0
     cdef Py_ssize_t* lc = w.left_count
     cdef Py_ssize_t* ac = w.all_count
@@ -1839,15 +1899,9 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
     cdef double upper = known - min_split, slack = 2 * GAIN_ROUNDING + 1e-12
     cdef double share = 1.0 - unknown_frac
     cdef Py_ssize_t every = max(CHECKPOINT_EVERY, 16 * k), n_checks = 0, until = 0
-    cdef Py_ssize_t need = ((n - first) // every + 1) * k
-    cdef int32_t* cp
-    if need > w.checkpoint_cap:
-        cp = <int32_t*> realloc(w.checkpoint, need * sizeof(int32_t))
-        if cp == NULL:
-            return False
-        w.checkpoint = cp
-        w.checkpoint_cap = need
-    cp = w.checkpoint
+    cdef int32_t* cp = checkpoint_room(w, n - first, every, k)
+    if cp == NULL:
+        return False
     cap = max(w.snap_cap, 64)
     if cap > w.snap_cap:
         grown = <double*> realloc(w.snap, cap * sizeof(double))
@@ -1865,9 +1919,7 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
         if stop_at(w.data, i):
             return False                # (the caller's scans stop too)
         if until == 0:                  # checkpoint n_checks: the counts before entry i
-            for c in range(k):
-                cp[n_checks * k + c] = <int32_t> lc[c]
-            n_checks += 1
+            keep_checkpoint(cp, &n_checks, lc, k)
             until = every
         until -= 1
         fetch_ahead(vals, w.vstride, w.far, cs, y, NULL, e, i, n)
@@ -1920,13 +1972,8 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
         if note[2 * j + 1] < best - slack:
             continue
         last = <Py_ssize_t> note[2 * j]
-        b = (last + 1 - first) // every          # the last checkpoint at or before last + 1
-        if b < n_checks and first + b * every > i:
-            i = first + b * every
+        if from_checkpoint(w, cp, n_checks, every, first, last, &i, ac, k):
             low = <double> (i - first)
-            for c in range(k):
-                freq[k + c] = <double> cp[b * k + c]
-                freq[2 * k + c] = <double> (ac[c] - cp[b * k + c])
             forget_phi(w, k)
         while i <= last:
             if stop_at(w.data, i):
