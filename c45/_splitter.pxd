@@ -78,7 +78,8 @@ cdef struct Work:
     Py_ssize_t snap_cap
     Py_ssize_t cand_cap
     double* nlogn           # n_cases + 1: i * L(i), the whole-count logarithms
-    uint8_t* y8             # float64, at most 256 classes: Dataset.y in one byte a case
+    uint8_t* y8             # float64 and float32 on the lists, at most 256 classes:
+                            # Dataset.y in one byte a case
     const uint8_t* far      # float64 lists: the feature being scanned's Dataset.far
     Py_ssize_t vstride      # float32 on the lists: bytes between two rows' values of
                             # the feature being scanned (list_stride); 0: vals[key]

@@ -1504,7 +1504,8 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     Pass 2 evaluates all of these (slack = 2R + M), the cut(s) of G_all among
     them, in scan order: keep_cut sees G = G_all and keeps the same cuts with
     the same gains and split info, and the best gain and Tries are the plain
-    scan's. Returns False (nothing done) if the notes cannot be allocated."""
+    scan's. Returns False (nothing done) if the notes or the checkpoints cannot
+    be allocated."""
     cdef Py_ssize_t i, j, c, nn = 0, cap, tries = 0, last, left, right, low_n = 0
     cdef Py_ssize_t known_n = <Py_ssize_t> known, since = 0
     cdef Py_ssize_t* lc = w.left_count
