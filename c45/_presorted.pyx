@@ -830,11 +830,9 @@ cdef void settle(NodeBuffer* t, int32_t node, bint f32) noexcept nogil:
     collapse_if_no_better(t, node, f32)
 
 
-cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
-                      uint8_t* mark) noexcept nogil:
-    """mark (g.mark) for the child of branch v, from the outcomes
-    saved in the row list of the node at base: 1 its branch, 2 unknown outcome, 0
-    elsewhere."""
+cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v) noexcept nogil:
+    """g.mark for the child of branch v, from the outcomes saved in the row
+    list of the node at base: 1 its branch, 2 unknown outcome, 0 elsewhere."""
     cdef const Entry* rl = rows_at(g.lists, base)
     cdef Py_ssize_t i
     cdef int32_t b
@@ -842,7 +840,7 @@ cdef void mark_branch(Grower* g, Py_ssize_t base, Py_ssize_t m, int32_t v,
         if stop_at(g.w.data.intr, i):
             return
         b = rl[i].outcome
-        mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
+        g.mark[rl[i].case] = 1 if b == v else (2 if b == 0 else 0)
 
 
 # A test with more branches than this makes its children's lists from an index of
@@ -957,7 +955,7 @@ cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
     cdef double factor = g.factor[fr.branch_info + v]
     cdef Py_ssize_t j, m = fr.m
     if fr.index == NULL:
-        mark_branch(g, fr.base, m, v, g.mark)
+        mark_branch(g, fr.base, m, v)
         filter_lists(g, g.lists, fr.base, m, dst, dst_base, m_child, factor, n_threads)
         return
     if n_threads <= 1:
@@ -966,6 +964,20 @@ cdef void child_lists(Grower* g, const ListFrame* fr, int32_t v, void** dst,
     else:
         for j in prange(g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
             gather_list(g, fr, v, dst, dst_base, j)
+
+
+cdef int32_t other_branch(const Grower* g, const ListFrame* fr, const Node* nd) noexcept nogil:
+    """For a split with exactly two non-empty branches, the one other than fr.last
+    (the largest, grown last); 0 otherwise."""
+    cdef int32_t v, small = 0
+    if fr.last == 0:
+        return 0
+    for v in range(1, nd.n_children + 1):
+        if v != fr.last and g.size[fr.branch_info + v] > 0:
+            if small != 0:
+                return 0                   # more than two non-empty branches
+            small = v
+    return small
 
 
 cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
@@ -982,18 +994,14 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     general path grows it), -1 out of memory."""
     cdef Work* w = g.w
     cdef Py_ssize_t m = fr.m, m_small, m_large, need, j
-    cdef int32_t v, small = 0
+    cdef int32_t small
     cdef int n_threads
     cdef double f_small, f_large
     cdef char* scratch
     if df == NULL:
         return 0                           # a set-aside subtree: small, no need
-    for v in range(1, nd.n_children + 1):
-        if v != fr.last and g.size[fr.branch_info + v] > 0:
-            if small != 0:
-                return 0                   # more than two non-empty branches
-            small = v
-    if small == 0 or fr.last == 0:
+    small = other_branch(g, fr, nd)
+    if small == 0:
         return 0
     m_small = g.size[fr.branch_info + small] + fr.n_unknown
     m_large = g.size[fr.branch_info + fr.last] + fr.n_unknown
@@ -1090,16 +1098,12 @@ cdef int split_pair(Grower* g, ListFrame* fr, const Node* nd,
     Returns the smaller branch (1-based), 0 when the split does not qualify (the
     general path grows it), -1 out of memory."""
     cdef Py_ssize_t m = fr.m, m_small, j, at
-    cdef int32_t v, small = 0
+    cdef int32_t small
     cdef double f_small, f_large
     cdef Interrupt* intr = g.w.data.intr
-    if df != NULL or fr.last == 0:
+    if df != NULL:
         return 0
-    for v in range(1, nd.n_children + 1):
-        if v != fr.last and g.size[fr.branch_info + v] > 0:
-            if small != 0:
-                return 0                   # more than two non-empty branches
-            small = v
+    small = other_branch(g, fr, nd)
     if small == 0:
         return 0
     m_small = g.size[fr.branch_info + small] + fr.n_unknown
