@@ -17,6 +17,7 @@ cdef int raise_interrupt() except -1
 cdef bint touch_pages(void* p, size_t n, Interrupt* it) noexcept nogil
 cdef bint copy_polled(void* out, const void* src, size_t n, Interrupt* it) noexcept nogil
 cdef void free_looking(void* p, size_t n, Interrupt* it) noexcept nogil
+cdef void big_free_looking(void* p, Interrupt* it) noexcept nogil
 cdef bint core_looks() noexcept nogil
 
 # A pass over nodes whose cost is each node's k class weights (thousands of

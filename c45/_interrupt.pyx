@@ -29,6 +29,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport uintptr_t
 
 from c45._types cimport Interrupt
+from c45._scratch cimport c45_big_bytes, c45_big_free
 
 cdef extern from "Python.h":
     unsigned long PyThread_get_thread_ident() nogil
@@ -190,12 +191,11 @@ cdef extern from * nogil:
     void c45_drop_pages(void* p, size_t n)
 
 
-cdef void free_looking(void* p, size_t n, Interrupt* it) noexcept nogil:
-    """free() of a block of n bytes whose pages are first given back in
-    RELEASE_STEP steps, signal handlers run between them: one free of a few
+cdef void drop_looking(void* p, size_t n, Interrupt* it) noexcept nogil:
+    """The pages of a block of n bytes at p given back in RELEASE_STEP steps,
+    signal handlers run between them, before it is freed: one free of a few
     hundred MB was a munmap of 0.05-0.1 s CPU, deaf. Only the whole pages inside
-    the block are dropped (its allocator's header lies before p); it always
-    frees all (a stop is seen by the caller's next look)."""
+    the block are dropped (its allocator's header lies before p)."""
     cdef uintptr_t lo = (<uintptr_t> p + PAGE - 1) & ~(<uintptr_t> PAGE - 1)
     cdef uintptr_t hi = (<uintptr_t> p + n) & ~(<uintptr_t> PAGE - 1)
     if p != NULL and n >= RELEASE_STEP:
@@ -203,7 +203,20 @@ cdef void free_looking(void* p, size_t n, Interrupt* it) noexcept nogil:
             interrupted(it)
             c45_drop_pages(<void*> lo, min(<uintptr_t> RELEASE_STEP, hi - lo))
             lo += RELEASE_STEP
+
+
+cdef void free_looking(void* p, size_t n, Interrupt* it) noexcept nogil:
+    """free() of malloc's block of n bytes, its pages given back first
+    (drop_looking); it always frees all (a stop is seen by the caller's next
+    look)."""
+    drop_looking(p, n, it)
     free(p)
+
+
+cdef void big_free_looking(void* p, Interrupt* it) noexcept nogil:
+    """free_looking for a big block (c45/_scratch.pxd)."""
+    drop_looking(p, c45_big_bytes(p), it)
+    c45_big_free(p)
 
 
 cdef int raise_interrupt() except -1:

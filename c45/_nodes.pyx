@@ -2,12 +2,12 @@
 the subset tests' value maps, and its compaction into the stored tree's layout.
 The rules that fill it while growing are inline in _nodes.pxd."""
 from libc.math cimport NAN
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from c45._types cimport Node, NodeBuffer, Dataset, Interrupt, LEAF, CONTINUOUS
-from c45._scratch cimport resize, doubled, c45_big_resize, c45_big_free, c45_give_back
+from c45._scratch cimport resize, doubled, c45_big_resize, c45_big_free
 from c45._interrupt cimport interrupted, look_by_cells, LOOK_CELLS
 
 
@@ -48,13 +48,16 @@ cdef int buffer_room(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
     cdef void* grown
     if b.count + extra > b.capacity:
         cap = doubled(b.capacity, b.count + extra)
-        if resize(<void**> &b.nodes, b.capacity, cap, sizeof(Node), False) < 0:
+        # Both arrays are big blocks (c45/_scratch.pxd): grown by mremap, not
+        # copied by realloc, which at thousands of classes copied hundreds of MB
+        # unpolled (a sanitizer build's allocator always copies), and a task
+        # worker's subtree leaves no resident pages in its thread's heap.
+        # (+ 1 byte: never a request of 0 bytes, which a plain realloc, the
+        # fallback, answers with NULL.)
+        grown = c45_big_resize(b.nodes, cap * sizeof(Node) + 1)
+        if grown == NULL:
             return -1
-        # The class weights (most of a node's bytes at many classes) are a big
-        # block (c45/_scratch.pxd): grown by mremap, not copied by realloc, which
-        # at thousands of classes copied hundreds of MB unpolled (a sanitizer
-        # build's allocator always copies). (+ 1 byte: never a request of 0
-        # bytes, which a plain realloc, the fallback, answers with NULL.)
+        b.nodes = <Node*> grown
         grown = c45_big_resize(b.cells, cap * k * cell_bytes(b) + 1)
         if grown == NULL:
             return -1
@@ -76,8 +79,7 @@ cdef int maps_reserve(NodeBuffer* b, Py_ssize_t extra) noexcept nogil:
 
 
 cdef void buffer_free(NodeBuffer* b) noexcept nogil:
-    c45_give_back(b.nodes, b.capacity * sizeof(Node))   # a grafted subtree's: not
-    free(b.nodes)                                       # resident beside the tree
+    c45_big_free(b.nodes)
     c45_big_free(b.cells)
     free(b.maps)
     b.nodes = NULL
@@ -131,7 +133,7 @@ cdef void buffer_fit(NodeBuffer* b) noexcept nogil:
     cdef void* kept
     if b.capacity <= b.count or b.count == 0:
         return
-    kept = realloc(b.nodes, b.count * sizeof(Node))
+    kept = c45_big_resize(b.nodes, b.count * sizeof(Node) + 1)      # (+ 1: above)
     if kept == NULL:
         return
     b.nodes = <Node*> kept

@@ -61,8 +61,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from c45._types cimport (Dataset, Entry, Valued, Pair, Node, NodeBuffer, LEAF, DISCRETE,
                          CONTINUOUS, SUBSET, NO_CUT_RANK)
 from c45._criterion cimport EPSILON, rnd
-from c45._scratch cimport (resize, room_for, block_resize, block_free, c45_big_advise_huge,
-                          c45_give_back)
+from c45._scratch cimport (resize, room_for, c45_big_resize, c45_big_free,
+                          c45_big_advise_huge)
 from c45._tasks cimport TaskOrder, run_tasks, team_for
 from c45._splitter cimport (Work, work_alloc, work_free, work_trim_nlogn, draw_features,
                             evaluate_feature, eval_continuous_list, select_feature, settle_bar,
@@ -117,7 +117,7 @@ cdef struct Grower:
                              # grow subtrees no case is in twice (cases_disjoint)
                              # while this grower waits: kept until grower_free
     bint borrows_cases       # outcome and mark are another grower's (lends_cases)
-    bint big                 # the arenas are big blocks (c45/_scratch.pxd)
+    bint huge                # the root's arenas, filled whole: 2 MB pages where allowed
 
 
 ctypedef fused AnyEntry:
@@ -168,10 +168,10 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
     while cap < g.arena_top + extra:
         cap = cap + cap // 2 + 1024
     for j in range(g.n_lists):
-        grown = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
+        grown = c45_big_resize(g.lists[j], cap * entry_size(j, g.width))
         if grown == NULL:
             return -1                  # the arenas grown so far keep their data
-        if g.big:
+        if g.huge:
             c45_big_advise_huge(grown)  # the root's lists fill it: 2 MB page faults
         g.lists[j] = grown
     g.arena_cap = cap
@@ -180,16 +180,15 @@ cdef int arena_reserve(Grower* g, Py_ssize_t extra) noexcept nogil:
 
 cdef void arena_trim(Grower* g) noexcept nogil:
     """Give back the arenas' room above their top, so that set-aside tasks do not
-    stack on pages the top nodes touched and no longer use (a root grower's
-    mapped arenas give their pages back at once; a heap block's tail goes back
-    to malloc for the task copies). A failed shrink keeps the larger block, which
-    has the room too."""
+    stack on pages the top nodes touched and no longer use (a mapped arena gives
+    its pages back at once; a small one's tail goes back to malloc for the task
+    copies). A failed shrink keeps the larger block, which has the room too."""
     cdef Py_ssize_t cap = g.arena_top + 1024, j
     cdef void* kept
     if cap >= g.arena_cap:
         return
     for j in range(g.n_lists):
-        kept = block_resize(g.lists[j], cap * entry_size(j, g.width), g.big)
+        kept = c45_big_resize(g.lists[j], cap * entry_size(j, g.width))
         if kept != NULL:
             g.lists[j] = kept
     g.arena_cap = cap
@@ -337,10 +336,11 @@ cdef void rank_order(Dataset* d, int n_threads) noexcept nogil:
             n_cont += 1
     threads = team_for(n_threads, n * n_cont)
     if n > 0 and n_cont > 0:
-        scratch = <uint32_t*> malloc(threads * n * sizeof(uint32_t))
+        # (a big block: glibc's heap would keep its pages resident once freed)
+        scratch = <uint32_t*> c45_big_resize(NULL, threads * n * sizeof(uint32_t))
         if scratch == NULL:
             threads = 1
-            scratch = <uint32_t*> malloc(n * sizeof(uint32_t))
+            scratch = <uint32_t*> c45_big_resize(NULL, n * sizeof(uint32_t))
         if threads > 1:
             for f in prange(d.n_features, nogil=True, schedule="dynamic",
                             num_threads=threads):
@@ -352,7 +352,7 @@ cdef void rank_order(Dataset* d, int n_threads) noexcept nogil:
                 if d.n_values[f] == 0 and invert_column(
                         table + <Py_ssize_t> d.col[f] * n, n, scratch, d.intr):
                     break
-        free(scratch)
+        c45_big_free(scratch)
     if d.rank != NULL:
         d.order = table
         d.rank = NULL
@@ -514,34 +514,29 @@ cdef void filter_lists(Grower* g, void** src, Py_ssize_t src_base, Py_ssize_t m,
 
 
 cdef void** new_lists(Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
-    """n_lists arenas of m entries each, a set-aside subtree's (width 2); NULL
-    when memory runs out."""
+    """n_lists arenas of m entries each, a set-aside subtree's (width 2), big
+    blocks as the root's are (c45/_scratch.pxd): freed, the pages of all they
+    grew to go back (malloc would keep them resident, while the subtrees grown
+    next in the same flush take fresh pages for their nodes). NULL when memory
+    runs out."""
     cdef void** lists = <void**> calloc(n_lists, sizeof(void*))
     cdef Py_ssize_t j
     if lists == NULL:
         return NULL
     for j in range(n_lists):
-        lists[j] = malloc(m * entry_size(j, 2) + 1)
+        lists[j] = c45_big_resize(NULL, m * entry_size(j, 2) + 1)
         if lists[j] == NULL:
-            free_lists(lists, n_lists, m)
+            free_lists(lists, n_lists)
             return NULL
     return lists
 
 
-cdef void free_lists(void** lists, Py_ssize_t n_lists, Py_ssize_t m) noexcept nogil:
+cdef void free_lists(void** lists, Py_ssize_t n_lists) noexcept nogil:
     cdef Py_ssize_t j
     if lists != NULL:
         for j in range(n_lists):
-            free_task_list(lists[j], j, m)
+            c45_big_free(lists[j])
         free(lists)
-
-
-cdef inline void free_task_list(void* list_, Py_ssize_t j, Py_ssize_t m) noexcept nogil:
-    """Free list j of a set-aside subtree of m cases (new_lists'), its whole pages
-    given back first: malloc would keep them resident, while the subtrees grown
-    next in the same flush take fresh pages for their nodes."""
-    c45_give_back(list_, m * entry_size(j, 2) + 1)
-    free(list_)
 
 
 cdef inline int threads_for(const Grower* g, Py_ssize_t m) noexcept nogil:
@@ -1018,7 +1013,8 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
     # the small child's entries and part_one's one more). (Room for a row list
     # on every thread was 0.1-0.2x X more at the peak of a 1M x 10 fit with
     # n_jobs=2.)
-    scratch = <char*> malloc((m_small + 1) * max(sizeof(Entry), n_threads * sizeof(Valued)))
+    scratch = <char*> c45_big_resize(NULL, (m_small + 1) * max(sizeof(Entry),
+                                                               n_threads * sizeof(Valued)))
     if scratch == NULL:
         return -1
     # The marks first: splitting the row list overwrites the saved outcomes.
@@ -1033,7 +1029,7 @@ cdef int split_binary(Grower* g, ListFrame* fr, const Node* nd,
         for j in prange(1, g.n_lists, nogil=True, schedule="dynamic", num_threads=n_threads):
             split_list(g, fr.base, m, scratch + threadid() * (m_small + 1) * sizeof(Valued),
                        m_small, m_large, f_small, f_large, j)
-    free(scratch)
+    c45_big_free(scratch)
     return small
 
 
@@ -1308,9 +1304,7 @@ cdef int grower_init(Grower* g, Work* w, const Grower* model) noexcept nogil:
     g.lists = <void**> calloc(g.n_lists, sizeof(void*))
     if g.lists == NULL:
         return -1
-    # A root grower's lists are the fit's largest buffers: big blocks; a task's
-    # lists are malloc's.
-    g.big = model == NULL
+    g.huge = model == NULL
     g.width = 1 if model == NULL else 2
     if model != NULL:
         g.list_of = model.list_of
@@ -1339,7 +1333,7 @@ cdef void grower_shed(Grower* g) noexcept nogil:
     cdef Py_ssize_t j
     if g.lists != NULL:
         for j in range(g.n_lists):
-            block_free(g.lists[j], g.big)
+            c45_big_free(g.lists[j])
         free(g.lists)
     if not g.lends_cases:
         if not g.borrows_cases:
@@ -1530,7 +1524,7 @@ cdef void grow_task(Grower* g, Task* task, Py_ssize_t index) noexcept nogil:
             task.status = 0
             buffer_fit(&task.sub)      # held until grafted: no doubled room beside it
     for j in range(g.n_lists):
-        free_task_list(g.lists[j], j, task.m)
+        c45_big_free(g.lists[j])
         g.lists[j] = NULL
     g.arena_cap = 0
 
@@ -1540,7 +1534,7 @@ cdef void grow_end(Deferral* df, Grower* g) noexcept nogil:
     grower's): a second call frees nothing."""
     cdef Py_ssize_t i
     for i in range(df.n_tasks):
-        free_lists(df.tasks[i].lists, g.n_lists, df.tasks[i].m)
+        free_lists(df.tasks[i].lists, g.n_lists)
         free(df.tasks[i].used)
         buffer_free(&df.tasks[i].sub)
     free(df.tasks)

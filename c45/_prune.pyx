@@ -597,15 +597,10 @@ cdef void set_lookup(const Pruner* p, const Node* nd, int node, Lookup* lk) noex
 
 
 cdef int outcome_room(Pruner* p, Py_ssize_t m) noexcept nogil:
-    """Room for m outcomes in p.outcome: -1 out of memory."""
-    cdef int32_t* grown
-    if m > p.outcome_cap:
-        grown = <int32_t*> realloc(p.outcome, (m + m // 2 + 64) * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        p.outcome = grown
-        p.outcome_cap = m + m // 2 + 64
-    return 0
+    """Room for m outcomes in p.outcome: -1 out of memory. A big block: a task
+    worker's heap would keep its pages resident beside the trees (malloc_trim
+    does not trim a thread's heap)."""
+    return big_room(<void**> &p.outcome, 0, m, &p.outcome_cap, sizeof(int32_t))
 
 
 cdef Py_ssize_t group_listed(Pruner* p, const Node* nd, int node, Py_ssize_t at,
@@ -1566,7 +1561,7 @@ cdef double estimate_parallel(Pruner* p, int node, Py_ssize_t at, Py_ssize_t m) 
             log_free(&logs[i])
         free_arena(&tl.workers[i])
         free(tl.workers[i].offsets)
-        free(tl.workers[i].outcome)
+        c45_big_free(tl.workers[i].outcome)
         if tl.workers[i].dist != NULL:
             free(tl.workers[i].dist - 8)
     free(tl.workers)
@@ -1838,7 +1833,7 @@ cdef void prune_run(PruneCall* c) noexcept nogil:
                 estimate_entry(&p, 0, 0, n, True, INFINITY)
         free_arena(&p)
         free(p.offsets)
-        free(p.outcome)
+        c45_big_free(p.outcome)
         free(p.cut)
         free(p.height)
         free(p.seen)

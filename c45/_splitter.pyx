@@ -13,9 +13,9 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from c45._threads import clamp as clamp_threads
 
-from c45._scratch cimport resize, doubled
+from c45._scratch cimport resize, doubled, c45_big_zeroed
 from c45._interrupt cimport (interrupted, raise_interrupt, copy_polled, free_looking,
-                             look_by_cells)
+                             big_free_looking, look_by_cells)
 from c45._types cimport (Interrupt, Valued, Pair, Dataset, Test, LEAF, DISCRETE, CONTINUOUS, SUBSET,
                          NO_CUT_RANK, initial_weight)
 from c45._criterion cimport (rnd, unusable, log2_of, n_log2_n, total_info, split_gain,
@@ -43,8 +43,8 @@ cdef int scratch_init(Work* w) noexcept nogil:
     w.block_totals = <double*> calloc(v + 2, sizeof(double))
     w.trial_freq = <double*> calloc((v + 2) * k, sizeof(double))
     w.trial_totals = <double*> calloc(v + 2, sizeof(double))
-    w.rankbuf = <RankItem*> calloc(n + 1, sizeof(RankItem))
-    w.ranktmp = <RankItem*> calloc(n + 1, sizeof(RankItem))
+    w.rankbuf = <RankItem*> c45_big_zeroed((n + 1) * sizeof(RankItem))
+    w.ranktmp = <RankItem*> c45_big_zeroed((n + 1) * sizeof(RankItem))
     w.cand_cap = 64
     w.cand_gain = <double*> calloc(w.cand_cap, sizeof(double))
     w.cand_split = <double*> calloc(w.cand_cap, sizeof(double))
@@ -80,11 +80,10 @@ cdef void scratch_free(Work* w) noexcept nogil:
     """scratch_init's buffers freed (those of a size with the cases in polled
     steps: free_looking)."""
     cdef Interrupt* intr = intr_of(w)
-    cdef size_t items = (w.data.n_cases + 1) * sizeof(RankItem) if w.data != NULL else 0
     free(w.freq); free(w.totals); free(w.slot); free(w.block_freq); free(w.block_totals)
     free(w.trial_freq); free(w.trial_totals)
-    free_looking(w.rankbuf, items, intr)
-    free_looking(w.ranktmp, items, intr)
+    big_free_looking(w.rankbuf, intr)
+    big_free_looking(w.ranktmp, intr)
     free(w.cand_gain); free(w.cand_split); free(w.cand_below); free(w.cand_above)
     free(w.cand_pos); free(w.phi); free(w.phi_dirty)
     free(w.moved); free(w.left_count); free(w.all_count)
@@ -123,8 +122,11 @@ cdef int work_alloc(Work* w, const Dataset* d, bint rows,
     w.rng = d.seed * 2685821657736338717ULL + 1442695040888963407ULL
     if w.rng == 0:
         w.rng = 88172645463325252ULL
-    w.cases = <int32_t*> calloc(n + 1, sizeof(int32_t))
-    w.weight = <double*> calloc(n + 1, sizeof(double))
+    # The buffers of a size with the cases are big blocks (c45/_scratch.pxd):
+    # growing on the lists and one thread's evaluation write a part of them or
+    # none, and a fit's later buffers do not stack on their freed pages.
+    w.cases = <int32_t*> c45_big_zeroed((n + 1) * sizeof(int32_t))
+    w.weight = <double*> c45_big_zeroed((n + 1) * sizeof(double))
     w.dist = <double*> calloc(k, sizeof(double))
     w.drawn = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
     w.perm = <int32_t*> calloc(d.n_features + 1, sizeof(int32_t))
@@ -229,8 +231,8 @@ cdef void work_free(Work* w) noexcept nogil:
                 scratch_free(&w.threads[t])
         free(w.threads)
     scratch_free(w)
-    free_looking(w.cases, n * sizeof(int32_t), intr)
-    free_looking(w.weight, n * sizeof(double), intr)
+    big_free_looking(w.cases, intr)
+    big_free_looking(w.weight, intr)
     free(w.dist)
     free(w.gain); free(w.info); free(w.bar); free(w.bar_at); free(w.raw_gain); free(w.tries); free(w.used)
     free(w.cut_at)
