@@ -1508,14 +1508,13 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     the same gains and split info, and the best gain and Tries are the plain
     scan's. Returns False (nothing done) if the notes or the checkpoints cannot
     be allocated."""
-    cdef Py_ssize_t i, j, c, nn = 0, cap, tries = 0, last, left, right, low_n = 0
+    cdef Py_ssize_t i, j, c, nn = 0, tries = 0, last, left, right, low_n = 0
     cdef Py_ssize_t known_n = <Py_ssize_t> known, since = 0
     cdef Py_ssize_t* lc = w.left_count
     cdef Py_ssize_t* ac = w.all_count
     cdef const double* t = w.nlogn
     cdef double* freq = w.freq
     cdef double* note
-    cdef double* grown
     cdef double low = 0.0, est, best = -1e300, x, x_reject = 1e300, terms
     cdef double upper = rnd(True, known - min_split), weighted = 0.0, r, slack
     cdef double u32 = (5.9604644775390625e-08 * (1.0 + 2.0 * (k + 2) * 5.9604644775390625e-08)
@@ -1524,13 +1523,8 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
     cdef int32_t* cp = checkpoint_room(w, n, every, k)
     if cp == NULL:
         return False
-    cap = max(w.snap_cap, 64)
-    if cap > w.snap_cap:
-        grown = <double*> realloc(w.snap, cap * sizeof(double))
-        if grown == NULL:
-            return False
-        w.snap = grown
-        w.snap_cap = cap
+    if not snap_room(w, 64):
+        return False
     for c in range(k):
         lc[c] = 0
         ac[c] = <Py_ssize_t> freq[2 * k + c]
@@ -1575,13 +1569,8 @@ cdef bint scan_counts_f32(Work* w, const ListEntry* e, const uint32_t* cs,
             if est > best:
                 best = est
                 x_reject = known * (base - (best - 2 * slack))
-            if 2 * nn + 2 > w.snap_cap:
-                cap = 2 * w.snap_cap
-                grown = <double*> realloc(w.snap, cap * sizeof(double))
-                if grown == NULL:
-                    return False
-                w.snap = grown
-                w.snap_cap = cap
+            if 2 * nn + 2 > w.snap_cap and not snap_room(w, 2 * w.snap_cap):
+                return False
             note = w.snap + 2 * nn
             note[0] = <double> i
             note[1] = est
@@ -1822,6 +1811,18 @@ cdef Py_ssize_t TERMS_RESUM = 256
 cdef Py_ssize_t CHECKPOINT_EVERY = 256
 
 
+cdef bint snap_room(Work* w, Py_ssize_t need) noexcept nogil:
+    """w.snap with room for need doubles (grown, never shrunk); False out of memory."""
+    cdef double* grown
+    if need > w.snap_cap:
+        grown = <double*> realloc(w.snap, need * sizeof(double))
+        if grown == NULL:
+            return False
+        w.snap = grown
+        w.snap_cap = need
+    return True
+
+
 cdef int32_t* checkpoint_room(Work* w, Py_ssize_t n, Py_ssize_t every,
                              Py_ssize_t k) noexcept nogil:
     """w.checkpoint with room for the k counts a first pass over n cases keeps
@@ -1890,14 +1891,13 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
     checkpoint of pass 1 before the next note (the counts, exactly as the walk
     would leave them). Returns False (nothing done) if the notes or the
     checkpoints cannot be allocated."""
-    cdef Py_ssize_t i, j, c, nn = 0, cap, tries = 0, last, left, right, low_n = 0
+    cdef Py_ssize_t i, j, c, nn = 0, tries = 0, last, left, right, low_n = 0
     cdef Py_ssize_t known_n = <Py_ssize_t> known, since = 0
     cdef Py_ssize_t* lc = w.left_count
     cdef Py_ssize_t* ac = w.all_count
     cdef const double* t = w.nlogn
     cdef double* freq = w.freq
     cdef double* note
-    cdef double* grown
     cdef double low = 0.0, est, best = -1e300, x, x_reject = 1e300, terms
     cdef double upper = known - min_split, slack = 2 * GAIN_ROUNDING + 1e-12
     cdef double share = 1.0 - unknown_frac
@@ -1905,13 +1905,8 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
     cdef int32_t* cp = checkpoint_room(w, n - first, every, k)
     if cp == NULL:
         return False
-    cap = max(w.snap_cap, 64)
-    if cap > w.snap_cap:
-        grown = <double*> realloc(w.snap, cap * sizeof(double))
-        if grown == NULL:
-            return False
-        w.snap = grown
-        w.snap_cap = cap
+    if not snap_room(w, 64):
+        return False
     for c in range(k):
         lc[c] = 0
         ac[c] = <Py_ssize_t> freq[2 * k + c]
@@ -1955,13 +1950,8 @@ cdef bint scan_estimated(Work* w, const ListEntry* e, const uint32_t* cs,
             if est > best:
                 best = est
                 x_reject = known * (base - (best - 2 * slack) / share)
-            if 2 * nn + 2 > w.snap_cap:
-                cap = 2 * w.snap_cap
-                grown = <double*> realloc(w.snap, cap * sizeof(double))
-                if grown == NULL:
-                    return False
-                w.snap = grown
-                w.snap_cap = cap
+            if 2 * nn + 2 > w.snap_cap and not snap_room(w, 2 * w.snap_cap):
+                return False
             note = w.snap + 2 * nn
             note[0] = <double> i
             note[1] = est
@@ -2066,17 +2056,12 @@ cdef bint scan_blocks(Work* w, const Sorted* e, const uint32_t* cs, const double
     cdef double* bound
     cdef double* raw
     cdef double* off
-    cdef double* grown
     cdef double* freq = w.freq
     cdef double reach, best_bound, g, t, wt, err = 0.0
     cdef double upper = rnd(f32, known - min_split), rounding
     cdef Py_ssize_t last = -1, best_b, tries
-    if cap * (stride + rstride + 1) > w.snap_cap:
-        grown = <double*> realloc(w.snap, cap * (stride + rstride + 1) * sizeof(double))
-        if grown == NULL:
-            return False
-        w.snap = grown
-        w.snap_cap = cap * (stride + rstride + 1)
+    if not snap_room(w, cap * (stride + rstride + 1)):
+        return False
     bound = w.snap
     raw = w.snap + cap * stride
     off = raw + cap * rstride           # the roundings' error since the record before
